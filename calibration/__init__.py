@@ -1,0 +1,1 @@
+"""Calibration: profiles that teach the vision a new look (resolution, palette, theme)."""

@@ -1,0 +1,3 @@
+from puzzlepilot.cli import run
+
+run()

@@ -1,0 +1,96 @@
+"""Measure solver and vision speed, each against a plain baseline run in the same process.
+
+    puzzlepilot bench [TARGET ...] [--quick] [--json]
+
+Targets are games (onestroke, lyne, klotski, rings, valves) and ``live``; no target runs
+them all. Every figure is printed as a table; ratios against the baseline, measured in the
+same run, are what to compare between machines.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from puzzlepilot.cli import IO, UsageError
+
+TARGETS = {
+    "onestroke": "puzzlepilot.benchmarks.onestroke",
+    "lyne": "puzzlepilot.benchmarks.lyne",
+    "klotski": "puzzlepilot.benchmarks.klotski",
+    "rings": "puzzlepilot.benchmarks.rings",
+    "valves": "puzzlepilot.benchmarks.valves",
+    "live": "puzzlepilot.benchmarks.live",
+}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("targets", nargs="*", metavar="TARGET", help=f"what to measure: {', '.join(TARGETS)} (default: all)")
+    p.add_argument("--quick", action="store_true", help="fewer and smaller cases, for a smoke run")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object at the end")
+
+
+@dataclass
+class Bench:
+    """What a benchmark module gets: timing helpers and a table printer that also keeps
+    every figure for ``--json``."""
+
+    io: IO
+    quick: bool
+    results: dict[str, Any] = field(default_factory=dict)
+    quiet: bool = False
+
+    @staticmethod
+    def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+        """(seconds, return value) of one call."""
+        start = time.perf_counter()
+        value = fn()
+        return time.perf_counter() - start, value
+
+    def progress(self, text: str) -> None:
+        if not self.quiet:
+            self.io.err(text)
+
+    def table(self, key: str, title: str, headers: list[str], rows: list[list[Any]]) -> None:
+        self.results[key] = [dict(zip(headers, row)) for row in rows]
+        if self.quiet:
+            return
+        cells = [[_fmt(v) for v in row] for row in rows]
+        widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]
+        self.io.out(f"\n{title}")
+        self.io.out("  ".join(h.rjust(w) for h, w in zip(headers, widths)))
+        for r in cells:
+            self.io.out("  ".join(c.rjust(w) for c, w in zip(r, widths)))
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+    return str(v)
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1000.0, 3)
+
+
+def summary(times: list[float]) -> tuple[float, float]:
+    """(median ms, worst ms) of a list of seconds."""
+    return ms(statistics.median(times)), ms(max(times))
+
+
+def main(args: argparse.Namespace, io: IO) -> int:
+    targets = args.targets or list(TARGETS)
+    for t in targets:
+        if t not in TARGETS:
+            raise UsageError(f"unknown bench target {t!r} (targets: {', '.join(TARGETS)})")
+    bench = Bench(io, args.quick, quiet=args.json)
+    for t in targets:
+        bench.progress(f"bench {t} ...")
+        importlib.import_module(TARGETS[t]).run(bench)
+    if args.json:
+        io.out(json.dumps(bench.results))
+    return 0

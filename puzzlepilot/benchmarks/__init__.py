@@ -1,0 +1,1 @@
+"""One module per bench target, each with ``run(bench: puzzlepilot.bench.Bench)``."""

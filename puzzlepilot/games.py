@@ -1,0 +1,72 @@
+"""The game registry: one entry per game, naming the modules that make it up.
+
+By convention a game ``g`` is ``solvers/g.py`` (``Board``, ``solve``, ``validate``),
+``vision/g.py`` (``parse``) and ``overlay/g.py`` (``plan``, ``hints``); adding a game means
+writing those modules and one entry below. Modules load on first use, so solving a board
+text never imports OpenCV.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    title: str
+    options: tuple[str, ...] = ()   # solver keyword options the command line may pass
+
+    def _module(self, package: str) -> ModuleType:
+        return importlib.import_module(f"{package}.{self.name}")
+
+    @property
+    def board(self) -> Any:
+        """The board class: ``from_text``/``to_text``."""
+        return self._module("solvers").Board
+
+    @property
+    def solve(self) -> Callable[..., Any]:
+        return self._module("solvers").solve
+
+    @property
+    def validate(self) -> Callable[[Any, Any], list[str]]:
+        return self._module("solvers").validate
+
+    @property
+    def parse(self) -> Callable[..., Any]:
+        """Screenshot (BGR array) → ``vision.common.Parse``."""
+        return self._module("vision").parse
+
+    @property
+    def plan(self) -> Callable[..., Any]:
+        """(parse, solution) → list of ``overlay.actions`` in the parse's coordinates."""
+        return self._module("overlay").plan
+
+    @property
+    def hints(self) -> Callable[..., Any]:
+        """(parse, solution) → list of ``overlay.draw`` shapes."""
+        return self._module("overlay").hints
+
+
+GAMES: dict[str, Game] = {g.name: g for g in (
+    Game("onestroke", "One-stroke (一笔画完)"),
+    Game("lyne", "LYNE"),
+    Game("klotski", "Klotski / Huarong Dao", options=("metric",)),
+    Game("rings", "Ring battles (Paper Mario: The Origami King)", options=("rule", "moves")),
+    Game("valves", "Valves (Machinarium)", options=("wrenches", "all")),
+)}
+
+
+class UnknownGame(KeyError):
+    def __str__(self) -> str:
+        return f"unknown game {self.args[0]!r} (games: {', '.join(GAMES)})"
+
+
+def get(name: str) -> Game:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise UnknownGame(name) from None

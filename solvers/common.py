@@ -1,0 +1,50 @@
+"""What every solver shares: the error for malformed boards, the result value, and
+the splitting of board texts into rows."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class BoardError(ValueError):
+    """A board text or value that is malformed; the message names the line and reason."""
+
+    def __init__(self, reason: str, line: int | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        super().__init__(f"line {line}: {reason}" if line is not None else reason)
+
+
+@dataclass
+class SolveResult:
+    """The outcome of a solver run.
+
+    ``solution`` is the JSON value GAMES.md describes for the game (``None`` when
+    unsolved); ``moves`` counts it under the game's rule; ``reason`` says why there is no
+    solution; ``stats`` carries search figures (nodes, positions) for people and benchmarks;
+    ``extra`` carries further JSON fields of the ``solve --json`` object (e.g. valves'
+    ``solutions``).
+    """
+
+    solved: bool
+    solution: Any = None
+    moves: int = 0
+    reason: str | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def split_rows(text: str) -> list[str]:
+    """Split a board text into rows: newlines or ``/`` separate them (JSON joins rows
+    with ``/``). Trailing white space and blank lines at either end are dropped."""
+    if not isinstance(text, str):
+        raise BoardError("the board must be text")
+    rows = text.replace("\r\n", "\n").replace("/", "\n").split("\n")
+    rows = [row.rstrip() for row in rows]
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    if not rows:
+        raise BoardError("the board text is empty")
+    return rows
