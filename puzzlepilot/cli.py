@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from puzzlepilot import __version__
 from puzzlepilot.games import GAMES, Game, UnknownGame, get
+from calibration.profile import ProfileError
 from solvers.common import BoardError
 from vision.common import ImageError, NoBoardFound
 
@@ -43,13 +44,14 @@ class IO:
 
 # Failures that are the input's fault: one line, status 2.
 EXPECTED: tuple[type[BaseException], ...] = (
-    UsageError, BoardError, ImageError, NoBoardFound, UnknownGame,
+    UsageError, BoardError, ImageError, NoBoardFound, UnknownGame, ProfileError,
 )
 
 # name → (module, one-line help); the module gives add_arguments(parser) and main(args, io).
 COMMANDS: dict[str, tuple[str, str]] = {
     "fixtures": ("puzzlepilot.fixtures", "make or check the screenshot fixtures"),
     "bench": ("puzzlepilot.bench", "measure solver and vision speed against baselines"),
+    "profiles": ("puzzlepilot.profiles", "list, show or delete calibration profiles"),
 }
 # Further commands (live, practice, demo, calibrate, profiles) add one line here.
 
