@@ -1,0 +1,135 @@
+"""Plays screen actions with pyautogui, refusing anything outside the game window and
+stopping the moment the user takes the mouse back.
+
+Before anything is sent, every point of every action must lie inside the window's
+*current* rectangle (asked again before each action, as the window may move). Drags are
+pressed at the first point and glided through every waypoint in small timed steps before
+the release: games miss pyautogui's ``dragTo`` jumps. After each step the pointer must be
+where we put it; if not, the user moved it, so the button is released and
+:class:`DriverStopped` raised. pyautogui's fail-safe (pointer in a screen corner) stays on.
+pyautogui is imported on first use because it binds the display at import.
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Callable
+
+from overlay.actions import Action, Click, Drag, Key, Point, action_points, describe
+from vision.capture import CaptureError, Rect
+
+GLIDE_SPEED = 900.0   # px/s while dragging at speed 1
+STEP = 0.01           # s between pointer updates within a glide
+MIN_SEGMENT = 0.08    # s for the shortest drag segment at speed 1
+SETTLE = 0.05         # s after pressing, before releasing and between actions at speed 1
+TOLERANCE = 2.0       # px the pointer may be off before we call it the user's move
+
+
+class DriverStopped(Exception):
+    """Playing stopped: the user moved the mouse, the fail-safe fired, or an action would
+    have left the game window."""
+
+
+class Driver:
+    """Performs ``overlay.actions`` on the screen (or only logs them with ``dry_run``)."""
+
+    def __init__(self, window: Callable[[], Rect], *, speed: float = 1.0, dry_run: bool = False,
+                 log: Callable[[str], None] = print) -> None:
+        if speed <= 0:
+            raise ValueError(f"speed must be positive, not {speed}")
+        self._window = window
+        self._speed = speed
+        self._dry_run = dry_run
+        self._log = log
+        self._gui: Any = None
+
+    def perform(self, actions: list[Action]) -> None:
+        """Check every point against the window, then play the actions in order."""
+        for action in actions:
+            self._check_inside(action)
+        if self._dry_run:
+            for action in actions:
+                self._log(f"dry run: {describe(action)}")
+            return
+        gui = self._pyautogui()
+        try:
+            for action in actions:
+                self._check_inside(action)
+                self._log(describe(action))
+                if isinstance(action, Drag):
+                    self._drag(action.points)
+                elif isinstance(action, Click):
+                    self._move(action.point)
+                    gui.click()
+                elif isinstance(action, Key):
+                    gui.press(action.key)
+                time.sleep(SETTLE / self._speed)
+        except gui.FailSafeException:
+            self._release()
+            raise DriverStopped("stopped by the fail-safe: the mouse is in a screen corner") from None
+
+    def _pyautogui(self) -> Any:
+        if self._gui is None:
+            import pyautogui
+
+            pyautogui.FAILSAFE = True
+            # Our own steps and sleeps do the pacing; pyautogui's 0.1 s after every call
+            # would make each glide step crawl.
+            pyautogui.PAUSE = 0.0
+            self._gui = pyautogui
+        return self._gui
+
+    def _check_inside(self, action: Action) -> None:
+        try:
+            rect = self._window()
+        except CaptureError as exc:
+            raise DriverStopped(str(exc)) from None
+        for x, y in action_points(action):
+            if not rect.contains(x, y):
+                raise DriverStopped(f"({x:.0f},{y:.0f}) is outside the game window "
+                                    f"{rect.to_text()}: {describe(action)}")
+
+    def _drag(self, points: tuple[Point, ...]) -> None:
+        gui = self._gui
+        self._move(points[0])
+        gui.mouseDown()
+        try:
+            for a, b in zip(points, points[1:]):
+                self._glide(a, b)
+            time.sleep(SETTLE / self._speed)
+        except DriverStopped:
+            self._release()
+            raise
+        gui.mouseUp()
+
+    def _glide(self, a: Point, b: Point) -> None:
+        """Move from a to b in timed steps, checking after each that the user did not move."""
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        duration = max(length / GLIDE_SPEED, MIN_SEGMENT) / self._speed
+        steps = max(1, math.ceil(duration / STEP))
+        start = time.perf_counter()
+        for i in range(1, steps + 1):
+            t = i / steps
+            self._move((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
+            delay = start + duration * t - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            self._expect((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
+
+    def _move(self, point: Point) -> None:
+        self._gui.moveTo(round(point[0]), round(point[1]))
+        self._expect(point)
+
+    def _expect(self, point: Point) -> None:
+        x, y = self._gui.position()
+        if abs(x - round(point[0])) > TOLERANCE or abs(y - round(point[1])) > TOLERANCE:
+            raise DriverStopped("mouse moved by the user")
+
+    def _release(self) -> None:
+        """Let go of the button whatever happened (even with the pointer in a corner)."""
+        gui = self._gui
+        failsafe, gui.FAILSAFE = gui.FAILSAFE, False
+        try:
+            gui.mouseUp()
+        finally:
+            gui.FAILSAFE = failsafe

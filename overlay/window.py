@@ -1,0 +1,224 @@
+"""Hints on the screen: a see-through overlay over the game, or a separate window.
+
+:class:`HintOverlay` is a borderless, topmost Tk window covering the game whose only
+visible pixels are the hint strokes and which lets every click through. On X11 that is
+done with the SHAPE extension (``overlay.xshape``): the window is cut to a mask of the
+drawn shapes (OpenCV's rendering of the strokes, Tk's own measure of the text), and its
+input region is emptied. Windows uses ``-transparentcolor`` and macOS ``-transparent``
+(both untested here; there, strokes themselves catch clicks).
+
+:class:`HintWindow` (``--hints window``) is an ordinary window showing the annotated
+capture, for desktops where an overlay cannot work. Both take shapes in screen
+coordinates and are driven by the live loop: ``show`` on a new reading, ``pump`` every
+frame, ``hidden()`` around each capture so the hints never end up in the picture.
+"""
+from __future__ import annotations
+
+import tkinter
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Iterator
+
+import numpy as np
+
+from overlay import tkdraw
+from overlay.draw import Label, Marker, Polyline, Shape, render
+from vision.capture import CaptureError, Rect
+
+KEY_COLOR = "#010203"     # Windows: the colour made transparent (never used by hints)
+WINDOW_MAX = (960, 720)   # HintWindow shrinks bigger captures to fit
+
+
+def translated(shapes: list[Shape], dx: float, dy: float) -> list[Shape]:
+    """The shapes moved by (dx, dy), e.g. screen → window coordinates."""
+    out: list[Shape] = []
+    for s in shapes:
+        if isinstance(s, Polyline):
+            out.append(replace(s, points=tuple((x + dx, y + dy) for x, y in s.points)))
+        else:
+            out.append(replace(s, point=(s.point[0] + dx, s.point[1] + dy)))
+    return out
+
+
+def _make_root(root: tkinter.Tk | None) -> tuple[tkinter.Tk, bool]:
+    """(root, owned): the given root, or a new hidden one that we must destroy."""
+    if root is not None:
+        return root, False
+    try:
+        root = tkinter.Tk()
+    except tkinter.TclError as exc:
+        raise CaptureError(f"cannot open a window: {exc}") from None
+    root.withdraw()
+    return root, True
+
+
+class HintOverlay:
+    """A borderless, topmost, click-through, see-through window drawing hints over the game."""
+
+    def __init__(self, root: tkinter.Tk | None = None) -> None:
+        self._root, self._owns_root = _make_root(root)
+        self._top = tkinter.Toplevel(self._root)
+        self._top.withdraw()
+        self._top.overrideredirect(True)
+        self._canvas = tkinter.Canvas(self._top, highlightthickness=0, borderwidth=0, bg="black")
+        self._canvas.pack(fill="both", expand=True)
+        self._shown = False
+        self._shape = None
+        system = self._top.tk.call("tk", "windowingsystem")
+        if system == "x11":
+            from overlay.xshape import ShapeError, XShape
+
+            try:
+                self._shape = XShape()
+            except ShapeError as exc:
+                self.close()
+                raise CaptureError(str(exc)) from None
+            self._top.update_idletasks()
+            self._wrapper = int(self._top.wm_frame(), 16)   # Tk's wrapper: the real toplevel
+        elif system == "win32":
+            self._canvas.configure(bg=KEY_COLOR)
+            self._top.attributes("-transparentcolor", KEY_COLOR)
+        else:  # aqua
+            self._canvas.configure(bg="systemTransparent")
+            self._top.attributes("-transparent", True)
+        try:
+            self._top.attributes("-topmost", True)
+        except tkinter.TclError:
+            pass  # some X setups refuse; override-redirect keeps it on top anyway
+
+    def show(self, shapes: list[Shape], area: Rect) -> None:
+        """Draw ``shapes`` (screen coordinates) over ``area``; nothing else of the window shows."""
+        local = translated(shapes, -area.left, -area.top)
+        self._top.geometry(f"{area.width}x{area.height}+{area.left}+{area.top}")
+        self._canvas.configure(width=area.width, height=area.height)
+        self._canvas.delete("hint")
+        tkdraw.draw(self._canvas, local)
+        if self._shape is not None:
+            self._shape.cut(self._wrapper, self._mask(local, area))
+        if not self._shown:
+            self._top.deiconify()
+            self._shown = True
+        self._top.lift()
+        self._top.update_idletasks()
+
+    def _mask(self, shapes: list[Shape], area: Rect) -> np.ndarray:
+        """Where the overlay draws: OpenCV's anti-aliased strokes (a pixel wider than
+        Tk's), and the text boxes as Tk measured them."""
+        import cv2
+
+        mask = np.zeros((area.height, area.width), np.uint8)
+        strokes = [s if not isinstance(s, Marker) else replace(s, label="")
+                   for s in shapes if not isinstance(s, Label)]
+        if strokes:
+            # render() draws in colour; white on black makes every touched pixel non-zero.
+            white = [replace(s, color=(255, 255, 255)) for s in strokes]
+            drawn = render(np.zeros((area.height, area.width, 3), np.uint8), white)
+            mask = cv2.dilate(drawn[:, :, 0], np.ones((3, 3), np.uint8))
+        for x0, y0, x1, y1 in tkdraw.text_boxes(self._canvas):
+            mask[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = 1
+        return mask > 0
+
+    def clear(self) -> None:
+        """Remove every hint (the window stays, invisible)."""
+        self._canvas.delete("hint")
+        if self._shown:
+            self._top.withdraw()
+            self._shown = False
+        self._top.update_idletasks()
+
+    def pump(self) -> None:
+        """Let Tk draw and handle its events; call it every frame."""
+        self._root.update()
+
+    @contextmanager
+    def hidden(self) -> Iterator[None]:
+        """Take the hints off the screen while the caller grabs it."""
+        if not self._shown:
+            yield
+            return
+        self._top.withdraw()
+        # A round trip on Tk's connection: the server has unmapped the overlay when it returns.
+        self._top.winfo_pointerxy()
+        try:
+            yield
+        finally:
+            self._top.deiconify()
+            self._top.update_idletasks()
+
+    def close(self) -> None:
+        if self._shape is not None:
+            self._shape.close()
+            self._shape = None
+        self._top.destroy()
+        if self._owns_root:
+            self._root.destroy()
+
+
+class HintWindow:
+    """An ordinary window showing the last capture with the hints drawn on it."""
+
+    TITLE = "puzzlepilot hints"
+
+    def __init__(self, root: tkinter.Tk | None = None) -> None:
+        self._root, self._owns_root = _make_root(root)
+        self._top = tkinter.Toplevel(self._root)
+        self._top.title(self.TITLE)
+        self._top.protocol("WM_DELETE_WINDOW", self._closed_by_user)
+        self._label = tkinter.Label(self._top, text="waiting for a board…", bg="black", fg="white")
+        self._label.pack(fill="both", expand=True)
+        self._photo: tkinter.PhotoImage | None = None
+        self._frame: np.ndarray | None = None
+        self.closed = False
+
+    def _closed_by_user(self) -> None:
+        self.closed = True
+        self._top.withdraw()
+
+    def show(self, shapes: list[Shape], area: Rect, frame: np.ndarray | None = None) -> None:
+        """Show ``frame`` (the capture of ``area``; default the last one) with the shapes."""
+        import cv2
+
+        if frame is not None:
+            self._frame = frame
+        if self._frame is None:
+            return
+        picture = render(self._frame, translated(shapes, -area.left, -area.top))
+        height, width = picture.shape[:2]
+        scale = min(1.0, WINDOW_MAX[0] / width, WINDOW_MAX[1] / height)
+        if scale < 1.0:
+            picture = cv2.resize(picture, (round(width * scale), round(height * scale)),
+                                 interpolation=cv2.INTER_AREA)
+        rgb = np.ascontiguousarray(picture[:, :, ::-1])
+        header = f"P6 {rgb.shape[1]} {rgb.shape[0]} 255\n".encode()
+        self._photo = tkinter.PhotoImage(master=self._top, data=header + rgb.tobytes(), format="ppm")
+        self._label.configure(image=self._photo, text="")
+        self._top.update_idletasks()
+
+    def clear(self) -> None:
+        """Show the last capture without hints."""
+        if self._frame is not None:
+            self.show([], Rect(0, 0, self._frame.shape[1], self._frame.shape[0]))
+
+    def pump(self) -> None:
+        self._root.update()
+
+    @contextmanager
+    def hidden(self) -> Iterator[None]:
+        """Nothing to hide: this window is beside the game, not over it."""
+        yield
+
+    def close(self) -> None:
+        self._top.destroy()
+        if self._owns_root:
+            self._root.destroy()
+
+
+def make_hints(kind: str, root: tkinter.Tk | None = None) -> HintOverlay | HintWindow | None:
+    """The hint display for ``--hints overlay|window|none``."""
+    if kind == "overlay":
+        return HintOverlay(root)
+    if kind == "window":
+        return HintWindow(root)
+    if kind == "none":
+        return None
+    raise ValueError(f"--hints is overlay, window or none, not {kind!r}")

@@ -1,0 +1,75 @@
+"""The X SHAPE extension through ctypes: see-through, click-through overlay windows on X11.
+
+Without a compositor an X window cannot be translucent, but its *shape* can be cut: the
+bounding region (what is drawn) is set to the hint strokes only, from a 1-bit mask, and the
+input region is set empty so every click goes to the window below. python-xlib's shape
+module cannot set the input region, hence libXext here. This uses its own connection to
+the X server; window ids are global, so it can shape Tk's windows.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+
+import numpy as np
+
+SHAPE_BOUNDING, SHAPE_INPUT = 0, 2
+SHAPE_SET = 0
+UNSORTED = 0
+
+
+class ShapeError(Exception):
+    """libX11/libXext or the SHAPE extension are not available."""
+
+
+def _library(name: str, fallback: str) -> ctypes.CDLL:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library(name) or fallback)
+    except OSError:
+        raise ShapeError(f"cannot load {fallback}: the overlay needs the X11 libraries") from None
+
+
+class XShape:
+    """Cuts windows to a mask and makes them ignore input."""
+
+    def __init__(self) -> None:
+        c = ctypes
+        self._x11 = x11 = _library("X11", "libX11.so.6")
+        self._xext = xext = _library("Xext", "libXext.so.6")
+        x11.XOpenDisplay.restype = c.c_void_p
+        x11.XOpenDisplay.argtypes = [c.c_char_p]
+        x11.XCloseDisplay.argtypes = [c.c_void_p]
+        x11.XSync.argtypes = [c.c_void_p, c.c_int]
+        x11.XCreateBitmapFromData.restype = c.c_ulong
+        x11.XCreateBitmapFromData.argtypes = [c.c_void_p, c.c_ulong, c.c_void_p, c.c_uint, c.c_uint]
+        x11.XFreePixmap.argtypes = [c.c_void_p, c.c_ulong]
+        xext.XShapeQueryExtension.restype = c.c_int
+        xext.XShapeQueryExtension.argtypes = [c.c_void_p, c.POINTER(c.c_int), c.POINTER(c.c_int)]
+        xext.XShapeCombineMask.argtypes = [c.c_void_p, c.c_ulong, c.c_int, c.c_int, c.c_int,
+                                           c.c_ulong, c.c_int]
+        xext.XShapeCombineRectangles.argtypes = [c.c_void_p, c.c_ulong, c.c_int, c.c_int, c.c_int,
+                                                 c.c_void_p, c.c_int, c.c_int, c.c_int]
+        self._dpy = x11.XOpenDisplay(None)
+        if not self._dpy:
+            raise ShapeError("cannot open the X display for the overlay")
+        event, error = c.c_int(), c.c_int()
+        if not xext.XShapeQueryExtension(self._dpy, c.byref(event), c.byref(error)):
+            self.close()
+            raise ShapeError("the X server has no SHAPE extension: use --hints window")
+
+    def cut(self, window: int, mask: np.ndarray) -> None:
+        """Show only the window's pixels where ``mask`` (H×W, bool) is set; no input at all."""
+        height, width = mask.shape
+        # XBitmap layout: rows padded to whole bytes, least significant bit first.
+        bits = np.ascontiguousarray(np.packbits(mask, axis=1, bitorder="little"))
+        pixmap = self._x11.XCreateBitmapFromData(self._dpy, window, bits.ctypes.data, width, height)
+        self._xext.XShapeCombineMask(self._dpy, window, SHAPE_BOUNDING, 0, 0, pixmap, SHAPE_SET)
+        self._x11.XFreePixmap(self._dpy, pixmap)
+        self._xext.XShapeCombineRectangles(self._dpy, window, SHAPE_INPUT, 0, 0, None, 0,
+                                           SHAPE_SET, UNSORTED)
+        self._x11.XSync(self._dpy, 0)
+
+    def close(self) -> None:
+        if self._dpy:
+            self._x11.XCloseDisplay(self._dpy)
+            self._dpy = None

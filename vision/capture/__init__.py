@@ -1,0 +1,219 @@
+"""Screen capture of a window, a region or a monitor, for the live loop.
+
+A :class:`Source` says where its picture is on the screen (``rect``) and grabs it
+(``grab``, BGR uint8 through mss). Window sources look the window up again on every
+``rect()`` so hints follow a moved window. Window lookup sits behind one small interface,
+:class:`WindowFinder`, with one backend per platform chosen in :func:`_finder` and imported
+there, so one platform's code never loads on another (python-mss's model): X11 walks the
+window tree with python-xlib (works without a window manager); Windows and macOS use
+pywinctl or pygetwindow when installed (untested here).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+import numpy as np
+
+
+class CaptureError(Exception):
+    """The screen cannot be captured as asked: no display, Wayland, no such window."""
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A screen rectangle in pixels; ``left``/``top`` may be negative on multi-monitor setups."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether the point lies inside (right and bottom edges excluded)."""
+        return self.left <= x < self.left + self.width and self.top <= y < self.top + self.height
+
+    def intersect(self, other: "Rect") -> "Rect | None":
+        """The common part, or None when the rectangles do not overlap."""
+        left, top = max(self.left, other.left), max(self.top, other.top)
+        right = min(self.left + self.width, other.left + other.width)
+        bottom = min(self.top + self.height, other.top + other.height)
+        if right <= left or bottom <= top:
+            return None
+        return Rect(left, top, right - left, bottom - top)
+
+    def to_text(self) -> str:
+        return f"{self.left},{self.top},{self.width},{self.height}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Rect":
+        """``"X,Y,W,H"`` → Rect; ValueError naming the problem otherwise."""
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) != 4:
+            raise ValueError(f"a region is X,Y,W,H (four integers), not {text!r}")
+        try:
+            left, top, width, height = (int(p) for p in parts)
+        except ValueError:
+            raise ValueError(f"a region is X,Y,W,H (four integers), not {text!r}") from None
+        if width <= 0 or height <= 0:
+            raise ValueError(f"a region needs a positive width and height, not {text!r}")
+        return cls(left, top, width, height)
+
+
+class Source(Protocol):
+    """What the live loop captures from."""
+
+    def rect(self) -> Rect:
+        """The current screen rectangle of the picture (the part on screen)."""
+        ...
+
+    def grab(self) -> np.ndarray:
+        """The pixels of :meth:`rect` as a BGR uint8 array."""
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+WindowInfo = tuple[str, Rect, int]   # (title, client rectangle, window id)
+
+
+class WindowFinder(Protocol):
+    """A platform's window lookup."""
+
+    def find(self, title: str) -> list[WindowInfo]:
+        """Visible windows whose title contains ``title`` (case-insensitive)."""
+        ...
+
+    def rect(self, wid: int) -> Rect:
+        """The window's current client rectangle; CaptureError when it is gone."""
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+def check_session() -> None:
+    """Refuse what cannot work: Wayland sessions and Linux without an X display."""
+    if not sys.platform.startswith("linux"):
+        return
+    if os.environ.get("XDG_SESSION_TYPE", "").lower() == "wayland":
+        raise CaptureError("this is a Wayland session: screen capture, window lookup and input "
+                           "only reach XWayland windows here; log in to an X11 session "
+                           "(or use --region with an XWayland game)")
+    if not os.environ.get("DISPLAY"):
+        raise CaptureError("no X display: DISPLAY is not set")
+
+
+def _finder() -> WindowFinder:
+    """The window lookup backend for this platform, imported only here."""
+    check_session()
+    if sys.platform.startswith("linux") or "bsd" in sys.platform:
+        from vision.capture.x11 import XlibFinder
+
+        return XlibFinder()
+    from vision.capture.desktop import DesktopFinder
+
+    return DesktopFinder()
+
+
+def find_windows(title: str) -> list[WindowInfo]:
+    """Visible windows whose title contains ``title``, for listings and error messages."""
+    finder = _finder()
+    try:
+        return finder.find(title)
+    finally:
+        finder.close()
+
+
+class ScreenSource:
+    """Grabs the rectangle ``locate(monitors)`` returns, clipped to the screen.
+
+    ``monitors`` is mss's list: index 0 the whole virtual screen, then each monitor.
+    """
+
+    def __init__(self, locate: Callable[[list[Rect]], Rect], what: str) -> None:
+        import mss
+
+        self._locate = locate
+        self._what = what
+        try:
+            self._mss = (getattr(mss, "MSS", None) or mss.mss)()
+            self._monitors = [Rect(m["left"], m["top"], m["width"], m["height"])
+                              for m in self._mss.monitors]
+        except mss.exception.ScreenShotError as exc:
+            raise CaptureError(f"cannot capture the screen: {exc}") from None
+
+    def rect(self) -> Rect:
+        visible = self._locate(self._monitors).intersect(self._monitors[0])
+        if visible is None:
+            raise CaptureError(f"{self._what} is off the screen")
+        return visible
+
+    def grab(self) -> np.ndarray:
+        import cv2
+
+        r = self.rect()
+        shot = self._mss.grab({"left": r.left, "top": r.top, "width": r.width, "height": r.height})
+        # BGRA with alpha 0 under X: drop the alpha, never use it.
+        return cv2.cvtColor(np.asarray(shot), cv2.COLOR_BGRA2BGR)
+
+    def close(self) -> None:
+        self._mss.close()
+
+
+def region_source(rect: Rect) -> ScreenSource:
+    """A fixed screen rectangle."""
+    check_session()
+    return ScreenSource(lambda _: rect, f"region {rect.to_text()}")
+
+
+def monitor_source(index: int) -> ScreenSource:
+    """Monitor ``index`` as mss numbers them: 1, 2, … each monitor, 0 all of them."""
+    check_session()
+
+    def locate(monitors: list[Rect]) -> Rect:
+        if not 0 <= index < len(monitors):
+            raise CaptureError(f"no monitor {index}: there are {len(monitors) - 1} "
+                               f"(1…{len(monitors) - 1}, or 0 for all of them)")
+        return monitors[index]
+
+    source = ScreenSource(locate, f"monitor {index}")
+    try:
+        source.rect()
+    except CaptureError:
+        source.close()
+        raise
+    return source
+
+
+class WindowSource(ScreenSource):
+    """A window found by title; its rectangle is looked up again on every ``rect()``."""
+
+    def __init__(self, finder: WindowFinder, info: WindowInfo) -> None:
+        self.title, _, self.window_id = info
+        self._finder = finder
+        super().__init__(lambda _: finder.rect(self.window_id), f"window {self.title!r}")
+
+    def close(self) -> None:
+        super().close()
+        self._finder.close()
+
+
+def window_source(title: str) -> WindowSource:
+    """The largest visible window whose title contains ``title``."""
+    finder = _finder()
+    found = finder.find(title)
+    if not found:
+        others = sorted({t for t, _, _ in finder.find("") if t})
+        finder.close()
+        listing = "; ".join(repr(t) for t in others[:12]) or "none"
+        raise CaptureError(f"no window titled like {title!r} (windows: {listing})")
+    best = max(found, key=lambda w: w[1].width * w[1].height)
+    try:
+        return WindowSource(finder, best)
+    except CaptureError:
+        finder.close()
+        raise

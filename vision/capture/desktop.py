@@ -1,0 +1,48 @@
+"""Window lookup on Windows and macOS through pywinctl or pygetwindow.
+
+Untested here (the project's machines are Linux): written from those libraries'
+documented attributes (``title``, ``left``, ``top``, ``width``, ``height``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from vision.capture import CaptureError, Rect, WindowInfo
+
+
+class DesktopFinder:
+    """Window lookup by title on desktops where pywinctl or pygetwindow work."""
+
+    def __init__(self) -> None:
+        try:
+            import pywinctl as windows
+        except ImportError:
+            try:
+                import pygetwindow as windows
+            except ImportError:
+                raise CaptureError("window lookup needs pywinctl or pygetwindow: "
+                                   "pip install pywinctl (or use --region)") from None
+        self._windows: Any = windows
+        self._seen: dict[int, Any] = {}
+
+    def find(self, title: str) -> list[WindowInfo]:
+        wanted = title.lower()
+        found: list[WindowInfo] = []
+        for window in self._windows.getAllWindows():
+            name = str(window.title or "")
+            if wanted in name.lower() and window.width > 1 and window.height > 1:
+                wid = id(window)
+                self._seen[wid] = window
+                found.append((name, Rect(int(window.left), int(window.top),
+                                         int(window.width), int(window.height)), wid))
+        return found
+
+    def rect(self, wid: int) -> Rect:
+        window = self._seen.get(wid)
+        try:
+            return Rect(int(window.left), int(window.top), int(window.width), int(window.height))
+        except Exception:  # each library raises its own type for a closed window
+            raise CaptureError("the window was closed") from None
+
+    def close(self) -> None:
+        self._seen.clear()

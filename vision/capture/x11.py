@@ -1,0 +1,72 @@
+"""Window lookup on X11 with python-xlib (installed with pyautogui).
+
+Walks the whole window tree reading ``_NET_WM_NAME`` / ``WM_NAME`` rather than asking the
+window manager (EWMH client lists are empty without one, as in CI); positions come from
+``translate_coords`` so a reparenting window manager's frame is not counted in.
+"""
+from __future__ import annotations
+
+from vision.capture import CaptureError, Rect, WindowInfo
+
+
+class XlibFinder:
+    """Finds mapped windows by title and follows their client rectangle."""
+
+    def __init__(self) -> None:
+        from Xlib import X, display, error
+
+        self._X = X
+        self._errors = (error.BadWindow, error.BadDrawable, error.BadMatch)
+        try:
+            self._display = display.Display()
+        except Exception as exc:  # python-xlib raises several unrelated types here
+            raise CaptureError(f"cannot open the X display: {exc}") from None
+        self._root = self._display.screen().root
+        self._net_wm_name = self._display.intern_atom("_NET_WM_NAME")
+        self._utf8 = self._display.intern_atom("UTF8_STRING")
+
+    def _title(self, window: object) -> str:
+        prop = window.get_full_property(self._net_wm_name, self._utf8)
+        if prop is not None and prop.value:
+            value = prop.value
+            return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+        name = window.get_wm_name()
+        if isinstance(name, bytes):
+            return name.decode("latin-1")
+        return name or ""
+
+    def _client_rect(self, window: object) -> Rect:
+        geometry = window.get_geometry()
+        origin = self._root.translate_coords(window, 0, 0)
+        return Rect(int(origin.x), int(origin.y), int(geometry.width), int(geometry.height))
+
+    def find(self, title: str) -> list[WindowInfo]:
+        wanted = title.lower()
+        found: list[WindowInfo] = []
+        stack = list(self._root.query_tree().children)
+        while stack:
+            window = stack.pop()
+            try:
+                if window.get_attributes().map_state != self._X.IsViewable:
+                    continue
+                name = self._title(window)
+                if name and wanted in name.lower():
+                    rect = self._client_rect(window)
+                    if rect.width > 1 and rect.height > 1:
+                        found.append((name, rect, int(window.id)))
+                stack.extend(window.query_tree().children)
+            except self._errors:
+                continue  # the window went away during the walk
+        return found
+
+    def rect(self, wid: int) -> Rect:
+        window = self._display.create_resource_object("window", wid)
+        try:
+            if window.get_attributes().map_state != self._X.IsViewable:
+                raise CaptureError(f"window 0x{wid:x} is no longer shown")
+            return self._client_rect(window)
+        except self._errors:
+            raise CaptureError(f"window 0x{wid:x} was closed") from None
+
+    def close(self) -> None:
+        self._display.close()
