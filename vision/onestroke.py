@@ -1,0 +1,382 @@
+"""One-stroke (一笔画完) screenshot → board and cell geometry.
+
+Stages, each a function the tests and ``--annotate`` can look at:
+
+1. ``find_squares``: at a reduced scale, for each candidate cell grey (a peak of the
+   grey-level histogram of unsaturated pixels), the connected blobs of that grey that are
+   filled, square and of one common size;
+2. ``fit_lattice``: join blobs whose offsets are whole pitches, keep the largest such
+   group, and fit origin and pitch by least squares (residuals measure the fit);
+3. ``classify``: at full resolution, look at every lattice place: an unvisited cell (grey),
+   a hole (background), a visited cell (one uniform colour, no dark pixels) or the cat (a
+   saturated, many-coloured patch: the start); rows and columns made only of visited cells
+   or the cat are found by stepping outward from the grey cells.
+
+Cost: one resize and a few mask/component passes at about 640 px, then per-place sampling:
+about 10 ms for a 1080×1920 frame.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from solvers.onestroke import Board
+from vision.common import NoBoardFound, Parse
+
+WORK_SIZE = 640           # longest side of the reduced image the lattice is found in
+GREY_TOLERANCE = 12       # how far (grey levels) a cell pixel may stray from the cell grey
+UNSATURATED = 14          # max − min channel spread of a neutral pixel
+MIN_CONFIDENCE = 0.5
+
+
+@dataclass(frozen=True)
+class Square:
+    """A blob of cell grey: centre and size in the image it was found in."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """Cell centres ``(x0 + c * px, y0 + r * py)``; ``members`` are the squares that made
+    it, with their (row, col) relative to the first one; ``rms`` is the fit's residual."""
+
+    x0: float
+    y0: float
+    px: float
+    py: float
+    cell: float
+    members: tuple[tuple[int, int], ...]
+    rms: float
+
+    def centre(self, r: int, c: int) -> tuple[float, float]:
+        return (self.x0 + c * self.px, self.y0 + r * self.py)
+
+    def scaled(self, k: float) -> "Lattice":
+        return Lattice(self.x0 * k, self.y0 * k, self.px * k, self.py * k, self.cell * k,
+                       self.members, self.rms * k)
+
+
+# ---------------------------------------------------------------------------- stage 1
+
+def neutral_planes(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(grey levels, mask of unsaturated pixels) of a BGR image, with OpenCV's fast
+    per-channel ops (numpy's reductions over the channel axis are ten times slower)."""
+    b, g, r = cv2.split(image)
+    spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    neutral = cv2.compare(spread, UNSATURATED, cv2.CMP_LE)
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), neutral
+
+
+def candidate_greys(grey: np.ndarray, neutral: np.ndarray, count: int = 4) -> list[int]:
+    """The most common grey levels among unsaturated pixels, the cell grey among them."""
+    hist = cv2.calcHist([grey], [0], neutral, [256], [0, 256]).ravel()
+    smooth = np.convolve(hist, np.ones(5), mode="same")
+    peaks = [v for v in range(1, 255) if smooth[v] > 0
+             and smooth[v] >= smooth[v - 1] and smooth[v] > smooth[v + 1]]
+    peaks.sort(key=lambda v: -smooth[v])
+    chosen: list[int] = []
+    for v in peaks:
+        if all(abs(v - u) > GREY_TOLERANCE for u in chosen):
+            chosen.append(v)
+        if len(chosen) == count:
+            break
+    return chosen
+
+
+def find_squares(grey: np.ndarray, neutral: np.ndarray, level: int) -> list[Square]:
+    """Filled, roughly square blobs of one grey level, of the most common size."""
+    mask = cv2.inRange(grey, max(0, level - GREY_TOLERANCE), min(255, level + GREY_TOLERANCE)) & neutral
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    x, y, w, h, area = stats[1:].T
+    keep = (w >= 6) & (h >= 6) & (w <= 1.33 * h) & (h <= 1.33 * w) & (area >= 0.75 * w * h)
+    if not keep.any():
+        return []
+    squares = [Square(float(cx), float(cy), float(sw), float(sh))
+               for (cx, cy), sw, sh in zip(centroids[1:][keep], w[keep], h[keep])]
+    sizes = w[keep].astype(np.float64)
+    support = [(np.abs(sizes - s) <= 0.15 * s).sum() for s in sizes]
+    mode = sizes[int(np.argmax(support))]
+    return [s for s in squares if abs(s.w - mode) <= 0.15 * mode]
+
+
+# ---------------------------------------------------------------------------- stage 2
+
+def fit_lattice(squares: list[Square]) -> Lattice | None:
+    """The largest group of squares lying on one regular lattice, or None.
+
+    The pitch comes from nearest neighbours in a row or column; squares join the group
+    when their offset from a member is a whole number of pitches (up to 2, so a hole
+    between two cells does not split the board)."""
+    if len(squares) < 2:
+        return None
+    xy = np.array([(s.x, s.y) for s in squares])
+    size = float(np.median([s.w for s in squares]))
+    d = xy[None, :, :] - xy[:, None, :]            # d[i, j] = j − i
+    px = _pitch(d[..., 0], d[..., 1], size)
+    py = _pitch(d[..., 1], d[..., 0], size)
+    px, py = px or py, py or px
+    if px is None or py is None:
+        return None
+    steps = np.stack([d[..., 0] / px, d[..., 1] / py], axis=-1)
+    whole = np.round(steps)
+    linked = (np.abs(steps - whole).max(axis=-1) < 0.15) & (np.abs(whole).max(axis=-1) <= 2)
+    index, best = _largest_group(linked, whole.astype(int))
+    if len(best) < 2:
+        return None
+    rc = np.array([index[i] for i in best])
+    pts = xy[best]
+    x0, px = _line_fit(rc[:, 1], pts[:, 0], px)
+    y0, py = _line_fit(rc[:, 0], pts[:, 1], py)
+    residual = pts - np.stack([x0 + rc[:, 1] * px, y0 + rc[:, 0] * py], axis=1)
+    rms = float(np.sqrt((residual ** 2).sum(axis=1).mean()))
+    # Re-base so that the members' smallest row and column are 0.
+    r0, c0 = rc.min(axis=0)
+    members = tuple((int(r - r0), int(c - c0)) for r, c in rc)
+    return Lattice(x0 + c0 * px, y0 + r0 * py, px, py, size, members, rms)
+
+
+def _pitch(along: np.ndarray, across: np.ndarray, size: float) -> float | None:
+    """Median distance to the nearest square further along the same line."""
+    same_line = (np.abs(across) < 0.3 * size) & (along > 0.9 * size)
+    gaps = np.where(same_line, along, np.inf).min(axis=1)
+    gaps = gaps[np.isfinite(gaps)]
+    if gaps.size == 0:
+        return None
+    p0 = float(gaps.min())
+    return float(np.median(gaps / np.maximum(1, np.round(gaps / p0))))
+
+
+def _largest_group(linked: np.ndarray, whole: np.ndarray) -> tuple[dict[int, tuple[int, int]], list[int]]:
+    """Connected groups of linked squares (breadth first), each member with its lattice
+    (row, col) relative to the group's first square; returns the largest group."""
+    seen: set[int] = set()
+    best: list[int] = []
+    best_index: dict[int, tuple[int, int]] = {}
+    for seed in range(len(linked)):
+        if seed in seen:
+            continue
+        index = {seed: (0, 0)}
+        queue = [seed]
+        for i in queue:
+            for j in np.flatnonzero(linked[i]):
+                j = int(j)
+                if j not in index:
+                    index[j] = (index[i][0] + int(whole[i, j, 1]), index[i][1] + int(whole[i, j, 0]))
+                    queue.append(j)
+        seen.update(index)
+        if len(index) > len(best):
+            best, best_index = list(index), index
+    return best_index, best
+
+
+def _line_fit(k: np.ndarray, v: np.ndarray, pitch: float) -> tuple[float, float]:
+    """Least-squares ``v = a + k * p``; keeps the given pitch when k does not vary."""
+    if np.ptp(k) == 0:
+        return float(np.mean(v - k * pitch)), pitch
+    p, a = np.polyfit(k, v, 1)
+    return float(a), float(p)
+
+
+# ---------------------------------------------------------------------------- stage 3
+
+CELL, HOLE, VISITED, CAT, UNSURE = "cell", "hole", "visited", "cat", "unsure"
+
+
+@dataclass(frozen=True)
+class Colours:
+    """The two reference colours of a board (BGR)."""
+
+    cell: np.ndarray
+    background: np.ndarray
+
+
+def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> str:
+    """What the lattice place (r, c) shows, from the pixels of its central square."""
+    patch = _patch(image, lat, r, c)
+    if patch is None:
+        return HOLE
+    px = patch.reshape(-1, 3).astype(np.int16)
+    near_cell = (np.abs(px - colours.cell).max(axis=1) <= GREY_TOLERANCE + 6).mean()
+    near_bg = (np.abs(px - colours.background).max(axis=1) <= GREY_TOLERANCE).mean()
+    if near_cell >= 0.6:
+        return CELL
+    if near_bg >= 0.75:
+        return HOLE
+    hi, lo = px.max(axis=1), px.min(axis=1)
+    dark = (hi < 90).mean()
+    saturated = (hi - lo > 40).mean()
+    dominant = _dominant_share(px)
+    if dark < 0.01 and near_bg < 0.1 and dominant >= 0.5:
+        return VISITED
+    if saturated >= 0.15:
+        return CAT
+    return UNSURE
+
+
+def _patch(image: np.ndarray, lat: Lattice, r: int, c: int) -> np.ndarray | None:
+    """The central 80 % of a place, subsampled to about 24 px a side; None off-image."""
+    x, y = lat.centre(r, c)
+    half = 0.4 * lat.cell
+    x0, x1, y0, y1 = round(x - half), round(x + half), round(y - half), round(y + half)
+    h, w = image.shape[:2]
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or x1 - x0 < 2:
+        return None
+    step = max(1, (x1 - x0) // 24)
+    return image[y0:y1:step, x0:x1:step]
+
+
+def _dominant_share(px: np.ndarray) -> float:
+    """The share of pixels in the most common colour (16 levels a channel)."""
+    q = (px >> 4).astype(np.int32)
+    keys = (q[:, 0] << 8) | (q[:, 1] << 4) | q[:, 2]
+    return float(np.bincount(keys).max() / len(keys))
+
+
+def board_colours(image: np.ndarray, lat: Lattice) -> Colours:
+    """Cell grey from the member squares' centres, background from the gaps between
+    horizontally neighbouring members."""
+    members = set(lat.members)
+    cell = np.median([_pixel(image, lat.centre(r, c)) for r, c in lat.members], axis=0)
+    gaps = [_pixel(image, ((lat.centre(r, c)[0] + lat.centre(r, c + 1)[0]) / 2, lat.centre(r, c)[1]))
+            for r, c in lat.members if (r, c + 1) in members]
+    gaps += [_pixel(image, (lat.centre(r, c)[0], (lat.centre(r, c)[1] + lat.centre(r + 1, c)[1]) / 2))
+             for r, c in lat.members if (r + 1, c) in members]
+    if not gaps:
+        raise NoBoardFound("no gaps between cells to tell the background")
+    return Colours(cell.astype(np.int16), np.median(gaps, axis=0).astype(np.int16))
+
+
+def _pixel(image: np.ndarray, xy: tuple[float, float]) -> np.ndarray:
+    x = min(max(round(xy[0]), 0), image.shape[1] - 1)
+    y = min(max(round(xy[1]), 0), image.shape[0] - 1)
+    return image[y, x].astype(np.int16)
+
+
+def read_places(image: np.ndarray, lat: Lattice) -> tuple[dict[tuple[int, int], str], tuple[int, int]]:
+    """Every place's class over the board's extent: the members' bounding box, grown
+    row by row and column by column while the new line holds a visited cell or the cat. Returns the places keyed
+    from the extent's top-left and that top-left in the lattice's own indices."""
+    colours = board_colours(image, lat)
+    places: dict[tuple[int, int], str] = {}
+
+    def look(r: int, c: int) -> str:
+        if (r, c) not in places:
+            places[(r, c)] = CELL if (r, c) in member_set else classify(image, lat, colours, r, c)
+        return places[(r, c)]
+
+    member_set = set(lat.members)
+    r0, c0 = 0, 0
+    r1 = max(r for r, _ in lat.members)
+    c1 = max(c for _, c in lat.members)
+    for r in range(r0, r1 + 1):
+        for c in range(c0, c1 + 1):
+            look(r, c)
+    grown = True
+    while grown:
+        grown = False
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            if dr:
+                r = r0 - 1 if dr < 0 else r1 + 1
+                line = [(r, c) for c in range(c0 - 1, c1 + 2)]
+            else:
+                c = c0 - 1 if dc < 0 else c1 + 1
+                line = [(r, c) for r in range(r0 - 1, r1 + 2)]
+            found = [p for p in line if look(*p) in (VISITED, CAT)]
+            if not found:
+                continue
+            grown = True
+            r0 = min(r0, *(p[0] for p in found))
+            r1 = max(r1, *(p[0] for p in found))
+            c0 = min(c0, *(p[1] for p in found))
+            c1 = max(c1, *(p[1] for p in found))
+            for r in range(r0, r1 + 1):
+                for c in range(c0, c1 + 1):
+                    look(r, c)
+    return {(r - r0, c - c0): places[(r, c)] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}, (r0, c0)
+
+
+# ---------------------------------------------------------------------------- parse
+
+def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
+    """Read a one-stroke board; :class:`NoBoardFound` when no confident reading exists."""
+    h, w = image_bgr.shape[:2]
+    k = min(1.0, WORK_SIZE / max(h, w))
+    small = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
+    grey, neutral = neutral_planes(small)
+    best: tuple[float, Lattice, int] | None = None
+    for level in candidate_greys(grey, neutral):
+        lat = fit_lattice(find_squares(grey, neutral, level))
+        if lat is None:
+            continue
+        score = len(lat.members) * _fit_quality(lat)
+        if best is None or score > best[0]:
+            best = (score, lat, level)
+    if best is None:
+        raise NoBoardFound("no grid of grey cells found")
+    lat = refine(image_bgr, best[1].scaled(1 / k), best[2])
+    places, (r0, c0) = read_places(image_bgr, lat)
+    return _reading(lat, places, r0, c0)
+
+
+def _fit_quality(lat: Lattice) -> float:
+    """1 for a perfect lattice, falling to 0 as the residual reaches 10 % of the pitch."""
+    return max(0.0, 1.0 - lat.rms / (0.1 * min(lat.px, lat.py)))
+
+
+def refine(image: np.ndarray, lat: Lattice, grey_level: int) -> Lattice:
+    """The lattice re-measured at full resolution: the centroid and size of the cell grey
+    within half a pitch of each member's centre, then the least-squares fit again."""
+    h, w = image.shape[:2]
+    found: dict[tuple[int, int], tuple[float, float, float]] = {}
+    for r, c in lat.members:
+        x, y = lat.centre(r, c)
+        x0, y0 = max(0, round(x - lat.px / 2)), max(0, round(y - lat.py / 2))
+        x1, y1 = min(w, round(x + lat.px / 2)), min(h, round(y + lat.py / 2))
+        grey, neutral = neutral_planes(image[y0:y1, x0:x1])
+        mask = cv2.inRange(grey, max(0, grey_level - GREY_TOLERANCE), grey_level + GREY_TOLERANCE) & neutral
+        m = cv2.moments(mask, binaryImage=True)
+        if m["m00"] > 0.3 * lat.cell ** 2:
+            found[(r, c)] = (x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"], m["m00"])
+    if len(found) < max(2, len(lat.members) // 2):
+        return lat
+    rc = np.array(list(found))
+    pts = np.array([(x, y) for x, y, _ in found.values()])
+    fx0, px = _line_fit(rc[:, 1], pts[:, 0], lat.px)
+    fy0, py = _line_fit(rc[:, 0], pts[:, 1], lat.py)
+    residual = pts - np.stack([fx0 + rc[:, 1] * px, fy0 + rc[:, 0] * py], axis=1)
+    rms = float(np.sqrt((residual ** 2).sum(axis=1).mean()))
+    # A rounded square fills about 97 % of its bounding square.
+    size = float(np.sqrt(np.median([a for _, _, a in found.values()]) / 0.97))
+    return Lattice(fx0, fy0, px, py, size, lat.members, rms)
+
+
+def _reading(lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int) -> Parse:
+    """The board text, confidence and geometry from the classified places."""
+    rows = 1 + max(r for r, _ in places)
+    cols = 1 + max(c for _, c in places)
+    cats = [p for p, kind in places.items() if kind == CAT]
+    cells = [p for p, kind in places.items() if kind in (CELL, VISITED, CAT)]
+    if len(cells) < 4:
+        raise NoBoardFound(f"only {len(cells)} cells on the grid (need at least 4)")
+    if not cats:
+        raise NoBoardFound("a grid of cells but no cat (start) on it")
+    if len(cats) > 1:
+        raise NoBoardFound(f"{len(cats)} places look like the cat; cannot tell the start")
+    unsure = sum(kind == UNSURE for kind in places.values())
+    confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
+    if confidence < MIN_CONFIDENCE:
+        raise NoBoardFound(f"the grid fits poorly (confidence {confidence:.2f})")
+    text = "\n".join("".join("S" if places[(r, c)] == CAT else "#" if (r, c) in set(cells) else "."
+                              for c in range(cols)) for r in range(rows))
+    ox, oy = lat.centre(r0, c0)
+    centres = [(ox + c * lat.px, oy + r * lat.py) for r in range(rows) for c in range(cols)]
+    geometry = {"origin": [round(ox, 2), round(oy, 2)], "pitch": [round(lat.px, 3), round(lat.py, 3)],
+                "cell": round(lat.cell, 2), "rows": rows, "cols": cols}
+    return Parse("onestroke", Board.from_text(text), round(confidence, 4), centres, geometry)
