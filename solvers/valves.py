@@ -1,0 +1,391 @@
+"""Valves (Machinarium's sewer): close the fewest valves so no water runs from inlet to outlet.
+
+Vocabulary: *points* are named places joined by *pipes*; the *inlet* and the *outlet* are
+points that cannot be closed, every other point is a *valve*; a *wrench* closes one valve.
+Valves the board already shows closed (``closed:``) hold a wrench each and let nothing pass.
+
+The answer is a minimum vertex cut. Split every valve v into ``v_in → v_out`` of capacity 1;
+a pipe u–v becomes the arcs ``u_out → v_in`` and ``v_out → u_in`` of unlimited capacity. The
+maximum flow from the inlet to the outlet is the least number of valves (Menger), and the
+valves whose in-half the inlet still reaches in the residual graph while their out-half it
+does not are one minimum answer. Flow is found by breadth-first augmenting paths: k paths
+cost O(k·E), and k never exceeds the inlet's degree, so 10,000 points take well under a
+second (networkx's general max-flow spends longer just building its residual network).
+
+Every minimum answer (Picard–Queyranne): minimum cuts are the sets closed under residual
+arcs that hold the inlet and not the outlet. Two closed sets can give the same valves (a
+pocket cut off on both sides may go either way), so answers are enumerated over the in-halves
+of the valves on the flow paths only: on each path those in a closed set form a prefix,
+its last valve is the one closed, and distinct prefix choices are distinct answers. The
+choices are the closed sets of a small order ("taking this valve's in-half forces those"),
+found from the strongly connected components of the residual graph as bitmasks and listed
+by include/exclude branching, where no branch is a dead end.
+"""
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from solvers.common import BoardError, SolveResult, split_rows
+
+DEFAULT_INLET, DEFAULT_OUTLET, DEFAULT_WRENCHES = "X", "Y", 3
+MAX_ANSWERS = 10_000        # --all stops listing here (stats["truncated"] says so)
+
+_NAME = r"[A-Za-z0-9_]+"
+_SETTING = re.compile(r"([A-Za-z_]+)\s*:\s*(.*)")
+_PIPE = re.compile(rf"({_NAME})\s*(?:-|\s)\s*({_NAME})")
+_SETTINGS = ("inlet", "outlet", "wrenches", "closed")
+
+
+@dataclass(frozen=True)
+class Board:
+    """A valves puzzle: pipes between named points, the inlet, the outlet, the wrenches the
+    player has, and the valves already closed (each holding one of those wrenches)."""
+
+    pipes: tuple[tuple[str, str], ...]
+    inlet: str = DEFAULT_INLET
+    outlet: str = DEFAULT_OUTLET
+    wrenches: int = DEFAULT_WRENCHES
+    closed: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pipes", tuple((a, b) for a, b in self.pipes))
+        object.__setattr__(self, "closed", frozenset(self.closed))
+        _check(self.pipes, self.inlet, self.outlet, self.wrenches, self.closed, {})
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        """Every point, in order of first appearance in the pipes."""
+        return tuple(dict.fromkeys(p for pipe in self.pipes for p in pipe))
+
+    @property
+    def valves(self) -> tuple[str, ...]:
+        """The points a wrench can close: all but the inlet and the outlet."""
+        return tuple(p for p in self.points if p not in (self.inlet, self.outlet))
+
+    @classmethod
+    def from_text(cls, text: str) -> "Board":
+        """Read lines ``A B`` / ``A-B`` (pipes), ``inlet: X``, ``outlet: Y``, ``wrenches: 3``,
+        ``closed: A B``; ``#`` starts a comment. Rows may be separated by ``/``."""
+        rows = split_rows(text)
+        lines = text.replace("\r\n", "\n").replace("/", "\n").split("\n")
+        first = next(i for i, line in enumerate(lines) if line.strip())   # split_rows drops blank lines
+        settings: dict[str, str] = {}
+        where: dict[str, int] = {}
+        closed: list[str] = []
+        pipes: dict[frozenset[str], tuple[str, str]] = {}
+        for number, raw in enumerate(rows, start=first + 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            setting = _SETTING.fullmatch(line)
+            if setting:
+                key, value = setting.group(1).lower(), setting.group(2).strip()
+                if key not in _SETTINGS:
+                    raise BoardError(f"unknown setting {key!r} (settings: {', '.join(_SETTINGS)})", number)
+                if key == "closed":
+                    names = value.replace(",", " ").split()
+                    bad = [n for n in names if not re.fullmatch(_NAME, n)]
+                    if bad or not names:
+                        raise BoardError(f"closed: expects valve names, got {value!r}", number)
+                    closed += names
+                    where.update({f"closed {n}": number for n in names})
+                    continue
+                if key in settings:
+                    raise BoardError(f"{key} is given twice (lines {where[key]} and {number})", number)
+                settings[key], where[key] = value, number
+                continue
+            pipe = _PIPE.fullmatch(line)
+            if not pipe:
+                raise BoardError(f"expected a pipe 'A B' or 'A-B' or a setting 'name: value', got {line!r}", number)
+            a, b = pipe.groups()
+            if a == b:
+                raise BoardError(f"pipe {a}-{b} joins a point to itself", number)
+            key2 = frozenset((a, b))
+            if key2 in pipes:
+                raise BoardError(f"pipe {a}-{b} is given twice", number)
+            pipes[key2] = (a, b)
+        for key in ("inlet", "outlet"):
+            if key in settings and not re.fullmatch(_NAME, settings[key]):
+                raise BoardError(f"{key}: expects one point name, got {settings[key]!r}", where[key])
+        wrenches = DEFAULT_WRENCHES
+        if "wrenches" in settings:
+            try:
+                wrenches = int(settings["wrenches"])
+            except ValueError:
+                raise BoardError(f"wrenches: expects a whole number, got {settings['wrenches']!r}", where["wrenches"]) from None
+        values = dict(pipes=tuple(pipes.values()), inlet=settings.get("inlet", DEFAULT_INLET),
+                      outlet=settings.get("outlet", DEFAULT_OUTLET), wrenches=wrenches,
+                      closed=frozenset(closed))
+        _check(**values, where=where)       # before building, so the message names the line
+        return cls(**values)
+
+    def to_text(self) -> str:
+        """The board in the canonical text form (settings first, then one pipe a line)."""
+        head = [f"inlet: {self.inlet}", f"outlet: {self.outlet}", f"wrenches: {self.wrenches}"]
+        if self.closed:
+            head.append("closed: " + " ".join(sorted(self.closed)))
+        return "\n".join(head + [f"{a} {b}" for a, b in self.pipes])
+
+
+def _check(pipes: tuple[tuple[str, str], ...], inlet: str, outlet: str, wrenches: int,
+           closed: frozenset[str], where: dict[str, int]) -> None:
+    """The rules a board obeys beyond its syntax; ``where`` names the line of each setting."""
+    if not pipes:
+        raise BoardError("the board has no pipes")
+    points = {p for pipe in pipes for p in pipe}
+    for key, name in (("inlet", inlet), ("outlet", outlet)):
+        if name not in points:
+            given = "" if key in where else " (the default)"
+            raise BoardError(f"{key} {name}{given} is on no pipe", where.get(key))
+    if inlet == outlet:
+        raise BoardError(f"inlet and outlet are the same point {inlet}", where.get("outlet"))
+    if wrenches < 0:
+        raise BoardError(f"wrenches must be 0 or more, not {wrenches}", where.get("wrenches"))
+    for name in sorted(closed):
+        line = where.get(f"closed {name}")
+        if name in (inlet, outlet):
+            raise BoardError(f"closed: {name} is the {'inlet' if name == inlet else 'outlet'}, which cannot be closed", line)
+        if name not in points:
+            raise BoardError(f"closed: {name} is on no pipe", line)
+
+
+# ------------------------------------------------------------------------------ the flow
+
+class _Flow:
+    """Unit-capacity flow on the split graph of a board.
+
+    Split node ``2*i`` is point i's in-half, ``2*i + 1`` its out-half. The source is the
+    inlet's out-half, the sink the outlet's in-half; closed valves have no pipes at all.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.names = list(board.points)
+        index = {name: i for i, name in enumerate(self.names)}
+        n = len(self.names)
+        self.adj: list[list[int]] = [[] for _ in range(n)]
+        for a, b in board.pipes:
+            if a not in board.closed and b not in board.closed:
+                self.adj[index[a]].append(index[b])
+                self.adj[index[b]].append(index[a])
+        self.s, self.t = index[board.inlet], index[board.outlet]
+        self.source, self.sink = 2 * self.s + 1, 2 * self.t
+        self.through = [False] * n                      # flow passes valve i
+        self.out: list[set[int]] = [set() for _ in range(n)]   # pipes u→v carrying flow, by u
+        self.into: list[set[int]] = [set() for _ in range(n)]  # the same, by v
+        self.searches = 0
+
+    def arcs(self, node: int) -> list[int]:
+        """The split nodes one residual arc away (the sink leads nowhere: it is never left)."""
+        i = node >> 1
+        if node == self.sink:
+            return []
+        if node & 1:    # out-half: every pipe onward (never back into the inlet), and back
+            nxt = [2 * v for v in self.adj[i] if v != self.s]
+            if self.through[i] and i != self.s:
+                nxt.append(2 * i)
+            return nxt
+        nxt = [2 * u + 1 for u in self.into[i]]         # undo a pipe's flow
+        if not self.through[i]:
+            nxt.append(2 * i + 1)
+        return nxt
+
+    def reach(self) -> list[int]:
+        """Breadth-first search from the source: the parent of every reached node, -1 else
+        (the source is its own parent)."""
+        self.searches += 1
+        parent = [-1] * (2 * len(self.names))
+        parent[self.source] = self.source
+        queue = deque([self.source])
+        while queue:
+            node = queue.popleft()
+            for nxt in self.arcs(node):
+                if parent[nxt] < 0:
+                    parent[nxt] = node
+                    if nxt == self.sink:
+                        return parent
+                    queue.append(nxt)
+        return parent
+
+    def augment(self, parent: list[int]) -> None:
+        b = self.sink
+        while b != self.source:
+            a = parent[b]
+            i, j = a >> 1, b >> 1
+            if i == j:                  # a valve's own arc: forward opens it to flow, back frees it
+                self.through[i] = not a & 1
+            elif a & 1:                 # out_i → in_j along a pipe
+                self.out[i].add(j)
+                self.into[j].add(i)
+            else:                       # in_i → out_j: cancel the flow j→i
+                self.out[j].discard(i)
+                self.into[i].discard(j)
+            b = a
+
+    def run(self) -> list[int]:
+        """Push flow until the sink is out of reach; the last search's parents."""
+        while True:
+            parent = self.reach()
+            if parent[self.sink] < 0:
+                return parent
+            self.augment(parent)
+
+    def paths(self) -> list[list[int]]:
+        """The flow as inlet→outlet paths of valves (flow cycles, if any, are left out)."""
+        found = []
+        for v in sorted(self.out[self.s]):
+            path = []
+            while v != self.t:
+                path.append(v)
+                (v,) = self.out[v]
+            found.append(path)
+        return found
+
+
+def _every_cut(flow: _Flow, limit: int) -> tuple[list[list[int]], bool]:
+    """Every minimum cut (as point indices), the one nearest the inlet first, and whether
+    the list stopped at ``limit``. See the module docstring for why this lists each once."""
+    import networkx as nx
+
+    paths = flow.paths()
+    members = [v for path in paths for v in path]
+    bit = {2 * v: 1 << k for k, v in enumerate(members)}     # in-halves of flow valves
+    graph = nx.DiGraph()
+    for i in range(len(flow.names)):
+        for node in (2 * i, 2 * i + 1):
+            graph.add_node(node)
+            graph.add_edges_from((node, nxt) for nxt in flow.arcs(node))
+    dag = nx.condensation(graph)
+    scc = dag.graph["mapping"]
+    down: dict[int, int] = {}   # flow in-halves each component reaches
+    sinkward: dict[int, bool] = {}
+    order = list(nx.topological_sort(dag))
+    for c in reversed(order):
+        mask = sum(bit.get(node, 0) for node in dag.nodes[c]["members"])
+        down[c] = mask | _union(down[d] for d in dag.successors(c))
+        sinkward[c] = scc[flow.sink] == c or any(sinkward[d] for d in dag.successors(c))
+    up: dict[int, int] = {}     # flow in-halves that reach each component
+    for c in order:
+        mask = sum(bit.get(node, 0) for node in dag.nodes[c]["members"])
+        up[c] = mask | _union(up[d] for d in dag.predecessors(c))
+
+    size = len(members)
+    down_of = [down[scc[2 * v]] for v in members]
+    up_of = [up[scc[2 * v]] for v in members]
+    last_bit = []
+    start = 0
+    for path in paths:
+        last_bit.append(((1 << len(path)) - 1) << start)
+        start += len(path)
+    full = (1 << size) - 1
+    excluded = _union(1 << k for k, v in enumerate(members) if sinkward[scc[2 * v]])
+    cuts: list[list[int]] = []
+    stack = [(down[scc[flow.source]], excluded)]
+    while stack:
+        inc, exc = stack.pop()
+        free = full & ~(inc | exc)
+        if free:
+            k = (free & -free).bit_length() - 1
+            stack.append((inc | down_of[k], exc))
+            stack.append((inc, exc | up_of[k]))     # popped first: nearest the inlet first
+            continue
+        cuts.append([members[(inc & mask).bit_length() - 1] for mask in last_bit])
+        if len(cuts) >= limit:
+            return cuts, bool(stack)
+    return cuts, False
+
+
+def _union(masks: Any) -> int:
+    total = 0
+    for m in masks:
+        total |= m
+    return total
+
+
+# ----------------------------------------------------------------------------- solving
+
+def solve(board: Board, wrenches: int | None = None, all: bool = False) -> SolveResult:  # noqa: A002 (the CLI's option name)
+    """The fewest valves to close (sorted names), or why it cannot be done with the wrenches
+    left. ``wrenches`` overrides the board's; ``all`` lists every minimum answer in
+    ``extra["solutions"]`` (the solution is the first, the answer nearest the inlet)."""
+    total = board.wrenches if wrenches is None else wrenches
+    if total < 0:
+        raise BoardError(f"wrenches must be 0 or more, not {total}")
+    left = total - len(board.closed)
+    flow = _Flow(board)
+    stats: dict[str, Any] = {"points": len(flow.names), "pipes": len(board.pipes), "wrenches_left": left}
+    if flow.t in flow.adj[flow.s]:
+        return SolveResult(False, reason="inlet and outlet are joined by a pipe", stats=stats)
+    reached = flow.run()
+    cut = sorted(flow.names[i] for i in range(len(flow.names))
+                 if reached[2 * i] >= 0 and reached[2 * i + 1] < 0)
+    need = len(cut)
+    stats.update(flow=need, searches=flow.searches)
+    if need > left:
+        more = "more " if board.closed else ""
+        held = f", {len(board.closed)} on closed valves" if board.closed else ""
+        return SolveResult(False, reason=f"at least {need} {more}valves are needed "
+                                         f"(wrenches: {total}{held})", stats=stats)
+    result = SolveResult(True, solution=cut, moves=need, stats=stats)
+    if all:
+        cuts, truncated = _every_cut(flow, MAX_ANSWERS)
+        answers = [sorted(flow.names[i] for i in c) for c in cuts]
+        result.solution = answers[0]
+        result.extra["solutions"] = answers
+        stats.update(answers=len(answers), truncated=truncated)
+    return result
+
+
+# ------------------------------------------------------------------------------ checking
+
+def validate(board: Board, solution: Any) -> list[str]:
+    """What is wrong with closing the valves ``solution`` (a list of names) on this board,
+    by the rules alone: each a valve, open, at most the wrenches left, and no water path
+    from the inlet to the outlet afterwards. Empty when it is a valid answer (minimality is
+    not a rule: the tests check it by search)."""
+    if not isinstance(solution, list) or not all(isinstance(v, str) for v in solution):
+        return [f"a solution is a list of valve names, not {solution!r}"]
+    problems = []
+    pipes_of: dict[str, set[str]] = {}
+    for a, b in board.pipes:
+        pipes_of.setdefault(a, set()).add(b)
+        pipes_of.setdefault(b, set()).add(a)
+    for name in solution:
+        if name not in pipes_of:
+            problems.append(f"{name} is not a point of the board")
+        elif name in (board.inlet, board.outlet):
+            problems.append(f"{name} is the {'inlet' if name == board.inlet else 'outlet'} and cannot be closed")
+        elif name in board.closed:
+            problems.append(f"{name} is already closed")
+    if len(set(solution)) != len(solution):
+        problems.append("a valve is closed twice")
+    left = board.wrenches - len(board.closed)
+    if len(solution) > left:
+        problems.append(f"{len(solution)} valves closed but only {left} wrenches left")
+    shut = set(solution) | set(board.closed)
+    came_from: dict[str, str | None] = {board.inlet: None}
+    todo = [board.inlet]
+    while todo:
+        here = todo.pop()
+        for there in pipes_of.get(here, ()):
+            if there not in came_from and there not in shut:
+                came_from[there] = here
+                todo.append(there)
+    if board.outlet in came_from:
+        route = [board.outlet]
+        while came_from[route[-1]] is not None:
+            route.append(came_from[route[-1]])
+        problems.append("water still flows: " + "-".join(reversed(route)))
+    return problems
+
+
+def show(board: Board, solution: list[str]) -> str:
+    """The answer for people: which valves to close, and what that leaves."""
+    if not solution:
+        return f"nothing to close: no water reaches {board.outlet} from {board.inlet}"
+    left = board.wrenches - len(board.closed)
+    return (f"close {len(solution)} valve{'s' if len(solution) != 1 else ''}: {', '.join(solution)}"
+            f"  ({left} wrench{'es' if left != 1 else ''} left)\n"
+            f"water from {board.inlet} no longer reaches {board.outlet}")
