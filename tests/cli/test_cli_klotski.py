@@ -1,0 +1,56 @@
+"""The klotski game through the command line: JSON shape, metric option, exit statuses."""
+from __future__ import annotations
+
+import io
+import json
+
+from puzzlepilot.cli import main
+from solvers.klotski import Board, validate
+
+CLASSIC = "ACCB\nACCB\nDEEF\nDGHF\nI..J\n"
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_solve_json_gives_a_valid_minimum_answer(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(CLASSIC)
+    status, out, _ = run(["solve", "--game", "klotski", "--board", str(path), "--json"])
+    obj = json.loads(out)
+    assert status == 0 and obj["solved"] and obj["moves"] == 81 and obj["game"] == "klotski"
+    assert obj["board"] == CLASSIC.strip().replace("\n", "/")
+    assert validate(Board.from_text(CLASSIC), obj["solution"]) == []
+    assert isinstance(obj["elapsed_ms"], float)
+
+
+def test_metric_option_changes_the_count():
+    status, out, _ = run(["solve", "--game", "klotski", "--board", "-", "--json", "--metric", "cell"], CLASSIC)
+    obj = json.loads(out)
+    assert status == 0 and obj["moves"] == 116
+    assert validate(Board.from_text(CLASSIC), obj["solution"], "cell") == []
+
+
+def test_human_output_lists_the_moves():
+    status, out, _ = run(["solve", "--game", "klotski", "--board", "-"], CLASSIC)
+    assert status == 0 and "81 moves" in out and "81." in out
+
+
+def test_unsolvable_board_exits_1_with_the_reason():
+    status, out, _ = run(["solve", "--game", "klotski", "--board", "-", "--json"], "ACCB/ACCB/DEFG/DEHG/I..J")
+    obj = json.loads(out)
+    assert status == 1 and not obj["solved"] and "7,462" in obj["reason"]
+
+
+def test_malformed_board_exits_2_with_one_line():
+    status, out, err = run(["solve", "--game", "klotski", "--board", "-"], "ACCB\nACXB\n")
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "rectangle" in err
+
+
+def test_option_of_another_game_is_refused():
+    status, _, err = run(["solve", "--game", "klotski", "--board", "-", "--wrenches", "2"], CLASSIC)
+    assert status == 2 and "--wrenches" in err

@@ -1,0 +1,216 @@
+"""Klotski solver: known figures, minimality against a plain reference search, the board
+model's errors, and the rule checker catching bad answers."""
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solvers.common import BoardError
+from solvers.klotski import LAYOUTS, Board, Piece, count_positions, layout, solve, validate
+
+CLASSIC = "ACCB/ACCB/DEEF/DGHF/I..J"
+
+
+@pytest.mark.parametrize("metric, moves", [("piece", 81), ("straight", 90), ("cell", 116)])
+def test_classic_layout_needs_the_known_number_of_moves_under_each_metric(metric, moves):
+    board = Board.from_text(CLASSIC)
+    result = solve(board, metric=metric)
+    assert result.solved and result.moves == moves == len(result.solution)
+    assert validate(board, result.solution, metric) == []
+
+
+@pytest.mark.parametrize("name", [n for n, (_, best) in LAYOUTS.items() if best is not None])
+def test_named_layouts_are_solved_in_their_known_minimum(name):
+    board = layout(name)
+    result = solve(board)
+    assert result.moves == LAYOUTS[name][1]
+    assert validate(board, result.solution) == []
+
+
+def test_layout_with_no_exit_reports_its_reachable_positions():
+    result = solve(layout("走投无路"))
+    assert not result.solved and result.solution is None
+    assert "7,462" in result.reason and result.stats["reachable"] == 7462
+
+
+def test_reachable_positions_of_the_classic_layout_match_the_known_counts():
+    board = Board.from_text(CLASSIC)
+    assert count_positions(board) == 25955
+    assert count_positions(board, merge_mirrors=True) == 13011
+
+
+def test_moves_use_the_letters_of_the_input_board():
+    board = Board.from_text("target: X\nQXXR\nQXXR\nSTTU\nSVWU\nY..Z")
+    result = solve(board)
+    assert result.moves == 81
+    assert {m["piece"] for m in result.solution} <= set("QRSTUVWXYZ")
+    assert validate(board, result.solution) == []
+
+
+def test_asymmetric_goal_is_reached_exactly():
+    board = Board.from_text("goal: 0,0\nAB.\nDCC\nEE.")
+    result = solve(board)
+    assert result.solved and validate(board, result.solution) == []
+    assert board.goal == (0, 0) and "goal: 0,0" in board.to_text()
+
+
+def test_target_already_at_the_exit_needs_no_moves():
+    result = solve(Board.from_text("AB\nCC", goal=None))
+    assert result.solved and result.solution == [] and result.moves == 0
+
+
+def test_unknown_metric_is_a_board_error():
+    with pytest.raises(BoardError, match="metric"):
+        solve(Board.from_text(CLASSIC), metric="hops")
+
+
+# ------------------------------------------------------------- minimality on small boards
+
+def reference_minimum(board: Board, metric: str) -> int | None:
+    """Plain BFS over letter grids: a move is any one-cell slide sequence of one piece
+    (piece), a run in one direction (straight) or one slide (cell)."""
+    def grid_of(b: Board) -> tuple[str, ...]:
+        rows = [["."] * b.cols for _ in range(b.rows)]
+        for p in b.pieces:
+            for r, c in p.cells():
+                rows[r][c] = p.name
+        return tuple("".join(r) for r in rows)
+
+    def slide(grid, name, dr, dc):
+        cells = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == name]
+        rows = [list(row) for row in grid]
+        for r, c in cells:
+            nr, nc = r + dr, c + dc
+            if not (0 <= nr < len(grid) and 0 <= nc < len(grid[0])) or grid[nr][nc] not in (".", name):
+                return None
+        for r, c in cells:
+            rows[r][c] = "."
+        for r, c in cells:
+            rows[r + dr][c + dc] = name
+        return tuple("".join(r) for r in rows)
+
+    def at_goal(grid) -> bool:
+        cells = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == board.target]
+        return (min(r for r, _ in cells), min(c for _, c in cells)) == board.goal
+
+    steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+    start = grid_of(board)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        grid = queue.popleft()
+        if at_goal(grid):
+            return dist[grid]
+        for name in {ch for row in grid for ch in row} - {"."}:
+            reached = set()
+            if metric == "piece":
+                todo, reached = [grid], {grid}
+                while todo:
+                    g = todo.pop()
+                    for dr, dc in steps:
+                        h = slide(g, name, dr, dc)
+                        if h and h not in reached:
+                            reached.add(h)
+                            todo.append(h)
+            else:
+                for dr, dc in steps:
+                    g = grid
+                    while (g := slide(g, name, dr, dc)):
+                        reached.add(g)
+                        if metric == "cell":
+                            break
+            for h in reached:
+                if h not in dist:
+                    dist[h] = dist[grid] + 1
+                    queue.append(h)
+    return None
+
+
+@st.composite
+def small_boards(draw) -> Board:
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    taken: set[tuple[int, int]] = set()
+    pieces = []
+    for name in "CABDEFGH":
+        h, w = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+        r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
+        cells = {(r + i, c + j) for i in range(h) for j in range(w)}
+        if r + h > rows or c + w > cols or cells & taken or len(taken) + len(cells) > rows * cols - 2:
+            if name == "C":
+                h = w = 1
+                r = c = 0
+                cells = {(0, 0)}
+            else:
+                continue
+        taken |= cells
+        pieces.append(Piece(name, r, c, h, w))
+    target = pieces[0]
+    goal = (draw(st.integers(0, rows - target.height)), draw(st.integers(0, cols - target.width)))
+    return Board.make(rows, cols, pieces, "C", goal)
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_boards(), st.sampled_from(["piece", "straight", "cell"]))
+def test_solver_matches_a_plain_reference_search_on_small_boards(board, metric):
+    result = solve(board, metric=metric)
+    best = reference_minimum(board, metric)
+    if best is None:
+        assert not result.solved and result.reason
+    else:
+        assert result.solved and result.moves == best
+        assert validate(board, result.solution, metric) == []
+
+
+# -------------------------------------------------------------------------- board model
+
+def test_board_text_round_trips_with_slashes_and_newlines():
+    board = Board.from_text(CLASSIC)
+    assert board.to_text() == CLASSIC.replace("/", "\n")
+    assert Board.from_text(board.to_text()) == board
+    assert board.goal == (3, 1) and board.target == "C"
+
+
+def test_relabelled_names_the_target_c_and_the_rest_in_reading_order():
+    board = Board.from_text("target: X\nQXXR\nQXXR\nSTTU\nSVWU\nY..Z").relabelled()
+    assert board.to_text() == CLASSIC.replace("/", "\n")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ACCB\nACC\n", "line 2"),
+    ("ACCB\nACCB\nDEEF\nDGHF\nI.AJ", "not a solid rectangle"),
+    ("AB\nD.", "no target piece"),
+    ("CC.\n...", "cannot sit centred"),
+    ("goal: 9,9\nCC\n..", "off the board"),
+    ("goal: x\nCC\n..", "ROW,COL"),
+    ("colour: red\nCC\n..", "unknown header"),
+    ("C A\n...", "blank inside a row"),
+    ("", "empty"),
+])
+def test_malformed_boards_are_refused_with_a_reason(text, message):
+    with pytest.raises(BoardError, match=message):
+        Board.from_text(text)
+
+
+# -------------------------------------------------------------------------- rule checker
+
+@pytest.mark.parametrize("solution, message", [
+    ([{"piece": "I", "path": "R"}], "not at the exit"),
+    ([{"piece": "I", "path": "U"}], "into D"),
+    ([{"piece": "J", "path": "R"}], "off the board"),
+    ([{"piece": "Z", "path": "R"}], "no piece"),
+    ([{"piece": "I", "path": "X"}], "letters"),
+    ("IR", "list of moves"),
+    ([["I", "R"]], "object"),
+])
+def test_rule_checker_names_what_is_wrong(solution, message):
+    problems = validate(Board.from_text(CLASSIC), solution)
+    assert problems and any(message in p for p in problems)
+
+
+def test_rule_checker_enforces_the_metric_shape_of_moves():
+    board = Board.from_text("C.\n..", goal=(1, 1))
+    assert validate(board, [{"piece": "C", "path": "DR"}], "piece") == []
+    assert validate(board, [{"piece": "C", "path": "DR"}], "straight")
+    assert validate(board, [{"piece": "C", "path": "DR"}], "cell")
