@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from puzzlepilot import __version__
-from puzzlepilot.games import GAMES, Game, UnknownGame, get
+from puzzlepilot.games import GAMES, Game, UnknownGame, get, parse_best
 from calibration.profile import ProfileError
 from solvers.common import BoardError
+from vision.capture import CaptureError
 from vision.common import ImageError, NoBoardFound
 
 
@@ -44,13 +45,16 @@ class IO:
 
 # Failures that are the input's fault: one line, status 2.
 EXPECTED: tuple[type[BaseException], ...] = (
-    UsageError, BoardError, ImageError, NoBoardFound, UnknownGame, ProfileError,
+    UsageError, BoardError, ImageError, NoBoardFound, UnknownGame, ProfileError, CaptureError,
 )
 
 # name → (module, one-line help); the module gives add_arguments(parser) and main(args, io).
 COMMANDS: dict[str, tuple[str, str]] = {
     "fixtures": ("puzzlepilot.fixtures", "make or check the screenshot fixtures"),
     "bench": ("puzzlepilot.bench", "measure solver and vision speed against baselines"),
+    "live": ("puzzlepilot.live", "watch a game on screen: hints for each level, or play it"),
+    "practice": ("puzzlepilot.practice", "a practice board that plays a game by its rules"),
+    "demo": ("puzzlepilot.demo", "watch the assistant play practice levels (headless: saves pictures)"),
     "profiles": ("puzzlepilot.profiles", "list, show or delete calibration profiles"),
 }
 # Further commands (live, practice, demo, calibrate, profiles) add one line here.
@@ -167,23 +171,10 @@ def read_screenshot(args: argparse.Namespace) -> Any:
     image = load_image(args.image)
     profile = load_profile(args.profile) if args.profile else None
     games = [get(args.game)] if args.game else list(GAMES.values())
-    best, reasons = None, []
-    for game in games:
-        try:
-            found = game.parse(image, profile=profile) if profile else game.parse(image)
-        except NoBoardFound as exc:
-            reasons.append(f"{game.name}: {exc}")
-            continue
-        except ModuleNotFoundError as exc:
-            if args.game or not exc.name or not exc.name.startswith("vision."):
-                raise
-            continue  # that game has no vision yet
-        if best is None or found.confidence > best.confidence:
-            best = found
-    if best is None:
-        detail = "; ".join(reasons)
-        raise NoBoardFound(f"no board found in {args.image}" + (f" ({detail})" if detail else ""))
-    return image, best
+    try:
+        return image, parse_best(image, games, profile)
+    except NoBoardFound as exc:
+        raise NoBoardFound(f"no board found in {args.image} ({exc})") from None
 
 
 def load_profile(name: str) -> Any:

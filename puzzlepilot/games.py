@@ -65,6 +65,29 @@ class UnknownGame(KeyError):
         return f"unknown game {self.args[0]!r} (games: {', '.join(GAMES)})"
 
 
+def parse_best(image: Any, games: list[Game], profile: Any = None) -> Any:
+    """The most confident reading of a screenshot among the games' visions (games without
+    a vision yet are skipped); ``NoBoardFound`` giving each game's reason when none reads it."""
+    from vision.common import NoBoardFound
+
+    best, reasons = None, []
+    for game in games:
+        try:
+            found = game.parse(image, profile=profile) if profile else game.parse(image)
+        except NoBoardFound as exc:
+            reasons.append(f"{game.name}: {exc}")
+            continue
+        except ModuleNotFoundError as exc:
+            if len(games) == 1 or not exc.name or not exc.name.startswith("vision."):
+                raise
+            continue  # that game has no vision yet
+        if best is None or found.confidence > best.confidence:
+            best = found
+    if best is None:
+        raise NoBoardFound("; ".join(reasons) or "no game could read it")
+    return best
+
+
 def get(name: str) -> Game:
     try:
         return GAMES[name]

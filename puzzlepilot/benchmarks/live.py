@@ -1,0 +1,135 @@
+"""The live loop's cost per frame, at 1080p, against a plain loop that parses and solves
+every frame it grabs.
+
+- changed frame → hints drawn: the loop's own per-frame step (change check, parse, solve,
+  hint shapes, drawing them on the overlay) on a frame showing a new level, fed by a fake
+  source; the overlay is real when an X display is there (a private Xvfb is started when
+  DISPLAY is not set and Xvfb is installed), else the figure is without drawing and says so;
+- unchanged frame: process time of the same step on a frame equal to the last one, plus a
+  real 1920×1080 mss grab when there is a display; as % of one core at 10 fps.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import time
+from contextlib import ExitStack
+from typing import Any
+
+import numpy as np
+
+from puzzlepilot.bench import Bench, ms, summary
+from puzzlepilot.games import get
+from puzzlepilot.live import LiveLoop, Watcher
+from puzzlepilot.scenes.onestroke import render_phone
+from solvers.onestroke import generate
+
+SCREEN = (1920, 1080)
+FPS = 10
+
+
+class FakeSource:
+    """A capture source that returns the frame it is given, at the screen's origin."""
+
+    def __init__(self, frame: np.ndarray) -> None:
+        self.frame = frame
+
+    def rect(self) -> Any:
+        from vision.capture import Rect
+
+        return Rect(0, 0, self.frame.shape[1], self.frame.shape[0])
+
+    def grab(self) -> np.ndarray:
+        return self.frame.copy()    # a real grab hands over a fresh array too
+
+    def close(self) -> None:
+        pass
+
+
+def desktop_frame(seed: int) -> np.ndarray:
+    """A 1920×1080 desktop with the game (a phone screen, full height) in the middle."""
+    board = generate(6, 6, seed)
+    phone, _ = render_phone(board, width=608, height=1080, seed=seed)
+    frame = np.full((SCREEN[1], SCREEN[0], 3), (64, 48, 40), np.uint8)
+    left = (SCREEN[0] - phone.shape[1]) // 2
+    frame[:, left:left + phone.shape[1]] = phone
+    return frame
+
+
+def run(bench: Bench) -> None:
+    count = 4 if bench.quick else 12
+    frames = [desktop_frame(seed) for seed in range(1, count + 1)]
+    game = get("onestroke")
+    with ExitStack() as stack:
+        hints, where = _overlay(stack)
+        source = FakeSource(frames[0])
+        watcher = Watcher([game])
+        loop = LiveLoop(source, watcher, lambda _: None, hints=hints)
+
+        def step() -> None:
+            image = loop.grab()
+            loop.handle(watcher.step(image), image)
+
+        def plain() -> None:
+            found = game.parse(source.grab())
+            game.solve(found.board)
+
+        changed, baseline = [], []
+        for frame in frames:
+            source.frame = frame
+            changed.append(bench.timed(step)[0])
+            baseline.append(bench.timed(plain)[0])
+        idle_cpu, plain_cpu = _process_times(step, count * 5), _process_times(plain, count)
+        grab = _grab_time(count * 5) if hints is not None else None
+
+    c_med, c_max = summary(changed)
+    b_med, b_max = summary(baseline)
+    bench.table("live_changed", f"live: changed 1080p frame → hints ({where})",
+                ["loop", "median ms", "worst ms", "ratio"],
+                [["plain: parse + solve", b_med, b_max, 1.0],
+                 ["live step", c_med, c_max, round(c_med / b_med, 3)]])
+    rows = [["plain: parse + solve", ms(plain_cpu), round(plain_cpu * FPS * 100, 2), 1.0],
+            ["live step", ms(idle_cpu), round(idle_cpu * FPS * 100, 2), round(idle_cpu / plain_cpu, 4)]]
+    if grab is not None:
+        total = idle_cpu + grab
+        rows.append(["mss grab 1920x1080 + BGR", ms(grab), round(grab * FPS * 100, 2), ""])
+        rows.append(["live step + grab", ms(total), round(total * FPS * 100, 2), round(total / plain_cpu, 4)])
+    bench.table("live_idle", f"live: unchanged frame, CPU per frame and % of one core at {FPS} fps",
+                ["loop", "cpu ms", "% core", "ratio"], rows)
+
+
+def _overlay(stack: ExitStack) -> tuple[Any, str]:
+    """The hint overlay on a display (starting a private Xvfb if needed), or None."""
+    if not os.environ.get("DISPLAY"):
+        if shutil.which("Xvfb") is None:
+            return None, "none: no display, hints not drawn"
+        from puzzlepilot.demo import private_display
+
+        stack.enter_context(private_display(SCREEN))
+    from overlay.window import make_hints
+
+    hints = make_hints("overlay")
+    stack.callback(hints.close)
+    return hints, "overlay drawn"
+
+
+def _process_times(fn: Any, n: int) -> float:
+    """Median process (CPU) time of one call, over n calls after a warm-up."""
+    fn()
+    times = []
+    for _ in range(n):
+        start = time.process_time()
+        fn()
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
+def _grab_time(n: int) -> float:
+    from vision.capture import Rect, region_source
+
+    source = region_source(Rect(0, 0, *SCREEN))
+    try:
+        return _process_times(source.grab, n)
+    finally:
+        source.close()

@@ -1,0 +1,209 @@
+"""See the assistant play: a practice board in one process, the live loop playing it in this one.
+
+    puzzlepilot demo [GAME] [--levels N] [--out DIR]
+
+Starts ``puzzlepilot practice GAME`` as a subprocess and runs the live loop on its window
+with ``--play``, level after level. Without a display (no DISPLAY) it starts a private Xvfb
+for the run. For every level it saves the frame before, the frame with the hints drawn, and
+the frame after playing (``DIR/level1-before.png``, ``-hints.png``, ``-after.png``), and
+checks that the practice board itself logged each level as solved.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from puzzlepilot.cli import IO, UsageError, write_annotation
+from puzzlepilot.games import get
+from puzzlepilot.live import LevelRecord, LiveError, LiveLoop, Watcher
+from puzzlepilot.practice import TITLE, boards
+
+SCREEN = (1280, 1024)
+TIME_LIMIT = 50.0       # seconds for the whole run: a demo that stalls says so and stops
+WINDOW_WAIT = 10.0      # seconds for the practice board's window to appear
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", nargs="?", default="onestroke", metavar="GAME",
+                   help=f"the game ({', '.join(boards())}; default onestroke)")
+    p.add_argument("--levels", type=int, default=3, metavar="N", help="levels to play (default 3)")
+    p.add_argument("--seed", type=int, default=1, help="the practice board's first seed (default 1)")
+    p.add_argument("--out", type=Path, default=Path("demo-out"), metavar="DIR",
+                   help="where the pictures go (default ./demo-out)")
+
+
+def _entry(*fields: bytes) -> bytes:
+    return b"".join(struct.pack(">H", len(f)) + f for f in fields)
+
+
+# One Xauthority entry for no real host: python-xlib wants the file and prints a warning on
+# stdout when it holds no entry at all; Xvfb without -auth lets everyone in anyway.
+_UNUSED_AUTH = struct.pack(">H", 256) + _entry(b"puzzlepilot-none", b"0", b"MIT-MAGIC-COOKIE-1", bytes(16))
+
+
+@contextmanager
+def private_display(size: tuple[int, int] = SCREEN) -> Iterator[str]:
+    """A private Xvfb server for the block, with DISPLAY (and an XAUTHORITY file, which
+    python-xlib wants) pointing at it; the environment is restored afterwards."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise UsageError("no display (DISPLAY is not set) and no Xvfb to start one: "
+                         "install xvfb, or run this on a desktop")
+    read, write = os.pipe()
+    proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", f"{size[0]}x{size[1]}x24",
+                             "-nolisten", "tcp"], pass_fds=(write,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    saved = {k: os.environ.get(k) for k in ("DISPLAY", "XAUTHORITY")}
+    with tempfile.TemporaryDirectory(prefix="puzzlepilot-x") as tmp:
+        try:
+            # Xvfb writes the display number and a newline once it is ready; the pipe must
+            # stay open until then (closing it early ends Xvfb).
+            number = b""
+            with os.fdopen(read, "rb", buffering=0) as pipe:
+                while not number.endswith(b"\n"):
+                    chunk = pipe.read(1)
+                    if not chunk:
+                        raise UsageError("Xvfb did not start")
+                    number += chunk
+            auth = Path(tmp) / "Xauthority"
+            auth.write_bytes(_UNUSED_AUTH)
+            os.environ["DISPLAY"] = f":{number.decode().strip()}"
+            os.environ["XAUTHORITY"] = str(auth)
+            yield os.environ["DISPLAY"]
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+            proc.terminate()
+            proc.wait(timeout=5)
+
+
+@contextmanager
+def some_display() -> Iterator[str]:
+    """The user's display when there is one, else a private Xvfb."""
+    if os.environ.get("DISPLAY"):
+        yield os.environ["DISPLAY"]
+    else:
+        with private_display() as name:
+            yield name
+
+
+class PracticeProcess:
+    """``puzzlepilot practice`` in a subprocess, its log lines collected by a thread."""
+
+    def __init__(self, game: str, seed: int, levels: int) -> None:
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.log: list[str] = []
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "puzzlepilot", "practice", game, "--seed", str(seed),
+             "--levels", str(levels), "--log"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=Path(__file__).resolve().parent.parent)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def collected(self) -> list[str]:
+        """Every log line so far."""
+        while True:
+            try:
+                self.log.append(self.lines.get_nowait())
+            except queue.Empty:
+                return self.log
+
+    def check_alive(self) -> None:
+        if self.proc.poll() is not None:
+            err = self.proc.stderr.read().strip().splitlines() if self.proc.stderr else []
+            raise LiveError(f"the practice board exited ({err[-1] if err else self.proc.returncode})")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def find_window(title: str, practice: PracticeProcess):
+    """The practice board's capture source, once its window is up."""
+    from vision.capture import CaptureError, window_source
+
+    deadline = time.monotonic() + WINDOW_WAIT
+    while True:
+        practice.check_alive()
+        try:
+            return window_source(title)
+        except CaptureError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def main(args: argparse.Namespace, io: IO) -> int:
+    get(args.game)
+    if args.game not in boards():
+        raise UsageError(f"no practice board for {args.game} yet (boards: {', '.join(boards())})")
+    if args.levels < 1:
+        raise UsageError("--levels must be at least 1")
+    args.out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+
+    def log(text: str) -> None:
+        io.out(text)
+        io.stdout.flush()
+
+    def save(record: LevelRecord) -> None:
+        stem = args.out / f"level{record.number}"
+        write_annotation(stem.with_name(f"{stem.name}-before.png"), record.before, [])
+        write_annotation(stem.with_name(f"{stem.name}-hints.png"), record.before, record.shapes)
+        if record.after is not None:
+            write_annotation(stem.with_name(f"{stem.name}-after.png"), record.after, [])
+
+    with some_display() as display:
+        log(f"display {display}: starting the practice board")
+        practice = PracticeProcess(args.game, args.seed, args.levels)
+        source = hints = None
+        try:
+            source = find_window(f"{TITLE} — {args.game}", practice)
+            from overlay.driver import Driver
+            from overlay.window import make_hints
+
+            hints = make_hints("overlay")
+            loop = LiveLoop(source, Watcher([get(args.game)]), log, hints=hints,
+                            driver=Driver(source.rect), levels=args.levels, on_level=save,
+                            alive=practice.check_alive)
+            loop.run(deadline=started + TIME_LIMIT)
+            time.sleep(0.3)     # the board's own log line for the last level
+            solved = [line for line in practice.collected() if line.startswith("solved level")]
+        except LiveError as exc:
+            io.err(f"puzzlepilot: demo stopped: {exc}")
+            return 1
+        finally:
+            if hints is not None:
+                hints.close()
+            if source is not None:
+                source.close()
+            practice.close()
+    log(f"played {args.levels} levels in {time.monotonic() - started:.1f} s; "
+        f"the practice board confirmed {len(solved)}")
+    log(f"pictures (before, hints, after for each level): {args.out.resolve()}")
+    return 0 if len(solved) >= args.levels else 1

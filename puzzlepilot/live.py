@@ -1,0 +1,318 @@
+"""Watch a game on screen: read each new level, solve it, show hints, and play it if asked.
+
+    puzzlepilot live [--game G] (--window TITLE | --region X,Y,W,H | --monitor N)
+                     [--play] [--hints overlay|window|none] [--fps N] [--dry-run]
+                     [--speed S] [--levels N] [--profile P]
+
+Every frame is grabbed (with the overlay hidden) and compared with the previous one on a
+coarse sample, so an unchanged screen costs a grab and a few thousand byte compares. Only a
+changed frame is parsed; a board equal to the last one keeps its hints, a new board is
+solved and its hints drawn, and a board that disappears takes its hints away. With
+``--play`` the solution is played once the frame has settled, and the loop checks that the
+level really changed (retrying once) before it counts the level.
+
+The per-frame decision is :class:`Watcher`, a plain object that needs no display;
+:class:`LiveLoop` wires it to a capture source, a hints window and the input driver.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable
+
+import numpy as np
+
+from puzzlepilot.cli import IO, UsageError, load_profile
+from puzzlepilot.games import GAMES, Game, get, parse_best
+from solvers.common import SolveResult
+from vision.common import NoBoardFound, Parse
+
+SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
+CONFIRM_SECONDS = 4.0   # how long a played level may take to give way to the next
+HINT_KINDS = ("overlay", "window", "none")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", metavar="GAME", help=f"the game ({', '.join(GAMES)}); default: recognise any")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--window", metavar="TITLE", help="capture the window whose title contains TITLE")
+    where.add_argument("--region", metavar="X,Y,W,H", help="capture a fixed screen rectangle")
+    where.add_argument("--monitor", type=int, metavar="N", help="capture monitor N (1, 2, …; 0: all)")
+    p.add_argument("--play", action="store_true", help="play each solution with the mouse")
+    p.add_argument("--hints", choices=HINT_KINDS, default="overlay",
+                   help="where hints go: drawn over the game, in their own window, or nowhere (default overlay)")
+    p.add_argument("--fps", type=float, default=10.0, help="frames checked per second (default 10)")
+    p.add_argument("--dry-run", action="store_true", help="with --play: print the moves instead of making them")
+    p.add_argument("--speed", type=float, metavar="S", help="with --play: mouse speed factor (default: the driver's)")
+    p.add_argument("--levels", type=int, metavar="N", help="stop after N levels")
+    p.add_argument("--profile", metavar="NAME|DIR", help="a calibration profile for the vision")
+
+
+# ---------------------------------------------------------------------------- per frame
+
+class Change(Enum):
+    IDLE = "idle"           # the frame did not change
+    SAME = "same"           # it changed, but shows the board already solved
+    NEW = "new"             # a board not seen just before: solved (or proved unsolvable)
+    GONE = "gone"           # the board disappeared
+    NOTHING = "nothing"     # it changed, and there is still no board
+
+
+@dataclass
+class Step:
+    """What one frame meant. ``parse`` is in the frame's coordinates."""
+
+    change: Change
+    parse: Parse | None = None
+    result: SolveResult | None = None
+    solve_ms: float = 0.0
+
+
+class Watcher:
+    """The live loop's decisions, frame by frame, without any display: cheap change check,
+    then parse, then same-board check, then solve."""
+
+    def __init__(self, games: list[Game], profile: Any = None) -> None:
+        self.games = games
+        self.profile = profile
+        self.sample: np.ndarray | None = None
+        self.current: Step | None = None      # the NEW step of the board on screen
+
+    def changed(self, image: np.ndarray) -> bool:
+        """Whether the frame differs from the last one looked at (a coarse sample; a
+        level's board, a visited cell or a banner always spans many samples)."""
+        sample = image[::SAMPLE_STEP, ::SAMPLE_STEP]
+        same = self.sample is not None and self.sample.shape == sample.shape and np.array_equal(self.sample, sample)
+        if not same:
+            self.sample = sample.copy()
+        return not same
+
+    def read(self, image: np.ndarray) -> Parse | None:
+        """The board in the frame, or None."""
+        try:
+            return parse_best(image, self.games, self.profile)
+        except NoBoardFound:
+            return None
+
+    def is_current(self, found: Parse | None) -> bool:
+        """Whether a reading shows the board already on screen."""
+        cur = self.current.parse if self.current else None
+        return found is not None and cur is not None and found.game == cur.game and \
+            found.board.to_text() == cur.board.to_text()
+
+    def step(self, image: np.ndarray) -> Step:
+        if not self.changed(image):
+            return Step(Change.IDLE)
+        found = self.read(image)
+        if found is None:
+            had = self.current is not None
+            self.current = None
+            return Step(Change.GONE if had else Change.NOTHING)
+        if self.is_current(found):
+            return Step(Change.SAME, found)
+        start = time.perf_counter()
+        result = get(found.game).solve(found.board)
+        self.current = Step(Change.NEW, found, result, (time.perf_counter() - start) * 1000.0)
+        return self.current
+
+
+# ---------------------------------------------------------------------------- the loop
+
+@dataclass
+class LevelRecord:
+    """One level as the loop met it; pictures are frames (BGR), shapes in frame coordinates."""
+
+    number: int
+    game: str
+    board: str
+    solve_ms: float
+    result: SolveResult
+    before: np.ndarray
+    shapes: list[Any] = field(default_factory=list)
+    after: np.ndarray | None = None
+
+
+class LiveError(Exception):
+    """The loop cannot go on (a played level did not change); the message says why."""
+
+
+class LiveLoop:
+    """Grabs frames at ``fps`` and acts on the watcher's steps: hints, play, log.
+
+    ``hints`` is an ``overlay.window`` hints object or None; ``driver`` an
+    ``overlay.driver.Driver`` or None (no play); ``on_level`` sees every level once it is
+    done (played and confirmed, or shown); ``alive`` raises LiveError when the game is gone.
+    """
+
+    def __init__(self, source: Any, watcher: Watcher, log: Callable[[str], None], *, hints: Any = None,
+                 driver: Any = None, fps: float = 10.0, levels: int | None = None,
+                 on_level: Callable[[LevelRecord], None] | None = None,
+                 alive: Callable[[], None] | None = None, dry_run: bool = False) -> None:
+        self.source, self.watcher, self.log = source, watcher, log
+        self.hints, self.driver, self.period = hints, driver, 1.0 / fps
+        self.levels, self.on_level, self.alive, self.dry_run = levels, on_level, alive, dry_run
+        self.done = 0
+        self.pending: LevelRecord | None = None     # solved, waiting for the frame to settle
+
+    def grab(self) -> np.ndarray:
+        """A frame without our own hints in it."""
+        if self.hints is None:
+            return self.source.grab()
+        with self.hints.hidden():
+            return self.source.grab()
+
+    def run(self, deadline: float | None = None) -> None:
+        """Until ``levels`` levels are done (forever without it), or LiveError at the
+        ``time.monotonic()`` deadline; Ctrl-C ends it."""
+        while self.levels is None or self.done < self.levels:
+            start = time.monotonic()
+            if deadline is not None and start > deadline:
+                raise LiveError(f"out of time after {self.done} of {self.levels} levels")
+            if self.alive is not None:
+                self.alive()
+            image = self.grab()
+            self.handle(self.watcher.step(image), image)
+            if self.hints is not None:
+                self.hints.pump()
+            time.sleep(max(0.0, self.period - (time.monotonic() - start)))
+
+    def handle(self, step: Step, image: np.ndarray) -> None:
+        if step.change is Change.IDLE:
+            if self.pending is not None:
+                record, self.pending = self.pending, None
+                self.play(record)
+            return
+        if step.change in (Change.GONE, Change.NOTHING):
+            self.pending = None
+            if step.change is Change.GONE and self.hints is not None:
+                self.hints.clear()
+            return
+        if step.change is Change.SAME:
+            return
+        assert step.parse is not None and step.result is not None
+        self.pending = None
+        record = LevelRecord(self.done + 1, step.parse.game, step.parse.board.to_text(),
+                             step.solve_ms, step.result, image)
+        if not step.result.solved:
+            if self.hints is not None:
+                self.hints.clear()
+            self.finish(record, f"no solution ({step.result.reason})")
+            return
+        game = get(step.parse.game)
+        record.shapes = game.hints(step.parse, step.result.solution)
+        if self.hints is not None:
+            rect = self.source.rect()
+            screen = step.parse.shifted(rect.left, rect.top)
+            self.hints.show(game.hints(screen, step.result.solution), rect, frame=image)
+        if self.driver is None:
+            self.finish(record, "hints shown")
+        else:
+            self.pending = record
+
+    def play(self, record: LevelRecord) -> None:
+        """Play the level on screen, then make sure the game moved on; one retry."""
+        assert self.watcher.current is not None
+        for attempt in (1, 2):
+            current = self.watcher.current
+            rect = self.source.rect()
+            actions = get(record.game).plan(current.parse.shifted(rect.left, rect.top), current.result.solution)
+            self.driver.perform(actions)
+            if self.dry_run:
+                self.finish(record, "dry run")
+                return
+            after = self.wait_for_change()
+            if after is not None:
+                record.after = after
+                self.finish(record, "played" if attempt == 1 else "played (second try)")
+                return
+            self.log(f"level {record.number}: the board did not change after playing it; trying again")
+        raise LiveError(f"level {record.number} did not change after playing it twice; stopping "
+                        "(is the game window in front, and does the mouse reach it?)")
+
+    def wait_for_change(self) -> np.ndarray | None:
+        """The first frame after playing, once the board on screen is no longer the one
+        played (solved, gone or replaced); None when it stays within CONFIRM_SECONDS."""
+        first: np.ndarray | None = None
+        deadline = time.monotonic() + CONFIRM_SECONDS
+        while time.monotonic() < deadline:
+            image = self.grab()
+            if first is None:
+                first = image
+            if not self.watcher.is_current(self.watcher.read(image)):
+                return first
+            if self.hints is not None:
+                self.hints.pump()
+            time.sleep(self.period)
+        return None
+
+    def finish(self, record: LevelRecord, outcome: str) -> None:
+        self.done += 1
+        rows = record.board.split("\n")
+        result = record.result
+        moves = f", {result.moves} moves" if result.solved else ""
+        self.log(f"level {record.number}: {record.game} {len(rows)}x{max(map(len, rows))}, "
+                 f"solve {record.solve_ms:.1f} ms{moves}, {outcome}")
+        if self.on_level is not None:
+            self.on_level(record)
+
+
+# ---------------------------------------------------------------------------- command
+
+def open_source(args: argparse.Namespace) -> Any:
+    """The capture source the options name."""
+    from vision.capture import Rect, monitor_source, region_source, window_source
+
+    if args.window is not None:
+        return window_source(args.window)
+    if args.region is not None:
+        try:
+            return region_source(Rect.parse(args.region))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return monitor_source(args.monitor)
+
+
+def check_options(args: argparse.Namespace) -> None:
+    if args.fps <= 0 or args.fps > 120:
+        raise UsageError("--fps must be more than 0 and at most 120")
+    if args.levels is not None and args.levels < 1:
+        raise UsageError("--levels must be at least 1")
+    if (args.dry_run or args.speed is not None) and not args.play:
+        raise UsageError("--dry-run and --speed go with --play")
+    if args.speed is not None and args.speed <= 0:
+        raise UsageError("--speed must be more than 0")
+
+
+def main(args: argparse.Namespace, io: IO) -> int:
+    check_options(args)
+    games = [get(args.game)] if args.game else list(GAMES.values())
+    profile = load_profile(args.profile) if args.profile else None
+
+    def log(text: str) -> None:
+        io.out(text)
+        io.stdout.flush()
+
+    source = open_source(args)
+    hints = driver = None
+    try:
+        if args.hints != "none":
+            from overlay.window import make_hints
+            hints = make_hints(args.hints)
+        if args.play:
+            from overlay.driver import Driver
+            speed = {} if args.speed is None else {"speed": args.speed}
+            driver = Driver(source.rect, dry_run=args.dry_run, log=log, **speed)
+        loop = LiveLoop(source, Watcher(games, profile), log, hints=hints, driver=driver, fps=args.fps,
+                        levels=args.levels, dry_run=args.dry_run)
+        log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
+        loop.run()
+    except LiveError as exc:
+        io.err(f"puzzlepilot: {exc}")
+        return 1
+    finally:
+        if hints is not None:
+            hints.close()
+        source.close()
+    return 0

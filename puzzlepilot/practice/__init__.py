@@ -1,0 +1,180 @@
+"""Practice boards: a Tk window that plays a game by its rules, in the fixtures' look.
+
+    puzzlepilot practice GAME [--seed N] [--size RxC] [--levels N] [--log]
+
+Each level is a solvable board drawn by the game's scene code (``puzzlepilot/scenes``), so
+the vision reads exactly what its fixtures test, and the live loop can be tried, tested
+and demonstrated without the real game. Solving a level shows a banner, then the next
+level (seed + 1) follows; with ``--levels N`` a closing screen follows the N-th.
+
+A game adds its board as ``puzzlepilot/practice/<game>.py`` with ``VIEW`` (the default
+window size, width × height) and ``new_level(seed, size, view) -> Level``; the window,
+picture display, mouse plumbing, banner, level sequence and event log live here, once.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from puzzlepilot.cli import IO, UsageError
+from puzzlepilot.games import get
+
+TITLE = "puzzlepilot practice"
+PAUSE_MS = 800          # the banner's time on screen before the next level
+BACKGROUND = "#f9f9f9"
+
+
+class Level(Protocol):
+    """One level on a practice board. Coordinates are the picture's pixels; the mouse
+    methods return True when the picture changed."""
+
+    summary: str        # for the log, e.g. "6x6, 30 cells"
+
+    def picture(self) -> np.ndarray: ...            # BGR, the view's size
+    def press(self, x: float, y: float) -> bool: ...
+    def drag(self, x: float, y: float) -> bool: ...
+    def release(self, x: float, y: float) -> bool: ...
+    def solved(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Options:
+    game: str
+    seed: int
+    size: tuple[int, int] | None
+    levels: int | None
+    log: bool
+    view: tuple[int, int] | None
+    position: tuple[int, int]
+
+
+def boards() -> list[str]:
+    """The games that have a practice board."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME", help=f"the game ({', '.join(boards())})")
+    p.add_argument("--seed", type=int, default=1, help="the first level's seed (default 1); level k uses seed + k - 1")
+    p.add_argument("--size", type=_pair("x"), metavar="RxC", help="board size in rows x columns (default: the game's)")
+    p.add_argument("--levels", type=int, metavar="N", help="stop after N levels with a closing screen (default: endless)")
+    p.add_argument("--log", action="store_true", help="print one line per event (level shown, solved) on stdout")
+    p.add_argument("--view", type=_pair("x"), metavar="WxH", help="window size in pixels (default: the game's)")
+    p.add_argument("--at", type=_pair(","), default=(40, 40), metavar="X,Y", help="window position on screen (default 40,40)")
+
+
+def _pair(sep: str):
+    def convert(text: str) -> tuple[int, int]:
+        try:
+            a, b = (int(v) for v in text.lower().split(sep))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected two numbers as A{sep}B, got {text!r}") from None
+        if a < 0 or b < 0:
+            raise argparse.ArgumentTypeError(f"expected numbers ≥ 0, got {text!r}")
+        return a, b
+    convert.__name__ = f"A{sep}B"
+    return convert
+
+
+def main(args: argparse.Namespace, io: IO) -> int:
+    get(args.game)
+    if args.game not in boards():
+        raise UsageError(f"no practice board for {args.game} yet (boards: {', '.join(boards())})")
+    if args.levels is not None and args.levels < 1:
+        raise UsageError("--levels must be at least 1")
+    options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at)
+    try:
+        import tkinter
+    except ImportError:
+        raise UsageError("practice boards need tkinter (the python3-tk package)") from None
+    try:
+        root = tkinter.Tk()
+    except tkinter.TclError as exc:
+        raise UsageError(f"cannot open a window: {exc}") from None
+    PracticeWindow(root, importlib.import_module(f"{__name__}.{args.game}"), options, io).run()
+    return 0
+
+
+class PracticeWindow:
+    """The Tk side of every practice board: shows a level's picture, forwards the mouse,
+    and runs the level sequence with its banner and log."""
+
+    def __init__(self, root, game, options: Options, io: IO) -> None:
+        import tkinter
+
+        self.root, self.game, self.options, self.io = root, game, options, io
+        self.view = options.view or game.VIEW
+        root.title(f"{TITLE} — {options.game}")
+        root.geometry(f"{self.view[0]}x{self.view[1]}+{options.position[0]}+{options.position[1]}")
+        root.resizable(False, False)
+        self.canvas = tkinter.Canvas(root, width=self.view[0], height=self.view[1], bd=0,
+                                     highlightthickness=0, background=BACKGROUND)
+        self.canvas.pack()
+        self.photo = None
+        self.image_item = self.canvas.create_image(0, 0, anchor="nw")
+        self.number = 0
+        self.level: Level | None = None
+        for event, method in (("<ButtonPress-1>", "press"), ("<B1-Motion>", "drag"),
+                              ("<ButtonRelease-1>", "release")):
+            self.canvas.bind(event, self._mouse(method))
+        root.protocol("WM_DELETE_WINDOW", self.close)
+
+    def run(self) -> None:
+        self.next_level()
+        self.root.mainloop()
+
+    def close(self) -> None:
+        self.log("closed")
+        self.root.destroy()
+
+    def log(self, text: str) -> None:
+        if self.options.log:
+            self.io.out(text)
+            self.io.stdout.flush()
+
+    def next_level(self) -> None:
+        self.canvas.delete("banner")
+        if self.options.levels is not None and self.number >= self.options.levels:
+            self.level = None
+            self.show(np.full((self.view[1], self.view[0], 3), 249, np.uint8))
+            self.banner(f"all {self.number} levels solved")
+            self.log("done")
+            return
+        self.number += 1
+        seed = self.options.seed + self.number - 1
+        self.level = self.game.new_level(seed, self.options.size, self.view)
+        self.show(self.level.picture())
+        self.log(f"level {self.number}: {self.level.summary}, seed {seed}")
+
+    def show(self, picture: np.ndarray) -> None:
+        """Put a BGR picture on the canvas (as PPM data: no codec, no extra library)."""
+        import tkinter
+
+        h, w = picture.shape[:2]
+        data = f"P6 {w} {h} 255\n".encode() + np.ascontiguousarray(picture[:, :, ::-1]).tobytes()
+        self.photo = tkinter.PhotoImage(master=self.root, data=data, format="PPM")
+        self.canvas.itemconfigure(self.image_item, image=self.photo)
+
+    def banner(self, text: str) -> None:
+        w, h = self.view
+        self.canvas.create_rectangle(0, h * 0.42, w, h * 0.58, fill="#2e7d32", outline="", tags="banner")
+        self.canvas.create_text(w / 2, h / 2, text=text, fill="white", font=("Helvetica", max(12, w // 18), "bold"),
+                                tags="banner")
+
+    def _mouse(self, method: str):
+        def handler(event) -> None:
+            level = self.level
+            if level is None or level.solved():
+                return
+            if getattr(level, method)(float(event.x), float(event.y)):
+                self.show(level.picture())
+            if level.solved():
+                self.log(f"solved level {self.number}")
+                self.banner("solved!")
+                self.root.after(PAUSE_MS, self.next_level)
+        return handler

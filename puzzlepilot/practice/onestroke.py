@@ -1,0 +1,98 @@
+"""The one-stroke practice board: press on the path's end (the cat at first) and drag
+through the cells, one orthogonal neighbour at a time, never onto a visited cell.
+
+Dragging back onto the previous cell takes the last step back; releasing keeps the path,
+and pressing on any visited cell cuts the path back to it and goes on from there (the real
+game lets you continue from the path's end). Pictures come from the fixtures' scene code.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from puzzlepilot.scenes.onestroke import CATS, Truth, render_phone
+from solvers.onestroke import Board, Cell, generate
+
+VIEW = (540, 960)
+DEFAULT_SIZE = (6, 6)
+
+
+def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int]) -> "OneStrokeLevel":
+    rows, cols = size or DEFAULT_SIZE
+    return OneStrokeLevel(generate(rows, cols, seed), seed, view)
+
+
+class OneStrokeLevel:
+    """One board and the path drawn on it so far."""
+
+    def __init__(self, board: Board, seed: int, view: tuple[int, int]) -> None:
+        self.board, self.seed, self.view = board, seed, view
+        self.path: list[Cell] = [board.start]
+        self.dragging = False
+        self.pointer: tuple[float, float] | None = None
+        self.summary = f"{board.rows}x{board.cols}, {len(board.cells)} cells"
+        # The cat changes colour from level to level, as in the game.
+        self.cat = sorted(CATS)[seed % len(CATS)]
+        _, truth = self._render()
+        # Cell centres from the scene's own geometry, so the mouse maps to what is drawn.
+        self.centres = {(r, c): truth.cells[r * board.cols + c] for r, c in board.cells}
+        self.pitch, self.cell = truth.pitch, truth.cell
+
+    def _render(self) -> tuple[np.ndarray, Truth]:
+        return render_phone(self.board, width=self.view[0], height=self.view[1],
+                            visited=self.path, seed=self.seed, cat=self.cat)
+
+    def picture(self) -> np.ndarray:
+        return self._render()[0]
+
+    def solved(self) -> bool:
+        return len(self.path) == len(self.board.cells)
+
+    def cell_at(self, x: float, y: float) -> Cell | None:
+        """The cell whose square (not the gap around it) holds the point."""
+        half = self.cell / 2
+        for cell, (cx, cy) in self.centres.items():
+            if abs(x - cx) <= half and abs(y - cy) <= half:
+                return cell
+        return None
+
+    def press(self, x: float, y: float) -> bool:
+        cell = self.cell_at(x, y)
+        if cell not in self.path:
+            return False
+        self.dragging, self.pointer = True, (x, y)
+        cut = self.path.index(cell) + 1
+        changed = cut < len(self.path)
+        del self.path[cut:]
+        return changed
+
+    def drag(self, x: float, y: float) -> bool:
+        if not self.dragging or self.pointer is None:
+            return False
+        # Walk the pointer's segment in small steps: a fast drag may skip over a cell
+        # between two motion events, and the game still sees the cells it crossed.
+        (x0, y0), changed = self.pointer, False
+        steps = max(1, math.ceil(math.hypot(x - x0, y - y0) / (self.pitch / 5)))
+        for k in range(1, steps + 1):
+            changed |= self._enter(self.cell_at(x0 + (x - x0) * k / steps, y0 + (y - y0) * k / steps))
+        self.pointer = (x, y)
+        return changed
+
+    def release(self, x: float, y: float) -> bool:
+        changed = self.drag(x, y)
+        self.dragging, self.pointer = False, None
+        return changed
+
+    def _enter(self, cell: Cell | None) -> bool:
+        """Extend the path onto a free neighbouring cell, or step back onto the previous one."""
+        if cell is None or cell == self.path[-1]:
+            return False
+        if len(self.path) > 1 and cell == self.path[-2]:
+            self.path.pop()
+            return True
+        (r, c), (hr, hc) = cell, self.path[-1]
+        if abs(r - hr) + abs(c - hc) == 1 and cell not in self.path:
+            self.path.append(cell)
+            return True
+        return False
