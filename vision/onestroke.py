@@ -198,7 +198,11 @@ class Colours:
 
 
 def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> str:
-    """What the lattice place (r, c) shows, from the pixels of its central square."""
+    """What the lattice place (r, c) shows, from the pixels of its central square.
+
+    Visited cells and the cat are told apart by the cat's face: white and dark (eyes)
+    pixels, which a visited cell (a tint plus the drawn line) lacks. Either must sit in
+    background: the four gap corners around a cell never carry the line or the cat."""
     patch = _patch(image, lat, r, c)
     if patch is None:
         return HOLE
@@ -209,15 +213,29 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
         return CELL
     if near_bg >= 0.75:
         return HOLE
+    if not _corners_clear(image, lat, colours, r, c):
+        return UNSURE
     hi, lo = px.max(axis=1), px.min(axis=1)
-    dark = (hi < 90).mean()
-    saturated = (hi - lo > 40).mean()
-    dominant = _dominant_share(px)
-    if dark < 0.01 and near_bg < 0.1 and dominant >= 0.5:
+    face = (hi < 90).mean() >= 0.01 or near_bg >= 0.1
+    if not face:
         return VISITED
-    if saturated >= 0.15:
+    if (hi - lo > 40).mean() >= 0.15:
         return CAT
     return UNSURE
+
+
+def _corners_clear(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
+    """Whether the four gap corners around place (r, c) show the background."""
+    x, y = lat.centre(r, c)
+    h, w = image.shape[:2]
+    for dx in (-0.5, 0.5):
+        for dy in (-0.5, 0.5):
+            cx, cy = round(x + dx * lat.px), round(y + dy * lat.py)
+            if not (0 <= cx < w and 0 <= cy < h):
+                continue   # a crop may cut the outer gaps off
+            if np.abs(image[cy, cx].astype(np.int16) - colours.background).max() > 2 * GREY_TOLERANCE:
+                return False
+    return True
 
 
 def _patch(image: np.ndarray, lat: Lattice, r: int, c: int) -> np.ndarray | None:
@@ -230,13 +248,6 @@ def _patch(image: np.ndarray, lat: Lattice, r: int, c: int) -> np.ndarray | None
         return None
     step = max(1, (x1 - x0) // 24)
     return image[y0:y1:step, x0:x1:step]
-
-
-def _dominant_share(px: np.ndarray) -> float:
-    """The share of pixels in the most common colour (16 levels a channel)."""
-    q = (px >> 4).astype(np.int32)
-    keys = (q[:, 0] << 8) | (q[:, 1] << 4) | q[:, 2]
-    return float(np.bincount(keys).max() / len(keys))
 
 
 def board_colours(image: np.ndarray, lat: Lattice) -> Colours:
@@ -310,19 +321,23 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     k = min(1.0, WORK_SIZE / max(h, w))
     small = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
     grey, neutral = neutral_planes(small)
-    best: tuple[float, Lattice, int] | None = None
+    found = []
     for level in candidate_greys(grey, neutral):
         lat = fit_lattice(find_squares(grey, neutral, level))
-        if lat is None:
-            continue
-        score = len(lat.members) * _fit_quality(lat)
-        if best is None or score > best[0]:
-            best = (score, lat, level)
-    if best is None:
+        if lat is not None:
+            found.append((len(lat.members) * _fit_quality(lat), level, lat))
+    if not found:
         raise NoBoardFound("no grid of grey cells found")
-    lat = refine(image_bgr, best[1].scaled(1 / k), best[2])
-    places, (r0, c0) = read_places(image_bgr, lat)
-    return _reading(lat, places, r0, c0)
+    # The best-fitting grid first; a grid without a readable board yields to the next.
+    failures = []
+    for _, level, lat in sorted(found, key=lambda f: -f[0]):
+        try:
+            full = refine(image_bgr, lat.scaled(1 / k), level)
+            places, (r0, c0) = read_places(image_bgr, full)
+            return _reading(full, places, r0, c0)
+        except NoBoardFound as exc:
+            failures.append(str(exc))
+    raise NoBoardFound(failures[0])
 
 
 def _fit_quality(lat: Lattice) -> float:

@@ -157,3 +157,172 @@ def _draw_frame(img: np.ndarray, u: float, level: int, coins: int) -> None:
         rounded_rect(img, x - 70 * u, y, x + 70 * u, h, 20 * u, _mix(col, (255, 255, 255), 0.4))
         cv2.circle(img, (round(x), round(y)), round(70 * u), _bgr(col), -1, cv2.LINE_AA)
         cv2.circle(img, (round(x), round(y)), round(35 * u), (255, 255, 255), max(2, round(12 * u)), cv2.LINE_AA)
+
+
+# ---------------------------------------------------------------------------- other scenes
+
+def tight(board: Board) -> Board:
+    """The board without empty outer rows and columns (a screen shows only its cells)."""
+    rows = [r for r, _ in board.cells]
+    cols = [c for _, c in board.cells]
+    r0, c0 = min(rows), min(cols)
+    return Board(max(rows) - r0 + 1, max(cols) - c0 + 1,
+                 frozenset((r - r0, c - c0) for r, c in board.cells), (board.start[0] - r0, board.start[1] - c0))
+
+
+def render_desktop(width: int, height: int, seed: int) -> np.ndarray:
+    """A desktop: gradient wallpaper, coloured icons, a taskbar and a few windows with
+    title bars, text lines and buttons (BGR)."""
+    rng = np.random.default_rng(seed)
+    ramp = np.linspace(0.0, 1.0, height)[:, None, None]
+    top, bottom = np.array([150, 90, 40]), np.array([220, 160, 90])   # BGR
+    img = np.broadcast_to(top + (bottom - top) * ramp, (height, width, 3)).astype(np.uint8).copy()
+    for i in range(6):
+        col = tuple(int(v) for v in rng.integers(40, 255, 3))
+        rounded_rect(img, 20, 20 + i * 90, 80, 80 + i * 90, 10, col)
+    cv2.rectangle(img, (0, height - 44), (width, height), (48, 44, 40), -1)
+    for _ in range(3):
+        w, h = int(rng.integers(width // 4, width // 2)), int(rng.integers(height // 4, height // 2))
+        x, y = int(rng.integers(100, width - w)), int(rng.integers(0, height - h - 44))
+        cv2.rectangle(img, (x, y), (x + w, y + h), (252, 252, 252), -1)
+        cv2.rectangle(img, (x, y), (x + w, y + 30), (222, 222, 222), -1)
+        cv2.rectangle(img, (x, y), (x + w, y + h), (160, 160, 160), 1)
+        for k in range(3):
+            cv2.circle(img, (x + w - 20 - 24 * k, y + 15), 7, ((90, 90, 235), (80, 200, 250), (90, 200, 90))[k], -1, cv2.LINE_AA)
+        for line in range(y + 50, y + h - 40, 22):
+            length = int(rng.integers(w // 4, w - 40))
+            cv2.line(img, (x + 20, line), (x + 20 + length, line), (120, 120, 120), 3)
+        rounded_rect(img, x + w - 110, y + h - 36, x + w - 20, y + h - 10, 5, (209, 209, 209))
+    return img
+
+
+def embed(phone: np.ndarray, truth: Truth, desktop: np.ndarray, x: int, y: int, k: float) -> tuple[np.ndarray, Truth]:
+    """The phone capture scaled by k in a window (title bar above) on the desktop at (x, y)."""
+    shown = cv2.resize(phone, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    h, w = shown.shape[:2]
+    out = desktop.copy()
+    cv2.rectangle(out, (x - 1, y - 31), (x + w, y + h), (90, 90, 90), 1)
+    cv2.rectangle(out, (x, y - 30), (x + w - 1, y - 1), (60, 60, 60), -1)
+    _text(out, "Phone mirror", (x + 80, y - 15), 14, (230, 230, 230))
+    out[y:y + h, x:x + w] = shown
+    return out, truth.moved(x, y, k)
+
+
+def crop_board(image: np.ndarray, truth: Truth, margin: float = 0.6) -> tuple[np.ndarray, Truth]:
+    """The board's part of a capture, ``margin`` pitches around the outer cell centres."""
+    xs = [x for x, _ in truth.cells]
+    ys = [y for _, y in truth.cells]
+    pad = (margin + 0.5) * truth.pitch
+    x0, y0 = max(0, round(min(xs) - pad)), max(0, round(min(ys) - pad))
+    x1, y1 = min(image.shape[1], round(max(xs) + pad)), min(image.shape[0], round(max(ys) + pad))
+    return image[y0:y1, x0:x1].copy(), truth.moved(-x0, -y0)
+
+
+def remove_cat(image: np.ndarray, truth: Truth, board: Board) -> np.ndarray:
+    """The capture with the cat replaced by a plain grey cell: a grid with no start."""
+    out = image.copy()
+    x, y = truth.cells[board.start[0] * board.cols + board.start[1]]
+    half = truth.cell / 2
+    cv2.rectangle(out, (round(x - half - 2), round(y - truth.pitch)), (round(x + half + 2), round(y + half + 0.12 * truth.cell)),
+                  _bgr(BACKGROUND), -1)
+    rounded_rect(out, x - half, y - half, x + half, y + half, 0.14 * truth.cell, CELL_GREY)
+    return out
+
+
+def noise_photo(width: int, height: int, seed: int) -> np.ndarray:
+    """A photo-like image: smooth random colour fields with grain."""
+    rng = np.random.default_rng(seed)
+    coarse = rng.integers(0, 256, (6, 10, 3), dtype=np.uint8)
+    img = cv2.resize(coarse, (width, height), interpolation=cv2.INTER_CUBIC).astype(np.int16)
+    img += rng.normal(0, 12, img.shape).astype(np.int16)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def shapes_scene(width: int, height: int, seed: int) -> np.ndarray:
+    """Random circles, rectangles and triangles in many colours, greys among them."""
+    rng = np.random.default_rng(seed)
+    img = np.full((height, width, 3), 245, np.uint8)
+    for _ in range(40):
+        col = tuple(int(v) for v in (rng.integers(0, 256, 3) if rng.random() < 0.6 else [rng.integers(120, 230)] * 3))
+        x, y, s = int(rng.integers(0, width)), int(rng.integers(0, height)), int(rng.integers(20, 140))
+        kind = rng.integers(0, 3)
+        if kind == 0:
+            cv2.circle(img, (x, y), s // 2, col, -1, cv2.LINE_AA)
+        elif kind == 1:
+            rounded_rect(img, x, y, x + s, y + s * rng.uniform(0.6, 1.5), s * 0.1, col)
+        else:
+            tri = np.array([(x, y), (x + s, y), (x + s // 2, y - s)], np.int32)
+            cv2.fillPoly(img, [tri], col, cv2.LINE_AA)
+    return img
+
+
+# ---------------------------------------------------------------------------- fixtures
+
+def fixture_cases() -> list[FixtureCase]:
+    """The one-stroke fixtures: 4×4 to 10×10 boards, six cat colours, four phone sizes,
+    JPEG at 60–85, board-only crops, phones on desktops, half-drawn paths, and scenes
+    with no board (a desktop, a photo-like image, random shapes, a grid with no cat)."""
+    cases: list[FixtureCase] = []
+
+    def add(name: str, image: np.ndarray, board: str | None, note: str, quality: int | None = None) -> None:
+        cases.append(FixtureCase(name, image, board, "jpg" if quality else "png", quality or 85, note))
+
+    def level(rows: int, cols: int, seed: int) -> Board:
+        return tight(generate(rows, cols, seed, fill=0.75))
+
+    def drawn(board: Board, share: float) -> list[Cell]:
+        path = solve(board).solution
+        return [tuple(p) for p in path[: max(2, round(len(path) * share))]]  # type: ignore[misc]
+
+    phones = [  # rows, cols, seed, cat, width, height, jpeg quality
+        (4, 4, 1, "tan", 540, 960, None), (5, 5, 2, "pink", 720, 1280, None),
+        (6, 6, 3, "blue", 1080, 1920, None), (7, 7, 4, "green", 1440, 2560, None),
+        (8, 8, 5, "orange", 1080, 1920, 70), (9, 9, 6, "purple", 720, 1280, 60),
+        (10, 10, 7, "tan", 1080, 1920, None), (6, 8, 8, "pink", 540, 960, 85),
+        (10, 7, 9, "blue", 1080, 1920, 75),
+    ]
+    for rows, cols, seed, cat, w, h, q in phones:
+        b = level(rows, cols, seed)
+        img, t = render_phone(b, width=w, height=h, cat=cat, seed=seed)
+        add(f"phone_{rows}x{cols}_{cat}_{w}", img, t.board, f"{w}x{h} phone capture, {cat} cat", q)
+
+    b = level(7, 7, 10)
+    img, t = render_phone(b, cat="blue", seed=10)
+    crop, _ = crop_board(img, t)
+    add("crop_7x7_blue", crop, t.board, "board-only crop of a 1080x1920 capture")
+    b = level(5, 6, 11)
+    img, t = render_phone(b, width=720, height=1280, cat="orange", seed=11)
+    add("crop_5x6_orange", crop_board(img, t)[0], t.board, "board-only crop, 720 wide, JPEG 80", 80)
+    b = level(8, 9, 12)
+    img, t = render_phone(b, width=1080, height=1920, scale=0.8, cat="green", seed=12)
+    add("zoomed_8x9_green", img, t.board, "board drawn at 0.8 of the game's size")
+
+    for name, (rows, cols, seed, cat, dw, dh, k, q) in {
+        "desktop_6x6_tan": (6, 6, 13, "tan", 1920, 1080, 0.9, None),
+        "desktop_8x8_pink": (8, 8, 14, "pink", 1600, 900, 0.75, 75),
+        "desktop_5x7_purple": (5, 7, 15, "purple", 2560, 1440, 1.2, None),
+    }.items():
+        b = level(rows, cols, seed)
+        phone, t = render_phone(b, width=540, height=960, cat=cat, seed=seed)
+        x = dw - round(540 * k) - 120
+        img, _ = embed(phone, t, render_desktop(dw, dh, seed), x, 40, k)
+        add(name, img, t.board, f"540x960 phone at {k}x in a window on a {dw}x{dh} desktop", q)
+
+    for name, (rows, cols, seed, cat, share, q, crop) in {
+        "drawn_7x7_pink": (7, 7, 16, "pink", 0.3, None, False),
+        "drawn_9x9_blue": (9, 9, 17, "blue", 0.5, 80, False),
+        "drawn_6x6_orange_crop": (6, 6, 18, "orange", 0.85, None, True),
+        "drawn_8x8_tan": (8, 8, 19, "tan", 0.6, None, False),
+    }.items():
+        b = level(rows, cols, seed)
+        img, t = render_phone(b, width=720, height=1280, cat=cat, visited=drawn(b, share), seed=seed)
+        add(name, crop_board(img, t)[0] if crop else img, t.board,
+            f"{round(share * 100)} % of the path drawn (visited cells coloured)", q)
+
+    add("none_desktop", render_desktop(1920, 1080, 20), None, "a desktop with windows, no game")
+    add("none_photo", noise_photo(1280, 720, 21), None, "a photo-like noise image", 80)
+    add("none_shapes", shapes_scene(1080, 1080, 22), None, "random shapes in many colours and greys")
+    b = level(6, 6, 23)
+    img, t = render_phone(b, width=540, height=960, seed=23)
+    add("none_no_cat", remove_cat(img, t, b), None, "a grid of cells with no cat: no start to read")
+    return cases
