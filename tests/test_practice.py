@@ -1,0 +1,150 @@
+"""The practice board's rules (no display needed) and its command's refusals."""
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlepilot.cli import main
+from puzzlepilot.practice import boards
+from puzzlepilot.practice.onestroke import OneStrokeLevel, new_level
+from solvers.onestroke import Board, solve, validate
+
+VIEW = (540, 960)
+BOARD = Board.from_text("S##\n#.#\n###")
+
+
+def level(board: Board = BOARD) -> OneStrokeLevel:
+    return OneStrokeLevel(board, seed=1, view=VIEW)
+
+
+def at(lv: OneStrokeLevel, cell: tuple[int, int], dx: float = 0.0) -> tuple[float, float]:
+    x, y = lv.centres[cell]
+    return x + dx, y
+
+
+def test_dragging_from_the_cat_through_neighbours_draws_the_path() -> None:
+    lv = level()
+    assert lv.press(*at(lv, (0, 0))) is False
+    assert lv.drag(*at(lv, (0, 1))) and lv.drag(*at(lv, (0, 2)))
+    assert lv.path == [(0, 0), (0, 1), (0, 2)]
+
+
+def test_a_press_off_the_path_does_not_start_a_drag() -> None:
+    lv = level()
+    lv.press(*at(lv, (2, 2)))
+    assert not lv.drag(*at(lv, (1, 2)))
+    assert lv.path == [(0, 0)]
+
+
+def test_holes_visited_cells_and_diagonal_steps_are_refused() -> None:
+    lv = level()
+    lv.press(*at(lv, (0, 0)))
+    lv.drag(*at(lv, (1, 0)))
+    (x0, y), (x1, _) = at(lv, (1, 0)), at(lv, (1, 2))
+    assert not lv.drag((x0 + x1) / 2, y)          # the hole between them
+    full = level(Board.from_text("S##\n###\n###"))
+    full.press(*at(full, (0, 0)))
+    for cell in ((0, 1), (1, 1), (1, 0)):
+        full.drag(*at(full, cell))
+    assert not full.drag(*at(full, (0, 0)))       # visited, and not the previous cell
+    full.release(*at(full, (1, 0)))
+    full.press(*at(full, (1, 0)))
+    assert not full.drag(*at(full, (2, 1)))       # diagonal from (1, 0)
+    assert full.path == [(0, 0), (0, 1), (1, 1), (1, 0)]
+    assert lv.path == [(0, 0), (1, 0)]
+
+
+def test_dragging_back_onto_the_previous_cell_undoes_one_step() -> None:
+    lv = level()
+    lv.press(*at(lv, (0, 0)))
+    for cell in ((0, 1), (0, 2), (1, 2)):
+        lv.drag(*at(lv, cell))
+    assert lv.drag(*at(lv, (0, 2)))
+    assert lv.path == [(0, 0), (0, 1), (0, 2)]
+
+
+def test_release_keeps_progress_and_the_path_continues_from_its_end() -> None:
+    lv = level()
+    lv.press(*at(lv, (0, 0)))
+    lv.drag(*at(lv, (0, 1)))
+    lv.release(*at(lv, (0, 1)))
+    assert lv.path == [(0, 0), (0, 1)]
+    assert not lv.drag(*at(lv, (0, 2)))  # not pressed: nothing happens
+    lv.press(*at(lv, (0, 1)))
+    assert lv.drag(*at(lv, (0, 2)))
+    assert lv.path == [(0, 0), (0, 1), (0, 2)]
+
+
+def test_pressing_an_earlier_cell_cuts_the_path_back_to_it() -> None:
+    lv = level()
+    lv.press(*at(lv, (0, 0)))
+    for cell in ((0, 1), (0, 2), (1, 2)):
+        lv.drag(*at(lv, cell))
+    lv.release(*at(lv, (1, 2)))
+    assert lv.press(*at(lv, (0, 0)))
+    assert lv.path == [(0, 0)]
+
+
+def test_a_fast_drag_visits_every_cell_it_crosses() -> None:
+    lv = level()
+    lv.press(*at(lv, (0, 0)))
+    assert lv.drag(*at(lv, (0, 2)))      # one motion event over two cells
+    assert lv.path == [(0, 0), (0, 1), (0, 2)]
+
+
+def test_pointer_in_the_gap_between_cells_changes_nothing() -> None:
+    lv = level()
+    assert lv.cell_at(*at(lv, (0, 0), dx=lv.pitch / 2)) is None
+
+
+def test_drawing_the_solvers_path_solves_a_generated_level() -> None:
+    lv = new_level(3, (5, 6), VIEW)
+    path = solve(lv.board).solution
+    lv.press(*lv.centres[tuple(path[0])])
+    for cell in path[1:]:
+        lv.drag(*lv.centres[tuple(cell)])
+    lv.release(*lv.centres[tuple(path[-1])])
+    assert lv.solved()
+    assert validate(lv.board, [list(c) for c in lv.path]) == []
+
+
+def test_the_picture_shows_the_view_size_and_changes_as_the_path_grows() -> None:
+    lv = level()
+    before = lv.picture()
+    lv.press(*at(lv, (0, 0)))
+    lv.drag(*at(lv, (0, 1)))
+    after = lv.picture()
+    assert before.shape == after.shape == (VIEW[1], VIEW[0], 3)
+    assert (before != after).any()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, VIEW[0] - 1), st.floats(0, VIEW[1] - 1), st.sampled_from("pdr")),
+                max_size=30))
+def test_any_mouse_gestures_leave_a_path_that_follows_the_rules(events) -> None:
+    lv = level()
+    for x, y, kind in events:
+        {"p": lv.press, "d": lv.drag, "r": lv.release}[kind](x, y)
+        path = lv.path
+        assert path[0] == BOARD.start
+        assert len(set(path)) == len(path) and set(path) <= BOARD.cells
+        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(path, path[1:]))
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    err = io.StringIO()
+    code = main(list(argv), stdout=io.StringIO(), stderr=err)
+    return code, err.getvalue()
+
+
+def test_onestroke_has_a_practice_board() -> None:
+    assert "onestroke" in boards()
+
+
+def test_unknown_game_size_or_levels_is_one_line_and_status_2() -> None:
+    for argv in (["practice", "chess"], ["practice", "onestroke", "--size", "6"],
+                 ["practice", "onestroke", "--levels", "0"]):
+        code, err = run_cli(*argv)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
