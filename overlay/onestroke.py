@@ -1,0 +1,47 @@
+"""One-stroke (一笔画完): a solution as one drag through the cells, and as a drawn path.
+
+The game follows the finger cell by cell, so ``plan`` is a single drag whose waypoints are
+the cell centres in visiting order. ``hints`` draws the same path with an arrow between
+every two cells, the start and end as discs and each cell's step number in its corner,
+all sized from the measured pitch so they read at any scale.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from overlay.actions import Action, Drag
+from overlay.draw import Label, Marker, Polyline, Shape
+from vision.common import Parse
+
+PATH = (236, 64, 122)      # a strong pink-red: stands out on grey cells and pastel tints
+HALO = (255, 255, 255)
+START = (46, 160, 67)
+END = (52, 73, 94)
+
+
+def path_points(parse: Parse, solution: Any) -> tuple[tuple[float, float], ...]:
+    """The image positions of the solution's cells, in visiting order."""
+    cols = parse.geometry["cols"]
+    return tuple(parse.cells[r * cols + c] for r, c in solution)
+
+
+def plan(parse: Parse, solution: Any) -> list[Action]:
+    """One drag from the cat through every cell centre in order."""
+    return [Drag(points=path_points(parse, solution))]
+
+
+def hints(parse: Parse, solution: Any) -> list[Shape]:
+    """The path (haloed, an arrow per step), the start and end discs and step numbers."""
+    points = path_points(parse, solution)
+    pitch = min(parse.geometry["pitch"])
+    shapes: list[Shape] = []
+    if len(points) > 1:
+        shapes.append(Polyline(points, HALO, width=0.2 * pitch, arrows="none"))
+        shapes.append(Polyline(points, PATH, width=0.1 * pitch, arrows="each"))
+    corner = 0.3 * pitch
+    shapes += [Label((x - corner, y - corner), str(k), size=0.17 * pitch)
+               for k, (x, y) in enumerate(points[1:-1], start=2)]
+    shapes.append(Marker(points[0], 0.2 * pitch, START, label="1"))
+    if len(points) > 1:
+        shapes.append(Marker(points[-1], 0.2 * pitch, END, label=str(len(points))))
+    return shapes
