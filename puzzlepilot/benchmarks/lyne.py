@@ -1,0 +1,58 @@
+"""LYNE: the edge solver against the plain per-shape path search, same boards, same run.
+
+Real levels (the three captured ones) and generated 6×8 levels with at least six hubs.
+The plain search is stopped after a step budget on the hardest boards; such cases count
+at the time spent, so the ratio printed is a lower bound (the table says how many).
+"""
+from __future__ import annotations
+
+import random
+
+from puzzlepilot.bench import Bench, ms, summary
+from solvers.lyne import Board, SearchLimit, generate, solve, solve_plain
+
+REAL = {"A03": "T.T/ttt", "A17": "TD/2d/TD", "B25": "TSD/2S2/tsd/D2T"}
+PLAIN_STEPS = 200_000
+
+
+def _plain(board: Board) -> bool:
+    """Run the baseline; False when it hit the step budget."""
+    try:
+        solve_plain(board, max_steps=PLAIN_STEPS)
+        return True
+    except SearchLimit:
+        return False
+
+
+def run(bench: Bench) -> None:
+    repeat = 3 if bench.quick else 20
+    rows = []
+    for name, text in REAL.items():
+        board = Board.from_text(text)
+        fast = [bench.timed(lambda: solve(board))[0] for _ in range(repeat)]
+        plain = [bench.timed(lambda: _plain(board))[0] for _ in range(repeat)]
+        rows.append([name, text, ms(min(fast)), ms(min(plain)), round(min(plain) / min(fast), 2)])
+    bench.table("lyne_real", "LYNE real levels (best of runs, ms)",
+                ["level", "board", "edge solver", "plain DFS", "ratio"], rows)
+
+    rng = random.Random(2026)
+    count = 4 if bench.quick else 30
+    fast_t, plain_t, nodes, capped = [], [], [], 0
+    for i in range(count):
+        board, _ = generate(6, 8, rng, hubs=6)
+        seconds, result = bench.timed(lambda: solve(board))
+        assert result.solved, board.to_text()
+        fast_t.append(seconds)
+        nodes.append(result.stats["nodes"])
+        seconds, finished = bench.timed(lambda: _plain(board))
+        plain_t.append(seconds)
+        capped += not finished
+        bench.progress(f"  lyne 6x8 level {i + 1}/{count}")
+    fmed, fworst = summary(fast_t)
+    pmed, pworst = summary(plain_t)
+    bench.table("lyne_generated", f"LYNE generated 6x8 levels with >= 6 hubs ({count} levels, ms)",
+                ["solver", "median", "worst", "total", "search nodes (max)", "stopped at budget"],
+                [["edge solver", fmed, fworst, ms(sum(fast_t)), max(nodes), 0],
+                 ["plain DFS", pmed, pworst, ms(sum(plain_t)), "-", capped],
+                 ["ratio (total)", round(pmed / fmed, 1), round(pworst / fworst, 1),
+                  round(sum(plain_t) / sum(fast_t), 1), "-", "-"]])

@@ -1,0 +1,590 @@
+"""LYNE: the board model, an independent rule checker, and an exact edge solver.
+
+Vocabulary (GAMES.md §2): a *node* is a non-empty grid place; a *shape* (lower-case
+letter) owns ordinary nodes and two *terminals* (its upper-case letter); a *hub* (digit k)
+is passed exactly k times, so it touches exactly 2k path edges. An *edge* joins two
+8-neighbour nodes.
+
+The solver reasons about edges, not paths: every edge carries a domain, a bit set of
+"none" and the shapes that may use it. Propagation to a fixpoint uses the node degrees
+(ordinary 2, terminal 1, hub 2k), hub parity per shape (a path never ends in a hub),
+crossing diagonals of a 2×2 and per-shape connectivity; search branches on the edge with
+the fewest choices at the tightest node. A full assignment is turned into paths by tracing
+each shape's Euler trail (Hierholzer) from one terminal to the other. Real levels take
+a few hundred search nodes at most; ``solve_plain`` is the plain per-shape path search
+kept as the baseline and the tests' reference.
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from solvers.common import BoardError, SolveResult, split_rows
+
+Pos = tuple[int, int]
+STEPS: tuple[Pos, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+NONE = 1  # domain bit for "no edge"; shape i is bit 2 << i
+
+
+@dataclass(frozen=True)
+class Board:
+    """The grid as rows of characters: ``.`` empty, ``x`` ordinary node of shape x,
+    ``X`` its terminal, ``1``–``4`` a hub with that many holes."""
+
+    grid: tuple[str, ...]
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0])
+
+    def at(self, pos: Pos) -> str:
+        return self.grid[pos[0]][pos[1]]
+
+    @property
+    def shapes(self) -> list[str]:
+        """The shapes' lower-case letters, sorted."""
+        return sorted({ch.lower() for row in self.grid for ch in row if ch.isalpha()})
+
+    @classmethod
+    def from_text(cls, text: str) -> "Board":
+        """Read the canonical text (one character per place, rows split by newlines or
+        ``/``) or the older ``rows cols`` format with space-separated tokens and ``?``."""
+        rows = split_rows(text)
+        if re.fullmatch(r"\s*\d+\s+\d+\s*", rows[0]):
+            grid = _from_token_rows(rows)
+        else:
+            grid = [row.strip() for row in rows]
+            for n, row in enumerate(grid, 1):
+                if not row:
+                    raise BoardError("blank row inside the board", n)
+            width = max(len(r) for r in grid)
+            grid = [r.ljust(width, ".") for r in grid]
+        for n, row in enumerate(grid, 1):
+            for ch in row:
+                if not (ch == "." or ch in "1234" or ch.isascii() and ch.isalpha()):
+                    raise BoardError(f"unknown character {ch!r} (use . letters or hub digits 1-4)", n)
+        board = cls(tuple(grid))
+        for shape in board.shapes:
+            ends = sum(row.count(shape.upper()) for row in grid)
+            if ends != 2:
+                raise BoardError(f"shape {shape!r} has {ends} terminals ({shape.upper()}); it needs exactly 2")
+        if not board.shapes:
+            raise BoardError("the board has no shapes")
+        return board
+
+    def to_text(self) -> str:
+        return "\n".join(self.grid)
+
+    def nodes(self) -> list[Pos]:
+        return [(r, c) for r in range(self.rows) for c in range(self.cols) if self.grid[r][c] != "."]
+
+
+def _from_token_rows(rows: list[str]) -> list[str]:
+    nrows, ncols = (int(v) for v in rows[0].split())
+    body = rows[1:]
+    if nrows < 1 or ncols < 1:
+        raise BoardError(f"size {nrows} {ncols} must be positive", 1)
+    if len(body) != nrows:
+        raise BoardError(f"the header says {nrows} rows but {len(body)} follow", 1)
+    grid = []
+    for n, row in enumerate(body, 2):
+        tokens = row.split()
+        if len(tokens) != ncols:
+            raise BoardError(f"expected {ncols} tokens, got {len(tokens)}", n)
+        for tok in tokens:
+            if len(tok) != 1:
+                raise BoardError(f"token {tok!r} is not one character", n)
+        grid.append("".join("." if t == "?" else t for t in tokens))
+    return grid
+
+
+# ------------------------------------------------------------------------- rule checker
+
+def validate(board: Board, solution: Any) -> list[str]:
+    """Every way ``solution`` (``{"t": [[r, c], ...], ...}``) breaks the rules; empty if
+    it solves the board. Written from the rules, independent of the solver."""
+    errors: list[str] = []
+    if not isinstance(solution, dict):
+        return ["the solution must be an object of paths keyed by shape"]
+    shapes = board.shapes
+    for key in solution:
+        if key not in shapes:
+            errors.append(f"path for {key!r}, which is not a shape of the board")
+    used: dict[frozenset, str] = {}
+    passes: dict[Pos, int] = {}
+    for shape in shapes:
+        path = solution.get(shape)
+        if not isinstance(path, list) or len(path) < 2:
+            errors.append(f"shape {shape!r}: no path of at least two nodes")
+            continue
+        cells: list[Pos] = []
+        for p in path:
+            if (not isinstance(p, (list, tuple)) or len(p) != 2
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in p)):
+                errors.append(f"shape {shape!r}: {p!r} is not a [row, col] pair")
+                break
+            if not (0 <= p[0] < board.rows and 0 <= p[1] < board.cols):
+                errors.append(f"shape {shape!r}: {list(p)} is off the board")
+                break
+            cells.append((p[0], p[1]))
+        else:
+            errors += _check_path(board, shape, cells, used, passes)
+    for r, row in enumerate(board.grid):
+        for c, ch in enumerate(row):
+            if ch.isdigit() and passes.get((r, c), 0) != int(ch):
+                errors.append(f"hub ({r},{c}) with {ch} holes is passed {passes.get((r, c), 0)} times")
+    errors += _crossings(used)
+    return errors
+
+
+def _check_path(board: Board, shape: str, cells: list[Pos], used: dict[frozenset, str],
+                passes: dict[Pos, int]) -> list[str]:
+    errors = []
+    term = shape.upper()
+    for end in (cells[0], cells[-1]):
+        if board.at(end) != term:
+            errors.append(f"shape {shape!r}: path ends at {list(end)}, not at a terminal {term}")
+    if cells[0] == cells[-1]:
+        errors.append(f"shape {shape!r}: path starts and ends on the same node")
+    seen: dict[Pos, int] = {}
+    for i, (a, b) in enumerate(zip(cells, cells[1:])):
+        if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
+            errors.append(f"shape {shape!r}: step {list(a)}->{list(b)} is not between neighbours")
+        ch = board.at(b)
+        if ch == ".":
+            errors.append(f"shape {shape!r}: steps onto the empty place {list(b)}")
+        elif not ch.isdigit() and ch.lower() != shape:
+            errors.append(f"shape {shape!r}: steps onto {list(b)}, a node of shape {ch.lower()!r}")
+        edge = frozenset((a, b))
+        if edge in used:
+            errors.append(f"shape {shape!r}: edge {list(a)}-{list(b)} already used by {used[edge]!r}")
+        used[edge] = shape
+        if 0 < i + 1 < len(cells) - 1 and ch == term:
+            errors.append(f"shape {shape!r}: passes through its terminal {list(b)}")
+    for p in cells[1:-1]:
+        if board.at(p).isdigit():
+            passes[p] = passes.get(p, 0) + 1
+        else:
+            seen[p] = seen.get(p, 0) + 1
+    for r, row in enumerate(board.grid):
+        for c, ch in enumerate(row):
+            if ch == shape and seen.get((r, c), 0) != 1:
+                errors.append(f"shape {shape!r}: node ({r},{c}) visited {seen.get((r, c), 0)} times, not once")
+    return errors
+
+
+def _crossings(used: dict[frozenset, str]) -> list[str]:
+    errors = []
+    for edge in used:
+        a, b = sorted(edge)
+        if b[0] - a[0] == 1 and b[1] - a[1] == 1:  # a "\" diagonal; its crossing is "/"
+            other = frozenset(((a[0], a[1] + 1), (a[0] + 1, a[1])))
+            if other in used:
+                errors.append(f"diagonals cross in the square at {list(a)}")
+    return errors
+
+
+def show(board: Board, solution: dict[str, list[list[int]]]) -> str:
+    """The board, then each path as a list of (row,col) steps."""
+    lines = [board.to_text(), ""]
+    for shape, path in solution.items():
+        lines.append(f"{shape}: " + " ".join(f"({r},{c})" for r, c in path))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------- the edge solver
+
+class _Contradiction(Exception):
+    """A branch (or the whole board) breaks a rule; the message says where."""
+
+
+@dataclass
+class _Net:
+    """Tables built once per board: nodes, edges, and who touches or crosses whom."""
+
+    board: Board
+    pos: list[Pos]
+    need: list[int]                 # edges a node must have: 2 ordinary, 1 terminal, 2k hub
+    hub: list[bool]
+    owner: list[int]                # shape index of a shape node, -1 for hubs
+    ends: list[tuple[int, int]]     # terminals of each shape
+    edges: list[tuple[int, int]]
+    incident: list[list[int]]
+    crossing: list[list[int]]
+    start: list[int] = field(default_factory=list)   # initial domains
+
+    @classmethod
+    def build(cls, board: Board) -> "_Net":
+        shapes = board.shapes
+        pos = board.nodes()
+        index = {p: i for i, p in enumerate(pos)}
+        need, hub, owner = [], [], []
+        ends: list[list[int]] = [[] for _ in shapes]
+        for i, p in enumerate(pos):
+            ch = board.at(p)
+            hub.append(ch.isdigit())
+            need.append(2 * int(ch) if ch.isdigit() else 1 if ch.isupper() else 2)
+            owner.append(-1 if ch.isdigit() else shapes.index(ch.lower()))
+            if ch.isupper():
+                ends[owner[-1]].append(i)
+        edges, incident = [], [[] for _ in pos]
+        edge_at: dict[tuple[Pos, Pos], int] = {}
+        for i, (r, c) in enumerate(pos):
+            for dr, dc in STEPS[4:]:  # each unordered pair once
+                j = index.get((r + dr, c + dc))
+                if j is not None:
+                    edge_at[(r, c), (r + dr, c + dc)] = len(edges)
+                    incident[i].append(len(edges))
+                    incident[j].append(len(edges))
+                    edges.append((i, j))
+        crossing: list[list[int]] = [[] for _ in edges]
+        for (a, b), e in edge_at.items():
+            if b[0] - a[0] == 1 and b[1] - a[1] == 1:
+                f = edge_at.get(((a[0], a[1] + 1), (a[0] + 1, a[1])))
+                if f is not None:
+                    crossing[e].append(f)
+                    crossing[f].append(e)
+        every = sum(2 << s for s in range(len(shapes)))
+        start = []
+        for i, j in edges:
+            if hub[i] and hub[j]:
+                start.append(NONE | every)
+            elif hub[i] or hub[j] or owner[i] == owner[j]:
+                start.append(NONE | 2 << max(owner[i], owner[j]))
+            else:
+                start.append(NONE)
+        return cls(board, pos, need, hub, owner, [(a, b) for a, b in ends], edges, incident,
+                   crossing, start)
+
+
+class _Search:
+    """Propagation and branching over edge domains (a list of bit sets per branch)."""
+
+    def __init__(self, net: _Net) -> None:
+        self.net = net
+        self.shape_bits = [2 << s for s in range(len(net.ends))]
+        self.nodes = 0
+
+    def restrict(self, dom: list[int], e: int, allowed: int, queue: list[int]) -> None:
+        new = dom[e] & allowed
+        if new == dom[e]:
+            return
+        if not new:
+            a, b = self.net.edges[e]
+            raise _Contradiction(f"edge {self.net.pos[a]}-{self.net.pos[b]} has no possible use")
+        dom[e] = new
+        queue.extend(self.net.edges[e])
+        if not new & NONE:
+            for f in self.net.crossing[e]:   # a drawn diagonal forbids the one crossing it
+                self.restrict(dom, f, NONE, queue)
+
+    def propagate(self, dom: list[int], queue: list[int]) -> None:
+        net = self.net
+        while queue:
+            n = queue.pop()
+            on = und = 0
+            for e in net.incident[n]:
+                d = dom[e]
+                if d == NONE:
+                    continue
+                if d & NONE:
+                    und += 1
+                else:
+                    on += 1
+            need = net.need[n]
+            if on > need or on + und < need:
+                raise _Contradiction(f"node {net.pos[n]} needs {need} edges, has {on} drawn and {und} open")
+            if und and on == need:
+                for e in net.incident[n]:
+                    if dom[e] != NONE and dom[e] & NONE:
+                        self.restrict(dom, e, NONE, queue)
+            elif und and on + und == need:
+                for e in net.incident[n]:
+                    if dom[e] & NONE and dom[e] != NONE:
+                        self.restrict(dom, e, ~NONE, queue)
+            if net.hub[n]:
+                self.hub_parity(dom, n, queue)
+
+    def hub_parity(self, dom: list[int], n: int, queue: list[int]) -> None:
+        """A path passing a hub enters and leaves it, so each shape's edge count at a
+        hub is even: when one edge is left open for a shape, the parity decides it."""
+        for bit in self.shape_bits:
+            fixed = 0
+            open_edge = -1
+            count_open = 0
+            for e in self.net.incident[n]:
+                d = dom[e]
+                if d == bit:
+                    fixed += 1
+                elif d & bit:
+                    count_open += 1
+                    open_edge = e
+            if count_open == 0 and fixed % 2:
+                raise _Contradiction(f"hub {self.net.pos[n]} would end a path")
+            if count_open == 1:
+                self.restrict(dom, open_edge, bit if fixed % 2 else ~bit, queue)
+
+    def connected(self, dom: list[int]) -> bool:
+        """Each shape's nodes and drawn edges must lie in one component of the edges
+        the shape may still use (a closed loop through hubs alone fails here)."""
+        net = self.net
+        for s, bit in enumerate(self.shape_bits):
+            adj: dict[int, list[int]] = {}
+            drawn = []
+            for e, (a, b) in enumerate(net.edges):
+                d = dom[e]
+                if d & bit:
+                    adj.setdefault(a, []).append(b)
+                    adj.setdefault(b, []).append(a)
+                    if d == bit:
+                        drawn.append(a)
+            root = net.ends[s][0]
+            seen = {root}
+            stack = [root]
+            while stack:
+                for m in adj.get(stack.pop(), ()):
+                    if m not in seen:
+                        seen.add(m)
+                        stack.append(m)
+            if any(net.owner[i] == s and i not in seen for i in range(len(net.pos))):
+                return False
+            if any(a not in seen for a in drawn):
+                return False
+        return True
+
+    def choose(self, dom: list[int]) -> int:
+        """The open edge with the fewest choices, at the node with the least slack."""
+        net = self.net
+        best, best_key = -1, None
+        slack = []
+        for n in range(len(net.pos)):
+            on = und = 0
+            for e in net.incident[n]:
+                d = dom[e]
+                if d != NONE and not d & NONE:
+                    on += 1
+                elif d != NONE and d & (d - 1):
+                    und += 1
+            slack.append(und - (net.need[n] - on) if und else 99)
+        for e, d in enumerate(dom):
+            if d & (d - 1):
+                a, b = net.edges[e]
+                key = (min(slack[a], slack[b]), bin(d).count("1"), -net.need[a] - net.need[b])
+                if best_key is None or key < best_key:
+                    best, best_key = e, key
+        return best
+
+    def search(self, dom: list[int]) -> list[int] | None:
+        self.nodes += 1
+        if not self.connected(dom):
+            return None
+        e = self.choose(dom)
+        if e < 0:
+            return dom
+        d = dom[e]
+        choices = ([NONE] if d & NONE else []) + [bit for bit in self.shape_bits if d & bit]
+        for bit in choices:
+            child = dom[:]
+            queue: list[int] = []
+            try:
+                self.restrict(child, e, bit, queue)
+                self.propagate(child, queue)
+            except _Contradiction:
+                continue
+            found = self.search(child)
+            if found is not None:
+                return found
+        return None
+
+
+def _trail(net: _Net, dom: list[int], s: int) -> list[Pos]:
+    """Hierholzer: the Euler trail of shape s's edges from its first terminal."""
+    bit = 2 << s
+    adj: dict[int, list[int]] = {}
+    for e, (a, b) in enumerate(net.edges):
+        if dom[e] == bit:
+            adj.setdefault(a, []).append(b)
+            adj.setdefault(b, []).append(a)
+    stack, trail = [net.ends[s][0]], []
+    while stack:
+        v = stack[-1]
+        if adj.get(v):
+            w = adj[v].pop()
+            adj[w].remove(v)
+            stack.append(w)
+        else:
+            trail.append(stack.pop())
+    return [net.pos[i] for i in reversed(trail)]
+
+
+def solve(board: Board, **options: Any) -> SolveResult:
+    """Find paths for every shape at once (exact: says so when none exist)."""
+    if options:
+        raise BoardError(f"lyne takes no options (got {', '.join(options)})")
+    net = _Net.build(board)
+    search = _Search(net)
+    dom = net.start[:]
+    try:
+        search.propagate(dom, list(range(len(net.pos))))
+    except _Contradiction as exc:
+        return SolveResult(False, reason=f"impossible from the start: {exc}", stats={"nodes": 0})
+    found = search.search(dom)
+    stats = {"nodes": search.nodes, "edges": len(net.edges)}
+    if found is None:
+        return SolveResult(False, reason=f"no set of paths obeys the rules (searched {search.nodes} nodes)",
+                           stats=stats)
+    solution = {shape: [list(p) for p in _trail(net, found, s)] for s, shape in enumerate(board.shapes)}
+    return SolveResult(True, solution, sum(len(p) - 1 for p in solution.values()), stats=stats)
+
+
+# ------------------------------------------------------------------------- plain baseline
+
+class SearchLimit(Exception):
+    """The plain search took more steps than it was allowed."""
+
+
+def solve_plain(board: Board, max_steps: int | None = None) -> dict[str, list[list[int]]] | None:
+    """The plain search: one shape at a time, a depth-first path from its first terminal
+    through unvisited own nodes and unfilled hubs, backtracking across shapes. Exact but
+    slow on hub-heavy boards (seconds on some 6×8 levels): the benchmark's baseline and
+    the tests' reference. Raises :class:`SearchLimit` after ``max_steps`` steps."""
+    shapes = board.shapes
+    steps = [0]
+    holes = {p: int(board.at(p)) for p in board.nodes() if board.at(p).isdigit()}
+    used: set[frozenset] = set()
+    paths: dict[str, list[list[int]]] = {}
+
+    def crosses(a: Pos, b: Pos) -> bool:
+        if a[0] == b[0] or a[1] == b[1]:
+            return False
+        return frozenset(((a[0], b[1]), (b[0], a[1]))) in used
+
+    def shape_done(i: int) -> bool:
+        if i == len(shapes):
+            return all(v == 0 for v in holes.values())
+        shape = shapes[i]
+        own = [p for p in board.nodes() if board.at(p) == shape]
+        ends = [p for p in board.nodes() if board.at(p) == shape.upper()]
+        path = [ends[0]]
+        visited = {ends[0]}
+
+        def walk(at: Pos) -> bool:
+            steps[0] += 1
+            if max_steps is not None and steps[0] > max_steps:
+                raise SearchLimit(f"plain search stopped after {max_steps} steps")
+            for dr, dc in STEPS:
+                nxt = (at[0] + dr, at[1] + dc)
+                if not (0 <= nxt[0] < board.rows and 0 <= nxt[1] < board.cols):
+                    continue
+                ch = board.at(nxt)
+                edge = frozenset((at, nxt))
+                if edge in used or crosses(at, nxt):
+                    continue
+                if nxt == ends[1]:
+                    if all(p in visited for p in own):
+                        used.add(edge)
+                        path.append(nxt)
+                        paths[shape] = [list(p) for p in path]
+                        if shape_done(i + 1):
+                            return True
+                        path.pop()
+                        used.discard(edge)
+                    continue
+                if ch.isdigit():
+                    if holes[nxt] == 0:
+                        continue
+                    holes[nxt] -= 1
+                elif ch != shape or nxt in visited:
+                    continue
+                used.add(edge)
+                path.append(nxt)
+                visited.add(nxt)
+                if walk(nxt):
+                    return True
+                if ch.isdigit():
+                    holes[nxt] += 1
+                else:
+                    visited.discard(nxt)
+                path.pop()
+                used.discard(edge)
+            return False
+
+        return walk(ends[0])
+
+    return dict(paths) if shape_done(0) else None
+
+
+# ------------------------------------------------------------------------- generator
+
+def generate(rows: int, cols: int, rng: random.Random, hubs: int = 0, shapes: str = "tds",
+             tries: int = 5000) -> tuple[Board, dict[str, list[list[int]]]]:
+    """A solvable level with at least ``hubs`` hubs, and one solution: one random
+    non-crossing walk per shape that never reuses an edge or touches a terminal; a place
+    passed by two to four walks (or twice by one) becomes a hub, a place passed once a
+    node of that walk's shape, an unvisited place empty."""
+    for _ in range(tries):
+        made = _try_generate(rows, cols, rng, hubs, shapes)
+        if made is not None:
+            return made
+    raise ValueError(f"could not generate a {rows}x{cols} level with {hubs} hubs")
+
+
+def _try_generate(rows: int, cols: int, rng: random.Random, hubs: int,
+                  shapes: str) -> tuple[Board, dict[str, list[list[int]]]] | None:
+    visits: dict[Pos, list[str]] = {}
+    ends: set[Pos] = set()
+    used: set[frozenset] = set()
+    solution = {}
+    target = rows * cols // len(shapes)
+    for shape in shapes:
+        free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in visits]
+        if len(free) < 2:
+            return None
+        path = [rng.choice(free)]
+        length = rng.randint(max(2, target // 2), target + 3)
+        while len(path) <= length:
+            at = path[-1]
+            options = []
+            for dr, dc in STEPS:
+                nxt = (at[0] + dr, at[1] + dc)
+                if not (0 <= nxt[0] < rows and 0 <= nxt[1] < cols) or nxt in ends or nxt == path[0]:
+                    continue
+                if frozenset((at, nxt)) in used or len(visits.get(nxt, ())) >= 4:
+                    continue
+                if at[0] != nxt[0] and at[1] != nxt[1] and \
+                        frozenset(((at[0], nxt[1]), (nxt[0], at[1]))) in used:
+                    continue
+                options += [nxt] * (3 if nxt in visits else 1)  # revisits make hubs
+            if not options:
+                break
+            nxt = rng.choice(options)
+            used.add(frozenset((at, nxt)))
+            path.append(nxt)
+            visits.setdefault(nxt, []).append(shape)
+        # the walk ends at the last place it reached first and alone
+        while len(path) > 1 and visits[path[-1]] != [shape]:
+            visits[path[-1]].pop()
+            if not visits[path[-1]]:
+                del visits[path[-1]]
+            used.discard(frozenset((path[-2], path[-1])))
+            path.pop()
+        if len(path) < 2 or path.count(path[-1]) > 1:
+            return None
+        visits[path[0]] = [shape]
+        ends.update((path[0], path[-1]))
+        solution[shape] = [list(p) for p in path]
+    grid = [["."] * cols for _ in range(rows)]
+    for (r, c), who in visits.items():
+        grid[r][c] = str(len(who)) if len(who) > 1 else who[0]
+    for shape, path in solution.items():
+        for r, c in (path[0], path[-1]):
+            grid[r][c] = shape.upper()
+    if sum(ch.isdigit() for row in grid for ch in row) < hubs:
+        return None
+    return Board(tuple("".join(row) for row in grid)), solution

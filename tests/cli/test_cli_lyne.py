@@ -1,0 +1,51 @@
+import io
+import json
+
+from puzzlepilot.cli import main
+from solvers.lyne import Board, validate
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_solve_json_gives_paths_that_obey_the_rules(tmp_path):
+    board_file = tmp_path / "b25.txt"
+    board_file.write_text("TSD\n2S2\ntsd\nD2T\n")
+    status, out, err = run("solve", "--game", "lyne", "--board", str(board_file), "--json")
+    assert status == 0 and err == ""
+    obj = json.loads(out)
+    assert obj["game"] == "lyne" and obj["board"] == "TSD/2S2/tsd/D2T" and obj["solved"] is True
+    assert validate(Board.from_text(obj["board"]), obj["solution"]) == []
+    assert obj["moves"] == sum(len(p) - 1 for p in obj["solution"].values())
+    assert obj["elapsed_ms"] >= 0
+
+
+def test_solve_reads_the_old_token_format_from_stdin():
+    status, out, _ = run("solve", "--game", "lyne", "--board", "-", "--json",
+                         stdin="4 3\n? A B\nc C 2\nC 3 2\nB c A\n")
+    assert status == 0 and json.loads(out)["board"] == ".AB/cC2/C32/BcA"
+
+
+def test_solve_for_people_lists_each_path():
+    status, out, _ = run("solve", "--game", "lyne", "--board", "-", stdin="T.T\nttt\n")
+    assert status == 0 and "t: (0," in out
+
+
+def test_unsolvable_board_exits_1_with_a_reason():
+    status, out, _ = run("solve", "--game", "lyne", "--board", "-", "--json", stdin="t2t\nT2T\n")
+    obj = json.loads(out)
+    assert status == 1 and obj["solved"] is False and "no set of paths" in obj["reason"]
+
+
+def test_malformed_board_exits_2_with_one_line():
+    status, out, err = run("solve", "--game", "lyne", "--board", "-", stdin="TT\nt#\n")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "line 2" in err and "Traceback" not in err
+
+
+def test_options_of_other_games_are_refused():
+    status, _, err = run("solve", "--game", "lyne", "--board", "-", "--metric", "cell", stdin="T.T\nttt\n")
+    assert status == 2 and "--metric does not apply to lyne" in err

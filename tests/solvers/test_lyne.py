@@ -1,0 +1,182 @@
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solvers.common import BoardError
+from solvers.lyne import Board, generate, solve, solve_plain, validate
+
+B25 = "TSD/2S2/tsd/D2T"
+
+
+def solved(text: str) -> tuple[Board, dict]:
+    board = Board.from_text(text)
+    result = solve(board)
+    assert result.solved, result.reason
+    assert validate(board, result.solution) == []
+    return board, result.solution
+
+
+# ------------------------------------------------------------------------- board model
+
+def test_canonical_and_slash_texts_read_the_same_board():
+    assert Board.from_text("TSD\n2S2\ntsd\nD2T\n") == Board.from_text(B25)
+    assert Board.from_text(B25).to_text() == B25.replace("/", "\n")
+
+
+def test_token_format_reads_question_marks_as_empty_and_keeps_case():
+    board = Board.from_text("4 3\n? A B\nc C 2\nC 3 2\nB c A")
+    assert board.to_text() == ".AB\ncC2\nC32\nBcA"
+    assert board.shapes == ["a", "b", "c"]
+
+
+def test_ragged_rows_are_padded_with_empty_places():
+    assert Board.from_text("TT\nt").to_text() == "TT\nt."
+
+
+@pytest.mark.parametrize("text, words", [
+    ("T.t", "shape 't' has 1 terminals"),
+    ("TTT", "shape 't' has 3 terminals"),
+    ("T5T", "line 1: unknown character '5'"),
+    ("TT/t#", "line 2: unknown character '#'"),
+    ("..\n22", "no shapes"),
+    ("2 2\nT T", "header says 2 rows"),
+    ("2 2\nT T\nt", "line 3: expected 2 tokens"),
+    ("1 2\nTx T", "line 2: token 'Tx'"),
+    ("", "empty"),
+])
+def test_malformed_boards_are_refused_naming_the_problem(text, words):
+    with pytest.raises(BoardError, match=words):
+        Board.from_text(text)
+
+
+# ------------------------------------------------------------------------- rule checker
+
+def test_checker_accepts_a_hand_made_solution_of_b25_and_rejects_a_wrong_end():
+    board = Board.from_text(B25)
+    answer = {"t": [[0, 0], [1, 0], [2, 0], [3, 1], [3, 2]],
+              "s": [[0, 1], [1, 0], [2, 1], [1, 2], [1, 1]],
+              "d": [[0, 2], [1, 2], [2, 2], [3, 1], [3, 0]]}
+    assert validate(board, answer) == []
+    answer["s"] = answer["s"][:-1]
+    assert any("not at a terminal" in p for p in validate(board, answer))
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda s: s["t"].pop(), "not at a terminal"),
+    (lambda s: s.pop("d"), "shape 'd': no path"),
+    (lambda s: s.update(x=[[0, 0], [0, 1]]), "not a shape"),
+    (lambda s: s["t"].__setitem__(1, [5, 5]), "off the board"),
+    (lambda s: s["t"].__setitem__(1, "a"), "not a [row, col] pair"),
+])
+def test_checker_names_each_broken_rule(change, words):
+    board, solution = solved(B25)
+    change(solution)
+    assert any(words in p for p in validate(board, solution))
+
+
+def test_checker_catches_reused_edges_hub_counts_and_skipped_nodes():
+    board = Board.from_text("T2T\nt..")
+    # t passes the hub twice over the same edge and never visits (1,0)
+    problems = validate(board, {"t": [[0, 0], [0, 1], [0, 0], [0, 1], [0, 2]]})
+    text = " ".join(problems)
+    assert "already used" in text and "visited 0 times" in text and "through its terminal" in text
+
+
+def test_checker_catches_crossing_diagonals_and_foreign_nodes():
+    board = Board.from_text("TD\nDT")
+    problems = validate(board, {"t": [[0, 0], [1, 1]], "d": [[0, 1], [1, 0]]})
+    assert any("diagonals cross" in p for p in problems)
+    problems = validate(Board.from_text("TdT\nD.D"), {"t": [[0, 0], [0, 1], [0, 2]]})
+    assert any("node of shape 'd'" in p for p in problems)
+
+
+def test_checker_catches_non_neighbour_steps_and_empty_places():
+    board = Board.from_text("T.T")
+    problems = validate(board, {"t": [[0, 0], [0, 2]]})
+    assert any("not between neighbours" in p for p in problems)
+    problems = validate(board, {"t": [[0, 0], [0, 1], [0, 2]]})
+    assert any("empty place" in p for p in problems)
+
+
+def test_checker_counts_hub_passes():
+    board = Board.from_text("T3T")
+    problems = validate(board, {"t": [[0, 0], [0, 1], [0, 2]]})
+    assert any("passed 1 times" in p for p in problems)
+
+
+# ------------------------------------------------------------------------- solver
+
+@pytest.mark.parametrize("text", [B25, "T.T/ttt", "TD/2d/TD", "4 3\n? A B\nc C 2\nC 3 2\nB c A"])
+def test_real_and_example_levels_are_solved_by_the_rules(text):
+    board, solution = solved(text)
+    assert set(solution) == set(board.shapes)
+
+
+def test_moves_count_the_edges_drawn():
+    board = Board.from_text(B25)
+    result = solve(board)
+    assert result.moves == sum(len(p) - 1 for p in result.solution.values())
+    assert result.stats["nodes"] >= 1
+
+
+@pytest.mark.parametrize("text, words", [
+    ("t2t/T2T", "no set of paths"),      # degrees fit, but no single trail joins them
+    ("T.T", "impossible from the start"),    # a terminal with no neighbour
+    ("T4T", "impossible from the start"),
+])
+def test_unsolvable_boards_get_a_reason(text, words):
+    result = solve(Board.from_text(text))
+    assert not result.solved and words in result.reason
+
+
+def test_solver_agrees_with_the_plain_search_on_boards_that_loop_through_a_hub():
+    # a hub may be passed twice by the same path: T-2-t-2-... needs a loop back through it
+    for text in ("T2T/tt.", "Tt2/.tT", "T22T"):
+        board = Board.from_text(text)
+        result, plain = solve(board), solve_plain(board)
+        assert result.solved == (plain is not None), text
+        if plain is not None:
+            assert validate(board, plain) == []
+
+
+@st.composite
+def small_boards(draw) -> Board:
+    rows, cols = draw(st.integers(2, 3)), draw(st.integers(2, 4))
+    places = [(r, c) for r in range(rows) for c in range(cols)]
+    grid = [[draw(st.sampled_from(".tdd2233")) for _ in range(cols)] for _ in range(rows)]
+    order = draw(st.permutations(places))
+    for i, shape in enumerate("TD"):
+        for r, c in order[2 * i: 2 * i + 2]:
+            grid[r][c] = shape
+    return Board.from_text("\n".join("".join(row) for row in grid))
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_boards())
+def test_solver_finds_a_solution_exactly_when_the_plain_search_does(board):
+    result, plain = solve(board), solve_plain(board)
+    assert result.solved == (plain is not None)
+    if result.solved:
+        assert validate(board, result.solution) == []
+        assert validate(board, plain) == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_generated_levels_are_solvable_and_their_own_answer_checks(seed):
+    board, answer = generate(5, 6, random.Random(seed), hubs=4)
+    assert validate(board, answer) == []
+    assert sum(ch.isdigit() for ch in board.to_text()) >= 4
+    solved(board.to_text())
+
+
+def test_large_generated_levels_with_many_hubs_are_solved():
+    rng = random.Random(7)
+    for _ in range(5):
+        board, _ = generate(6, 8, rng, hubs=6)
+        solved(board.to_text())
+
+
+def test_solver_refuses_options():
+    with pytest.raises(BoardError, match="no options"):
+        solve(Board.from_text(B25), metric="cell")
