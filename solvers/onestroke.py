@@ -1,0 +1,405 @@
+"""One-stroke (一笔画完): a Hamiltonian path over the grid's cells from a fixed start.
+
+Vocabulary: a *cell* is a square to visit, a *hole* is a missing one, the *head* is the
+path's current end and the *free* cells are those not yet visited.
+
+The problem is NP-complete on grids with holes, so the solver is a depth-first search; its
+speed comes from pruning, done on bitboards (one Python int per set of cells, with one
+guard column so that shifting by one never wraps from one row into the next):
+
+- dead ends: a free cell with fewer than two ways in or out (free neighbours, plus the head
+  when adjacent) must be the last cell, so two of them fail the branch;
+- connectivity: the free cells must form one region (a bit-parallel flood fill);
+- parity: on a chessboard colouring a path alternates colours; this fixes, from the root,
+  how many cells of each colour a solvable board has and which colour the last cell is,
+  so a forced last cell of the wrong colour fails the branch;
+- order: the neighbour with the fewest free neighbours first (Warnsdorff).
+
+Many boards are proved unsolvable before any search (a cell without neighbours, cells
+in pieces, parity, two cells that must both be the end), and ``reason`` says how.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from solvers.common import BoardError, SolveResult, split_rows
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Board:
+    """A one-stroke level: the cells to visit in a ``rows`` × ``cols`` grid and the start."""
+
+    rows: int
+    cols: int
+    cells: frozenset[Cell]
+    start: Cell
+
+    @classmethod
+    def from_text(cls, text: str) -> "Board":
+        """Read rows of ``#`` (cell), ``.`` (hole) and ``S`` (the start, a cell), separated
+        by newlines or ``/``; short rows are padded with holes."""
+        lines = split_rows(text)
+        cells: set[Cell] = set()
+        start: Cell | None = None
+        for r, line in enumerate(lines):
+            for c, ch in enumerate(line):
+                if ch == ".":
+                    continue
+                if ch not in "#S":
+                    raise BoardError(f"column {c + 1}: unexpected character {ch!r} "
+                                     "(use '#' for a cell, '.' for a hole, 'S' for the start)", line=r + 1)
+                if ch == "S":
+                    if start is not None:
+                        raise BoardError(f"column {c + 1}: a second start 'S' (the first is at "
+                                         f"line {start[0] + 1}, column {start[1] + 1})", line=r + 1)
+                    start = (r, c)
+                cells.add((r, c))
+        if start is None:
+            raise BoardError("no start cell 'S'")
+        return cls(len(lines), max(len(line) for line in lines), frozenset(cells), start)
+
+    def to_text(self) -> str:
+        return "\n".join(
+            "".join("S" if (r, c) == self.start else "#" if (r, c) in self.cells else "."
+                    for c in range(self.cols))
+            for r in range(self.rows))
+
+
+# ---------------------------------------------------------------------------- bitboards
+
+@dataclass(frozen=True)
+class _Grid:
+    """The board as bitboards: bit ``r * width + c``, ``width = cols + 1`` (a guard column)."""
+
+    width: int
+    full: int                 # every cell
+    dark: int                 # cells with (r + c) even
+    neighbours: tuple[int, ...]  # per bit index: the mask of its neighbouring cells
+
+    def bit(self, cell: Cell) -> int:
+        return cell[0] * self.width + cell[1]
+
+    def cell(self, index: int) -> Cell:
+        return divmod(index, self.width)
+
+    def spread(self, mask: int) -> int:
+        """The positions next to some bit of ``mask`` (unmasked: callers intersect)."""
+        w = self.width
+        return (mask << 1) | (mask >> 1) | (mask << w) | (mask >> w)
+
+    def region(self, seed: int, within: int) -> int:
+        """The cells of ``within`` connected to ``seed`` (a flood fill, one ring per step)."""
+        reached = seed & within
+        while True:
+            grown = (reached | self.spread(reached)) & within
+            if grown == reached:
+                return reached
+            reached = grown
+
+
+@lru_cache(maxsize=64)
+def _grid(board: Board) -> _Grid:
+    width = board.cols + 1
+    full = dark = 0
+    for r, c in board.cells:
+        full |= 1 << (r * width + c)
+        if (r + c) % 2 == 0:
+            dark |= 1 << (r * width + c)
+    neighbours = [0] * (board.rows * width)
+    for r, c in board.cells:
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if (nr, nc) in board.cells:
+                neighbours[r * width + c] |= 1 << (nr * width + nc)
+    return _Grid(width, full, dark, tuple(neighbours))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# ---------------------------------------------------------------------------- solver
+
+def solve(board: Board) -> SolveResult:
+    """A path from the start through every cell, or the reason there is none."""
+    g = _grid(board)
+    s = g.bit(board.start)
+    if g.full == 1 << s:
+        return SolveResult(True, [list(board.start)], 0, stats={"nodes": 1})
+    proof = _no_path_proof(board, g)
+    if proof:
+        return SolveResult(False, reason=proof, stats={"nodes": 0})
+    path, nodes = _search(g, s, _end_colour(board, g))
+    if path is None:
+        return SolveResult(False, reason=f"no path visits every cell (exhaustive search, {nodes} nodes)",
+                           stats={"nodes": nodes})
+    return SolveResult(True, [list(g.cell(i)) for i in path], len(path) - 1, stats={"nodes": nodes})
+
+
+def _own_colour(board: Board, g: _Grid) -> int:
+    """The cells of the start's colour on a chessboard colouring."""
+    return g.dark if (g.dark >> g.bit(board.start)) & 1 else g.full & ~g.dark
+
+
+def _end_colour(board: Board, g: _Grid) -> int:
+    """The cells the path may end on: a path alternates colours, so with as many cells of
+    the start's colour as of the other it ends on the other colour, else on the start's."""
+    own = _own_colour(board, g)
+    other = g.full & ~own
+    return other if own.bit_count() == other.bit_count() else own
+
+
+def _no_path_proof(board: Board, g: _Grid) -> str | None:
+    """Why the board has no solution, when that shows without search; else None."""
+    for i in _bits(g.full):
+        if not g.neighbours[i]:
+            return f"cell {g.cell(i)} has no neighbour"
+    pieces, rest = 0, g.full
+    while rest:
+        rest &= ~g.region(rest & -rest, rest)
+        pieces += 1
+    if pieces > 1:
+        return f"the cells are not connected: they form {pieces} separate pieces"
+    s = g.bit(board.start)
+    own_mask = _own_colour(board, g)
+    names = ("light", "dark") if own_mask == g.dark else ("dark", "light")   # (other, own)
+    own, other = own_mask.bit_count(), (g.full & ~own_mask).bit_count()
+    if own - other not in (0, 1):
+        return (f"parity: colouring the grid like a chessboard gives {own} {names[1]} and "
+                f"{other} {names[0]} cells; a path alternates colours, so from the {names[1]} start "
+                f"it visits {own} or {own - 1} {names[0]} cells, not {other}")
+    ends = [i for i in _bits(g.full & ~(1 << s)) if g.neighbours[i].bit_count() == 1]
+    if len(ends) > 1:
+        listed = ", ".join(str(g.cell(i)) for i in ends)
+        return f"cells {listed} have one neighbour each, so each would have to be the path's last cell"
+    end_ok = _end_colour(board, g)
+    if ends and not (end_ok >> ends[0]) & 1:
+        colour = names[1] if end_ok & own_mask else names[0]
+        return (f"cell {g.cell(ends[0])} has one neighbour, so the path must end there, but by "
+                f"parity the path ends on a {colour} cell")
+    return None
+
+
+def _search(g: _Grid, start: int, end_ok: int) -> tuple[list[int] | None, int]:
+    """Depth-first search with pruning; (path of bit indices or None, nodes visited)."""
+    path = [start]
+    nodes = 1
+    free = g.full & ~(1 << start)
+    stack = [(_moves(g, start, free, end_ok), free)]
+    while stack:
+        moves, free = stack[-1]
+        if not moves:
+            stack.pop()
+            path.pop()
+            continue
+        head = moves.pop()
+        path.append(head)
+        nodes += 1
+        free &= ~(1 << head)
+        if not free:
+            return path, nodes
+        stack.append((_moves(g, head, free, end_ok), free))
+    return None, nodes
+
+
+def _moves(g: _Grid, head: int, free: int, end_ok: int) -> list[int]:
+    """The head's moves worth trying, best last (the stack pops from the end); empty
+    when the position is dead."""
+    hb = 1 << head
+    w = g.width
+    avail = free | hb
+    a, b, c, d = avail << 1, avail >> 1, avail << w, avail >> w
+    one = a | b | c | d
+    two = (a & b) | (c & d) | ((a | b) & (c | d))
+    if free & ~one:
+        return []                       # a free cell no path can reach any more
+    ends = free & ~two
+    if ends:
+        # A cell with one way in or out must be the last; two such, or one of the wrong
+        # colour, and the branch is dead.
+        if ends & (ends - 1) or ends & ~end_ok:
+            return []
+    if g.region(free & -free, free) != free or not _cuts_allow_path(g, head, free, ends):
+        return []
+    nbr = g.neighbours
+    scored = []
+    for v in _bits(nbr[head] & free):
+        rest = free & ~(1 << v)
+        if rest and not nbr[v] & rest:
+            continue                    # a dead end before the last cell
+        scored.append(((nbr[v] & rest).bit_count(), v))
+    scored.sort(reverse=True)
+    return [v for _, v in scored]
+
+
+def _cuts_allow_path(g: _Grid, head: int, free: int, ends: int) -> bool:
+    """Whether the cut cells of the free region agree with one path from the head.
+
+    A free cell ``w`` whose removal cuts a part ``T`` off from the head is passed once, so
+    the path must finish inside ``T``: two parts cut off by one cell fail, so do parts
+    cut off by different cells that do not nest, and so does a forced last cell outside
+    them. Found with Tarjan's low points on a depth-first tree rooted at the head.
+    """
+    nbr = g.neighbours
+    within = free | (1 << head)
+    disc = {head: 0}
+    low = {head: 0}
+    size: dict[int, int] = {}
+    cut_children: dict[int, int] = {}
+    stack = [(head, -1, nbr[head] & within)]
+    lo, hi = 0, len(disc) + free.bit_count()     # the intersection of the cut-off parts, in discovery order
+    while stack:
+        v, parent, todo = stack[-1]
+        if todo:
+            u_bit = todo & -todo
+            stack[-1] = (v, parent, todo ^ u_bit)
+            u = u_bit.bit_length() - 1
+            if u in disc:
+                if u != parent and disc[u] < low[v]:
+                    low[v] = disc[u]
+                continue
+            disc[u] = low[u] = len(disc)
+            stack.append((u, v, nbr[u] & within))
+            continue
+        stack.pop()
+        size[v] = len(disc) - disc[v]
+        if parent < 0:
+            continue
+        if low[v] < low[parent]:
+            low[parent] = low[v]
+        if parent != head and low[v] >= disc[parent]:
+            # parent cuts v's subtree, discovery numbers disc[v] .. disc[v] + size - 1, off.
+            cut_children[parent] = cut_children.get(parent, 0) + 1
+            if cut_children[parent] > 1:
+                return False
+            lo, hi = max(lo, disc[v]), min(hi, disc[v] + size[v])
+            if lo >= hi:
+                return False
+    if ends and lo > 0:
+        e = ends.bit_length() - 1
+        return lo <= disc[e] < hi
+    return True
+
+
+def search_plain(board: Board, limit: int | None = None) -> SolveResult:
+    """Plain backtracking over the same neighbour tables, with no pruning and no move
+    ordering: the benchmark's baseline and the property tests' reference. With ``limit``
+    it gives up after that many nodes (``stats["capped"]``)."""
+    g = _grid(board)
+    nbr = g.neighbours
+    start = g.bit(board.start)
+    path = [start]
+    nodes = 1
+    free = g.full & ~(1 << start)
+    stack = [(_bits(nbr[start] & free), free)]
+    if not free:
+        stack = []
+    while stack:
+        moves, free = stack[-1]
+        if not moves:
+            stack.pop()
+            path.pop()
+            continue
+        if limit is not None and nodes >= limit:
+            return SolveResult(False, reason=f"gave up after {nodes} nodes", stats={"nodes": nodes, "capped": True})
+        head = moves.pop()
+        path.append(head)
+        nodes += 1
+        free &= ~(1 << head)
+        if not free:
+            break
+        stack.append((_bits(nbr[head] & free), free))
+    if free:
+        return SolveResult(False, reason=f"no path visits every cell (plain search, {nodes} nodes)",
+                           stats={"nodes": nodes})
+    return SolveResult(True, [list(g.cell(i)) for i in path], len(path) - 1, stats={"nodes": nodes})
+
+
+# ---------------------------------------------------------------------------- checker
+
+def validate(board: Board, solution: Any) -> list[str]:
+    """Every way ``solution`` breaks the rules (empty when it is a valid answer): a JSON
+    list of [row, col] that starts on S, steps up/down/left/right, stays on cells and
+    visits each cell exactly once."""
+    if not isinstance(solution, list) or not solution:
+        return ["the solution must be a non-empty list of [row, col] cells"]
+    problems: list[str] = []
+    path: list[Cell] = []
+    for k, item in enumerate(solution):
+        if (not isinstance(item, (list, tuple)) or len(item) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
+            problems.append(f"step {k}: {item!r} is not a [row, col] pair of integers")
+            continue
+        path.append((item[0], item[1]))
+    if problems:
+        return problems
+    if path[0] != board.start:
+        problems.append(f"the path starts at {path[0]}, not at the start {board.start}")
+    seen: set[Cell] = set()
+    for k, cell in enumerate(path):
+        if cell not in board.cells:
+            problems.append(f"step {k}: {cell} is not a cell of the board")
+        if cell in seen:
+            problems.append(f"step {k}: {cell} is visited a second time")
+        seen.add(cell)
+        if k and abs(cell[0] - path[k - 1][0]) + abs(cell[1] - path[k - 1][1]) != 1:
+            problems.append(f"step {k}: {path[k - 1]} to {cell} is not a step to a neighbouring cell")
+    missed = sorted(board.cells - seen)
+    if missed:
+        problems.append(f"{len(missed)} cell(s) never visited, e.g. {missed[0]}")
+    return problems
+
+
+def show(board: Board, solution: list[list[int]]) -> str:
+    """The grid with each cell's place in the visiting order (1 = the start), aligned."""
+    order = {(r, c): k for k, (r, c) in enumerate(solution, 1)}
+    width = len(str(len(solution)))
+    return "\n".join(
+        " ".join(str(order[(r, c)]).rjust(width) if (r, c) in order else ".".rjust(width)
+                 for c in range(board.cols)).rstrip()
+        for r in range(board.rows))
+
+
+# ---------------------------------------------------------------------------- generator
+
+def generate(rows: int, cols: int, seed: int, fill: float = 0.85) -> Board:
+    """A random solvable level, deterministic per seed: punch a few random holes, walk a
+    random self-avoiding path through the rest (Warnsdorff with random ties, so it rarely
+    strands cells), and keep the walk's cells when they cover at least ``fill`` of the
+    grid. The start is the walk's first cell; cells it missed become holes too."""
+    if rows < 1 or cols < 1 or not 0.0 < fill <= 1.0:
+        raise ValueError("generate needs rows, cols >= 1 and 0 < fill <= 1")
+    rng = random.Random(seed)
+    grid = [(r, c) for r in range(rows) for c in range(cols)]
+    need = max(1, -(-int(fill * rows * cols * 1000) // 1000))
+    holes_max = rows * cols - need
+    for attempt in range(10_000):
+        holes = set(rng.sample(grid, rng.randint(0, holes_max // 2))) if attempt < 9_000 else set()
+        open_cells = set(grid) - holes
+        walk = [rng.choice(sorted(open_cells))]
+        seen = {walk[0]}
+        while True:
+            r, c = walk[-1]
+            steps = [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in open_cells and n not in seen]
+            if not steps:
+                break
+
+            def onward(n: Cell) -> int:
+                return sum(m in open_cells and m not in seen
+                           for m in ((n[0] - 1, n[1]), (n[0] + 1, n[1]), (n[0], n[1] - 1), (n[0], n[1] + 1)))
+            best = min(onward(n) for n in steps)
+            nxt = rng.choice([n for n in steps if onward(n) == best])
+            walk.append(nxt)
+            seen.add(nxt)
+        if len(walk) >= need:
+            return Board(rows, cols, frozenset(walk), walk[0])
+    raise RuntimeError(f"could not generate a {rows}x{cols} board with fill {fill}")

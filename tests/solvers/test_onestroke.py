@@ -1,0 +1,188 @@
+"""One-stroke: the board model, the solver judged by the independent checker, the proofs of
+"no solution", the plain reference search and the level generator."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.common import BoardError
+from solvers.onestroke import Board, generate, search_plain, show, solve, validate
+
+EXAMPLE = "######\n#.##.#\n####S#\n#.##.#\n######"
+
+
+def assert_solves(board: Board) -> list[list[int]]:
+    result = solve(board)
+    assert result.solved, result.reason
+    assert validate(board, result.solution) == []
+    assert result.moves == len(board.cells) - 1
+    assert result.stats["nodes"] >= 1
+    return result.solution
+
+
+# ---------------------------------------------------------------------------- board text
+
+def test_from_text_reads_cells_holes_and_start() -> None:
+    board = Board.from_text(EXAMPLE)
+    assert (board.rows, board.cols, board.start) == (5, 6, (2, 4))
+    assert len(board.cells) == 26 and (1, 1) not in board.cells and (2, 4) in board.cells
+
+
+def test_to_text_round_trips() -> None:
+    assert Board.from_text(EXAMPLE).to_text() == EXAMPLE
+
+
+def test_slash_separated_rows_equal_newline_rows() -> None:
+    assert Board.from_text(EXAMPLE.replace("\n", "/")) == Board.from_text(EXAMPLE)
+
+
+def test_ragged_rows_are_padded_with_holes() -> None:
+    board = Board.from_text("S##\n#\n##")
+    assert board.cols == 3 and board.to_text() == "S##\n#..\n##."
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("S##\n#x#", 2, ["column 2", "'x'"]),
+    ("S#\n# #", 2, ["column 2", "' '"]),
+    ("S##\n###\n##S", 3, ["column 3", "second start"]),
+])
+def test_malformed_text_names_line_column_and_character(text: str, line: int, words: list[str]) -> None:
+    with pytest.raises(BoardError) as info:
+        Board.from_text(text)
+    assert info.value.line == line
+    assert str(info.value).startswith(f"line {line}:")
+    for word in words:
+        assert word in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["###\n###", "...", ""])
+def test_board_without_start_is_refused(text: str) -> None:
+    with pytest.raises(BoardError):
+        Board.from_text(text)
+
+
+# ---------------------------------------------------------------------------- solving
+
+def test_solves_the_games_example() -> None:
+    solution = assert_solves(Board.from_text(EXAMPLE))
+    assert solution[0] == [2, 4]
+
+
+def test_single_cell_board_is_solved_with_no_moves() -> None:
+    result = solve(Board.from_text("..\n.S"))
+    assert result.solved and result.solution == [[1, 1]] and result.moves == 0
+
+
+def test_parity_proves_no_solution_without_search() -> None:
+    result = solve(Board.from_text("#S#\n###\n###"))   # 5 dark, 4 light, light start
+    assert not result.solved and result.stats["nodes"] == 0
+    assert result.reason.startswith("parity:") and "5 dark" in result.reason
+
+
+def test_disconnected_cells_are_reported() -> None:
+    result = solve(Board.from_text("S#.##"))
+    assert not result.solved and "not connected" in result.reason
+
+
+def test_cell_without_neighbour_is_reported() -> None:
+    result = solve(Board.from_text("S#\n..\n.#"))
+    assert not result.solved and result.reason == "cell (2, 1) has no neighbour"
+
+
+def test_two_cells_with_one_neighbour_besides_start_cannot_both_be_the_end() -> None:
+    result = solve(Board.from_text("#.#\n###\n.S."))
+    assert not result.solved and "one neighbour each" in result.reason
+
+
+def test_search_proves_no_solution_parity_does_not_catch() -> None:
+    # Balanced colours, connected, one cell with one neighbour (of the right colour), but
+    # the start cuts that cell off from the square: the path cannot come back.
+    board = Board.from_text("##\n##\n.S\n.#")
+    result = solve(board)
+    assert not result.solved and "exhaustive search" in result.reason
+    assert search_plain(board).solved is False
+
+
+@pytest.mark.parametrize("size, seed", [(6, 1), (8, 2), (10, 3), (12, 4)])
+def test_generated_levels_are_solved(size: int, seed: int) -> None:
+    assert_solves(generate(size, size, seed))
+
+
+# ---------------------------------------------------------------------------- properties
+
+@st.composite
+def small_boards(draw: st.DrawFn) -> Board:
+    rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    cells = draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)), min_size=1))
+    start = draw(st.sampled_from(sorted(cells)))
+    return Board(rows, cols, frozenset(cells), start)
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_boards())
+def test_solver_answers_are_valid_and_agree_with_plain_search(board: Board) -> None:
+    result = solve(board)
+    reference = search_plain(board)
+    assert result.solved == reference.solved, board.to_text()
+    if result.solved:
+        assert validate(board, result.solution) == []
+        assert validate(board, reference.solution) == []
+    else:
+        assert result.reason
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_boards())
+def test_text_round_trip_keeps_the_board(board: Board) -> None:
+    again = Board.from_text(board.to_text())
+    assert (again.cells, again.start) == (board.cells, board.start)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 9), st.integers(2, 9), st.integers(0, 10**6))
+def test_generated_boards_are_solvable_full_enough_and_deterministic(rows: int, cols: int, seed: int) -> None:
+    board = generate(rows, cols, seed)
+    assert board == generate(rows, cols, seed)
+    assert len(board.cells) >= 0.75 * rows * cols
+    assert_solves(board)
+
+
+def test_generator_depends_on_the_seed() -> None:
+    assert len({generate(8, 8, seed) for seed in range(5)}) > 1
+
+
+# ---------------------------------------------------------------------------- checker
+
+BOARD = Board.from_text("S#\n##")
+
+
+@pytest.mark.parametrize("solution, words", [
+    ([[0, 0], [0, 1], [1, 1], [1, 0]], None),
+    ("0,0", "non-empty list"),
+    ([], "non-empty list"),
+    ([[0, 0], [0, True]], "not a [row, col]"),
+    ([[0, 0], [0, 1, 2]], "not a [row, col]"),
+    ([[0, 1], [0, 0], [1, 0], [1, 1]], "starts at (0, 1)"),
+    ([[0, 0], [1, 1], [0, 1], [1, 0]], "not a step"),
+    ([[0, 0], [0, 1], [1, 1], [1, 0], [1, 1]], "second time"),
+    ([[0, 0], [0, 1], [0, 2]], "not a cell"),
+    ([[0, 0], [0, 1], [1, 1]], "never visited"),
+])
+def test_validate_names_each_broken_rule(solution: object, words: str | None) -> None:
+    problems = validate(BOARD, solution)
+    if words is None:
+        assert problems == []
+    else:
+        assert any(words in p for p in problems), problems
+
+
+def test_show_numbers_the_visits_aligned() -> None:
+    board = Board.from_text(EXAMPLE)
+    lines = show(board, solve(board).solution).splitlines()
+    assert len(lines) == 5
+    assert lines[2].split()[4] == "1"
+    assert lines[1].split()[1] == "."
+    assert len({len(line) for line in lines}) == 1
+    numbers = sorted(int(x) for line in lines for x in line.split() if x != ".")
+    assert numbers == list(range(1, 27))
