@@ -1,0 +1,142 @@
+"""Ring-battle solver speed against the plain full move tree.
+
+The baseline is the oldest write-up's solver: a position is a list of 4 lists of 12
+letters, each of the 86 moves copies it, and every node of the tree to the budget's depth
+is built (no deduplication) and goal-tested by backtracking over lines and blocks. At
+depth 3 that is 86 + 86² + 86³ = 643,452 nodes, minutes of work, so the baseline runs a
+capped prefix of the tree and its time per node is extrapolated to the whole tree (the
+table says so). Both run on the same boards, in the same process.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from puzzlepilot.bench import Bench, ms, summary
+from solvers import rings
+from solvers.rings import MOVES, Board, solve
+
+FULL_TREE_3 = 86 + 86 ** 2 + 86 ** 3
+
+
+class _Cap(Exception):
+    pass
+
+
+def baseline_nodes(board: Board, depth: int, cap: int) -> tuple[int, bool]:
+    """Walk the plain tree to ``depth`` (stopping after ``cap`` nodes); (nodes, solved)."""
+    moves = [m.to_json() for m in MOVES]
+    lines = [[(r, s) for r in range(4)] for s in range(12)]
+    blocks = [[(r, t % 12) for r in (2, 3) for t in (s, s + 1)] for s in range(12)]
+    count = 0
+
+    def covered(cells: set[tuple[int, int]]) -> bool:
+        if not cells:
+            return True
+        first = min(cells)
+        return any(set(g) <= cells and covered(cells - set(g)) for g in lines + blocks if first in g)
+
+    def apply(grid: list[list[str]], move: dict[str, Any]) -> list[list[str]]:
+        new = copy.deepcopy(grid)
+        if move["op"] == "rotate":
+            for s in range(12):
+                new[move["ring"]][(s + move["steps"]) % 12] = grid[move["ring"]][s]
+        else:
+            i = move["line"]
+            path = [(0, i), (1, i), (2, i), (3, i), (3, i + 6), (2, i + 6), (1, i + 6), (0, i + 6)]
+            for p, (r, s) in enumerate(path):
+                r2, s2 = path[(p + move["steps"]) % 8]
+                new[r2][s2] = grid[r][s]
+        return new
+
+    def walk(grid: list[list[str]], left: int) -> bool:
+        nonlocal count
+        count += 1
+        if count > cap:
+            raise _Cap
+        if covered({(r, s) for r in range(4) for s in range(12) if grid[r][s] != "."}):
+            return True
+        return left > 0 and any(walk(apply(grid, m), left - 1) for m in moves)
+
+    try:
+        return count, walk([list(row) for row in board.cells], depth)
+    except _Cap:
+        return cap, False
+
+
+def scrambled(seed: int, groups: int, moves: int) -> Board:
+    """Random disjoint lines and blocks shuffled by ``moves`` random moves that change them."""
+    rng = random.Random(seed)
+    cells: set[tuple[int, int]] = set()
+    while len(cells) < 4 * groups:
+        s = rng.randrange(12)
+        group = ({(r, s) for r in range(4)} if rng.random() < 0.5
+                 else {(r, t % 12) for r in (2, 3) for t in (s, s + 1)})
+        if not group & cells:
+            cells |= group
+    grid = [["x" if (r, s) in cells else "." for s in range(12)] for r in range(4)]
+    while moves:
+        moved = rings._simulate(grid, rng.choice(MOVES).to_json())
+        if moved != grid:    # many moves shift only empty cells; count those that do not
+            grid, moves = moved, moves - 1
+    return Board.from_text("\n".join("".join(row) for row in grid))
+
+
+def hard(seed: int, groups: int, budget: int) -> Board:
+    """A random board with no answer within ``budget`` (the search must prove it)."""
+    rng = random.Random(seed)
+    while True:
+        cells = rng.sample(range(48), 4 * groups)
+        board = Board.from_text("\n".join("".join("x" if r * 12 + s in cells else "." for s in range(12))
+                                          for r in range(4)))
+        if not solve(board, moves=budget).solved:
+            return board
+
+
+def run(bench: Bench) -> None:
+    rings._tables.cache_clear()
+    rings._backward.cache_clear()
+    cold, _ = bench.timed(lambda: solve(scrambled(0, 2, 3)))
+    bench.table("rings_cold", "First solve in a process (tables, goal sets; ms)",
+                ["case", "ms"], [["first solve, 8 enemies, 3 moves", ms(cold)]])
+
+    # Full-tree comparison at depth 3 on boards with no answer within 3.
+    cap = 5_000 if bench.quick else 40_000
+    rows = []
+    for seed, groups in ([(1, 2)] if bench.quick else [(1, 2), (2, 3), (3, 4)]):
+        board = hard(seed, groups, 3)
+        times = [bench.timed(lambda: solve(board, moves=3))[0] for _ in range(3)]
+        median, _ = summary(times)
+        bench.progress(f"  baseline tree, {4 * groups} enemies, capped at {cap} nodes ...")
+        t, (nodes, solved) = bench.timed(lambda: baseline_nodes(board, 3, cap))
+        assert not solved
+        full = t / nodes * FULL_TREE_3
+        rows.append([4 * groups, median, nodes, ms(t), ms(full), round(ms(full) / median)])
+    bench.table("rings_tree", "No answer within 3: solver vs plain full tree (ms; baseline timed on a "
+                "capped prefix, extrapolated to all 643,452 nodes)",
+                ["enemies", "solver", "base nodes", "base ms", "base full (extrap.)", "ratio"], rows)
+
+    # Solvable boards by depth, and "none within N" proofs.
+    per = 3 if bench.quick else 8
+    depths = (1, 2, 3) if bench.quick else (1, 2, 3, 4, 5)
+    rows = []
+    for depth in depths:
+        for groups in ((2,) if bench.quick else (2, 4, 6)):
+            boards = [scrambled(100 * depth + k, groups, depth) for k in range(per if depth < 5 else 3)]
+            times, found = [], []
+            for board in boards:
+                t, result = bench.timed(lambda: solve(board, moves=depth))
+                assert result.solved and rings.validate(board, result.solution, moves=depth) == []
+                times.append(t)
+                found.append(result.moves)
+            rows.append([f"≤{depth}", 4 * groups, len(boards), max(found), *summary(times)])
+        bench.progress(f"  solvable within {depth} ...")
+    for budget in ((3,) if bench.quick else (3, 4, 5)):
+        for groups in ((2,) if bench.quick else (2, 4)):
+            board = hard(7 * budget + groups, groups, min(budget, 3))
+            t, result = bench.timed(lambda: solve(board, moves=budget))
+            rows.append([f"none? {budget}", 4 * groups, 1, result.moves if result.solved else "none", ms(t), ms(t)])
+        bench.progress(f"  proofs within {budget} ...")
+    bench.table("rings_depths", "Scrambled boards by budget, and boards with no short answer (ms)",
+                ["budget", "enemies", "boards", "moves", "median", "worst"], rows)

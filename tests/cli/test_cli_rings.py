@@ -1,0 +1,61 @@
+"""Ring battles through the command line: JSON shape, --rule and --moves, exit statuses."""
+from __future__ import annotations
+
+import io
+import json
+
+from puzzlepilot.cli import main
+from solvers.rings import Board, validate
+
+WORKED = "moves: 1\n..x.........\n..x.........\n..x.........\n...x........\n"
+DIAGONAL = "x...........\n.x..........\n..x.........\n...x........\n"
+THREE = "x...........\nx...........\n.....x......\n............\n"
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_solve_json_gives_a_valid_shortest_answer(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(WORKED)
+    status, out, err = run(["solve", "--game", "rings", "--board", str(path), "--json"])
+    obj = json.loads(out)
+    assert status == 0 and err == ""
+    assert obj["game"] == "rings" and obj["solved"] is True and obj["moves"] == 1
+    assert obj["board"] == WORKED.strip().replace("\n", "/")
+    assert obj["solution"] == [{"op": "rotate", "ring": 3, "steps": -1}]
+    assert isinstance(obj["elapsed_ms"], float)
+
+
+def test_moves_option_overrides_the_budget():
+    status, out, _ = run(["solve", "--game", "rings", "--board", "-", "--json", "--moves", "1"], DIAGONAL)
+    obj = json.loads(out)
+    assert status == 1 and obj["solved"] is False and "within 1 moves" in obj["reason"]
+    status, out, _ = run(["solve", "--game", "rings", "--board", "-", "--json", "--moves", "3"], DIAGONAL)
+    obj = json.loads(out)
+    assert status == 0 and validate(Board.from_text(DIAGONAL), obj["solution"], moves=3) == []
+
+
+def test_rule_option_allows_partly_filled_attacks():
+    status, out, _ = run(["solve", "--game", "rings", "--board", "-", "--json"], THREE)
+    assert status == 1 and "multiple of 4" in json.loads(out)["reason"]
+    status, out, _ = run(["solve", "--game", "rings", "--board", "-", "--json", "--rule", "attacks"], THREE)
+    obj = json.loads(out)
+    assert status == 0 and validate(Board.from_text(THREE), obj["solution"], rule="attacks") == []
+
+
+def test_human_output_lists_the_moves():
+    status, out, _ = run(["solve", "--game", "rings", "--board", "-"], WORKED)
+    assert status == 0 and "rotate ring 3 1 anticlockwise" in out
+
+
+def test_bad_input_is_one_line_on_stderr_and_status_2():
+    for argv, stdin in ((["solve", "--game", "rings", "--board", "-"], "..x\n"),
+                        (["solve", "--game", "rings", "--board", "-", "--moves", "9"], WORKED),
+                        (["solve", "--game", "rings", "--board", "-", "--rule", "loose"], WORKED),
+                        (["solve", "--game", "rings", "--board", "-", "--metric", "cell"], WORKED)):
+        status, out, err = run(argv, stdin)
+        assert status == 2 and out == "" and len(err.strip().splitlines()) == 1, argv
