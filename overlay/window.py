@@ -73,8 +73,11 @@ class HintOverlay:
             except ShapeError as exc:
                 self.close()
                 raise CaptureError(str(exc)) from None
+            # Idle tasks make Tk's wrapper window; the round trip on Tk's connection makes sure
+            # the server knows it before our connection names it (unknown ids are fatal).
             self._top.update_idletasks()
-            self._wrapper = int(self._top.wm_frame(), 16)   # Tk's wrapper: the real toplevel
+            self._top.winfo_pointerxy()
+            self._wrapper = self._shape.toplevel(self._top.winfo_id())
         elif system == "win32":
             self._canvas.configure(bg=KEY_COLOR)
             self._top.attributes("-transparentcolor", KEY_COLOR)
@@ -143,7 +146,10 @@ class HintOverlay:
             yield
         finally:
             self._top.deiconify()
-            self._top.update_idletasks()
+            # Mapped again but blank until Tk handles the Expose: fetch it (round trip) and
+            # redraw now rather than at the next pump.
+            self._top.winfo_pointerxy()
+            self._root.update()
 
     def close(self) -> None:
         if self._shape is not None:

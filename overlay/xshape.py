@@ -43,6 +43,9 @@ class XShape:
         x11.XCreateBitmapFromData.restype = c.c_ulong
         x11.XCreateBitmapFromData.argtypes = [c.c_void_p, c.c_ulong, c.c_void_p, c.c_uint, c.c_uint]
         x11.XFreePixmap.argtypes = [c.c_void_p, c.c_ulong]
+        x11.XFree.argtypes = [c.c_void_p]
+        x11.XQueryTree.argtypes = [c.c_void_p, c.c_ulong, c.POINTER(c.c_ulong), c.POINTER(c.c_ulong),
+                                   c.POINTER(c.c_void_p), c.POINTER(c.c_uint)]
         xext.XShapeQueryExtension.restype = c.c_int
         xext.XShapeQueryExtension.argtypes = [c.c_void_p, c.POINTER(c.c_int), c.POINTER(c.c_int)]
         xext.XShapeCombineMask.argtypes = [c.c_void_p, c.c_ulong, c.c_int, c.c_int, c.c_int,
@@ -56,6 +59,22 @@ class XShape:
         if not xext.XShapeQueryExtension(self._dpy, c.byref(event), c.byref(error)):
             self.close()
             raise ShapeError("the X server has no SHAPE extension: use --hints window")
+
+    def toplevel(self, window: int) -> int:
+        """The ancestor of ``window`` that sits on the root window. For a Tk toplevel's
+        ``winfo_id()`` that is Tk's wrapper, the window really mapped (``wm frame`` names it
+        only under a window manager)."""
+        c = ctypes
+        while True:
+            root, parent, children, count = c.c_ulong(), c.c_ulong(), c.c_void_p(), c.c_uint()
+            if not self._x11.XQueryTree(self._dpy, window, c.byref(root), c.byref(parent),
+                                        c.byref(children), c.byref(count)):
+                raise ShapeError(f"cannot query window 0x{window:x}")
+            if children:
+                self._x11.XFree(children)
+            if parent.value in (root.value, 0):
+                return window
+            window = parent.value
 
     def cut(self, window: int, mask: np.ndarray) -> None:
         """Show only the window's pixels where ``mask`` (H×W, bool) is set; no input at all."""

@@ -1,0 +1,77 @@
+"""Shared fixtures: ``display`` starts one Xvfb for the whole session.
+
+Display tests skip only when Xvfb is not installed. pyautogui binds ``DISPLAY`` at
+import, so display tests import it inside the test, after this fixture has run.
+"""
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import subprocess
+import time
+from typing import Callable, Iterator
+
+import pytest
+
+from tests.display import TkWindow
+from vision.capture import Rect
+
+
+def _start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x800x24",
+                             "-nolisten", "tcp"], pass_fds=(write_end,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    # Read the display number up to the newline before closing the pipe: closing early kills Xvfb.
+    number, deadline = b"", time.monotonic() + 10
+    try:
+        while not number.endswith(b"\n"):
+            if not select.select([read_end], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                break
+            chunk = os.read(read_end, 16)
+            if not chunk:
+                break
+            number += chunk
+    finally:
+        os.close(read_end)
+    if not number.strip():
+        proc.kill()
+        proc.wait()
+        pytest.fail("Xvfb did not report a display number")
+    return proc, f":{number.decode().strip()}"
+
+
+@pytest.fixture(scope="session")
+def display(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A private Xvfb screen (1280×800) as DISPLAY, with an empty XAUTHORITY file."""
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed")
+    proc, name = _start_xvfb()
+    auth = tmp_path_factory.mktemp("xvfb") / "Xauthority"
+    auth.touch()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DISPLAY", name)
+        env.setenv("XAUTHORITY", str(auth))
+        env.setenv("XDG_SESSION_TYPE", "x11")
+        try:
+            yield name
+        finally:
+            proc.terminate()
+            proc.wait(timeout=5)
+
+
+@pytest.fixture
+def tk_window(display: str) -> Iterator[Callable[..., TkWindow]]:
+    """Opens Tk windows in helper processes (``tk_window(title, Rect, color)``); closes them after."""
+    opened: list[TkWindow] = []
+
+    def open_window(title: str, rect: Rect, color: str = "#20a040") -> TkWindow:
+        window = TkWindow(title, rect, color)
+        opened.append(window)
+        return window
+
+    yield open_window
+    for window in opened:
+        window.close()

@@ -1,0 +1,133 @@
+"""Helpers for tests on an X display (the ``display`` fixture in conftest starts Xvfb).
+
+:class:`TkWindow` runs a plain Tk window in a helper process, so its events are handled
+while the test drives pyautogui or the overlay in this one. It reports its mouse and key
+events on stdout and takes commands (``move X Y``, ``color #RRGGBB``) on stdin.
+"""
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+from typing import Callable
+
+import numpy as np
+
+from vision.capture import Rect
+
+WINDOW_SCRIPT = r"""
+import sys, tkinter as tk
+title, geometry, color = sys.argv[1:4]
+root = tk.Tk()
+root.title(title)
+root.geometry(geometry)
+root.configure(bg=color)
+def say(*words):
+    print(*words, flush=True)
+for event, name in (("<ButtonPress-1>", "press"), ("<B1-Motion>", "motion"),
+                    ("<ButtonRelease-1>", "release")):
+    root.bind(event, lambda e, name=name: say(name, e.x_root, e.y_root))
+root.bind("<Key>", lambda e: say("key", e.keysym))
+def command(line):
+    words = line.split()
+    if words[0] == "move":
+        root.geometry(f"+{words[1]}+{words[2]}")
+    elif words[0] == "color":
+        root.configure(bg=words[1])
+    root.update_idletasks()
+    say("done", *words)
+def poll():
+    import select
+    while select.select([sys.stdin], [], [], 0)[0]:
+        line = sys.stdin.readline()
+        if not line:
+            root.destroy()
+            return
+        command(line)
+    root.after(10, poll)
+root.after(10, poll)
+root.update()
+root.focus_force()
+say("ready")
+root.mainloop()
+"""
+
+
+class TkWindow:
+    """A Tk window of one colour in a helper process, reporting its events."""
+
+    def __init__(self, title: str, rect: Rect, color: str = "#20a040") -> None:
+        self.title, self.rect, self.color = title, rect, color
+        geometry = f"{rect.width}x{rect.height}+{rect.left}+{rect.top}"
+        self._proc = subprocess.Popen([sys.executable, "-c", WINDOW_SCRIPT, title, geometry, color],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._lines: queue.Queue[str] = queue.Queue()
+        self.events: list[tuple[str, ...]] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wait_for(lambda e: e[0] == "ready")
+
+    def _read(self) -> None:
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            self._lines.put(line)
+
+    def _drain(self, timeout: float) -> None:
+        try:
+            self.events.append(tuple(self._lines.get(timeout=timeout).split()))
+            while True:
+                self.events.append(tuple(self._lines.get_nowait().split()))
+        except queue.Empty:
+            pass
+
+    def wait_for(self, match: Callable[[tuple[str, ...]], bool], timeout: float = 5.0) -> tuple[str, ...]:
+        """The first event (already seen or coming) that matches; AssertionError on timeout."""
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while True:
+            for event in self.events[seen:]:
+                if match(event):
+                    return event
+            seen = len(self.events)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{self.title}: no matching event in {timeout} s; got {self.events}")
+            self._drain(min(left, 0.1))
+
+    def settle(self, quiet: float = 0.15) -> list[tuple[str, ...]]:
+        """Every event so far, after none came for ``quiet`` seconds."""
+        count = -1
+        while count != len(self.events):
+            count = len(self.events)
+            self._drain(quiet)
+        return self.events
+
+    def send(self, command: str) -> None:
+        """Run a command in the window's process and wait until it is done."""
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(command + "\n")
+        self._proc.stdin.flush()
+        self.wait_for(lambda e: e[:1] == ("done",) and " ".join(e[1:]) == command)
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+
+
+def wait_for_pixels(grab: Callable[[], np.ndarray], ok: Callable[[np.ndarray], bool],
+                    timeout: float = 3.0) -> np.ndarray:
+    """Grab until ``ok(image)`` (mapped is not yet drawn); the last image either way."""
+    deadline = time.monotonic() + timeout
+    image = grab()
+    while not ok(image) and time.monotonic() < deadline:
+        time.sleep(0.02)
+        image = grab()
+    return image
+
+
+def bgr(color: str) -> tuple[int, int, int]:
+    """``#rrggbb`` → (b, g, r) as a grab shows it."""
+    value = int(color.lstrip("#"), 16)
+    return (value & 255, (value >> 8) & 255, value >> 16)

@@ -1,0 +1,146 @@
+from __future__ import annotations
+
+import subprocess
+import time
+from typing import Iterator
+
+import numpy as np
+import pytest
+
+from overlay.draw import Label, Marker, Polyline, render
+from overlay.window import HintOverlay, HintWindow, make_hints, translated
+from tests.display import bgr, wait_for_pixels
+from vision.capture import Rect, find_windows, region_source
+
+GAME = Rect(100, 100, 600, 400)
+GAME_COLOR = "#20a040"
+RED = (230, 20, 20)
+PATH = Polyline(((200, 200), (500, 200), (500, 400)), RED, 8.0, "each")
+
+
+def near(image: np.ndarray, y: int, x: int, color: tuple[int, int, int], tol: int = 12) -> bool:
+    return bool((np.abs(image[y, x].astype(int) - color) <= tol).all())
+
+
+@pytest.fixture
+def game(tk_window):
+    return tk_window("Overlay game", GAME, GAME_COLOR)
+
+
+@pytest.fixture
+def overlay(display: str) -> Iterator[HintOverlay]:
+    hints = HintOverlay()
+    yield hints
+    hints.close()
+
+
+@pytest.fixture
+def screen(display: str):
+    source = region_source(GAME)
+    yield source
+    source.close()
+
+
+def show_and_grab(overlay: HintOverlay, screen, shapes, area: Rect = GAME) -> np.ndarray:
+    overlay.show(shapes, area)
+    overlay.pump()
+    return wait_for_pixels(screen.grab, lambda im: near(im, 100, 250, bgr("#e61414")))
+
+
+def test_overlay_shows_strokes_and_the_game_everywhere_else(game, overlay, screen) -> None:
+    image = show_and_grab(overlay, screen, [PATH])
+    red = bgr("#e61414")
+    # On the stroke (screen (350, 200) → image (250, 100)) and on the vertical leg.
+    assert near(image, 100, 250, red) and near(image, 250, 400, red)
+    # Away from the strokes the game shows through, everywhere.
+    untouched = np.ones(image.shape[:2], bool)
+    untouched[80:120, 80:420] = False
+    untouched[80:320, 380:420] = False
+    assert (image[untouched] == bgr(GAME_COLOR)).all()
+    # Live, not a stale copy: the game's new colour shows around the strokes at once.
+    game.send("color #3050a0")
+    image = wait_for_pixels(screen.grab, lambda im: (im[untouched] == bgr("#3050a0")).all())
+    assert (image[untouched] == bgr("#3050a0")).all() and near(image, 100, 250, red)
+
+
+def test_overlay_looks_like_the_opencv_rendering(game, overlay, screen) -> None:
+    shapes = [PATH, Marker((200, 350), 16, (20, 20, 230), "1"), Label((350, 300), "3 moves")]
+    image = show_and_grab(overlay, screen, shapes)
+    game_only = np.zeros_like(image)
+    game_only[:] = bgr(GAME_COLOR)
+    expected = render(game_only, translated(shapes, -GAME.left, -GAME.top))
+    changed_here = (image != game_only).any(axis=2)
+    changed_there = (expected != game_only).any(axis=2)
+    overlap = (changed_here & changed_there).sum() / (changed_here | changed_there).sum()
+    assert overlap > 0.75, overlap
+    # Same colours: the stroke's red, the marker's blue, the label's dark plate.
+    for color in ("#e61414", "#1414e6", "#282828"):
+        assert (np.abs(image.astype(int) - bgr(color)).max(axis=2) <= 12).sum() > 30, color
+
+
+def test_click_on_a_hint_stroke_reaches_the_window_below(game, overlay, screen) -> None:
+    show_and_grab(overlay, screen, [PATH])
+    subprocess.run(["xdotool", "mousemove", "350", "200", "click", "1"], check=True)
+    assert game.wait_for(lambda e: e[0] == "press") == ("press", "350", "200")
+
+
+def test_hidden_takes_the_hints_off_for_a_grab_and_puts_them_back(game, overlay, screen) -> None:
+    show_and_grab(overlay, screen, [PATH])
+    with overlay.hidden():
+        clean = screen.grab()
+    assert (clean == bgr(GAME_COLOR)).all()
+    back = wait_for_pixels(screen.grab, lambda im: near(im, 100, 250, bgr("#e61414")))
+    assert near(back, 100, 250, bgr("#e61414"))
+
+
+def test_show_replaces_the_previous_hints_and_clear_removes_them(game, overlay, screen) -> None:
+    show_and_grab(overlay, screen, [PATH])
+    moved = Polyline(((200, 450), (600, 450)), RED, 8.0, "none")
+    overlay.show([moved], GAME)
+    overlay.pump()
+    image = wait_for_pixels(screen.grab, lambda im: near(im, 350, 300, bgr("#e61414")))
+    assert near(image, 350, 300, bgr("#e61414"))
+    assert near(image, 100, 250, bgr(GAME_COLOR), tol=0)
+    overlay.clear()
+    overlay.pump()
+    image = wait_for_pixels(screen.grab, lambda im: (im == bgr(GAME_COLOR)).all())
+    assert (image == bgr(GAME_COLOR)).all()
+
+
+def test_overlay_show_is_fast_enough_for_live_hints(game, overlay) -> None:
+    shapes = [PATH, Marker((200, 350), 16, (20, 20, 230), "1"), Label((350, 300), "3 moves")]
+    overlay.show(shapes, GAME)   # first show maps the window and loads the font
+    overlay.pump()
+    start = time.perf_counter()
+    overlay.show([PATH], GAME)
+    overlay.pump()
+    assert time.perf_counter() - start < 0.1
+
+
+def test_hint_window_shows_the_capture_with_the_hints(display: str) -> None:
+    window = HintWindow()
+    try:
+        frame = np.full((300, 400, 3), bgr(GAME_COLOR), np.uint8)
+        area = Rect(50, 60, 400, 300)
+        window.show([Polyline(((100, 160), (300, 160)), RED, 10.0, "none")], area, frame)
+        window.pump()
+        (title, rect, _), = find_windows(HintWindow.TITLE)
+        source = region_source(rect)
+        try:
+            image = wait_for_pixels(source.grab, lambda im: near(im, 100, 100, bgr("#e61414")))
+        finally:
+            source.close()
+        assert abs(image.shape[0] - 300) <= 4 and abs(image.shape[1] - 400) <= 4   # a label's border
+        assert near(image, 100, 100, bgr("#e61414")) and near(image, 10, 10, bgr(GAME_COLOR), tol=0)
+    finally:
+        window.close()
+
+
+def test_make_hints_builds_each_kind_and_refuses_others(display: str) -> None:
+    for kind, cls in (("overlay", HintOverlay), ("window", HintWindow)):
+        hints = make_hints(kind)
+        assert isinstance(hints, cls)
+        hints.close()
+    assert make_hints("none") is None
+    with pytest.raises(ValueError, match="overlay, window or none"):
+        make_hints("bubbles")
