@@ -29,6 +29,7 @@ searches forwards only (goal test on every position of the last level), up to 4 
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -432,7 +433,9 @@ def _groups() -> list[frozenset[tuple[int, int]]]:
     return lines + blocks
 
 
-def _simulate(grid: list[list[str]], move: dict[str, Any]) -> list[list[str]]:
+def apply_move(grid: list[list[str]], move: dict[str, Any]) -> list[list[str]]:
+    """The grid (``grid[ring][slice]``) after one move given as JSON: the rules' plain
+    simulator, also used to draw and replay answers."""
     new = [row[:] for row in grid]
     k = move["steps"]
     if move["op"] == "rotate":
@@ -492,7 +495,7 @@ def validate(board: Board, solution: Any, rule: str = "strict", moves: int | Non
         problems.append(f"{len(solution)} moves exceed the budget of {budget}")
     grid = [list(line) for line in board.cells]
     for move in solution:
-        grid = _simulate(grid, move)
+        grid = apply_move(grid, move)
     enemies = frozenset((r, s) for r in range(4) for s in range(12) if grid[r][s] != ".")
     if rule == "attacks":
         if not _set_cover(enemies, -(-len(enemies) // 4)):
@@ -501,6 +504,29 @@ def validate(board: Board, solution: Any, rule: str = "strict", moves: int | Non
     elif not _exact_cover(enemies):
         problems.append("the enemies do not form disjoint full lines and blocks")
     return problems
+
+
+def generate(seed: int, groups: int = 3, moves: int = 3, kinds: str = "x") -> Board:
+    """A board solvable within ``moves`` (its budget): ``groups`` random disjoint lines and
+    blocks of enemies (letters drawn from ``kinds``), shuffled by ``moves`` random moves
+    that each change the arena."""
+    rng = random.Random(seed)
+    cells: set[tuple[int, int]] = set()
+    for _ in range(200):
+        if len(cells) == 4 * groups:
+            break
+        s = rng.randrange(SLICES)
+        group = ({(r, s) for r in range(RINGS)} if rng.random() < 0.5
+                 else {(r, t % SLICES) for r in (2, 3) for t in (s, s + 1)})
+        if not group & cells:
+            cells |= group
+    grid = [[rng.choice(kinds) if (r, s) in cells else EMPTY for s in range(SLICES)] for r in range(RINGS)]
+    left = moves
+    while left and cells:
+        moved = apply_move(grid, rng.choice(MOVES).to_json())
+        if moved != grid:    # many moves shift only empty cells
+            grid, left = moved, left - 1
+    return Board(tuple("".join(row) for row in grid), moves)
 
 
 def show(board: Board, solution: list[dict[str, Any]]) -> str:
@@ -514,7 +540,7 @@ def show(board: Board, solution: list[dict[str, Any]]) -> str:
         else:
             out.append(f"{n}. slide line {move['line']} (slice {move['line']} → {move['line'] + 6}) "
                        f"{move['steps']} steps")
-        grid = _simulate(grid, move)
+        grid = apply_move(grid, move)
     if not solution:
         out.append("already solved: no moves needed")
     out.append("after:")

@@ -15,7 +15,7 @@ from typing import Any
 
 from puzzlepilot.bench import Bench, ms, summary
 from solvers import rings
-from solvers.rings import MOVES, Board, solve
+from solvers.rings import MOVES, Board, generate, solve
 
 FULL_TREE_3 = 86 + 86 ** 2 + 86 ** 3
 
@@ -65,24 +65,6 @@ def baseline_nodes(board: Board, depth: int, cap: int) -> tuple[int, bool]:
         return cap, False
 
 
-def scrambled(seed: int, groups: int, moves: int) -> Board:
-    """Random disjoint lines and blocks shuffled by ``moves`` random moves that change them."""
-    rng = random.Random(seed)
-    cells: set[tuple[int, int]] = set()
-    while len(cells) < 4 * groups:
-        s = rng.randrange(12)
-        group = ({(r, s) for r in range(4)} if rng.random() < 0.5
-                 else {(r, t % 12) for r in (2, 3) for t in (s, s + 1)})
-        if not group & cells:
-            cells |= group
-    grid = [["x" if (r, s) in cells else "." for s in range(12)] for r in range(4)]
-    while moves:
-        moved = rings._simulate(grid, rng.choice(MOVES).to_json())
-        if moved != grid:    # many moves shift only empty cells; count those that do not
-            grid, moves = moved, moves - 1
-    return Board.from_text("\n".join("".join(row) for row in grid))
-
-
 def hard(seed: int, groups: int, budget: int) -> Board:
     """A random board with no answer within ``budget`` (the search must prove it)."""
     rng = random.Random(seed)
@@ -97,7 +79,7 @@ def hard(seed: int, groups: int, budget: int) -> Board:
 def run(bench: Bench) -> None:
     rings._tables.cache_clear()
     rings._backward.cache_clear()
-    cold, _ = bench.timed(lambda: solve(scrambled(0, 2, 3)))
+    cold, _ = bench.timed(lambda: solve(generate(0, 2, 3)))
     bench.table("rings_cold", "First solve in a process (tables, goal sets; ms)",
                 ["case", "ms"], [["first solve, 8 enemies, 3 moves", ms(cold)]])
 
@@ -123,7 +105,7 @@ def run(bench: Bench) -> None:
     rows = []
     for depth in depths:
         for groups in ((2,) if bench.quick else (2, 4, 6)):
-            boards = [scrambled(100 * depth + k, groups, depth) for k in range(per if depth < 5 else 3)]
+            boards = [generate(100 * depth + k, groups, depth) for k in range(per if depth < 5 else 3)]
             times, found = [], []
             for board in boards:
                 t, result = bench.timed(lambda: solve(board, moves=depth))

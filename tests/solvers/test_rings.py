@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers.common import BoardError
-from solvers.rings import (MOVES, Board, _attack_count, _exact_cover, _set_cover, _simulate,
-                           _strict_goal, show, solve, validate)
+from solvers.rings import (MOVES, Board, _attack_count, _exact_cover, _set_cover, _strict_goal,
+                           apply_move, generate, show, solve, validate)
 
 WORKED_EXAMPLE = "moves: 1\n..x.........\n..x.........\n..x.........\n...x........"
 ALL_MOVES = [m.to_json() for m in MOVES]
@@ -19,23 +19,6 @@ ALL_MOVES = [m.to_json() for m in MOVES]
 def board_of(cells: set[tuple[int, int]], budget: int | None = None) -> Board:
     rows = ["".join("x" if (r, s) in cells else "." for s in range(12)) for r in range(4)]
     return Board.from_text((f"moves: {budget}\n" if budget is not None else "") + "\n".join(rows))
-
-
-def scrambled(seed: int, groups: int, moves: int) -> Board:
-    """A goal of random lines and blocks, shuffled by random moves (replayed by the checker's
-    simulator): solvable within ``moves``."""
-    rng = random.Random(seed)
-    cells: set[tuple[int, int]] = set()
-    for _ in range(groups):
-        s = rng.randrange(12)
-        group = ({(r, s) for r in range(4)} if rng.random() < 0.5
-                 else {(r, t % 12) for r in (2, 3) for t in (s, s + 1)})
-        if not group & cells:
-            cells |= group
-    grid = [["x" if (r, s) in cells else "." for s in range(12)] for r in range(4)]
-    for _ in range(moves):
-        grid = _simulate(grid, rng.choice(ALL_MOVES))
-    return Board.from_text("\n".join("".join(row) for row in grid))
 
 
 def reference_distance(board: Board, depth: int, rule: str = "strict") -> int | None:
@@ -51,7 +34,7 @@ def reference_distance(board: Board, depth: int, rule: str = "strict") -> int | 
         nxt = []
         for grid in frontier:
             for move in ALL_MOVES:
-                new = _simulate(grid, move)
+                new = apply_move(grid, move)
                 key = "".join(map("".join, new))
                 if key not in seen:
                     seen.add(key)
@@ -161,7 +144,7 @@ def test_every_union_of_disjoint_lines_and_blocks_is_a_strict_goal(lines, pairs)
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10 ** 6), st.integers(1, 6), st.integers(0, 3))
 def test_scrambled_goals_are_solved_within_the_scramble_length(seed, groups, moves):
-    board = scrambled(seed, groups, moves)
+    board = generate(seed, groups, moves)
     result = solve(board, moves=3)
     assert result.solved and result.moves <= moves
     assert validate(board, result.solution, moves=3) == []
@@ -169,7 +152,7 @@ def test_scrambled_goals_are_solved_within_the_scramble_length(seed, groups, mov
 
 @pytest.mark.parametrize("seed", range(6))
 def test_answers_are_as_short_as_a_plain_breadth_first_search_finds(seed):
-    board = scrambled(seed, 2 + seed % 3, 1 + seed % 3)
+    board = generate(seed, 2 + seed % 3, 1 + seed % 3)
     expected = reference_distance(board, 2)
     result = solve(board, moves=2)
     assert result.solved == (expected is not None)
@@ -192,7 +175,7 @@ def test_attacks_rule_answers_are_shortest_and_valid(seed):
 
 @pytest.mark.parametrize("seed, moves", [(11, 4), (12, 5)])
 def test_deep_scrambles_are_solved_within_budgets_up_to_5(seed, moves):
-    board = scrambled(seed, 2, moves)
+    board = generate(seed, 2, moves)
     result = solve(board, moves=moves)
     assert result.solved and result.moves <= moves
     assert validate(board, result.solution, moves=moves) == []
