@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import math
+import subprocess
+import threading
+import time
+
+import pytest
+
+from overlay.actions import Click, Drag, Key
+from overlay.driver import Driver, DriverStopped
+from vision.capture import Rect
+
+GAME = Rect(100, 100, 600, 400)
+
+
+@pytest.fixture
+def game(tk_window):
+    return tk_window("Driver game", GAME)
+
+
+@pytest.fixture
+def pointer(display: str):
+    """pyautogui, imported only now that DISPLAY is the test's Xvfb; pointer parked mid-screen."""
+    import pyautogui
+
+    pyautogui.moveTo(900, 600)
+    return pyautogui
+
+
+def button_pressed() -> bool:
+    from Xlib import X, display
+
+    conn = display.Display()
+    try:
+        return bool(conn.screen().root.query_pointer().mask & X.Button1Mask)
+    finally:
+        conn.close()
+
+
+def mouse_events(events: list[tuple[str, ...]]) -> list[tuple[str, int, int]]:
+    return [(e[0], int(e[1]), int(e[2])) for e in events if e[0] in ("press", "motion", "release")]
+
+
+def test_points_outside_the_window_are_refused_and_nothing_is_sent(game, pointer) -> None:
+    log: list[str] = []
+    driver = Driver(lambda: GAME, log=log.append)
+    inside = Drag(((200, 200), (300, 200)))
+    outside = Drag(((400, 300), (400, 520)))   # ends below the window
+    with pytest.raises(DriverStopped, match=r"\(400,520\) is outside the game window 100,100,600,400"):
+        driver.perform([inside, Click((150, 150)), outside])
+    assert mouse_events(game.settle()) == []
+    assert pointer.position() == (900, 600) and log == []
+
+
+def test_the_window_is_asked_again_before_each_action(game, pointer) -> None:
+    rects = iter([GAME, GAME, GAME, Rect(400, 100, 300, 400)])   # the window shrinks mid-way
+    driver = Driver(lambda: next(rects), log=lambda _: None)
+    with pytest.raises(DriverStopped, match="outside"):
+        driver.perform([Click((600, 300)), Click((200, 300))])
+    buttons = [e for e in mouse_events(game.settle()) if e[0] != "motion"]
+    assert buttons == [("press", 600, 300), ("release", 600, 300)]
+
+
+def test_dry_run_logs_each_action_and_sends_nothing(game, pointer) -> None:
+    log: list[str] = []
+    Driver(lambda: GAME, dry_run=True, log=log.append).perform(
+        [Drag(((200, 200), (300, 200))), Click((150, 150)), Key("left")])
+    assert log == ["dry run: drag (200,200) → (300,200)", "dry run: click (150,150)", "dry run: key left"]
+    assert game.settle() == [("ready",)]
+    assert pointer.position() == (900, 600)
+
+
+def test_a_drag_presses_moves_through_every_waypoint_and_releases(game, pointer) -> None:
+    path = ((200, 200), (400, 200), (400, 350), (250, 350))
+    Driver(lambda: GAME, speed=2.0, log=lambda _: None).perform([Drag(path)])
+    game.wait_for(lambda e: e[0] == "release")
+    events = mouse_events(game.settle())
+    assert events[0] == ("press", 200, 200) and events[-1] == ("release", 250, 350)
+    moves = [(x, y) for kind, x, y in events if kind == "motion"]
+    assert len(moves) >= 3 * 5, "a glide, not jumps"
+    for waypoint in path[1:]:
+        assert min(math.dist(waypoint, m) for m in moves) <= 1
+    # Every motion lies on the path (within a pixel): nothing strays between waypoints.
+    for m in moves:
+        assert min(_distance_to_segment(m, a, b) for a, b in zip(path, path[1:])) <= 1.5
+    assert not button_pressed()
+
+
+def _distance_to_segment(p, a, b) -> float:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    return math.dist(p, (ax + t * dx, ay + t * dy))
+
+
+def test_clicks_and_keys_reach_the_window(game, pointer) -> None:
+    Driver(lambda: GAME, log=lambda _: None).perform([Click((321, 222)), Key("left")])
+    game.wait_for(lambda e: e[0] == "key")
+    events = game.settle()
+    assert ("press", "321", "222") in events and ("release", "321", "222") in events
+    assert ("key", "Left") in events
+
+
+def test_moving_the_mouse_mid_drag_stops_and_releases_the_button(game, pointer) -> None:
+    log: list[str] = []
+    driver = Driver(lambda: GAME, speed=0.1, log=log.append)   # ~2 s per segment
+
+    def user_moves() -> None:
+        game.wait_for(lambda e: e[0] == "motion")
+        subprocess.run(["xdotool", "mousemove", "650", "450"], check=True)
+
+    user = threading.Thread(target=user_moves)
+    user.start()
+    start = time.monotonic()
+    with pytest.raises(DriverStopped, match="mouse moved by the user"):
+        driver.perform([Drag(((200, 200), (500, 200), (500, 400))), Click((300, 300))])
+    user.join()
+    assert time.monotonic() - start < 2.0, "stopped at once, not after the segment"
+    game.wait_for(lambda e: e[0] == "release")
+    events = mouse_events(game.settle())
+    assert [e[0] for e in events].count("press") == 1, "the click after the drag was not sent"
+    assert not button_pressed()
