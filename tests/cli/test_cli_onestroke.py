@@ -1,113 +1,79 @@
-"""`puzzlepilot solve --game onestroke`: the JSON contract, stdin, exit statuses and the
-one-line errors of INTERFACE.md."""
+"""The command line on one-stroke screenshots: parse --json, solve, --annotate."""
 from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-import pytest
+import cv2
+import numpy as np
 
 from puzzlepilot.cli import main
+from puzzlepilot.scenes.onestroke import render_desktop, render_phone
 from solvers.onestroke import Board, validate
 
-REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = "######\n#.##.#\n####S#\n#.##.#\n######\n"
+BOARD = "S###./##.##/#####/.####"
 
 
-def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    status = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    status = main(list(argv), stdin=io.StringIO(""), stdout=out, stderr=err)
     return status, out.getvalue(), err.getvalue()
 
 
-@pytest.fixture
-def board_file(tmp_path: Path) -> Path:
-    path = tmp_path / "level.txt"
-    path.write_text(EXAMPLE, encoding="utf-8")
-    return path
+def screenshot(tmp_path):
+    image, truth = render_phone(Board.from_text(BOARD), width=720, height=1280, cat="pink")
+    path = tmp_path / "level.png"
+    cv2.imwrite(str(path), image)
+    return path, image, truth
 
 
-def assert_one_line_error(status: int, out: str, err: str, *words: str) -> None:
-    assert status == 2
-    assert out == ""
-    assert len(err.strip().splitlines()) == 1, err
-    assert "Traceback" not in err
-    for word in words:
-        assert word in err
-
-
-def test_solve_json_has_the_contract_fields_and_a_valid_path(board_file: Path) -> None:
-    status, out, err = run(["solve", "--game", "onestroke", "--board", str(board_file), "--json"])
-    assert status == 0, err
+def test_parse_json_gives_board_confidence_and_every_cell_centre(tmp_path):
+    path, _, truth = screenshot(tmp_path)
+    status, out, err = run("parse", str(path), "--game", "onestroke", "--json")
+    assert status == 0 and err == ""
     obj = json.loads(out)
-    assert obj["game"] == "onestroke"
-    assert obj["board"] == EXAMPLE.strip().replace("\n", "/")
-    assert obj["solved"] is True
-    assert obj["moves"] == len(obj["solution"]) - 1 == 25
-    assert isinstance(obj["elapsed_ms"], float) and obj["elapsed_ms"] >= 0
-    assert "reason" not in obj
-    assert validate(Board.from_text(obj["board"]), obj["solution"]) == []
+    assert set(obj) == {"game", "board", "confidence", "cells"}
+    assert obj["game"] == "onestroke" and obj["board"] == BOARD
+    assert 0.9 <= obj["confidence"] <= 1
+    assert len(obj["cells"]) == 4 * 5
+    assert np.abs(np.array(obj["cells"]) - np.array(truth.cells)).max() < 2
 
 
-def test_board_dash_reads_standard_input() -> None:
-    status, out, _ = run(["solve", "--game", "onestroke", "--board", "-", "--json"], stdin=EXAMPLE)
-    assert status == 0 and json.loads(out)["solved"] is True
+def test_parse_without_game_finds_onestroke(tmp_path):
+    path, _, _ = screenshot(tmp_path)
+    status, out, _ = run("parse", str(path), "--json")
+    assert status == 0 and json.loads(out)["game"] == "onestroke"
 
 
-def test_solve_without_json_prints_board_and_visiting_order(board_file: Path) -> None:
-    status, out, _ = run(["solve", "--game", "onestroke", "--board", str(board_file)])
+def test_solve_image_json_answer_obeys_the_rules(tmp_path):
+    path, _, _ = screenshot(tmp_path)
+    status, out, _ = run("solve", str(path), "--game", "onestroke", "--json")
+    obj = json.loads(out)
+    assert status == 0 and obj["solved"] is True and obj["board"] == BOARD
+    assert validate(Board.from_text(BOARD), obj["solution"]) == []
+
+
+def test_annotate_writes_a_png_that_differs_along_the_path(tmp_path):
+    path, image, truth = screenshot(tmp_path)
+    out_png = tmp_path / "hint.png"
+    status, out, _ = run("solve", str(path), "--game", "onestroke", "--json", "--annotate", str(out_png))
     assert status == 0
-    assert "25 moves" in out and EXAMPLE.strip() in out
+    drawn = cv2.imread(str(out_png))
+    assert drawn.shape == image.shape
+    solution = json.loads(out)["solution"]
+    cols = 5
+    for (r0, c0), (r1, c1) in zip(solution, solution[1:]):
+        # The midpoint between two consecutive cells lies in a gap: only the hint colours it.
+        x = round((truth.cells[r0 * cols + c0][0] + truth.cells[r1 * cols + c1][0]) / 2)
+        y = round((truth.cells[r0 * cols + c0][1] + truth.cells[r1 * cols + c1][1]) / 2)
+        assert np.abs(drawn[y, x].astype(int) - image[y, x]).max() > 60, (r0, c0, r1, c1)
+    far = drawn[:60, :].astype(int) - image[:60, :]
+    assert np.abs(far).max() == 0          # nothing drawn far from the board
 
 
-def test_unsolvable_board_exits_1_with_the_reason(tmp_path: Path) -> None:
-    path = tmp_path / "odd.txt"
-    path.write_text("#S#\n###\n###\n", encoding="utf-8")
-    status, out, _ = run(["solve", "--game", "onestroke", "--board", str(path), "--json"])
-    obj = json.loads(out)
-    assert status == 1
-    assert obj["solved"] is False and obj["solution"] is None
-    assert obj["reason"].startswith("parity:")
-
-
-def test_unsolvable_board_without_json_says_why() -> None:
-    status, out, _ = run(["solve", "--game", "onestroke", "--board", "-"], stdin="S#.##")
-    assert status == 1 and "no solution: the cells are not connected" in out
-
-
-def test_missing_board_file_is_one_line_error(tmp_path: Path) -> None:
-    assert_one_line_error(*run(["solve", "--game", "onestroke", "--board", str(tmp_path / "nope.txt")]),
-                          "nope.txt")
-
-
-def test_malformed_board_error_names_the_line() -> None:
-    assert_one_line_error(*run(["solve", "--game", "onestroke", "--board", "-"], stdin="S##\n#?#\n"),
-                          "line 2", "column 2", "'?'")
-
-
-def test_unknown_game_is_one_line_error(board_file: Path) -> None:
-    assert_one_line_error(*run(["solve", "--game", "onestrok", "--board", str(board_file)]), "unknown game")
-
-
-def test_unknown_option_is_one_line_error(board_file: Path) -> None:
-    assert_one_line_error(*run(["solve", "--game", "onestroke", "--board", str(board_file), "--fast"]), "--fast")
-
-
-def test_metric_does_not_apply_to_onestroke(board_file: Path) -> None:
-    assert_one_line_error(*run(["solve", "--game", "onestroke", "--board", str(board_file), "--metric", "cell"]),
-                          "--metric", "onestroke")
-
-
-def test_neither_image_nor_board_is_one_line_error() -> None:
-    assert_one_line_error(*run(["solve", "--game", "onestroke"]), "IMAGE", "--board")
-
-
-def test_python_dash_m_entry_point_solves(board_file: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "puzzlepilot", "solve", "--game", "onestroke",
-                           "--board", str(board_file), "--json"],
-                          cwd=REPO, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["solved"] is True
+def test_an_image_with_no_board_exits_2_with_one_line(tmp_path):
+    path = tmp_path / "desktop.png"
+    cv2.imwrite(str(path), render_desktop(1280, 720, seed=4))
+    status, out, err = run("parse", str(path), "--game", "onestroke")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "no board found" in err.lower() or "no grid" in err
