@@ -14,6 +14,7 @@ frame, ``hidden()`` around each capture so the hints never end up in the picture
 """
 from __future__ import annotations
 
+import time
 import tkinter
 from contextlib import contextmanager
 from dataclasses import replace
@@ -54,6 +55,8 @@ def _make_root(root: tkinter.Tk | None) -> tuple[tkinter.Tk, bool]:
 
 class HintOverlay:
     """A borderless, topmost, click-through, see-through window drawing hints over the game."""
+
+    settle = 0.01   # seconds other programs get to repaint what hidden() uncovered
 
     def __init__(self, root: tkinter.Tk | None = None) -> None:
         self._root, self._owns_root = _make_root(root)
@@ -130,24 +133,36 @@ class HintOverlay:
         self._top.update_idletasks()
 
     def pump(self) -> None:
-        """Let Tk draw and handle its events; call it every frame."""
+        """Let Tk draw and handle its events, and stay above a game that was raised; call it
+        every frame."""
+        if self._shown:
+            self._top.lift()
         self._root.update()
 
     @contextmanager
     def hidden(self) -> Iterator[None]:
-        """Take the hints off the screen while the caller grabs it."""
+        """Take the hints off the screen while the caller grabs it.
+
+        Unmapping exposes the game under the strokes, and the game must repaint it: windows
+        of this Tk are repainted here before the grab; other programs get ``settle``
+        seconds (on this kind of machine a Tk game repaints within 5 ms).
+        """
         if not self._shown:
             yield
             return
         self._top.withdraw()
-        # A round trip on Tk's connection: the server has unmapped the overlay when it returns.
+        # Round trips on Tk's connection: the first returns once the server has unmapped the
+        # overlay (and sent the Expose events), the second once our own repaints are drawn.
         self._top.winfo_pointerxy()
+        self._root.update()
+        self._top.winfo_pointerxy()
+        time.sleep(self.settle)
         try:
             yield
         finally:
             self._top.deiconify()
-            # Mapped again but blank until Tk handles the Expose: fetch it (round trip) and
-            # redraw now rather than at the next pump.
+            # Mapped again but blank until Tk handles the Expose: fetch it and redraw now
+            # rather than at the next pump.
             self._top.winfo_pointerxy()
             self._root.update()
 

@@ -2,7 +2,8 @@
 
 :class:`TkWindow` runs a plain Tk window in a helper process, so its events are handled
 while the test drives pyautogui or the overlay in this one. It reports its mouse and key
-events on stdout and takes commands (``move X Y``, ``color #RRGGBB``) on stdin.
+events on stdout and takes commands (``move X Y``, ``color #RRGGBB``, ``box X0 Y0 X1 Y1 #RRGGBB`` drawn on its
+canvas) on stdin.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ root = tk.Tk()
 root.title(title)
 root.geometry(geometry)
 root.configure(bg=color)
+canvas = tk.Canvas(root, bg=color, highlightthickness=0, borderwidth=0)
+canvas.pack(fill="both", expand=True)
 def say(*words):
     print(*words, flush=True)
 for event, name in (("<ButtonPress-1>", "press"), ("<B1-Motion>", "motion"),
@@ -36,6 +39,9 @@ def command(line):
         root.geometry(f"+{words[1]}+{words[2]}")
     elif words[0] == "color":
         root.configure(bg=words[1])
+        canvas.configure(bg=words[1])
+    elif words[0] == "box":
+        canvas.create_rectangle(*map(int, words[1:5]), fill=words[5], outline="")
     root.update_idletasks()
     say("done", *words)
 def poll():
@@ -91,6 +97,8 @@ class TkWindow:
                     return event
             seen = len(self.events)
             left = deadline - time.monotonic()
+            if self._proc.poll() is not None and self._lines.empty():
+                raise AssertionError(f"{self.title}: the window's process exited ({self._proc.returncode})")
             if left <= 0:
                 raise AssertionError(f"{self.title}: no matching event in {timeout} s; got {self.events}")
             self._drain(min(left, 0.1))

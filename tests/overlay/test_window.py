@@ -93,6 +93,35 @@ def test_hidden_takes_the_hints_off_for_a_grab_and_puts_them_back(game, overlay,
     assert near(back, 100, 250, bgr("#e61414"))
 
 
+def test_hidden_grab_sees_a_game_in_the_same_tk_fully_repainted(display: str) -> None:
+    import tkinter
+
+    root = tkinter.Tk()
+    try:
+        root.geometry(f"{GAME.width}x{GAME.height}+{GAME.left}+{GAME.top}")
+        board = tkinter.Canvas(root, bg=GAME_COLOR, highlightthickness=0)
+        board.pack(fill="both", expand=True)
+        board.create_rectangle(50, 50, 550, 350, fill="#c0c0c0", outline="")
+        root.update()
+        source = region_source(GAME)
+        overlay = HintOverlay(root)
+        try:
+            reference = wait_for_pixels(source.grab, lambda im: near(im, 200, 300, bgr("#c0c0c0"), 0))
+            overlay.show([PATH], GAME)
+            overlay.pump()
+            assert near(source.grab(), 100, 250, bgr("#e61414"))
+            overlay.settle = 0.0   # repainting this Tk's windows must not depend on waiting
+            for _ in range(5):
+                with overlay.hidden():
+                    assert (source.grab() == reference).all()
+                assert near(source.grab(), 100, 250, bgr("#e61414"))
+        finally:
+            overlay.close()
+            source.close()
+    finally:
+        root.destroy()
+
+
 def test_show_replaces_the_previous_hints_and_clear_removes_them(game, overlay, screen) -> None:
     show_and_grab(overlay, screen, [PATH])
     moved = Polyline(((200, 450), (600, 450)), RED, 8.0, "none")
