@@ -229,15 +229,18 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
 
 
 def _corners_clear(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
-    """Whether the four gap corners around place (r, c) show the background."""
+    """Whether the four gap corners around place (r, c) show the background's brightness
+    (brightness, not colour: JPEG smears colour across narrow gaps)."""
     x, y = lat.centre(r, c)
     h, w = image.shape[:2]
+    bg = float(np.dot(colours.background, (0.114, 0.587, 0.299)))
     for dx in (-0.5, 0.5):
         for dy in (-0.5, 0.5):
             cx, cy = round(x + dx * lat.px), round(y + dy * lat.py)
-            if not (0 <= cx < w and 0 <= cy < h):
+            if not (1 <= cx < w - 1 and 1 <= cy < h - 1):
                 continue   # a crop may cut the outer gaps off
-            if np.abs(image[cy, cx].astype(np.int16) - colours.background).max() > 2 * GREY_TOLERANCE:
+            window = image[cy - 1:cy + 2, cx - 1:cx + 2].reshape(-1, 3) @ np.array([0.114, 0.587, 0.299])
+            if np.abs(window - bg).min() > 2 * GREY_TOLERANCE:
                 return False
     return True
 
