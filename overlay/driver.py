@@ -65,7 +65,6 @@ class Driver:
                     gui.press(action.key)
                 time.sleep(SETTLE / self._speed)
         except gui.FailSafeException:
-            self._release()
             raise DriverStopped("stopped by the fail-safe: the mouse is in a screen corner") from None
 
     def _pyautogui(self) -> Any:
@@ -97,10 +96,8 @@ class Driver:
             for a, b in zip(points, points[1:]):
                 self._glide(a, b)
             time.sleep(SETTLE / self._speed)
-        except DriverStopped:
-            self._release()
-            raise
-        gui.mouseUp()
+        finally:
+            self._release()   # also when stopped or interrupted: never leave the button down
 
     def _glide(self, a: Point, b: Point) -> None:
         """Move from a to b in timed steps, checking after each that the user did not move."""
@@ -126,7 +123,7 @@ class Driver:
             raise DriverStopped("mouse moved by the user")
 
     def _release(self) -> None:
-        """Let go of the button whatever happened (even with the pointer in a corner)."""
+        """Let go of the button (even with the pointer in a fail-safe corner)."""
         gui = self._gui
         failsafe, gui.FAILSAFE = gui.FAILSAFE, False
         try:

@@ -92,8 +92,9 @@ class HintOverlay:
         except tkinter.TclError:
             pass  # some X setups refuse; override-redirect keeps it on top anyway
 
-    def show(self, shapes: list[Shape], area: Rect) -> None:
-        """Draw ``shapes`` (screen coordinates) over ``area``; nothing else of the window shows."""
+    def show(self, shapes: list[Shape], area: Rect, frame: np.ndarray | None = None) -> None:
+        """Draw ``shapes`` (screen coordinates) over ``area``; nothing else of the window shows.
+        ``frame`` is ignored (the game itself is the picture), as HintWindow needs it."""
         local = translated(shapes, -area.left, -area.top)
         self._top.geometry(f"{area.width}x{area.height}+{area.left}+{area.top}")
         self._canvas.configure(width=area.width, height=area.height)
