@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable
 
 from overlay.actions import Action, Click, Drag, Key, Point, action_points, describe
-from vision.capture import CaptureError, Rect
+from vision.capture import CaptureError, Rect, xlib_quiet
 
 GLIDE_SPEED = 900.0   # px/s while dragging at speed 1
 STEP = 0.01           # s between pointer updates within a glide
@@ -69,7 +69,8 @@ class Driver:
 
     def _pyautogui(self) -> Any:
         if self._gui is None:
-            import pyautogui
+            with xlib_quiet():
+                import pyautogui
 
             pyautogui.FAILSAFE = True
             # Our own steps and sleeps do the pacing; pyautogui's 0.1 s after every call

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import sys
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -54,6 +57,42 @@ def test_linux_without_a_display_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.delenv("DISPLAY", raising=False)
     with pytest.raises(CaptureError, match="DISPLAY is not set"):
         window_source("game")
+
+
+# ------------------------------------------------------------------------------ Windows, macOS
+# pywinctl is faked: these check our side of the backend, not the library (untested here).
+
+def fake_desktop(monkeypatch: pytest.MonkeyPatch, windows: list) -> None:
+    monkeypatch.setattr("sys.platform", "win32")
+    monkeypatch.setitem(sys.modules, "pywinctl", SimpleNamespace(getAllWindows=lambda: windows))
+
+
+def test_desktops_find_windows_by_title_through_pywinctl(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = SimpleNamespace(title="Puzzle Game — 2", left=-30, top=20, width=300, height=200)
+    fake_desktop(monkeypatch, [game, SimpleNamespace(title="Other", left=0, top=0, width=90, height=90)])
+    assert [(t, r) for t, r, _ in find_windows("puzzle game")] == [("Puzzle Game — 2", Rect(-30, 20, 300, 200))]
+
+
+def test_desktop_window_rect_follows_the_window_and_reports_it_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.capture.desktop import DesktopFinder
+
+    game = SimpleNamespace(title="Game", left=10, top=20, width=300, height=200)
+    fake_desktop(monkeypatch, [game])
+    finder = DesktopFinder()
+    (_, _, wid), = finder.find("game")
+    game.left, game.top = 400, 300
+    assert finder.rect(wid) == Rect(400, 300, 300, 200)
+    del game.left   # what a closed window's object does: its attributes fail
+    with pytest.raises(CaptureError, match="closed"):
+        finder.rect(wid)
+
+
+def test_desktop_without_a_window_library_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.platform", "darwin")
+    monkeypatch.setitem(sys.modules, "pywinctl", None)
+    monkeypatch.setitem(sys.modules, "pygetwindow", None)
+    with pytest.raises(CaptureError, match="pip install pywinctl"):
+        find_windows("game")
 
 
 # ------------------------------------------------------------------------------ on Xvfb

@@ -10,10 +10,12 @@ pywinctl or pygetwindow when installed (untested here).
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import sys
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Callable, ContextManager, Protocol
 
 import numpy as np
 
@@ -105,6 +107,13 @@ def check_session() -> None:
                            "(or use --region with an XWayland game)")
     if not os.environ.get("DISPLAY"):
         raise CaptureError("no X display: DISPLAY is not set")
+
+
+def xlib_quiet() -> ContextManager[object]:
+    """Silence python-xlib while it connects: with an empty XAUTHORITY file (Xvfb, CI) it
+    prints a warning on *stdout*, which would spoil ``--json`` output. Wrap connecting
+    (and ``import pyautogui``, which connects) in it."""
+    return contextlib.redirect_stdout(io.StringIO())
 
 
 def _finder() -> WindowFinder:

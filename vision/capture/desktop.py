@@ -28,7 +28,12 @@ class DesktopFinder:
     def find(self, title: str) -> list[WindowInfo]:
         wanted = title.lower()
         found: list[WindowInfo] = []
-        for window in self._windows.getAllWindows():
+        try:
+            windows = self._windows.getAllWindows()
+        except NotImplementedError:   # pygetwindow on macOS
+            raise CaptureError("window lookup here needs pywinctl: pip install pywinctl "
+                               "(or use --region)") from None
+        for window in windows:
             name = str(window.title or "")
             if wanted in name.lower() and window.width > 1 and window.height > 1:
                 wid = id(window)

@@ -6,7 +6,7 @@ window manager (EWMH client lists are empty without one, as in CI); positions co
 """
 from __future__ import annotations
 
-from vision.capture import CaptureError, Rect, WindowInfo
+from vision.capture import CaptureError, Rect, WindowInfo, xlib_quiet
 
 
 class XlibFinder:
@@ -18,7 +18,8 @@ class XlibFinder:
         self._X = X
         self._errors = (error.BadWindow, error.BadDrawable, error.BadMatch)
         try:
-            self._display = display.Display()
+            with xlib_quiet():
+                self._display = display.Display()
         except Exception as exc:  # python-xlib raises several unrelated types here
             raise CaptureError(f"cannot open the X display: {exc}") from None
         self._root = self._display.screen().root
