@@ -1,0 +1,252 @@
+"""Valves: a sewer scene of our own drawing, its shipped profile, and the fixtures.
+
+``render_sewer`` draws Machinarium's valve puzzle graph (GAMES.md §5) as a sewer: brick
+wall, rusty pipes between the points, a valve wheel on every valve, the inlet pipe on the
+left and the outlet drain on the right, water (blue) in every pipe the inlet still reaches.
+An open valve has a brass rim with its spokes upright (+); a closed one a red rim with the
+spokes turned (×). The picture is 960×600 at scale 1; every size is drawn, not resized,
+so small scenes stay crisp. ``make_profile`` writes the scene's profile (the reference
+picture with every valve open, the valve positions, open and closed valve crops), shipped
+in ``puzzlepilot/data/valves/sewer``; ``fixture_cases`` builds the vision's regression set.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from puzzlepilot.scenes import FixtureCase
+from puzzlepilot.scenes.onestroke import embed, noise_photo, render_desktop, shapes_scene
+from solvers.valves import Board
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+
+SIZE = (960, 600)                   # the reference picture, width × height
+GRAPH = ("inlet: X/outlet: Y/wrenches: 3/X G/X H/X K/X B/Y C/Y D/Y E/Y J/Y B/Y H/Y I/"
+         "A D/A C/A I/A J/A F/A G/B I/F K")
+POINTS: dict[str, Point] = {        # positions at scale 1
+    "X": (70, 300), "Y": (890, 300),
+    "G": (230, 120), "H": (400, 250), "K": (230, 480), "B": (400, 400), "F": (470, 530),
+    "A": (560, 120), "I": (600, 400), "C": (740, 110), "D": (740, 210), "J": (740, 420),
+    "E": (770, 530),
+}
+WHEEL = 22                          # valve wheel radius at scale 1
+CROP = 2 * WHEEL + 6                # side of the open/closed valve crops in the profile
+
+WALL: RGB = (58, 62, 52)
+MORTAR: RGB = (44, 47, 40)
+PIPE: RGB = (146, 92, 58)
+PIPE_EDGE: RGB = (34, 28, 24)
+PIPE_SHINE: RGB = (190, 134, 92)
+WATER: RGB = (72, 150, 232)
+BRASS: RGB = (214, 168, 64)
+RED: RGB = (214, 46, 40)
+IRON: RGB = (70, 72, 76)
+
+
+@dataclass(frozen=True)
+class Truth:
+    """What a rendered picture shows: the board text (rows joined by ``/``) and the image
+    position of every point, by name."""
+
+    board: str
+    points: dict[str, Point]
+
+    def moved(self, dx: float, dy: float, k: float = 1.0) -> "Truth":
+        """The truth after scaling the picture by k and then shifting it by (dx, dy)."""
+        return Truth(self.board, {n: (x * k + dx, y * k + dy) for n, (x, y) in self.points.items()})
+
+
+def _bgr(color: RGB) -> tuple[int, int, int]:
+    return (color[2], color[1], color[0])
+
+
+def _pt(p: Point) -> tuple[int, int]:
+    return (round(p[0]), round(p[1]))
+
+
+def wet_pipes(board: Board, closed: frozenset[str]) -> set[tuple[str, str]]:
+    """The pipes holding water: those leaving a point the inlet reaches that lets water on
+    (the inlet, or an open valve). The outlet passes nothing back."""
+    wet = {board.inlet}
+    todo = [board.inlet]
+    while todo:
+        here = todo.pop()
+        for a, b in board.pipes:
+            for u, v in ((a, b), (b, a)):
+                if u == here and v not in wet:
+                    wet.add(v)
+                    if v not in closed and v != board.outlet:
+                        todo.append(v)
+    flowing = wet - closed - {board.outlet}
+    return {(a, b) for a, b in board.pipes if a in flowing or b in flowing}
+
+
+def draw_wheel(img: np.ndarray, centre: Point, radius: float, closed: bool) -> None:
+    """A valve wheel: dark socket, rim, four spokes (+ open, × closed) and a hub."""
+    x, y = centre
+    thick = max(2, round(radius * 0.24))
+    cv2.circle(img, _pt(centre), round(radius * 1.12), _bgr(PIPE_EDGE), -1, cv2.LINE_AA)
+    rim = RED if closed else BRASS
+    turn = np.pi / 4 if closed else 0.0
+    for k in range(4):
+        a = turn + k * np.pi / 2
+        cv2.line(img, _pt(centre), _pt((x + np.cos(a) * radius * 0.85, y + np.sin(a) * radius * 0.85)),
+                 _bgr(rim), max(2, round(radius * 0.16)), cv2.LINE_AA)
+    cv2.circle(img, _pt(centre), round(radius * 0.86), _bgr(rim), thick, cv2.LINE_AA)
+    cv2.circle(img, _pt(centre), max(2, round(radius * 0.28)), _bgr(IRON), -1, cv2.LINE_AA)
+
+
+def _bricks(img: np.ndarray, k: float) -> None:
+    img[:] = _bgr(WALL)
+    h, w = img.shape[:2]
+    bh, bw = 30 * k, 64 * k
+    for row in range(int(h / bh) + 1):
+        y = round(row * bh)
+        cv2.line(img, (0, y), (w, y), _bgr(MORTAR), max(1, round(2 * k)))
+        shift = 0 if row % 2 else bw / 2
+        for col in range(int(w / bw) + 2):
+            x = round(col * bw - shift)
+            cv2.line(img, (x, y), (x, round(y + bh)), _bgr(MORTAR), max(1, round(2 * k)))
+
+
+def _pipe(img: np.ndarray, a: Point, b: Point, k: float, wet: bool) -> None:
+    cv2.line(img, _pt(a), _pt(b), _bgr(PIPE_EDGE), max(3, round(20 * k)), cv2.LINE_AA)
+    cv2.line(img, _pt(a), _pt(b), _bgr(PIPE), max(2, round(14 * k)), cv2.LINE_AA)
+    if wet:
+        cv2.line(img, _pt(a), _pt(b), _bgr(WATER), max(1, round(6 * k)), cv2.LINE_AA)
+    else:
+        (x0, y0), (x1, y1) = a, b
+        n = np.hypot(x1 - x0, y1 - y0) or 1.0
+        ox, oy = -(y1 - y0) / n * 4 * k, (x1 - x0) / n * 4 * k
+        cv2.line(img, _pt((x0 + ox, y0 + oy)), _pt((x1 + ox, y1 + oy)), _bgr(PIPE_SHINE),
+                 max(1, round(3 * k)), cv2.LINE_AA)
+
+
+def _label(img: np.ndarray, text: str, at: Point, k: float) -> None:
+    scale = 0.6 * k
+    t = max(1, round(1.6 * k))
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, t)
+    cv2.putText(img, text, (round(at[0] - w / 2), round(at[1] + h / 2)), cv2.FONT_HERSHEY_SIMPLEX,
+                scale, (225, 228, 220), t, cv2.LINE_AA)
+
+
+def render_sewer(closed: frozenset[str] | set[str] = frozenset(), *, scale: float = 1.0,
+                 lamp: bool = False, wheels: bool = True) -> tuple[np.ndarray, Truth]:
+    """The sewer at ``scale`` (BGR) with the valves ``closed`` shut, and the truth it shows.
+    ``lamp`` darkens the corners as under a single lamp; ``wheels=False`` leaves the valve
+    wheels out (a picture the vision must refuse)."""
+    board = Board.from_text(GRAPH)
+    closed = frozenset(closed)
+    shown = Board(board.pipes, board.inlet, board.outlet, board.wrenches, closed)
+    k = scale
+    w, h = round(SIZE[0] * k), round(SIZE[1] * k)
+    img = np.zeros((h, w, 3), np.uint8)
+    _bricks(img, k)
+    at = {n: (x * k, y * k) for n, (x, y) in POINTS.items()}
+    wet = wet_pipes(board, closed)
+    for a, b in board.pipes:
+        _pipe(img, at[a], at[b], k, (a, b) in wet)
+    # inlet: a wide pipe from the wall's left edge, pouring; outlet: a grated drain to the right
+    ix, iy = at[board.inlet]
+    cv2.rectangle(img, (0, round(iy - 26 * k)), (round(ix), round(iy + 26 * k)), _bgr(PIPE_EDGE), -1)
+    cv2.rectangle(img, (0, round(iy - 20 * k)), (round(ix), round(iy + 20 * k)), _bgr(IRON), -1)
+    cv2.rectangle(img, (0, round(iy - 10 * k)), (round(ix), round(iy + 10 * k)), _bgr(WATER), -1)
+    cv2.circle(img, _pt(at[board.inlet]), round(24 * k), _bgr(IRON), -1, cv2.LINE_AA)
+    cv2.circle(img, _pt(at[board.inlet]), round(14 * k), _bgr(WATER), -1, cv2.LINE_AA)
+    ox, oy = at[board.outlet]
+    cv2.rectangle(img, (round(ox), round(oy - 22 * k)), (w, round(oy + 22 * k)), _bgr(PIPE_EDGE), -1)
+    drain_wet = any(board.outlet in p for p in wet)
+    cv2.circle(img, _pt(at[board.outlet]), round(34 * k), _bgr(PIPE_EDGE), -1, cv2.LINE_AA)
+    cv2.circle(img, _pt(at[board.outlet]), round(28 * k), _bgr(WATER if drain_wet else MORTAR), -1, cv2.LINE_AA)
+    for dx in (-14, -5, 5, 14):
+        cv2.line(img, _pt((ox + dx * k, oy - 26 * k)), _pt((ox + dx * k, oy + 26 * k)), _bgr(IRON),
+                 max(1, round(4 * k)), cv2.LINE_AA)
+    for name in board.valves:
+        if wheels:
+            draw_wheel(img, at[name], WHEEL * k, name in closed)
+        _label(img, name, (at[name][0] + 30 * k, at[name][1] - 26 * k), k)
+    _label(img, "IN", (ix, iy - 42 * k), k)
+    _label(img, "OUT", (ox, oy - 48 * k), k)
+    if lamp:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        fall = 1.0 - 0.55 * (((xx - w * 0.45) / w) ** 2 + ((yy - h * 0.4) / h) ** 2) * 2.2
+        img = np.clip(img * np.clip(fall, 0.35, 1.0)[:, :, None], 0, 255).astype(np.uint8)
+    return img, Truth(shown.to_text().replace("\n", "/"), at)
+
+
+def crop_valve(img: np.ndarray, centre: Point) -> np.ndarray:
+    """The CROP×CROP square of a scale-1 picture centred on a valve."""
+    x, y = _pt(centre)
+    half = CROP // 2
+    return img[y - half:y - half + CROP, x - half:x - half + CROP].copy()
+
+
+def profile_data() -> tuple[dict[str, object], dict[str, np.ndarray]]:
+    """The sewer profile: profile.json's fields and its templates (the reference picture
+    with every valve open, and an open and a closed valve cropped from it)."""
+    board = Board.from_text(GRAPH)
+    reference, truth = render_sewer()
+    shut, _ = render_sewer(frozenset(board.valves))
+    probe = "A"
+    data: dict[str, object] = {
+        "game": "valves", "name": "sewer",
+        "graph": GRAPH,
+        "inlet": list(POINTS[board.inlet]), "outlet": list(POINTS[board.outlet]),
+        "valves": {n: list(POINTS[n]) for n in board.valves},
+        "valve_size": CROP,
+        "close": "click",
+    }
+    templates = {"reference": reference, "open": crop_valve(reference, truth.points[probe]),
+                 "closed": crop_valve(shut, POINTS[probe])}
+    return data, templates
+
+
+def make_profile(dest: Path) -> None:
+    """Write the sewer profile folder (what ships in ``puzzlepilot/data/valves/sewer``)."""
+    from calibration.profile import save
+
+    data, templates = profile_data()
+    save(data, templates, dest)
+
+
+# ---------------------------------------------------------------------------- fixtures
+
+def fixture_cases() -> list[FixtureCase]:
+    """The valves fixtures: the sewer at five scales, some valves closed, under a lamp,
+    in a window on desktops, as JPEG; and scenes with no sewer (desktop, photo, shapes)
+    or a sewer with no valve wheels."""
+    cases: list[FixtureCase] = []
+
+    def add(name: str, image: np.ndarray, board: str | None, note: str, quality: int | None = None) -> None:
+        cases.append(FixtureCase(name, image, board, "jpg" if quality else "png", quality or 85, note))
+
+    for name, closed, k, lamp, q in (
+        ("sewer_open_960", "", 1.0, False, None),
+        ("sewer_A_640", "A", 2 / 3, False, None),
+        ("sewer_CE_1280", "CE", 4 / 3, False, 85),
+        ("sewer_GK_lamp_800", "GK", 5 / 6, True, None),
+        ("sewer_ABH_480", "ABH", 0.5, False, None),
+    ):
+        img, t = render_sewer(frozenset(closed), scale=k, lamp=lamp)
+        add(name, img, t.board, f"the sewer at {k:.2f}x, closed: {closed or 'none'}"
+            + (", under a lamp" if lamp else ""), q)
+
+    for name, closed, k, (dw, dh), q in (
+        ("desktop_BH_1920", "BH", 0.75, (1920, 1080), None),
+        ("desktop_D_1600", "D", 0.55, (1600, 900), 80),
+    ):
+        img, t = render_sewer(frozenset(closed), scale=k)
+        x = dw - img.shape[1] - 150
+        shot, _ = embed(img, t, render_desktop(dw, dh, len(name)), x, 80, 1.0)  # type: ignore[arg-type]
+        add(name, shot, t.board, f"the sewer at {k}x in a window on a {dw}x{dh} desktop, closed: {closed}", q)
+
+    add("none_desktop", render_desktop(1600, 900, 31), None, "a desktop with windows, no game")
+    add("none_photo", noise_photo(1280, 720, 32), None, "a photo-like noise image", 80)
+    add("none_shapes", shapes_scene(1000, 700, 33), None, "random shapes in many colours")
+    add("none_no_wheels", render_sewer(scale=0.8, wheels=False)[0], None,
+        "the sewer with its valve wheels missing: no valve to read")
+    return cases
