@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from solvers.common import BoardError, SolveResult, split_rows
 
@@ -129,8 +129,9 @@ def _bits(mask: int) -> list[int]:
 
 # ---------------------------------------------------------------------------- solver
 
-def solve(board: Board) -> SolveResult:
-    """A path from the start through every cell, or the reason there is none."""
+def solve(board: Board, limit: int | None = None) -> SolveResult:
+    """A path from the start through every cell, or the reason there is none. With
+    ``limit`` the search gives up after that many nodes (``stats["capped"]``)."""
     g = _grid(board)
     s = g.bit(board.start)
     if g.full == 1 << s:
@@ -138,11 +139,17 @@ def solve(board: Board) -> SolveResult:
     proof = _no_path_proof(board, g)
     if proof:
         return SolveResult(False, reason=proof, stats={"nodes": 0})
-    path, nodes = _search(g, s, _end_colour(board, g))
-    if path is None:
-        return SolveResult(False, reason=f"no path visits every cell (exhaustive search, {nodes} nodes)",
-                           stats={"nodes": nodes})
-    return SolveResult(True, [list(g.cell(i)) for i in path], len(path) - 1, stats={"nodes": nodes})
+    end_ok = _end_colour(board, g)
+    return _result(g, *_dfs(g, s, lambda head, free: _moves(g, head, free, end_ok), limit, True), limit, "exhaustive")
+
+
+def _result(g: _Grid, path: list[int] | None, nodes: int, limit: int | None, kind: str) -> SolveResult:
+    if path is not None:
+        return SolveResult(True, [list(g.cell(i)) for i in path], len(path) - 1, stats={"nodes": nodes})
+    if limit is not None and nodes >= limit:
+        return SolveResult(False, reason=f"gave up after {nodes} nodes", stats={"nodes": nodes, "capped": True})
+    return SolveResult(False, reason=f"no path visits every cell ({kind} search, {nodes} nodes)",
+                       stats={"nodes": nodes})
 
 
 def _own_colour(board: Board, g: _Grid) -> int:
@@ -189,25 +196,38 @@ def _no_path_proof(board: Board, g: _Grid) -> str | None:
     return None
 
 
-def _search(g: _Grid, start: int, end_ok: int) -> tuple[list[int] | None, int]:
-    """Depth-first search with pruning; (path of bit indices or None, nodes visited)."""
+def _dfs(g: _Grid, start: int, expand: Callable[[int, int], list[int]],
+         limit: int | None, remember: bool = False) -> tuple[list[int] | None, int]:
+    """Depth-first search over paths from ``start``; ``expand(head, free)`` gives the moves
+    to try, last first. (path of bit indices or None, nodes visited). With ``remember``,
+    positions (head, free cells) that failed once are not searched again: many paths
+    reach the same position."""
+    dead: set[tuple[int, int]] = set()
     path = [start]
     nodes = 1
     free = g.full & ~(1 << start)
-    stack = [(_moves(g, start, free, end_ok), free)]
+    if not free:
+        return path, nodes
+    stack = [(expand(start, free), free)]
     while stack:
         moves, free = stack[-1]
         if not moves:
             stack.pop()
+            if remember:
+                dead.add((path[-1], free))
             path.pop()
             continue
+        if limit is not None and nodes >= limit:
+            return None, nodes
         head = moves.pop()
+        free &= ~(1 << head)
+        if remember and (head, free) in dead:
+            continue
         path.append(head)
         nodes += 1
-        free &= ~(1 << head)
         if not free:
             return path, nodes
-        stack.append((_moves(g, head, free, end_ok), free))
+        stack.append((expand(head, free), free))
     return None, nodes
 
 
@@ -228,15 +248,32 @@ def _moves(g: _Grid, head: int, free: int, end_ok: int) -> list[int]:
         # colour, and the branch is dead.
         if ends & (ends - 1) or ends & ~end_ok:
             return []
+    if ends:
+        # Every other free cell is passed through, so one with exactly two ways in or out
+        # uses both: a cell (or the head, which has one edge left) asked for more fails.
+        three = (a & b & (c | d)) | (c & d & (a | b))
+        both = free & two & ~three
+        a, b, c, d = both << 1, both >> 1, both << w, both >> w
+        two_forced = (a & b) | (c & d) | ((a | b) & (c | d))
+        three_forced = (a & b & (c | d)) | (c & d & (a | b))
+        if free & three_forced or hb & two_forced or ends & two_forced:
+            return []
     if g.region(free & -free, free) != free or not _cuts_allow_path(g, head, free, ends):
         return []
     nbr = g.neighbours
     scored = []
+    forced = []
     for v in _bits(nbr[head] & free):
         rest = free & ~(1 << v)
-        if rest and not nbr[v] & rest:
+        onward = (nbr[v] & rest).bit_count()
+        if rest and not onward:
             continue                    # a dead end before the last cell
-        scored.append(((nbr[v] & rest).bit_count(), v))
+        if onward == 1:
+            # Left now, v keeps one way out and no way in: it would have to be the end.
+            forced.append(v)
+        scored.append((onward, v))
+    if forced and (ends or len(forced) > 2):
+        return forced if len(forced) == 1 else []
     scored.sort(reverse=True)
     return [v for _, v in scored]
 
@@ -245,48 +282,61 @@ def _cuts_allow_path(g: _Grid, head: int, free: int, ends: int) -> bool:
     """Whether the cut cells of the free region agree with one path from the head.
 
     A free cell ``w`` whose removal cuts a part ``T`` off from the head is passed once, so
-    the path must finish inside ``T``: two parts cut off by one cell fail, so do parts
-    cut off by different cells that do not nest, and so does a forced last cell outside
-    them. Found with Tarjan's low points on a depth-first tree rooted at the head.
+    the path covers everything else first, ending on ``w``, and finishes inside ``T``. So
+    two parts cut off by one cell fail, so do parts cut off by different cells that do not
+    nest, and so does a forced last cell outside them; and the cells before ``w`` must
+    have the colour balance of a path from the head to ``w``. Found with Tarjan's low
+    points on a depth-first tree rooted at the head.
     """
     nbr = g.neighbours
+    dark = g.dark
     within = free | (1 << head)
-    disc = {head: 0}
-    low = {head: 0}
-    size: dict[int, int] = {}
-    cut_children: dict[int, int] = {}
+    total = within.bit_count()
+    total_dark = (within & dark).bit_count()
+    head_dark = (dark >> head) & 1
+    disc = [-1] * len(nbr)
+    low = [0] * len(nbr)
+    dark_below = [0] * len(nbr)       # dark cells in the subtree
+    cuts = set()
+    disc[head] = 0
+    count = 1
+    lo, hi = 0, total               # the cut-off parts' intersection, in discovery order
     stack = [(head, -1, nbr[head] & within)]
-    lo, hi = 0, len(disc) + free.bit_count()     # the intersection of the cut-off parts, in discovery order
     while stack:
         v, parent, todo = stack[-1]
         if todo:
             u_bit = todo & -todo
             stack[-1] = (v, parent, todo ^ u_bit)
             u = u_bit.bit_length() - 1
-            if u in disc:
+            if disc[u] >= 0:
                 if u != parent and disc[u] < low[v]:
                     low[v] = disc[u]
-                continue
-            disc[u] = low[u] = len(disc)
-            stack.append((u, v, nbr[u] & within))
+            else:
+                disc[u] = low[u] = count
+                dark_below[u] = (dark >> u) & 1
+                count += 1
+                stack.append((u, v, nbr[u] & within))
             continue
         stack.pop()
-        size[v] = len(disc) - disc[v]
         if parent < 0:
-            continue
+            break
+        dark_below[parent] += dark_below[v]
         if low[v] < low[parent]:
             low[parent] = low[v]
         if parent != head and low[v] >= disc[parent]:
-            # parent cuts v's subtree, discovery numbers disc[v] .. disc[v] + size - 1, off.
-            cut_children[parent] = cut_children.get(parent, 0) + 1
-            if cut_children[parent] > 1:
+            # parent cuts v's subtree (discovery numbers disc[v] .. count - 1) off.
+            if parent in cuts:
                 return False
-            lo, hi = max(lo, disc[v]), min(hi, disc[v] + size[v])
+            cuts.add(parent)
+            lo, hi = max(lo, disc[v]), min(hi, count)
             if lo >= hi:
                 return False
+            before, before_dark = total - (count - disc[v]), total_dark - dark_below[v]
+            own = before_dark if head_dark else before - before_dark
+            if own != before - own + ((dark >> parent) & 1 == head_dark):
+                return False
     if ends and lo > 0:
-        e = ends.bit_length() - 1
-        return lo <= disc[e] < hi
+        return lo <= disc[ends.bit_length() - 1] < hi
     return True
 
 
@@ -296,32 +346,8 @@ def search_plain(board: Board, limit: int | None = None) -> SolveResult:
     it gives up after that many nodes (``stats["capped"]``)."""
     g = _grid(board)
     nbr = g.neighbours
-    start = g.bit(board.start)
-    path = [start]
-    nodes = 1
-    free = g.full & ~(1 << start)
-    stack = [(_bits(nbr[start] & free), free)]
-    if not free:
-        stack = []
-    while stack:
-        moves, free = stack[-1]
-        if not moves:
-            stack.pop()
-            path.pop()
-            continue
-        if limit is not None and nodes >= limit:
-            return SolveResult(False, reason=f"gave up after {nodes} nodes", stats={"nodes": nodes, "capped": True})
-        head = moves.pop()
-        path.append(head)
-        nodes += 1
-        free &= ~(1 << head)
-        if not free:
-            break
-        stack.append((_bits(nbr[head] & free), free))
-    if free:
-        return SolveResult(False, reason=f"no path visits every cell (plain search, {nodes} nodes)",
-                           stats={"nodes": nodes})
-    return SolveResult(True, [list(g.cell(i)) for i in path], len(path) - 1, stats={"nodes": nodes})
+    return _result(g, *_dfs(g, g.bit(board.start), lambda head, free: _bits(nbr[head] & free), limit),
+                   limit, "plain")
 
 
 # ---------------------------------------------------------------------------- checker

@@ -1,0 +1,135 @@
+"""One-stroke: the pruned solver against plain backtracking, same boards, same run, and
+the vision's parse time on 1080×1920 phone frames.
+
+Boards (seeded, so every run measures the same set), per size 6×6 … 12×12:
+- solvable: generated levels (``generate``);
+- parity: a generated level less one cell of the colour that breaks the colour balance,
+  keeping the cells connected (proved without search);
+- search: a generated level less one cell of each colour, still connected, that the
+  root proofs do not settle and the search proves unsolvable. Candidates the solver cannot
+  settle within ``SEARCH_LIMIT`` nodes are counted and left out (the table says how many).
+The baseline is stopped after ``PLAIN_LIMIT`` nodes; a stopped board counts at the time
+spent, so its ratio is a lower bound (printed as ">x").
+"""
+from __future__ import annotations
+
+import random
+import statistics
+
+from puzzlepilot.bench import Bench, ms, summary
+from solvers.onestroke import Board, Cell, generate, search_plain, solve
+
+SIZES = (6, 7, 8, 10, 12)
+PLAIN_LIMIT = 200_000
+SEARCH_LIMIT = 50_000
+
+
+def _connected(cells: frozenset[Cell]) -> bool:
+    todo, seen = [min(cells)], {min(cells)}
+    while todo:
+        r, c = todo.pop()
+        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(cells)
+
+
+def _without(board: Board, rng: random.Random, colours: tuple[int, ...]) -> Board | None:
+    """The board less one random non-start cell of each colour in ``colours`` (0: the
+    (r + c) even colour), or None when that disconnects it."""
+    cells = set(board.cells)
+    for colour in colours:
+        pool = sorted(c for c in cells if c != board.start and sum(c) % 2 == colour)
+        if not pool:
+            return None
+        cells.discard(rng.choice(pool))
+    cut = frozenset(cells)
+    return Board(board.rows, board.cols, cut, board.start) if _connected(cut) else None
+
+
+def _parity_breaker(board: Board) -> int:
+    """The colour whose removal unbalances the board: the start's colour must have as many
+    cells as the other or one more, so remove the start's colour when balanced, else the other."""
+    own = sum(1 for c in board.cells if sum(c) % 2 == sum(board.start) % 2)
+    start_colour = sum(board.start) % 2
+    return start_colour if own == len(board.cells) - own else 1 - start_colour
+
+
+def boards(size: int, count: int, seed: int) -> tuple[dict[str, list[Board]], int]:
+    """The benchmark set of one size: {kind: boards}, and how many search candidates the
+    solver could not settle within SEARCH_LIMIT (left out)."""
+    rng = random.Random(seed)
+    kinds: dict[str, list[Board]] = {"solvable": [], "parity": [], "search": []}
+    given_up = 0
+    for attempt in range(50 * count):
+        base = generate(size, size, rng.randrange(10**9))
+        if len(kinds["solvable"]) < count:
+            kinds["solvable"].append(base)
+        if len(kinds["parity"]) < count:
+            cut = _without(base, rng, (_parity_breaker(base),))
+            if cut is not None:
+                kinds["parity"].append(cut)
+        if len(kinds["search"]) < count:
+            cut = _without(base, rng, (0, 1))
+            if cut is not None:
+                result = solve(cut, limit=SEARCH_LIMIT)
+                if result.stats.get("capped"):
+                    given_up += 1
+                elif not result.solved and result.stats["nodes"] > 0:
+                    kinds["search"].append(cut)
+        if all(len(v) == count for v in kinds.values()):
+            break
+    return kinds, given_up
+
+
+def _ratio(plain: float, fast: float, capped: bool) -> str:
+    return f"{'>' if capped else ''}{plain / fast:.0f}"
+
+
+def run(bench: Bench) -> None:
+    count = 2 if bench.quick else 6
+    sizes = SIZES[:3] if bench.quick else SIZES
+    plain_limit = PLAIN_LIMIT // 10 if bench.quick else PLAIN_LIMIT
+    rows = []
+    for size in sizes:
+        kinds, given_up = boards(size, count, seed=size)
+        for kind, group in kinds.items():
+            if not group:
+                continue
+            fast, plain, nodes, capped = [], [], [], 0
+            for board in group:
+                seconds, result = bench.timed(lambda: solve(board))
+                assert result.solved == (kind == "solvable"), board.to_text()
+                fast.append(seconds)
+                nodes.append(result.stats["nodes"])
+                seconds, base = bench.timed(lambda: search_plain(board, limit=plain_limit))
+                plain.append(seconds)
+                capped += bool(base.stats.get("capped"))
+            fmed, fworst = summary(fast)
+            pmed, pworst = summary(plain)
+            rows.append([f"{size}x{size}", kind, len(group), fmed, fworst, max(nodes),
+                         f"{'>' if capped else ''}{pmed}", f"{'>' if capped else ''}{pworst}", capped,
+                         _ratio(statistics.median(plain), statistics.median(fast), capped > 0),
+                         given_up if kind == "search" else "-"])
+            bench.progress(f"  onestroke {size}x{size} {kind}: {len(group)} boards")
+    bench.table("onestroke_solver", f"One-stroke solver vs plain backtracking (ms; plain stopped at {plain_limit} nodes)",
+                ["size", "kind", "boards", "median", "worst", "nodes (max)", "plain median", "plain worst",
+                 "plain stopped", "ratio (median)", "left out"], rows)
+    _parse_times(bench)
+
+
+def _parse_times(bench: Bench) -> None:
+    from puzzlepilot.scenes.onestroke import render_phone, tight
+    from vision.onestroke import parse
+
+    frames = [render_phone(tight(generate(size, size, seed)), seed=seed)
+              for size, seed in ((6, 1), (7, 2), (8, 3), (10, 4))[: 2 if bench.quick else 4]]
+    times, right = [], 0
+    for image, truth in frames:
+        seconds, found = bench.timed(lambda: parse(image))
+        times.append(seconds)
+        right += found.board.to_text().replace("\n", "/") == truth.board
+    med, worst = summary(times)
+    bench.table("onestroke_parse", "One-stroke parse of a 1080x1920 phone frame (ms)",
+                ["frames", "read right", "median", "worst"], [[len(frames), right, med, worst]])
