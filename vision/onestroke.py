@@ -26,7 +26,7 @@ import numpy as np
 from solvers.onestroke import Board
 from vision.common import NoBoardFound, Parse
 
-WORK_SIZE = 640           # longest side of the reduced image the lattice is found in
+WORK_SIZE = 512           # longest side of the reduced image the lattice is found in
 GREY_TOLERANCE = 12       # how far (grey levels) a cell pixel may stray from the cell grey
 UNSATURATED = 14          # max − min channel spread of a neutral pixel
 MIN_CONFIDENCE = 0.5
@@ -354,21 +354,53 @@ def _fit_quality(lat: Lattice) -> float:
     return max(0.0, 1.0 - lat.rms / (0.06 * min(lat.px, lat.py)))
 
 
+def _board_box(image: np.ndarray, lat: Lattice, places: list[tuple[int, int]]) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1): the image area of the places with a pitch around them."""
+    xs = [lat.centre(r, c)[0] for r, c in places]
+    ys = [lat.centre(r, c)[1] for r, c in places]
+    h, w = image.shape[:2]
+    return (max(0, int(min(xs) - lat.px)), max(0, int(min(ys) - lat.py)),
+            min(w, int(max(xs) + lat.px) + 1), min(h, int(max(ys) + lat.py) + 1))
+
+
+def _centroids(mask: np.ndarray, corner: tuple[int, int], lat: Lattice, places: list[tuple[int, int]],
+               half: float, min_area: float) -> dict[tuple[int, int], tuple[float, float, float]]:
+    """(x, y, area) of the mask's pixels within ``half`` of each place's centre, for the
+    places whose box lies inside the mask and holds at least ``min_area`` pixels."""
+    h, w = mask.shape
+    found = {}
+    for r, c in places:
+        x, y = lat.centre(r, c)
+        x0, y0 = round(x - half) - corner[0], round(y - half) - corner[1]
+        x1, y1 = round(x + half) + 1 - corner[0], round(y + half) + 1 - corner[1]
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            continue
+        m = cv2.moments(mask[y0:y1, x0:x1], binaryImage=True)
+        if m["m00"] >= min_area:
+            found[(r, c)] = (x0 + corner[0] + m["m10"] / m["m00"], y0 + corner[1] + m["m01"] / m["m00"], m["m00"])
+    return found
+
+
+def _spread(places: list[tuple[int, int]], most: int = 32) -> list[tuple[int, int]]:
+    """At most ``most`` of the places, spread over the board and keeping its outermost
+    rows and columns: enough for the fit, a fraction of the work on big boards."""
+    if len(places) <= most:
+        return places
+    keep = set(places[i] for i in np.linspace(0, len(places) - 1, most).round().astype(int))
+    for key in (lambda p: p[0], lambda p: p[1]):
+        keep.update((min(places, key=key), max(places, key=key)))
+    return sorted(keep)
+
+
 def refine(image: np.ndarray, lat: Lattice, grey_level: int) -> Lattice:
     """The lattice re-measured at full resolution: the centroid and size of the cell grey
     within half a pitch of each member's centre, then the least-squares fit again."""
-    h, w = image.shape[:2]
-    found: dict[tuple[int, int], tuple[float, float, float]] = {}
-    for r, c in lat.members:
-        x, y = lat.centre(r, c)
-        x0, y0 = max(0, round(x - lat.px / 2)), max(0, round(y - lat.py / 2))
-        x1, y1 = min(w, round(x + lat.px / 2)), min(h, round(y + lat.py / 2))
-        grey, neutral = neutral_planes(image[y0:y1, x0:x1])
-        mask = cv2.inRange(grey, max(0, grey_level - GREY_TOLERANCE), grey_level + GREY_TOLERANCE) & neutral
-        m = cv2.moments(mask, binaryImage=True)
-        if m["m00"] > 0.3 * lat.cell ** 2:
-            found[(r, c)] = (x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"], m["m00"])
-    if len(found) < max(2, len(lat.members) // 2):
+    members = _spread(list(lat.members))
+    x0, y0, x1, y1 = _board_box(image, lat, members)
+    grey, neutral = neutral_planes(image[y0:y1, x0:x1])
+    mask = cv2.inRange(grey, max(0, grey_level - GREY_TOLERANCE), grey_level + GREY_TOLERANCE) & neutral
+    found = _centroids(mask, (x0, y0), lat, members, min(lat.px, lat.py) / 2, 0.3 * lat.cell ** 2)
+    if len(found) < max(2, len(members) // 2):
         return lat
     # A rounded square fills about 97 % of its bounding square.
     size = float(np.sqrt(np.median([a for _, _, a in found.values()]) / 0.97))
@@ -381,25 +413,16 @@ def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], o
     pitch spans the whole board even when few grey cells are left. A cell's centre is the
     centroid of its non-background pixels within a box just larger than the cell (which
     leaves out the drawn line's parts in the gaps); twice, as the first boxes may be off."""
-    r0, c0 = origin
-    h, w = image.shape[:2]
+    cells = _spread([(r + origin[0], c + origin[1]) for (r, c), kind in places.items() if kind in (CELL, VISITED)])
+    x0, y0, x1, y1 = _board_box(image, lat, cells)
     low = np.clip(colours.background - GREY_TOLERANCE, 0, 255).astype(np.uint8)
     high = np.clip(colours.background + GREY_TOLERANCE, 0, 255).astype(np.uint8)
-    for half in (lat.px / 2, lat.cell / 2 + 2):
-        centres = {}
-        for (r, c), kind in places.items():
-            if kind not in (CELL, VISITED):
-                continue
-            x, y = lat.centre(r + r0, c + c0)
-            x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half) + 1, round(y + half) + 1
-            if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-                continue
-            m = cv2.moments(cv2.bitwise_not(cv2.inRange(image[y0:y1, x0:x1], low, high)), binaryImage=True)
-            if m["m00"] > 0.8 * lat.cell ** 2:
-                centres[(r + r0, c + c0)] = (x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"])
-        if len(centres) < 2:
+    mask = cv2.bitwise_not(cv2.inRange(image[y0:y1, x0:x1], low, high))
+    for half in (min(lat.px, lat.py) / 2, lat.cell / 2 + 2):
+        found = _centroids(mask, (x0, y0), lat, cells, half, 0.8 * lat.cell ** 2)
+        if len(found) < 2:
             return lat
-        lat = _fit(lat, centres)
+        lat = _fit(lat, {rc: (x, y) for rc, (x, y, _) in found.items()})
     return lat
 
 
