@@ -42,6 +42,7 @@ class Driver:
         self._dry_run = dry_run
         self._log = log
         self._gui: Any = None
+        self._at: Point | None = None   # where we last put the pointer
 
     def perform(self, actions: list[Action]) -> None:
         """Check every point against the window, then play the actions in order."""
@@ -52,9 +53,12 @@ class Driver:
                 self._log(f"dry run: {describe(action)}")
             return
         gui = self._pyautogui()
+        self._at = None
         try:
             for action in actions:
                 self._check_inside(action)
+                if self._at is not None:
+                    self._expect(self._at)   # the user may have moved it between actions
                 self._log(describe(action))
                 if isinstance(action, Drag):
                     self._drag(action.points)
@@ -116,6 +120,7 @@ class Driver:
 
     def _move(self, point: Point) -> None:
         self._gui.moveTo(round(point[0]), round(point[1]))
+        self._at = point
         self._expect(point)
 
     def _expect(self, point: Point) -> None:

@@ -41,26 +41,42 @@ def translated(shapes: list[Shape], dx: float, dy: float) -> list[Shape]:
     return out
 
 
-def _make_root(root: tkinter.Tk | None) -> tuple[tkinter.Tk, bool]:
-    """(root, owned): the given root, or a new hidden one that we must destroy."""
-    if root is not None:
-        return root, False
-    try:
-        root = tkinter.Tk()
-    except tkinter.TclError as exc:
-        raise CaptureError(f"cannot open a window: {exc}") from None
-    root.withdraw()
-    return root, True
+class _TkHints:
+    """A toplevel on the given Tk root, or on a hidden root of our own."""
+
+    def __init__(self, root: tkinter.Tk | None) -> None:
+        self._owns_root = root is None
+        if root is None:
+            try:
+                root = tkinter.Tk()
+            except tkinter.TclError as exc:
+                raise CaptureError(f"cannot open a window: {exc}") from None
+            root.withdraw()
+        self._root = root
+        self._top = tkinter.Toplevel(root)
+        self._destroyed = False
+
+    def pump(self) -> None:
+        """Let Tk draw and handle its events; call it every frame."""
+        self._root.update()
+
+    def close(self) -> None:
+        """Destroy the window (and our own root); closing twice is harmless."""
+        if self._destroyed:
+            return
+        self._destroyed = True
+        self._top.destroy()
+        if self._owns_root:
+            self._root.destroy()
 
 
-class HintOverlay:
+class HintOverlay(_TkHints):
     """A borderless, topmost, click-through, see-through window drawing hints over the game."""
 
     settle = 0.01   # seconds other programs get to repaint what hidden() uncovered
 
     def __init__(self, root: tkinter.Tk | None = None) -> None:
-        self._root, self._owns_root = _make_root(root)
-        self._top = tkinter.Toplevel(self._root)
+        super().__init__(root)
         self._top.withdraw()
         self._top.overrideredirect(True)
         self._canvas = tkinter.Canvas(self._top, highlightthickness=0, borderwidth=0, bg="black")
@@ -138,7 +154,7 @@ class HintOverlay:
         every frame."""
         if self._shown:
             self._top.lift()
-        self._root.update()
+        super().pump()
 
     @contextmanager
     def hidden(self) -> Iterator[None]:
@@ -171,19 +187,16 @@ class HintOverlay:
         if self._shape is not None:
             self._shape.close()
             self._shape = None
-        self._top.destroy()
-        if self._owns_root:
-            self._root.destroy()
+        super().close()
 
 
-class HintWindow:
+class HintWindow(_TkHints):
     """An ordinary window showing the last capture with the hints drawn on it."""
 
     TITLE = "puzzlepilot hints"
 
     def __init__(self, root: tkinter.Tk | None = None) -> None:
-        self._root, self._owns_root = _make_root(root)
-        self._top = tkinter.Toplevel(self._root)
+        super().__init__(root)
         self._top.title(self.TITLE)
         self._top.protocol("WM_DELETE_WINDOW", self._closed_by_user)
         self._label = tkinter.Label(self._top, text="waiting for a board…", bg="black", fg="white")
@@ -221,18 +234,10 @@ class HintWindow:
         if self._frame is not None:
             self.show([], Rect(0, 0, self._frame.shape[1], self._frame.shape[0]))
 
-    def pump(self) -> None:
-        self._root.update()
-
     @contextmanager
     def hidden(self) -> Iterator[None]:
         """Nothing to hide: this window is beside the game, not over it."""
         yield
-
-    def close(self) -> None:
-        self._top.destroy()
-        if self._owns_root:
-            self._root.destroy()
 
 
 def make_hints(kind: str, root: tkinter.Tk | None = None) -> HintOverlay | HintWindow | None:

@@ -140,3 +140,19 @@ def test_ctrl_c_mid_drag_releases_the_button(game, pointer, monkeypatch: pytest.
     game.wait_for(lambda e: e[0] == "release")
     assert [e[0] for e in mouse_events(game.settle())].count("press") == 1
     assert not button_pressed()
+
+
+def test_moving_the_mouse_between_actions_stops_before_the_next(game, pointer) -> None:
+    driver = Driver(lambda: GAME, speed=0.1, log=lambda _: None)   # 0.5 s between actions
+
+    def user_moves() -> None:
+        game.wait_for(lambda e: e[0] == "release")
+        subprocess.run(["xdotool", "mousemove", "650", "450"], check=True)
+
+    user = threading.Thread(target=user_moves)
+    user.start()
+    with pytest.raises(DriverStopped, match="mouse moved by the user"):
+        driver.perform([Click((300, 300)), Click((400, 300))])
+    user.join()
+    presses = [e for e in mouse_events(game.settle()) if e[0] == "press"]
+    assert presses == [("press", 300, 300)]
