@@ -1,6 +1,6 @@
 """See the assistant play: a practice board in one process, the live loop playing it in this one.
 
-    puzzlepilot demo [GAME] [--levels N] [--out DIR]
+    puzzlepilot demo [GAME] [--levels N] [--speed S] [--out DIR]
 
 Starts ``puzzlepilot practice GAME`` as a subprocess and runs the live loop on its window
 with ``--play``, level after level. Without a display (no DISPLAY) it starts a private Xvfb
@@ -39,6 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the game ({', '.join(boards())}; default onestroke)")
     p.add_argument("--levels", type=int, default=3, metavar="N", help="levels to play (default 3)")
     p.add_argument("--seed", type=int, default=1, help="the practice board's first seed (default 1)")
+    p.add_argument("--speed", type=float, default=2.0, metavar="S", help="mouse speed factor (default 2)")
     p.add_argument("--out", type=Path, default=Path("demo-out"), metavar="DIR",
                    help="where the pictures go (default ./demo-out)")
 
@@ -164,6 +165,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"no practice board for {args.game} yet (boards: {', '.join(boards())})")
     if args.levels < 1:
         raise UsageError("--levels must be at least 1")
+    if args.speed <= 0:
+        raise UsageError("--speed must be more than 0")
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
 
@@ -189,7 +192,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
 
             hints = make_hints("overlay")
             loop = LiveLoop(source, Watcher([get(args.game)]), log, hints=hints,
-                            driver=Driver(source.rect), levels=args.levels, on_level=save,
+                            driver=Driver(source.rect, speed=args.speed, log=lambda _: None),
+                            levels=args.levels, on_level=save,
                             alive=practice.check_alive)
             loop.run(deadline=started + TIME_LIMIT)
             time.sleep(0.3)     # the board's own log line for the last level

@@ -205,11 +205,20 @@ class LiveLoop:
         if self.hints is not None:
             rect = self.source.rect()
             screen = step.parse.shifted(rect.left, rect.top)
-            self.hints.show(game.hints(screen, step.result.solution), rect, frame=image)
+            self.show(game.hints(screen, step.result.solution), rect, image)
         if self.driver is None:
             self.finish(record, "hints shown")
         else:
             self.pending = record
+
+    def show(self, shapes: list[Any], rect: Any, image: np.ndarray) -> None:
+        """Hints in screen coordinates; the hint window also shows the frame itself."""
+        from overlay.window import HintWindow
+
+        if isinstance(self.hints, HintWindow):
+            self.hints.show(shapes, rect, frame=image)
+        else:
+            self.hints.show(shapes, rect)
 
     def play(self, record: LevelRecord) -> None:
         """Play the level on screen, then make sure the game moved on; one retry."""
@@ -303,7 +312,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
         if args.play:
             from overlay.driver import Driver
             speed = {} if args.speed is None else {"speed": args.speed}
-            driver = Driver(source.rect, dry_run=args.dry_run, log=log, **speed)
+            # The driver's lines are the dry run's output; when playing, the level lines say enough.
+            driver = Driver(source.rect, dry_run=args.dry_run, log=log if args.dry_run else lambda _: None, **speed)
         loop = LiveLoop(source, Watcher(games, profile), log, hints=hints, driver=driver, fps=args.fps,
                         levels=args.levels, dry_run=args.dry_run)
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")

@@ -49,11 +49,20 @@ def test_holes_visited_cells_and_diagonal_steps_are_refused() -> None:
     for cell in ((0, 1), (1, 1), (1, 0)):
         full.drag(*at(full, cell))
     assert not full.drag(*at(full, (0, 0)))       # visited, and not the previous cell
-    full.release(*at(full, (1, 0)))
-    full.press(*at(full, (1, 0)))
-    assert not full.drag(*at(full, (2, 1)))       # diagonal from (1, 0)
     assert full.path == [(0, 0), (0, 1), (1, 1), (1, 0)]
     assert lv.path == [(0, 0), (1, 0)]
+
+
+def test_a_diagonal_step_goes_through_the_one_free_cell_between_or_not_at_all() -> None:
+    full = level(Board.from_text("S##\n###\n###"))
+    full.press(*at(full, (0, 0)))
+    assert not full.drag(*at(full, (1, 1)))       # (0, 1) and (1, 0) are both free: no guess
+    full.release(*at(full, (0, 0)))
+    full.press(*at(full, (0, 0)))
+    for cell in ((0, 1), (1, 1), (1, 0)):
+        full.drag(*at(full, cell))
+    assert full.drag(*at(full, (2, 1)))           # (1, 1) is taken, so through (2, 0)
+    assert full.path == [(0, 0), (0, 1), (1, 1), (1, 0), (2, 0), (2, 1)]
 
 
 def test_dragging_back_onto_the_previous_cell_undoes_one_step() -> None:

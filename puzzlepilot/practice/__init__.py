@@ -115,8 +115,9 @@ class PracticeWindow:
         self.canvas = tkinter.Canvas(root, width=self.view[0], height=self.view[1], bd=0,
                                      highlightthickness=0, background=BACKGROUND)
         self.canvas.pack()
-        self.photo = None
-        self.image_item = self.canvas.create_image(0, 0, anchor="nw")
+        self.photo = tkinter.PhotoImage(master=root, width=self.view[0], height=self.view[1])
+        self.canvas.create_image(0, 0, anchor="nw", image=self.photo)
+        self.redraw_due = False
         self.number = 0
         self.level: Level | None = None
         for event, method in (("<ButtonPress-1>", "press"), ("<B1-Motion>", "drag"),
@@ -153,12 +154,16 @@ class PracticeWindow:
 
     def show(self, picture: np.ndarray) -> None:
         """Put a BGR picture on the canvas (as PPM data: no codec, no extra library)."""
-        import tkinter
+        import cv2
 
         h, w = picture.shape[:2]
-        data = f"P6 {w} {h} 255\n".encode() + np.ascontiguousarray(picture[:, :, ::-1]).tobytes()
-        self.photo = tkinter.PhotoImage(master=self.root, data=data, format="PPM")
-        self.canvas.itemconfigure(self.image_item, image=self.photo)
+        data = f"P6 {w} {h} 255\n".encode() + cv2.cvtColor(picture, cv2.COLOR_BGR2RGB).tobytes()
+        self.photo.configure(data=data, format="PPM")
+
+    def redraw(self) -> None:
+        self.redraw_due = False
+        if self.level is not None:
+            self.show(self.level.picture())
 
     def banner(self, text: str) -> None:
         w, h = self.view
@@ -171,9 +176,13 @@ class PracticeWindow:
             level = self.level
             if level is None or level.solved():
                 return
-            if getattr(level, method)(float(event.x), float(event.y)):
-                self.show(level.picture())
+            # Redraw once the queued mouse events are handled: drawing takes ~15 ms, and
+            # Tk merges the motion events that queue up meanwhile, losing the pointer's path.
+            if getattr(level, method)(float(event.x), float(event.y)) and not self.redraw_due:
+                self.redraw_due = True
+                self.root.after_idle(self.redraw)
             if level.solved():
+                self.redraw()
                 self.log(f"solved level {self.number}")
                 self.banner("solved!")
                 self.root.after(PAUSE_MS, self.next_level)

@@ -3,7 +3,8 @@ through the cells, one orthogonal neighbour at a time, never onto a visited cell
 
 Dragging back onto the previous cell takes the last step back; releasing keeps the path,
 and pressing on any visited cell cuts the path back to it and goes on from there (the real
-game lets you continue from the path's end). Pictures come from the fixtures' scene code.
+game lets you continue from the path's end). A drag that cuts a corner goes through the
+one free cell it skipped. Pictures come from the fixtures' scene code.
 """
 from __future__ import annotations
 
@@ -85,14 +86,24 @@ class OneStrokeLevel:
         return changed
 
     def _enter(self, cell: Cell | None) -> bool:
-        """Extend the path onto a free neighbouring cell, or step back onto the previous one."""
+        """Extend the path onto a free neighbouring cell, or step back onto the previous one.
+
+        A pointer that cuts a corner lands diagonally to the path's end; when exactly one
+        of the two cells between is free, the path goes through it (as a finger would)."""
         if cell is None or cell == self.path[-1]:
             return False
         if len(self.path) > 1 and cell == self.path[-2]:
             self.path.pop()
             return True
         (r, c), (hr, hc) = cell, self.path[-1]
-        if abs(r - hr) + abs(c - hc) == 1 and cell not in self.path:
+        if cell in self.path or cell not in self.board.cells:
+            return False
+        if abs(r - hr) + abs(c - hc) == 1:
             self.path.append(cell)
             return True
+        if abs(r - hr) == abs(c - hc) == 1:
+            between = [b for b in ((hr, c), (r, hc)) if b in self.board.cells and b not in self.path]
+            if len(between) == 1:
+                self.path += [between[0], cell]
+                return True
         return False
