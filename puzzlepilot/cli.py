@@ -55,6 +55,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "live": ("puzzlepilot.live", "watch a game on screen: hints for each level, or play it"),
     "practice": ("puzzlepilot.practice", "a practice board that plays a game by its rules"),
     "demo": ("puzzlepilot.demo", "watch the assistant play practice levels (headless: saves pictures)"),
+    "calibrate": ("puzzlepilot.calibrate", "teach the vision a new look from one screenshot, or check a profile"),
     "profiles": ("puzzlepilot.profiles", "list, show or delete calibration profiles"),
 }
 # Further commands (live, practice, demo, calibrate, profiles) add one line here.

@@ -136,12 +136,12 @@ def check(game: str, folder: Path, profile: object = None) -> list[Row]:
         elapsed = (time.perf_counter() - start) * 1000
         row = Row(name, entry["board"], got, conf, elapsed, detail)
         if not row.ok and not row.detail:
-            row.detail = _cell_diff(row.expected, row.got)
+            row.detail = cell_diff(row.expected, row.got)
         rows.append(row)
     return rows
 
 
-def _cell_diff(expected: str | None, got: str | None) -> str:
+def cell_diff(expected: str | None, got: str | None) -> str:
     if expected is None or got is None:
         return f"got {got!r}" if got else "expected no board"
     e, g = expected.split("/"), got.split("/")

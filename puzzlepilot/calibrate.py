@@ -1,0 +1,146 @@
+"""Teach the vision a new look from one screenshot, or check a profile on others.
+
+    puzzlepilot calibrate GAME SCREENSHOT --name NAME [--board TEXT|FILE] [--dir DIR]
+    puzzlepilot calibrate --check NAME|DIR IMAGE... [--boards FILE]
+
+With ``--board`` (what the board in the screenshot is, as text or a file) the board is
+found and cropped automatically; without it a window opens: drag a box around the board,
+then click one example of each kind it asks for. The profile is read back on the same
+screenshot before it is stored; a profile that does not read its own screenshot is not
+written. ``--check`` parses each image with the profile and prints its confidence and the
+places that differ from the expected boards (``--boards``: a JSON object of file name →
+board, or board texts separated by blank lines, in the order of the images).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from calibration import profile as profiles
+from puzzlepilot.cli import IO, UsageError, read_board_text
+from puzzlepilot.fixtures import cell_diff
+from puzzlepilot.games import GAMES, get
+from vision.common import NoBoardFound, load_image
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("items", nargs="*", metavar="GAME SCREENSHOT | IMAGE",
+                   help="the game and the screenshot to learn from; with --check, the images to check")
+    p.add_argument("--name", help="the profile's name (stored in the user's profile folder)")
+    p.add_argument("--board", metavar="TEXT|FILE", help="the board the screenshot shows (rows joined by '/' or newlines, or a file)")
+    p.add_argument("--dir", type=Path, help="write the profile into this folder instead of the profile store")
+    p.add_argument("--check", metavar="NAME|DIR", help="check a profile on IMAGEs")
+    p.add_argument("--boards", metavar="FILE", help="with --check: the expected boards")
+
+
+def main(args: argparse.Namespace, io: IO) -> int:
+    if args.check:
+        return check(args, io)
+    if len(args.items) != 2:
+        raise UsageError("calibrate needs GAME SCREENSHOT (or --check NAME IMAGE...)")
+    if not args.name:
+        raise UsageError("calibrate needs --name NAME for the new profile")
+    if "/" in args.name or args.name.startswith("."):
+        raise UsageError(f"--name must be a plain name, not {args.name!r}")
+    game, image_path = get(args.items[0]), Path(args.items[1])
+    learner = learner_for(game.name)
+    image = load_image(image_path)
+
+    board = None
+    if args.board:
+        text = read_board_text(args.board, io) if Path(args.board).is_file() else args.board
+        board = game.board.from_text(text)
+        data, templates = learner.learn(image, board=board)
+    else:
+        from calibration.picker import PickCancelled, pick
+
+        try:
+            region, examples = pick(image, learner.KINDS, title=f"calibrate {game.name}: {image_path.name}")
+        except PickCancelled as exc:
+            raise UsageError(str(exc)) from None
+        data, templates = learner.learn(image, region=region, examples=examples)
+    data.update({"game": game.name, "name": args.name, "created": time.strftime("%Y-%m-%d %H:%M:%S"),
+                 "source": {"image": image_path.name, "size": [image.shape[1], image.shape[0]]}})
+
+    dest = args.dir or profiles.profiles_dir() / args.name
+    with tempfile.TemporaryDirectory() as tmp:
+        trial = profiles.save(data, templates, Path(tmp) / args.name)
+        try:
+            found = game.parse(image, profile=trial)
+        except NoBoardFound as exc:
+            raise UsageError(f"the new profile does not read {image_path.name} back ({exc}); nothing written") from None
+        if board is not None and found.board.to_text() != board.to_text():
+            raise UsageError(f"the new profile reads {image_path.name} as {found.board.to_text()!r}, "
+                             f"not the given board; nothing written")
+    saved = profiles.save(data, templates, dest)
+    io.out(f"profile {args.name!r} for {game.name} written to {saved.folder}")
+    io.out(f"reads {image_path.name} back: {found.board.to_text().count(chr(10)) + 1} rows, confidence {found.confidence:.2f}")
+    io.out(f"use it with: --profile {args.name if args.dir is None else saved.folder}")
+    return 0
+
+
+def learner_for(game: str) -> Any:
+    try:
+        return importlib.import_module(f"calibration.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"calibration.{game}":
+            raise
+        have = [g for g in GAMES if importlib.util.find_spec(f"calibration.{g}")]
+        raise UsageError(f"calibration does not cover {game} yet (it covers: {', '.join(have) or 'none'})") from None
+
+
+def expected_boards(source: str | None, images: list[Path]) -> dict[Path, str | None]:
+    """The expected board of each image (None where none is given)."""
+    if source is None:
+        return {p: None for p in images}
+    path = Path(source)
+    if not path.is_file():
+        raise UsageError(f"no such boards file: {source}")
+    text = path.read_text(encoding="utf-8")
+    try:
+        table = json.loads(text)
+    except json.JSONDecodeError:
+        blocks = [b.strip() for b in text.replace("\r\n", "\n").split("\n\n") if b.strip()]
+        if len(blocks) != len(images):
+            raise UsageError(f"{source} holds {len(blocks)} boards for {len(images)} images") from None
+        return {p: b for p, b in zip(images, blocks)}
+    if not isinstance(table, dict):
+        raise UsageError(f"{source}: a JSON boards file maps image file names to boards")
+    return {p: table.get(p.name, table.get(str(p))) for p in images}
+
+
+def check(args: argparse.Namespace, io: IO) -> int:
+    prof = profiles.load(args.check)
+    game = get(prof.game)
+    images = [Path(i) for i in args.items]
+    if not images:
+        raise UsageError("calibrate --check needs at least one IMAGE")
+    expected = expected_boards(args.boards, images)
+    loaded = [(p, load_image(p)) for p in images]   # every file is read before anything is printed
+    bad = 0
+    io.out(f"profile {prof.name} ({game.name}):")
+    for path, image in loaded:
+        want = expected[path]
+        want = game.board.from_text(want).to_text().replace("\n", "/") if want else None
+        try:
+            found = game.parse(image, profile=prof)
+        except NoBoardFound as exc:
+            bad += 1
+            io.out(f"  {path.name:32} no board found ({exc})")
+            continue
+        got = found.board.to_text().replace("\n", "/")
+        if want is None:
+            verdict = "(no expected board)"
+        elif want == got:
+            verdict = "matches"
+        else:
+            bad += 1
+            verdict = cell_diff(want, got)
+        io.out(f"  {path.name:32} confidence {found.confidence:.2f}  {verdict}")
+    return 1 if bad else 0
