@@ -1,0 +1,279 @@
+"""Ring-battle screens (Paper Mario: The Origami King) drawn in the game's look.
+
+``render`` draws a battle: a stage backdrop with a crowd, the round arena (a rim, 4 rings
+of 12 tiles with dark joints, a central disc), enemies standing upright on their tiles
+(several kinds of figure, with shadows), HP at the top left, the timer and the
+"Ring Moves ×N" panel at the top right. Styles change the tiles' colours and patterns.
+``fixture_cases`` builds the vision's regression set: sizes, styles, JPEG, a desktop
+window around the game, and scenes with no arena (or a look-alike that is not one).
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from puzzlepilot.scenes import FixtureCase
+from solvers.rings import RINGS, SLICES, Board, generate
+from vision.rings import Arena
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Style:
+    name: str
+    sky: tuple[RGB, RGB]          # backdrop gradient, top and bottom
+    tiles: tuple[RGB, RGB, RGB, RGB]   # ring 0 … 3
+    joint: RGB                    # the lines between tiles
+    disc: RGB                     # the central disc
+    rim: RGB
+    pattern: str                  # "plain", "dot" or "stripe" on every tile
+
+
+STYLES: dict[str, Style] = {s.name: s for s in (
+    Style("earth", ((40, 34, 60), (92, 70, 60)), ((222, 200, 160), (212, 188, 146), (222, 200, 160), (204, 178, 136)),
+          (120, 86, 60), (236, 214, 170), (150, 110, 76), "plain"),
+    Style("water", ((18, 40, 70), (30, 90, 120)), ((150, 200, 230), (128, 184, 222), (150, 200, 230), (112, 170, 214)),
+          (40, 80, 130), (190, 226, 244), (60, 100, 150), "dot"),
+    Style("night", ((20, 16, 30), (60, 40, 70)), ((176, 168, 196), (160, 150, 184), (176, 168, 196), (146, 136, 172)),
+          (70, 60, 96), (206, 198, 222), (96, 80, 120), "stripe"),
+)}
+
+KINDS = "gskb"   # goomba, shy guy, koopa, bob-omb
+
+
+def _bgr(c: RGB) -> tuple[int, int, int]:
+    return (int(c[2]), int(c[1]), int(c[0]))
+
+
+def _shade(c: RGB, k: float) -> RGB:
+    return tuple(int(max(0, min(255, v * k))) for v in c)  # type: ignore[return-value]
+
+
+def arena_for(width: int, height: int) -> Arena:
+    """Where the arena sits in a frame: centred low, filling most of the height."""
+    outer = height * 0.40
+    return Arena(width / 2, height * 0.55, outer, outer * 0.26)
+
+
+# ---------------------------------------------------------------------------- the stage
+
+def backdrop(width: int, height: int, style: Style, seed: int) -> np.ndarray:
+    """The stage behind the arena: a gradient and a crowd of small figures."""
+    t = np.linspace(0.0, 1.0, height)[:, None, None]
+    top, bottom = np.array(_bgr(style.sky[0]), float), np.array(_bgr(style.sky[1]), float)
+    img = np.repeat((top * (1 - t) + bottom * t), width, axis=1).astype(np.uint8)
+    rng = random.Random(seed)
+    unit = height / 60
+    for _ in range(140):
+        x, y = rng.uniform(0, width), rng.uniform(height * 0.05, height * 0.35)
+        col = (rng.randrange(60, 230), rng.randrange(60, 230), rng.randrange(60, 230))
+        cv2.circle(img, (round(x), round(y)), round(unit * rng.uniform(0.6, 1.2)), col, -1, cv2.LINE_AA)
+        cv2.ellipse(img, (round(x), round(y + unit * 1.6)), (round(unit * 1.1), round(unit)), 0, 180, 360,
+                    col, -1, cv2.LINE_AA)
+    return img
+
+
+def draw_arena(img: np.ndarray, arena: Arena, style: Style) -> None:
+    """Rim, tiles (filled in polar form), joints and the central disc."""
+    h, w = img.shape[:2]
+    cx, cy, R = arena.cx, arena.cy, arena.outer
+    cv2.circle(img, (round(cx), round(cy)), round(R * 1.07), _bgr(_shade(style.rim, 0.7)), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(cx), round(cy)), round(R * 1.04), _bgr(style.rim), -1, cv2.LINE_AA)
+    x0, x1 = max(0, int(cx - R) - 1), min(w, int(cx + R) + 2)
+    y0, y1 = max(0, int(cy - R) - 1), min(h, int(cy + R) + 2)
+    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    dx, dy = cx - xs, cy - ys
+    rad = np.hypot(dx, dy)
+    ang = np.degrees(np.arctan2(dy, dx)) % 360.0          # clockwise from 9 o'clock
+    inside = (rad <= R) & (rad >= arena.inner)
+    ring = np.clip(((R - rad) / arena.width).astype(int), 0, RINGS - 1)
+    colours = np.array([_bgr(c) for c in style.tiles], np.float32)[ring]
+    # Light falls from the top: tiles are a little brighter on the far side.
+    colours *= (1.0 + 0.06 * (dy / R))[..., None]
+    local_r = ((R - rad) / arena.width) % 1.0             # 0..1 across the ring
+    local_a = ((ang + 15.0) % 30.0) / 30.0                # 0..1 across the slice
+    if style.pattern == "dot":
+        dot = np.hypot((local_r - 0.5) * arena.width, (local_a - 0.5) * np.radians(30) * rad) < arena.width * 0.12
+        colours[dot] *= 1.12
+    elif style.pattern == "stripe":
+        colours[np.abs(local_r - 0.5) < 0.06] *= 0.9
+    region = img[y0:y1, x0:x1]
+    region[inside] = np.clip(colours[inside], 0, 255).astype(np.uint8)
+    joint = _bgr(style.joint)
+    thick = max(1, round(arena.width * 0.07))
+    for k in range(RINGS + 1):
+        cv2.circle(img, (round(cx), round(cy)), round(arena.inner + k * arena.width), joint, thick, cv2.LINE_AA)
+    for k in range(SLICES):
+        a, b = arena.point(arena.inner, 15.0 + 30.0 * k), arena.point(R, 15.0 + 30.0 * k)
+        cv2.line(img, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), joint, thick, cv2.LINE_AA)
+    cv2.circle(img, (round(cx), round(cy)), round(arena.inner - thick), _bgr(style.disc), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(cx), round(cy)), round(arena.inner * 0.55), _bgr(_shade(style.disc, 0.9)), thick, cv2.LINE_AA)
+
+
+# ---------------------------------------------------------------------------- enemies
+
+def draw_enemy(img: np.ndarray, x: float, y: float, size: float, kind: str) -> None:
+    """A figure standing on (x, y), about ``size`` pixels tall, upright on screen."""
+    def pt(dx: float, dy: float) -> tuple[int, int]:
+        return round(x + dx * size), round(y + dy * size)
+
+    def ell(dx: float, dy: float, rx: float, ry: float, col: RGB, a0: int = 0, a1: int = 360) -> None:
+        cv2.ellipse(img, pt(dx, dy), (max(1, round(rx * size)), max(1, round(ry * size))), 0, a0, a1,
+                    _bgr(col), -1, cv2.LINE_AA)
+
+    def eyes(dy: float, gap: float, r: float) -> None:
+        for sx in (-gap, gap):
+            ell(sx, dy, r, r * 1.4, (255, 255, 255))
+            ell(sx, dy + r * 0.3, r * 0.5, r * 0.8, (20, 20, 20))
+
+    overlay = img.copy()
+    cv2.ellipse(overlay, pt(0, 0.36), (round(0.36 * size), round(0.12 * size)), 0, 0, 360, (0, 0, 0), -1, cv2.LINE_AA)
+    cv2.addWeighted(overlay, 0.35, img, 0.65, 0, dst=img)
+    if kind == "g":                                   # goomba: a brown mushroom head on feet
+        ell(-0.15, 0.3, 0.14, 0.08, (40, 24, 16))
+        ell(0.15, 0.3, 0.14, 0.08, (40, 24, 16))
+        ell(0, 0.16, 0.2, 0.14, (236, 206, 160))
+        ell(0, -0.06, 0.36, 0.26, (150, 88, 44))
+        eyes(-0.04, 0.11, 0.07)
+    elif kind == "s":                                 # shy guy: red robe, white mask
+        ell(0, 0.12, 0.24, 0.26, (214, 40, 40))
+        ell(0, 0.32, 0.22, 0.06, (60, 60, 200))
+        ell(0, -0.2, 0.2, 0.2, (244, 244, 240))
+        ell(-0.07, -0.22, 0.04, 0.07, (10, 10, 10))
+        ell(0.07, -0.22, 0.04, 0.07, (10, 10, 10))
+        ell(0, -0.1, 0.04, 0.03, (10, 10, 10))
+    elif kind == "k":                                 # koopa: green shell, yellow head
+        ell(0, 0.12, 0.3, 0.24, (40, 150, 60))
+        ell(0, 0.12, 0.2, 0.15, (90, 200, 90))
+        ell(0.1, -0.22, 0.14, 0.16, (250, 214, 80))
+        ell(0.14, -0.25, 0.04, 0.06, (20, 20, 20))
+        ell(-0.14, 0.32, 0.08, 0.06, (250, 214, 80))
+    else:                                             # bob-omb (and any other letter)
+        cv2.line(img, pt(0, -0.3), pt(0, -0.44), (80, 170, 220), max(1, round(size * 0.05)), cv2.LINE_AA)
+        ell(0, -0.46, 0.09, 0.05, (80, 170, 220))
+        ell(0, 0.02, 0.3, 0.3, (34, 34, 40))
+        ell(-0.14, 0.3, 0.1, 0.06, (230, 180, 60))
+        ell(0.14, 0.3, 0.1, 0.06, (230, 180, 60))
+        eyes(-0.04, 0.09, 0.06)
+
+
+def enemy_size(arena: Arena, ring: int) -> float:
+    """A figure fits its tile: the ring's width or the tile's arc, whichever is less."""
+    arc = math.radians(30) * arena.mid(ring)
+    return 0.95 * min(arena.width, arc)
+
+
+# ---------------------------------------------------------------------------- the panels
+
+def _panel(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, fill: RGB, border: RGB) -> None:
+    pts = (round(x0), round(y0)), (round(x1), round(y1))
+    cv2.rectangle(img, *pts, _bgr(fill), -1, cv2.LINE_AA)
+    cv2.rectangle(img, *pts, _bgr(border), max(1, round((y1 - y0) * 0.06)), cv2.LINE_AA)
+
+
+def _text(img: np.ndarray, text: str, x: float, y: float, height: float, color: RGB) -> None:
+    scale = height / 22.0
+    cv2.putText(img, text, (round(x), round(y)), cv2.FONT_HERSHEY_DUPLEX, scale, _bgr(color),
+                max(1, round(scale * 1.6)), cv2.LINE_AA)
+
+
+def draw_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int) -> None:
+    """HP at the top left; the timer and the "Ring Moves ×N" panel at the top right."""
+    h, w = img.shape[:2]
+    u = h / 40
+    _panel(img, u, u, u * 9, u * 3.4, (250, 246, 236), (200, 60, 60))
+    cv2.circle(img, (round(u * 2.3), round(u * 2.2)), round(u * 0.8), _bgr((220, 40, 60)), -1, cv2.LINE_AA)
+    _text(img, f"HP {hp}", u * 3.5, u * 2.9, u * 1.4, (60, 40, 40))
+    _panel(img, w - u * 7, u, w - u, u * 3.4, (30, 30, 40), (240, 240, 240))
+    _text(img, f"{seconds // 60}:{seconds % 60:02d}", w - u * 6, u * 2.9, u * 1.5, (255, 255, 255))
+    if budget is not None:
+        _panel(img, w - u * 15, u * 4.2, w - u, u * 7.2, (250, 200, 60), (120, 70, 20))
+        _text(img, f"Ring Moves x{budget}", w - u * 14.2, u * 6.3, u * 1.35, (60, 30, 10))
+
+
+def render(board: Board, width: int = 1280, height: int = 720, style: str = "earth",
+           seed: int = 0, arena: Arena | None = None, hud: bool = True) -> tuple[np.ndarray, Arena]:
+    """A battle screen showing the board; (BGR image, where the arena is)."""
+    look = STYLES[style]
+    arena = arena or arena_for(width, height)
+    img = backdrop(width, height, look, seed)
+    draw_arena(img, arena, look)
+    for r in reversed(range(RINGS)):          # back to front: far figures first
+        order = sorted(range(SLICES), key=lambda s: arena.cell(r, s)[1])
+        for s in order:
+            kind = board.cells[r][s]
+            if kind != ".":
+                x, y = arena.cell(r, s)
+                draw_enemy(img, x, y, enemy_size(arena, r), kind)
+    if hud:
+        draw_hud(img, board.budget, 45 + seed % 40, 40 + seed % 60)
+    return img, arena
+
+
+# ---------------------------------------------------------------------------- fixtures
+
+def _desktop(image: np.ndarray, width: int, height: int, seed: int) -> np.ndarray:
+    """The game in a window with a title bar on a plain desktop."""
+    rng = random.Random(seed)
+    desk = np.full((height, width, 3), (rng.randrange(90, 140), 80, 60), np.uint8)
+    h, w = image.shape[:2]
+    x, y = (width - w) // 3, (height - h) // 2
+    cv2.rectangle(desk, (x - 1, y - 31), (x + w, y + h), (220, 220, 220), -1)
+    cv2.putText(desk, "Switch capture", (x + 8, y - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (40, 40, 40), 1, cv2.LINE_AA)
+    desk[y:y + h, x:x + w] = image
+    return desk
+
+
+def _target(width: int, height: int, seed: int, slices: int) -> np.ndarray:
+    """A look-alike: concentric rings (and ``slices`` spokes, 0 for none) on a backdrop."""
+    img = backdrop(width, height, STYLES["earth"], seed)
+    cx, cy, R = width / 2, height * 0.55, height * 0.4
+    for k, col in enumerate([(230, 230, 230), (40, 40, 200), (230, 230, 230), (40, 40, 200), (230, 230, 230)]):
+        cv2.circle(img, (round(cx), round(cy)), round(R * (1 - k * 0.18)), col, -1, cv2.LINE_AA)
+    for k in range(slices):
+        a = math.radians(360 * k / slices)
+        cv2.line(img, (round(cx), round(cy)), (round(cx + R * math.cos(a)), round(cy + R * math.sin(a))),
+                 (30, 30, 30), 3, cv2.LINE_AA)
+    return img
+
+
+def fixture_cases() -> list[FixtureCase]:
+    """The regression set: boards in every style and at several sizes; no-arena scenes."""
+    cases: list[FixtureCase] = []
+
+    def add(name: str, image: np.ndarray, board: Board | None, note: str, ext: str = "jpg") -> None:
+        text = None if board is None else _as_read(board).to_text().replace("\n", "/")
+        cases.append(FixtureCase(name, image, text, ext, 88, note))
+
+    setups = [  # name, seed, groups, moves, size, style
+        ("earth_1280", 1, 2, 3, (1280, 720), "earth"),
+        ("water_1280", 2, 3, 3, (1280, 720), "water"),
+        ("night_1280", 3, 4, 2, (1280, 720), "night"),
+        ("earth_960", 4, 3, 4, (960, 540), "earth"),
+        ("water_1920", 5, 2, 1, (1920, 1080), "water"),
+        ("night_800", 6, 3, 3, (800, 600), "night"),
+        ("earth_full", 7, 5, 3, (1280, 720), "earth"),
+    ]
+    for name, seed, groups, moves, (w, h), style in setups:
+        board = generate(seed, groups, moves, kinds=KINDS)
+        image, _ = render(board, w, h, style, seed)
+        add(name, image, board, f"{4 * groups} enemies, {style} tiles, {w}x{h}")
+    board = generate(8, 3, 3, kinds=KINDS)
+    image, _ = render(board, 960, 540, "water", 8)
+    add("water_desktop", _desktop(image, 1366, 768, 8), board, "960x540 game window on a 1366x768 desktop")
+    empty = Board(tuple("." * SLICES for _ in range(RINGS)), 2)
+    add("empty_arena", render(empty, 960, 540, "earth", 9)[0], empty, "no enemies left", ext="png")
+    add("no_arena", backdrop(960, 540, STYLES["night"], 10), None, "the stage without an arena")
+    add("target", _target(960, 540, 11, 0), None, "concentric rings without slices")
+    add("wheel16", _target(960, 540, 12, 16), None, "a wheel of 16 spokes")
+    return cases
+
+
+def _as_read(board: Board) -> Board:
+    """The board as the vision reports it: every enemy an ``x``."""
+    return Board(tuple("".join("." if c == "." else "x" for c in ring) for ring in board.cells), board.budget)
