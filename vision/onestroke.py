@@ -322,30 +322,41 @@ def read_places(image: np.ndarray, lat: Lattice, colours: Colours) -> tuple[dict
 # ---------------------------------------------------------------------------- parse
 
 def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
-    """Read a one-stroke board; :class:`NoBoardFound` when no confident reading exists."""
+    """Read a one-stroke board; :class:`NoBoardFound` when no confident reading exists.
+
+    The grid is looked for at about 512 px, then, when that finds no board, at twice
+    that (a small phone window on a big desktop has gaps too thin to survive the first)."""
     h, w = image_bgr.shape[:2]
-    k = min(1.0, WORK_SIZE / max(h, w))
-    small = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
-    grey, neutral = neutral_planes(small)
+    first = min(1.0, WORK_SIZE / max(h, w))
+    failures: list[str] = []
+    for k in sorted({first, min(1.0, 2 * first)}):
+        small = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
+        for lat, level in grids(small):
+            try:
+                return read_board(image_bgr, lat.scaled(1 / k), level)
+            except NoBoardFound as exc:
+                failures.append(str(exc))
+    raise NoBoardFound(failures[0] if failures else "no grid of grey cells found")
+
+
+def grids(image: np.ndarray) -> list[tuple[Lattice, int]]:
+    """Every candidate grey's lattice with its grey level, the best-fitting first."""
+    grey, neutral = neutral_planes(image)
     found = []
     for level in candidate_greys(grey, neutral):
         lat = fit_lattice(find_squares(grey, neutral, level))
         if lat is not None:
-            found.append((len(lat.members) * _fit_quality(lat), level, lat))
-    if not found:
-        raise NoBoardFound("no grid of grey cells found")
-    # The best-fitting grid first; a grid without a readable board yields to the next.
-    failures = []
-    for _, level, lat in sorted(found, key=lambda f: -f[0]):
-        try:
-            full = refine(image_bgr, lat.scaled(1 / k), level)
-            colours = board_colours(image_bgr, full)
-            places, origin = read_places(image_bgr, full, colours)
-            full = refit(image_bgr, full, places, origin, colours)
-            return _reading(full, places, *origin)
-        except NoBoardFound as exc:
-            failures.append(str(exc))
-    raise NoBoardFound(failures[0])
+            found.append((len(lat.members) * _fit_quality(lat), lat, level))
+    return [(lat, level) for _, lat, level in sorted(found, key=lambda f: -f[0])]
+
+
+def read_board(image: np.ndarray, lat: Lattice, level: int) -> Parse:
+    """The board on a lattice found at reduced scale (given in full-image pixels)."""
+    full = refine(image, lat, level)
+    colours = board_colours(image, full)
+    places, origin = read_places(image, full, colours)
+    full = refit(image, full, places, origin, colours)
+    return _reading(full, places, *origin)
 
 
 def _fit_quality(lat: Lattice) -> float:

@@ -80,13 +80,16 @@ def test_real_level_643_reads_after_jpeg(real, quality):
 
 
 @needs_real
-def test_real_level_643_reads_on_a_desktop(real):
-    desktop = render_desktop(1920, 1080, seed=5)
-    phone = cv2.resize(real, (540, 960), interpolation=cv2.INTER_AREA)
-    desktop[60:1020, 1200:1740] = phone
+@pytest.mark.parametrize("desktop_width, phone_width", [(1920, 540), (2560, 360)])
+def test_real_level_643_reads_in_a_window_on_a_desktop(real, desktop_width, phone_width):
+    desktop = render_desktop(desktop_width, desktop_width * 9 // 16, seed=5)
+    phone = cv2.resize(real, (phone_width, phone_width * 16 // 9), interpolation=cv2.INTER_AREA)
+    left = desktop_width - phone_width - 150
+    desktop[40:40 + phone.shape[0], left:left + phone_width] = phone
     found = parse(desktop)
     assert text(found) == LEVEL_643_BOARD
-    assert found.cells[1][0] == pytest.approx(1200 + 280.5 / 2, abs=1.5)
+    k = phone_width / 1080
+    assert found.cells[1] == pytest.approx((left + 280.5 * k, 40 + 570.5 * k), abs=1.5)
 
 
 @needs_real
