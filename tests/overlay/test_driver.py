@@ -112,13 +112,13 @@ def test_moving_the_mouse_mid_drag_stops_and_releases_the_button(game, pointer) 
 
     user = threading.Thread(target=user_moves)
     user.start()
-    start = time.monotonic()
     with pytest.raises(DriverStopped, match="mouse moved by the user"):
         driver.perform([Drag(((200, 200), (500, 200), (500, 400))), Click((300, 300))])
     user.join()
-    assert time.monotonic() - start < 2.0, "stopped at once, not after the segment"
     game.wait_for(lambda e: e[0] == "release")
     events = mouse_events(game.settle())
+    glide = [x for kind, x, y in events if kind == "motion" and y == 200]
+    assert glide and max(glide) < 450, "stopped within the first segment, not after it"
     assert [e[0] for e in events].count("press") == 1, "the click after the drag was not sent"
     assert not button_pressed()
 
