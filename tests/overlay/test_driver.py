@@ -23,7 +23,10 @@ def game(tk_window):
 def pointer(display: str):
     """pyautogui, imported only now that DISPLAY is the test's Xvfb; pointer parked mid-screen."""
     import pyautogui
+    from pyautogui import _pyautogui_x11
 
+    # Imported earlier on a developer's desktop, it would move the real mouse: refuse.
+    assert _pyautogui_x11._display.get_display_name() == display, "pyautogui bound another display"
     pyautogui.moveTo(900, 600)
     return pyautogui
 
