@@ -1,0 +1,262 @@
+"""The live loop: its per-frame decisions and play logic with fake sources (no display),
+then, under Xvfb, playing practice levels for real and the headless demo."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pytest
+
+import puzzlepilot.live as live
+from overlay.actions import Drag
+from overlay.draw import Marker
+from puzzlepilot.cli import main
+from puzzlepilot.games import get
+from puzzlepilot.live import Change, LiveError, LiveLoop, Watcher
+from puzzlepilot.scenes.onestroke import render_phone
+from solvers.onestroke import Board, generate
+from vision.capture import Rect
+
+REPO = Path(__file__).resolve().parents[1]
+GAME = get("onestroke")
+VIEW = (405, 720)
+UNSOLVABLE = Board.from_text("#S#\n###\n###")   # 5 dark cells, 4 light: no path from a light start
+
+
+def frame(board: Board | None, visited: tuple = ()) -> np.ndarray:
+    if board is None:
+        return np.full((VIEW[1], VIEW[0], 3), 249, np.uint8)
+    return render_phone(board, width=VIEW[0], height=VIEW[1], visited=list(visited), seed=1)[0]
+
+
+BOARD_A, BOARD_B = generate(5, 5, 11), generate(6, 5, 12)
+
+
+# ---------------------------------------------------------------------------- Watcher
+
+def test_watcher_solves_a_new_board_and_its_answer_follows_the_rules() -> None:
+    step = Watcher([GAME]).step(frame(BOARD_A))
+    assert step.change is Change.NEW
+    assert step.parse.board == BOARD_A
+    assert step.result.solved and GAME.validate(BOARD_A, step.result.solution) == []
+
+
+def test_an_unchanged_frame_is_idle_without_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    watcher = Watcher([GAME])
+    image = frame(BOARD_A)
+    watcher.step(image)
+    monkeypatch.setattr(watcher, "read", lambda _: pytest.fail("parsed an unchanged frame"))
+    assert watcher.step(image.copy()).change is Change.IDLE
+
+
+def test_a_changed_frame_of_the_same_board_keeps_it() -> None:
+    watcher = Watcher([GAME])
+    first = watcher.step(frame(BOARD_A))
+    step = watcher.step(_drawn(BOARD_A))
+    assert step.change is Change.SAME
+    assert watcher.current is first
+
+
+def _drawn(board: Board) -> np.ndarray:
+    """The board with the first three cells of its solution drawn (pixels change, board not)."""
+    path = [tuple(c) for c in GAME.solve(board).solution[:3]]
+    return frame(board, visited=tuple(path))
+
+
+def test_a_board_that_disappears_is_gone_then_nothing() -> None:
+    watcher = Watcher([GAME])
+    watcher.step(frame(BOARD_A))
+    assert watcher.step(frame(None)).change is Change.GONE
+    blank = frame(None)
+    blank[:40, :40] = 0
+    assert watcher.step(blank).change is Change.NOTHING
+    assert watcher.current is None
+
+
+def test_a_different_board_is_new_and_an_unsolvable_one_says_why() -> None:
+    watcher = Watcher([GAME])
+    watcher.step(frame(BOARD_A))
+    assert watcher.step(frame(BOARD_B)).parse.board == BOARD_B
+    step = watcher.step(frame(UNSOLVABLE))
+    assert step.change is Change.NEW and not step.result.solved and "parity" in step.result.reason
+
+
+# ---------------------------------------------------------------------------- LiveLoop with fakes
+
+class FakeSource:
+    """The game at (100, 50) on the screen; ``frames`` replace each other as levels end."""
+
+    def __init__(self, frames: list[np.ndarray]) -> None:
+        self.frames = frames
+        self.at = Rect(100, 50, VIEW[0], VIEW[1])
+
+    def rect(self) -> Rect:
+        return self.at
+
+    def grab(self) -> np.ndarray:
+        return self.frames[0].copy()
+
+    def close(self) -> None:
+        pass
+
+
+class FakeHints:
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+
+    def show(self, shapes: list, area: Rect) -> None:
+        self.calls.append(("show", shapes, area))
+
+    def clear(self) -> None:
+        self.calls.append(("clear",))
+
+    def pump(self) -> None:
+        pass
+
+    @contextmanager
+    def hidden(self) -> Iterator[None]:
+        yield
+
+
+class FakeDriver:
+    """Plays by moving the fake game on to its next frame (unless ``works`` is off)."""
+
+    def __init__(self, source: FakeSource, works: bool = True) -> None:
+        self.source, self.works = source, works
+        self.performed: list[list] = []
+
+    def perform(self, actions: list) -> None:
+        self.performed.append(actions)
+        if self.works and len(self.source.frames) > 1:
+            self.source.frames.pop(0)
+
+
+def fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "CONFIRM_SECONDS", 0.3)
+
+
+def test_hints_are_drawn_in_screen_coordinates_and_cleared_when_the_board_goes() -> None:
+    source, hints, lines = FakeSource([frame(BOARD_A)]), FakeHints(), []
+    loop = LiveLoop(source, Watcher([GAME]), lines.append, hints=hints, fps=100, levels=1)
+    loop.run()
+    (kind, shapes, area), = hints.calls
+    start = next(s for s in shapes if isinstance(s, Marker))
+    parse = loop.watcher.current.parse
+    x, y = parse.cells[BOARD_A.start[0] * BOARD_A.cols + BOARD_A.start[1]]
+    assert area == source.at and start.point == pytest.approx((x + 100, y + 50))
+    assert len(lines) == 1 and lines[0].startswith("level 1: onestroke 5x5") and lines[0].endswith("hints shown")
+    source.frames = [frame(None)]
+    loop.handle(loop.watcher.step(source.grab()), source.grab())
+    assert hints.calls[-1] == ("clear",)
+
+
+def test_play_waits_for_a_settled_frame_then_drags_from_the_cat_and_counts_changed_levels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fast(monkeypatch)
+    source = FakeSource([frame(BOARD_A), frame(BOARD_B), frame(None)])
+    driver, lines, records = FakeDriver(source), [], []
+    loop = LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=2,
+                    on_level=records.append)
+    first = loop.watcher.step(source.grab())
+    loop.handle(first, source.grab())
+    assert driver.performed == []                     # a new board is played on the next, unchanged frame
+    loop.run()
+    assert [r.board for r in records] == [BOARD_A.to_text(), BOARD_B.to_text()]
+    (drag,), _ = driver.performed
+    x, y = first.parse.cells[BOARD_A.start[0] * BOARD_A.cols + BOARD_A.start[1]]
+    assert isinstance(drag, Drag) and drag.points[0] == pytest.approx((x + 100, y + 50))
+    assert all(line.endswith("played") for line in lines) and len(lines) == 2
+    assert records[0].after is not None
+
+
+def test_a_level_that_does_not_change_is_played_twice_then_the_loop_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast(monkeypatch)
+    source = FakeSource([frame(BOARD_A)])
+    driver, lines = FakeDriver(source, works=False), []
+    loop = LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=1)
+    with pytest.raises(LiveError, match="did not change after playing it twice"):
+        loop.run()
+    assert len(driver.performed) == 2 and "trying again" in lines[0]
+
+
+def test_an_unsolvable_board_is_logged_and_not_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = FakeSource([frame(UNSOLVABLE)])
+    driver, lines = FakeDriver(source), []
+    LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=1).run()
+    assert driver.performed == [] and "no solution (parity" in lines[0]
+
+
+# ---------------------------------------------------------------------------- command line
+
+@pytest.mark.parametrize("argv", [
+    ["live", "--region", "1,2,3"], ["live"], ["live", "--monitor", "1", "--fps", "0"],
+    ["live", "--monitor", "1", "--dry-run"], ["live", "--monitor", "1", "--levels", "0"],
+    ["live", "--window", "no such window, surely", "--game", "onestroke"],
+    ["demo", "chess"], ["demo", "--levels", "0"],
+])
+def test_bad_live_and_demo_options_are_one_line_and_status_2(argv: list[str]) -> None:
+    err = io.StringIO()
+    assert main(argv, stdout=io.StringIO(), stderr=err) == 2
+    assert err.getvalue().count("\n") == 1 and "Traceback" not in err.getvalue()
+
+
+# ---------------------------------------------------------------------------- on a display
+
+def _python(*argv: str, env: dict[str, str] | None = None, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "puzzlepilot", *argv], cwd=REPO, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, **kw)
+
+
+def _wait_for_window(title: str, timeout: float = 5.0) -> None:
+    from vision.capture import find_windows
+
+    deadline = time.monotonic() + timeout
+    while not find_windows(title):
+        assert time.monotonic() < deadline, f"no window {title!r}"
+        time.sleep(0.05)
+
+
+@pytest.mark.display
+def test_live_play_solves_three_practice_levels_in_a_row(display: str) -> None:
+    practice = _python("practice", "onestroke", "--seed", "40", "--levels", "3", "--log",
+                       "--view", f"{VIEW[0]}x{VIEW[1]}", "--at", "30,30")
+    try:
+        assert practice.stdout.readline().startswith("level 1:")
+        _wait_for_window("puzzlepilot practice")
+        player = _python("live", "--game", "onestroke", "--window", "puzzlepilot practice",
+                         "--play", "--speed", "2", "--levels", "3")
+        try:
+            out, err = player.communicate(timeout=60)
+        finally:
+            player.kill()
+        time.sleep(0.3)
+    finally:
+        practice.terminate()
+        log, _ = practice.communicate(timeout=10)
+    assert player.returncode == 0, err
+    played = [line for line in out.splitlines() if line.startswith("level ")]
+    assert len(played) == 3 and all(line.endswith("played") or "second try" in line for line in played), out
+    assert [line for line in log.splitlines() if line.startswith("solved")] == \
+        ["solved level 1", "solved level 2", "solved level 3"]
+
+
+@pytest.mark.display
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+def test_demo_runs_headless_and_saves_its_pictures(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    start = time.monotonic()
+    demo = _python("demo", "onestroke", "--levels", "3", "--out", str(tmp_path), env=env)
+    out, err = demo.communicate(timeout=90)
+    assert demo.returncode == 0, err
+    assert time.monotonic() - start < 60
+    assert "the practice board confirmed 3" in out
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted(f"level{k}-{kind}.png" for k in (1, 2, 3) for kind in ("before", "hints", "after"))
