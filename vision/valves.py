@@ -195,40 +195,72 @@ def locate(grey: np.ndarray, sc: Scene) -> Placement:
 
 # ---------------------------------------------------------------------------- valves
 
-def likeness(window: np.ndarray, look: np.ndarray) -> float:
-    """The best zero-mean correlation of a valve look in a window, inside the wheel's
-    disc (the crop's corners show pipes and wall, which differ from valve to valve)."""
+def likeness(window: np.ndarray, look: np.ndarray) -> tuple[float, int, int]:
+    """(best zero-mean correlation, x, y of the look's top-left) of a valve look in a
+    window, inside the wheel's disc (the crop's corners show pipes and wall, which differ
+    from valve to valve)."""
     size = look.shape[0]
     mask = np.zeros((size, size), np.uint8)
     cv2.circle(mask, (size // 2, size // 2), round(0.46 * size), 255, -1)
     result = cv2.matchTemplate(window, look, cv2.TM_CCOEFF_NORMED, mask=mask)
-    return float(np.nan_to_num(result, nan=-1.0, posinf=-1.0, neginf=-1.0).max())
+    result = np.nan_to_num(result, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    _, best, _, (x, y) = cv2.minMaxLoc(result)
+    return float(best), x, y
 
 
-def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> tuple[frozenset[str], float]:
-    """The valves that look closed, and the weakest likeness among all valves. Looks and
-    image meet at the smaller of their two scales, and each look is sought a few pixels
-    around the mapped position, so a scale off by a percent or a hand-placed point off by
-    a few pixels still reads."""
+@dataclass(frozen=True)
+class Valves:
+    """What ``read_valves`` saw: the closed valves, the weakest likeness, and where each
+    valve's wheel was found (image pixels)."""
+
+    closed: frozenset[str]
+    weakest: float
+    found: dict[str, tuple[float, float]]
+
+
+def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
+    """Tell each valve open or closed by the nearer look. Looks and image meet at the
+    smaller of their two scales, and each look is sought a few pixels around the mapped
+    position, so a scale off by a percent or a hand-placed point off by a few pixels still
+    reads — and the place found is the wheel's true centre."""
     size = sc.open_look.shape[0]
     k = min(1.0, 1 / where.scale)               # image → comparison scale
     looks = [_shrunk(look, min(1.0, where.scale)) for look in (sc.open_look, sc.closed_look)]
+    centre = (size // 2 + 0.5) * looks[0].shape[0] / size   # the valve's point in a look
     half = (size / 2 + max(2, 0.15 * size)) * where.scale
-    closed, weakest = set(), 1.0
+    closed, weakest, found = set(), 1.0, {}
     for name in sc.board.valves:
         x, y = where.map(sc.points[name])
         x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
         if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
             raise NoBoardFound(f"valve {name} lies outside the image")
         window = _shrunk(image[y0:y1, x0:x1], k)
-        is_open, is_closed = (likeness(window, look) for look in looks)
+        (is_open, ox, oy), (is_closed, cx, cy) = (likeness(window, look) for look in looks)
         if max(is_open, is_closed) < MIN_VALVE or abs(is_open - is_closed) < MIN_GAP:
             raise NoBoardFound(f"valve {name} looks neither open nor closed "
                                f"(likeness {is_open:.2f} open, {is_closed:.2f} closed)")
+        u, v = (cx, cy) if is_closed > is_open else (ox, oy)
+        # window pixel → continuous window → image pixel coordinates
+        found[name] = (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
+                       y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
         if is_closed > is_open:
             closed.add(name)
         weakest = min(weakest, max(is_open, is_closed))
-    return frozenset(closed), weakest
+    return Valves(frozenset(closed), weakest, found)
+
+
+def fit(sc: Scene, valves: Valves) -> Placement:
+    """Scale and offset mapping the profile's valve positions onto the wheels found, by
+    least squares (finer than the template search's half-percent steps)."""
+    names = list(valves.found)
+    ref = np.array([sc.points[n] for n in names], np.float64)
+    img = np.array([valves.found[n] for n in names], np.float64)
+    n = len(names)
+    a = np.zeros((2 * n, 3))
+    a[:n, 0], a[n:, 0] = ref[:, 0], ref[:, 1]
+    a[:n, 1], a[n:, 2] = 1.0, 1.0
+    (scale, x, y), *_ = np.linalg.lstsq(a, np.concatenate([img[:, 0], img[:, 1]]), rcond=None)
+    return Placement(float(x), float(y), float(scale), 0.0)
 
 
 # ---------------------------------------------------------------------------- parse
@@ -236,21 +268,23 @@ def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> tuple[frozens
 def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """Read the valves scene: the graph with the valves already closed, each point's image
     position (``cells``, in the board's point order, then the wrench if the profile has
-    one; ``geometry["names"]`` names them)."""
+    one; ``geometry["names"]`` names them). Valves sit where their wheels were found, the
+    rest where the fitted scale and offset put them."""
     sc = scene(profile)
     if image_bgr.ndim != 3:
         raise NoBoardFound("not a colour image")
     where = locate(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), sc)
     if where.score < MIN_MATCH:
         raise NoBoardFound(f"the {sc.name} scene is not in the image (best likeness {where.score:.2f})")
-    closed, weakest = read_valves(image_bgr, where, sc)
+    valves = read_valves(image_bgr, where, sc)
+    placed = fit(sc, valves)
     b = sc.board
-    board = Board(b.pipes, b.inlet, b.outlet, b.wrenches, closed)
+    board = Board(b.pipes, b.inlet, b.outlet, b.wrenches, valves.closed)
     names = list(board.points)
-    cells = [where.map(sc.points[n]) for n in names]
+    cells = [valves.found.get(n) or placed.map(sc.points[n]) for n in names]
     if sc.wrench is not None:
         names.append("wrench")
-        cells.append(where.map(sc.wrench))
-    geometry = {"profile": sc.name, "names": names, "origin": [where.x, where.y], "scale": where.scale,
-                "radius": sc.open_look.shape[0] * where.scale / 2, "close": sc.close}
-    return Parse("valves", board, min(where.score, weakest), cells, geometry)
+        cells.append(placed.map(sc.wrench))
+    geometry = {"profile": sc.name, "names": names, "origin": [placed.x, placed.y], "scale": placed.scale,
+                "radius": sc.open_look.shape[0] * placed.scale / 2, "close": sc.close}
+    return Parse("valves", board, min(where.score, valves.weakest), cells, geometry)

@@ -63,3 +63,54 @@ def test_malformed_board_exits_2_with_one_line_naming_it():
 def test_option_of_another_game_is_refused():
     status, _, err = run(["solve", "--game", "valves", "--board", "-", "--metric", "cell"], GAME)
     assert status == 2 and "--metric" in err
+
+
+# ---------------------------------------------------------------------------- screenshots
+
+def write_sewer(tmp_path, closed: str = "", scale: float = 0.7) -> str:
+    import cv2
+
+    from puzzlepilot.scenes.valves import render_sewer
+
+    image, _ = render_sewer(frozenset(closed), scale=scale)
+    path = tmp_path / "sewer.png"
+    cv2.imwrite(str(path), image)
+    return str(path)
+
+
+def test_parse_a_screenshot_names_the_game_and_the_closed_valves(tmp_path):
+    status, out, _ = run(["parse", write_sewer(tmp_path, "A"), "--json"])
+    obj = json.loads(out)
+    assert status == 0 and obj["game"] == "valves" and "closed: A" in obj["board"]
+    assert obj["confidence"] > 0.7 and len(obj["cells"]) == 13
+
+
+def test_solve_a_screenshot_with_annotate_writes_the_hints(tmp_path):
+    import cv2
+
+    out_png = tmp_path / "hints.png"
+    status, out, _ = run(["solve", write_sewer(tmp_path, "A"), "--game", "valves", "--json",
+                          "--annotate", str(out_png)])
+    obj = json.loads(out)
+    assert status == 0 and obj["solution"] == ["B", "H"]
+    assert cv2.imread(str(out_png)).shape == cv2.imread(str(tmp_path / "sewer.png")).shape
+
+
+def test_profile_option_takes_a_profile_folder(tmp_path):
+    from vision.valves import SHIPPED
+
+    status, out, _ = run(["parse", write_sewer(tmp_path), "--game", "valves", "--profile", str(SHIPPED), "--json"])
+    assert status == 0 and json.loads(out)["game"] == "valves"
+
+
+def test_a_profile_of_another_game_exits_2_naming_the_field(tmp_path):
+    import shutil
+
+    from vision.valves import SHIPPED
+
+    folder = tmp_path / "wrong"
+    shutil.copytree(SHIPPED, folder)
+    data = json.loads((folder / "profile.json").read_text())
+    (folder / "profile.json").write_text(json.dumps({**data, "game": "lyne"}))
+    status, _, err = run(["parse", write_sewer(tmp_path), "--game", "valves", "--profile", str(folder)])
+    assert status == 2 and "'game'" in err and len(err.strip().splitlines()) == 1
