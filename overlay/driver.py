@@ -4,7 +4,7 @@ stopping the moment the user takes the mouse back.
 Before anything is sent, every point of every action must lie inside the window's
 *current* rectangle (asked again before each action, as the window may move). Drags are
 pressed at the first point and glided through every waypoint in small timed steps before
-the release: games miss pyautogui's ``dragTo`` jumps. After each step the pointer must be
+the release: games miss pyautogui's ``dragTo`` jumps; buttons and keys are held a moment. After each step the pointer must be
 where we put it; if not, the user moved it, so the button is released and
 :class:`DriverStopped` raised. pyautogui's fail-safe (pointer in a screen corner) stays on.
 pyautogui is imported on first use because it binds the display at import.
@@ -21,7 +21,7 @@ from vision.capture import CaptureError, Rect, xlib_quiet
 GLIDE_SPEED = 900.0   # px/s while dragging at speed 1
 STEP = 0.01           # s between pointer updates within a glide
 MIN_SEGMENT = 0.08    # s for the shortest drag segment at speed 1
-SETTLE = 0.05         # s after pressing, before releasing and between actions at speed 1
+SETTLE = 0.05         # s a button or key is held, and between actions, at speed 1
 TOLERANCE = 2.0       # px the pointer may be off before we call it the user's move
 
 
@@ -63,10 +63,13 @@ class Driver:
                 if isinstance(action, Drag):
                     self._drag(action.points)
                 elif isinstance(action, Click):
-                    self._move(action.point)
-                    gui.click()
+                    self._drag((action.point,))
                 elif isinstance(action, Key):
-                    gui.press(action.key)
+                    gui.keyDown(action.key)
+                    try:
+                        time.sleep(SETTLE / self._speed)
+                    finally:
+                        gui.keyUp(action.key)
                 time.sleep(SETTLE / self._speed)
         except gui.FailSafeException:
             raise DriverStopped("stopped by the fail-safe: the mouse is in a screen corner") from None
@@ -94,13 +97,17 @@ class Driver:
                                     f"{rect.to_text()}: {describe(action)}")
 
     def _drag(self, points: tuple[Point, ...]) -> None:
-        gui = self._gui
+        """Press at the first point, glide through the others, release; a click is a drag
+        of one point. The button is held a moment at both ends: games that sample input
+        once per frame miss a press and release sent together."""
         self._move(points[0])
-        gui.mouseDown()
+        self._gui.mouseDown()
         try:
+            time.sleep(SETTLE / self._speed)
             for a, b in zip(points, points[1:]):
                 self._glide(a, b)
-            time.sleep(SETTLE / self._speed)
+            if len(points) > 1:
+                time.sleep(SETTLE / self._speed)
         finally:
             self._release()   # also when stopped or interrupted: never leave the button down
 
