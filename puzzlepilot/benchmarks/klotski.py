@@ -1,0 +1,145 @@
+"""Klotski solver speed against a plain breadth-first search over full board copies.
+
+The baseline is what a first solver looks like: a position is a list of lists of
+letters, every one-cell slide deep-copies it, a move (piece metric) is the closure of one
+piece's slides, and alike pieces are merged by keying positions on their shape pattern.
+Both search the same graph, so the ratio is the price of the representation.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from collections import deque
+
+from puzzlepilot.bench import Bench, ms, summary
+from solvers.klotski import LAYOUTS, Board, Piece, layout, solve
+
+QUICK_LAYOUTS = ("一路顺风", "雨声淅沥")
+BASELINE_LAYOUTS = ("横刀立马", "一路顺风", "雨声淅沥", "兵分三路")
+
+
+def baseline_solve(board: Board) -> int | None:
+    """Minimum piece-metric moves by plain BFS over deep-copied letter grids."""
+    grid = [["."] * board.cols for _ in range(board.rows)]
+    shape = {p.name: "T" if p.name == board.target else f"{p.height}{p.width}" for p in board.pieces}
+    for p in board.pieces:
+        for r, c in p.cells():
+            grid[r][c] = p.name
+
+    def key(g: list[list[str]]) -> str:
+        return "/".join("".join(shape.get(ch, "..") for ch in row) for row in g)
+
+    def slide(g: list[list[str]], name: str, dr: int, dc: int) -> list[list[str]] | None:
+        cells = [(r, c) for r in range(len(g)) for c in range(len(g[0])) if g[r][c] == name]
+        for r, c in cells:
+            nr, nc = r + dr, c + dc
+            if not (0 <= nr < len(g) and 0 <= nc < len(g[0])) or g[nr][nc] not in (".", name):
+                return None
+        new = copy.deepcopy(g)
+        for r, c in cells:
+            new[r][c] = "."
+        for r, c in cells:
+            new[r + dr][c + dc] = name
+        return new
+
+    def solved(g: list[list[str]]) -> bool:
+        r, c = board.goal
+        return g[r][c] == board.target and (r == 0 or g[r - 1][c] != board.target) \
+            and (c == 0 or g[r][c - 1] != board.target)
+
+    seen = {key(grid): 0}
+    queue = deque([grid])
+    while queue:
+        g = queue.popleft()
+        depth = seen[key(g)]
+        if solved(g):
+            return depth
+        for name in sorted({ch for row in g for ch in row} - {"."}):
+            todo, near = [g], {key(g)}
+            while todo:
+                h = todo.pop()
+                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    moved = slide(h, name, dr, dc)
+                    if moved is not None and key(moved) not in near:
+                        near.add(key(moved))
+                        todo.append(moved)
+                        if key(moved) not in seen:
+                            seen[key(moved)] = depth + 1
+                            queue.append(moved)
+    return None
+
+
+def generated(rows: int, cols: int, seed: int, empty: int = 2) -> Board:
+    """A random packed board: the 2×2 target at the top centre, the rest tiled in
+    reading order with random 1×2, 2×1 and (rarer) 1×1 pieces, then soldiers (or, failing
+    those, other pieces) lifted until ``empty`` cells are free. The exit is the bottom row
+    band, centred (left of centre on odd widths)."""
+    rng = random.Random(seed)
+    left = cols // 2 - 1
+    taken = {(r, c) for r in range(2) for c in range(left, left + 2)}
+    pieces = [Piece("C", 0, left, 2, 2)]
+    names = iter("ABDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) in taken:
+                continue
+            fits = [(h, w) for h, w in ((1, 2), (2, 1), (1, 2), (2, 1), (1, 1))
+                    if r + h <= rows and c + w <= cols
+                    and not {(r + i, c + j) for i in range(h) for j in range(w)} & taken]
+            h, w = rng.choice(fits)
+            taken |= {(r + i, c + j) for i in range(h) for j in range(w)}
+            pieces.append(Piece(next(names), r, c, h, w))
+    free = 0
+    while free < empty:
+        soldiers = [p for p in pieces[1:] if p.shape == (1, 1)]
+        gone = rng.choice(soldiers or pieces[1:])
+        pieces.remove(gone)
+        free += gone.height * gone.width
+    return Board.make(rows, cols, pieces, goal=(rows - 2, left))
+
+
+def run(bench: Bench) -> None:
+    repeat = 3 if bench.quick else 5
+    rows = []
+    for name in (QUICK_LAYOUTS if bench.quick else LAYOUTS):
+        board = layout(name)
+        times, result = [], None
+        for _ in range(repeat):
+            t, result = bench.timed(lambda: solve(board))
+            times.append(t)
+        median, worst = summary(times)
+        base = ""
+        if name in (QUICK_LAYOUTS if bench.quick else BASELINE_LAYOUTS):
+            bench.progress(f"  baseline {name} ...")
+            t, best = bench.timed(lambda: baseline_solve(board))
+            assert best == (result.moves if result.solved else None), name
+            base = ms(t)
+        rows.append([name, result.moves if result.solved else "none", result.stats["positions"],
+                     median, worst, base, round(base / median, 1) if base else ""])
+    bench.table("klotski_layouts", "Klotski named 4×5 layouts, piece metric (ms; baseline: deep-copy BFS)",
+                ["layout", "moves", "keys", "median", "worst", "baseline", "ratio"], rows)
+
+    board = layout("横刀立马")
+    rows = []
+    for metric in ("piece", "straight", "cell"):
+        times = [bench.timed(lambda: solve(board, metric=metric))[0] for _ in range(repeat)]
+        rows.append([metric, solve(board, metric=metric).moves, *summary(times)])
+    bench.table("klotski_metrics", "横刀立马 under each metric (ms)", ["metric", "moves", "median", "worst"], rows)
+
+    # (rows, cols, seed, empty cells, run the baseline): packed boards like the classic
+    # one, and a three-hole 6×5 whose ~200,000 positions stress the search.
+    sizes = [(4, 4, 4, 3, True)] if bench.quick else [
+        (4, 4, 4, 3, True), (5, 4, 3, 2, True), (6, 5, 10, 2, False), (5, 6, 5, 2, False), (5, 6, 3, 3, False)]
+    rows = []
+    for r, c, seed, empty, with_baseline in sizes:
+        board = generated(r, c, seed, empty)
+        bench.progress(f"  generated {c}×{r} seed {seed} ...")
+        t, result = bench.timed(lambda: solve(board))
+        tb, best = bench.timed(lambda: baseline_solve(board)) if with_baseline else (None, None)
+        if tb is not None:
+            assert best == (result.moves if result.solved else None)
+        rows.append([f"{c}×{r}", len(board.pieces), seed, empty, result.moves if result.solved else "none",
+                     result.stats.get("reachable", result.stats["positions"]), ms(t),
+                     ms(tb) if tb else "", round(tb / t, 1) if tb else ""])
+    bench.table("klotski_generated", "Klotski generated boards (cols×rows), piece metric (ms)",
+                ["board", "pieces", "seed", "empty", "moves", "keys", "solve", "baseline", "ratio"], rows)
