@@ -74,7 +74,7 @@ def neutral_planes(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), neutral
 
 
-def candidate_greys(grey: np.ndarray, neutral: np.ndarray, count: int = 4) -> list[int]:
+def candidate_greys(grey: np.ndarray, neutral: np.ndarray, count: int = 6) -> list[int]:
     """The most common grey levels among unsaturated pixels, the cell grey among them."""
     hist = cv2.calcHist([grey], [0], neutral, [256], [0, 256]).ravel()
     smooth = np.convolve(hist, np.ones(5), mode="same")
@@ -124,6 +124,10 @@ def fit_lattice(squares: list[Square]) -> Lattice | None:
     px, py = px or py, py or px
     if px is None or py is None:
         return None
+    # Cells are square: a pitch near a multiple of the other one skipped whole lines.
+    small, big = sorted((px, py))
+    if round(big / small) >= 2 and abs(big / small - round(big / small)) < 0.1:
+        px, py = (px, py / round(big / small)) if py > px else (px / round(big / small), py)
     steps = np.stack([d[..., 0] / px, d[..., 1] / py], axis=-1)
     whole = np.round(steps)
     linked = (np.abs(steps - whole).max(axis=-1) < 0.15) & (np.abs(whole).max(axis=-1) <= 2)
@@ -268,7 +272,12 @@ def board_colours(image: np.ndarray, lat: Lattice) -> Colours:
              for r, c in lat.members if (r + 1, c) in members]
     if not gaps:
         raise NoBoardFound("no gaps between cells to tell the background")
-    return Colours(cell.astype(np.int16), np.median(gaps, axis=0).astype(np.int16))
+    background = np.median(gaps, axis=0)
+    # Every gap shows the same background; cells in the "gaps" mean a wrong pitch.
+    agree = np.mean([np.abs(g - background).max() <= 2 * GREY_TOLERANCE for g in gaps])
+    if agree < 0.8 or np.abs(background - cell).max() <= 2 * GREY_TOLERANCE:
+        raise NoBoardFound("the grey squares are not cells on one grid with gaps between them")
+    return Colours(cell.astype(np.int16), background.astype(np.int16))
 
 
 def _pixel(image: np.ndarray, xy: tuple[float, float]) -> np.ndarray:
@@ -279,8 +288,9 @@ def _pixel(image: np.ndarray, xy: tuple[float, float]) -> np.ndarray:
 
 def read_places(image: np.ndarray, lat: Lattice, colours: Colours) -> tuple[dict[tuple[int, int], str], tuple[int, int]]:
     """Every place's class over the board's extent: the members' bounding box, grown
-    row by row and column by column while the new line holds a visited cell or the cat. Returns the places keyed
-    from the extent's top-left and that top-left in the lattice's own indices."""
+    row by row and column by column while the new line holds a cell (visited cells, the
+    cat, and grey cells the reduced scale missed lie outside the members). Returns the
+    places keyed from the extent's top-left, and that top-left in the lattice's indices."""
     places: dict[tuple[int, int], str] = {}
 
     def look(r: int, c: int) -> str:
@@ -305,7 +315,7 @@ def read_places(image: np.ndarray, lat: Lattice, colours: Colours) -> tuple[dict
             else:
                 c = c0 - 1 if dc < 0 else c1 + 1
                 line = [(r, c) for r in range(r0 - 1, r1 + 2)]
-            found = [p for p in line if look(*p) in (VISITED, CAT)]
+            found = [p for p in line if look(*p) in (CELL, VISITED, CAT)]
             if not found:
                 continue
             grown = True
