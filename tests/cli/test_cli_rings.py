@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
+
+import cv2
 
 from puzzlepilot.cli import main
 from solvers.rings import Board, validate
@@ -59,3 +62,30 @@ def test_bad_input_is_one_line_on_stderr_and_status_2():
                         (["solve", "--game", "rings", "--board", "-", "--metric", "cell"], WORKED)):
         status, out, err = run(argv, stdin)
         assert status == 2 and out == "" and len(err.strip().splitlines()) == 1, argv
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "rings"
+
+
+def test_a_screenshot_is_read_solved_and_annotated(tmp_path):
+    out_png = tmp_path / "hint.png"
+    status, out, err = run(["solve", str(FIXTURES / "earth_960.jpg"), "--game", "rings", "--json",
+                            "--annotate", str(out_png)])
+    obj = json.loads(out)
+    assert status == 0 and err == ""
+    board = Board.from_text(obj["board"])
+    assert board.budget == 4 and validate(board, obj["solution"]) == []
+    picture = cv2.imread(str(out_png))
+    original = cv2.imread(str(FIXTURES / "earth_960.jpg"))
+    assert picture.shape == original.shape and (picture != original).any()
+
+
+def test_parse_without_game_picks_the_arena():
+    status, out, _ = run(["parse", str(FIXTURES / "water_1280.jpg"), "--json"])
+    obj = json.loads(out)
+    assert status == 0 and obj["game"] == "rings" and len(obj["cells"]) == 48
+
+
+def test_an_image_without_an_arena_is_status_2():
+    status, out, err = run(["parse", str(FIXTURES / "wheel16.jpg"), "--game", "rings"])
+    assert status == 2 and out == "" and "no ring arena" in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,84 @@
+"""Ring battles: an answer drawn over the arena, and key presses for a user's key map.
+
+Each move is an arrow in its own colour, numbered in order: a rotation is an arc along
+the middle of its ring, starting at one of the ring's enemies (where they stand at that
+point of the answer) and turning as many slices as the move; a slide is a straight arrow
+along its line through the centre, pointing the short way round (k ≤ 4 steps inward from
+slice i, else 8 − k the other way), labelled with its steps.
+
+The console game is not driven by mouse, so ``plan`` returns key presses only when given
+a key map, and nothing otherwise (the hints are the output then). A key map (JSON) names
+the pyautogui keys that pick each ring and line and that turn, slide and confirm::
+
+    {"rings": [["1"], ["2"], ["3"], ["4"]],
+     "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
+     "clockwise": "right", "anticlockwise": "left",
+     "inward": "up", "outward": "down", "confirm": "enter"}
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from overlay.actions import Action, Key
+from overlay.draw import Label, Polyline, Shape
+from solvers.rings import apply_move
+from vision.common import Parse
+from vision.rings import Arena
+
+COLOURS = ((236, 64, 122), (33, 150, 243), (255, 160, 0), (76, 175, 80), (156, 39, 176))
+HALO = (255, 255, 255)
+ARC_STEP = 3.0        # degrees between the points of an arc
+
+
+def _arrows(arena: Arena, board: Any, solution: list[dict[str, Any]]) -> list[tuple[tuple[tuple[float, float], ...], str]]:
+    """(points, label) for every move, in order."""
+    grid = [list(ring) for ring in board.cells]
+    out = []
+    for n, move in enumerate(solution, 1):
+        k = move["steps"]
+        if move["op"] == "rotate":
+            r = move["ring"]
+            start = next((s for s in range(12) if grid[r][s] != "."), 0)
+            count = max(2, round(abs(k) * 30.0 / ARC_STEP) + 1)
+            angles = [30.0 * start + 30.0 * k * t / (count - 1) for t in range(count)]
+            points = tuple(arena.point(arena.mid(r), a) for a in angles)
+            out.append((points, f"{n}: {abs(k)}"))
+        else:
+            i = move["line"]
+            near, far = (30.0 * i, 30.0 * (i + 6)) if k <= 4 else (30.0 * (i + 6), 30.0 * i)
+            reach = arena.mid(0)
+            out.append(((arena.point(reach, near), arena.point(reach, far)), f"{n}: {min(k, 8 - k)}"))
+        grid = apply_move(grid, move)
+    return out
+
+
+def hints(parse: Parse, solution: Any) -> list[Shape]:
+    """An arrow per move (haloed, coloured in order) with its number and steps."""
+    arena = Arena.from_json(parse.geometry)
+    width = max(3.0, arena.width * 0.12)
+    shapes: list[Shape] = []
+    labels: list[Shape] = []
+    for n, (points, text) in enumerate(_arrows(arena, parse.board, solution)):
+        colour = COLOURS[n % len(COLOURS)]
+        shapes.append(Polyline(points, HALO, width=width * 1.8, arrows="none"))
+        shapes.append(Polyline(points, colour, width=width, arrows="end"))
+        at = points[len(points) // 2] if len(points) > 2 else points[0]   # a slide's middle is the crowded centre
+        labels.append(Label(at, text, colour, size=arena.width * 0.3))
+    return shapes + labels
+
+
+def plan(parse: Parse, solution: Any, keymap: dict[str, Any] | None = None) -> list[Action]:
+    """Key presses playing the answer with a user's key map; none without one."""
+    if not keymap:
+        return []
+    keys: list[str] = []
+    for move in solution:
+        k = move["steps"]
+        if move["op"] == "rotate":
+            keys += keymap["rings"][move["ring"]]
+            keys += [keymap["clockwise"] if k > 0 else keymap["anticlockwise"]] * abs(k)
+        else:
+            keys += keymap["lines"][move["line"]]
+            keys += [keymap["inward"]] * k if k <= 4 or "outward" not in keymap else [keymap["outward"]] * (8 - k)
+        keys.append(keymap["confirm"])
+    return [Key(key) for key in keys]
