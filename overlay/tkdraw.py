@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tkinter
 
-from overlay.draw import Label, Marker, Polyline, Shape, arrow_heads
+from overlay.draw import Marker, Polyline, Shape, arrow_heads
 
 PLATE = "#282828"   # draw.render's (40, 40, 40)
 
@@ -43,7 +43,7 @@ def draw(canvas: tkinter.Canvas, shapes: list[Shape]) -> None:
             if s.label:
                 canvas.create_text(x, y, text=s.label, fill="white", font=font(s.radius * 0.9),
                                    tags=("hint", "text"))
-        else:
+        else:  # Label
             text = canvas.create_text(s.point[0], s.point[1], text=s.text, fill=hex_color(s.color),
                                       font=font(s.size), tags=("hint", "text"))
             x0, y0, x1, y1 = canvas.bbox(text)

@@ -82,6 +82,7 @@ class HintOverlay(_TkHints):
         self._canvas = tkinter.Canvas(self._top, highlightthickness=0, borderwidth=0, bg="black")
         self._canvas.pack(fill="both", expand=True)
         self._shown = False
+        self._drawn: tuple[Rect, np.ndarray] | None = None
         self._shape = None
         system = self._top.tk.call("tk", "windowingsystem")
         if system == "x11":
@@ -116,8 +117,10 @@ class HintOverlay(_TkHints):
         self._canvas.configure(width=area.width, height=area.height)
         self._canvas.delete("hint")
         tkdraw.draw(self._canvas, local)
+        mask = self._mask(local, area)
+        self._drawn = (area, mask)
         if self._shape is not None:
-            self._shape.cut(self._wrapper, self._mask(local, area))
+            self._shape.cut(self._wrapper, mask)
         if not self._shown:
             self._top.deiconify()
             self._shown = True
@@ -141,9 +144,16 @@ class HintOverlay(_TkHints):
             mask[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = 1
         return mask > 0
 
+    def drawn(self) -> tuple[Rect, np.ndarray] | None:
+        """Where the hints cover the screen: (area, H×W bool mask over it), None when
+        nothing is shown. A grab taken with the hints up is the game wherever the mask is
+        False, so a change check can skip ``hidden()`` (and its flicker) by ignoring them."""
+        return self._drawn if self._shown else None
+
     def clear(self) -> None:
         """Remove every hint (the window stays, invisible)."""
         self._canvas.delete("hint")
+        self._drawn = None
         if self._shown:
             self._top.withdraw()
             self._shown = False

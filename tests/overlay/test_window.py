@@ -77,6 +77,19 @@ def test_overlay_looks_like_the_opencv_rendering(game, overlay, screen) -> None:
         assert (np.abs(image.astype(int) - bgr(color)).max(axis=2) <= 12).sum() > 30, color
 
 
+def test_drawn_mask_covers_exactly_the_pixels_the_overlay_changes(game, overlay, screen) -> None:
+    assert overlay.drawn() is None
+    shapes = [PATH, Marker((200, 350), 16, (20, 20, 230), "1"), Label((350, 300), "3 moves")]
+    image = show_and_grab(overlay, screen, shapes)
+    area, mask = overlay.drawn()
+    assert area == GAME and mask.shape == (GAME.height, GAME.width)
+    changed = (image != bgr(GAME_COLOR)).any(axis=2)
+    assert (changed <= mask).all(), "every changed pixel is under the mask"
+    assert changed[mask].mean() > 0.9, "the mask is not much bigger than the drawing"
+    overlay.clear()
+    assert overlay.drawn() is None
+
+
 def test_click_on_a_hint_stroke_reaches_the_window_below(game, overlay, screen) -> None:
     show_and_grab(overlay, screen, [PATH])
     subprocess.run(["xdotool", "mousemove", "350", "200", "click", "1"], check=True)
