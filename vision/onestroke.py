@@ -371,8 +371,9 @@ def read_board(image: np.ndarray, lat: Lattice, level: int) -> Parse:
 
 def _fit_quality(lat: Lattice) -> float:
     """1 for a perfect lattice, falling to 0 as the residual reaches 6 % of the pitch
-    (the game draws cells exactly on the grid; JPEG and scaling cost well under 1 %)."""
-    return max(0.0, 1.0 - lat.rms / (0.06 * min(lat.px, lat.py)))
+    (the game draws cells exactly on the grid; JPEG and scaling cost well under 1 %), or
+    2 px on small boards, where snapping each cell to whole pixels alone costs about 0.5 px."""
+    return max(0.0, 1.0 - lat.rms / max(0.06 * min(lat.px, lat.py), 2.0))
 
 
 def _board_box(image: np.ndarray, lat: Lattice, places: list[tuple[int, int]]) -> tuple[int, int, int, int]:
