@@ -4,9 +4,9 @@
                      [--play] [--hints overlay|window|none] [--fps N] [--dry-run]
                      [--speed S] [--levels N] [--profile P]
 
-Every frame is grabbed (with the overlay hidden) and compared with the previous one on a
-coarse sample, so an unchanged screen costs a grab and a few thousand byte compares. Only a
-changed frame is parsed; a board equal to the last one keeps its hints, a new board is
+Every frame is grabbed and compared with the previous one on a coarse sample, so an
+unchanged screen costs a grab and a few thousand byte compares. Only a changed frame is
+grabbed again with the overlay hidden and parsed; a board equal to the last one keeps its hints, a new board is
 solved and its hints drawn, and a board that disappears takes its hints away. With
 ``--play`` the solution is played once the frame has settled, and the loop checks that the
 level really changed (retrying once) before it counts the level.
@@ -62,9 +62,11 @@ class Change(Enum):
 
 @dataclass
 class Step:
-    """What one frame meant. ``parse`` is in the frame's coordinates."""
+    """What one frame meant. ``image`` is the frame parsed (None when idle); ``parse`` is
+    in its coordinates."""
 
     change: Change
+    image: np.ndarray | None = None
     parse: Parse | None = None
     result: SolveResult | None = None
     solve_ms: float = 0.0
@@ -102,19 +104,24 @@ class Watcher:
         return found is not None and cur is not None and found.game == cur.game and \
             found.board.to_text() == cur.board.to_text()
 
-    def step(self, image: np.ndarray) -> Step:
+    def step(self, image: np.ndarray, clean: Callable[[], np.ndarray] | None = None) -> Step:
+        """Decide on a frame. ``clean`` grabs the screen again without our hints on it:
+        the change check is done on ``image`` as grabbed (hints and all), and only a
+        changed frame pays for a clean one to parse."""
         if not self.changed(image):
             return Step(Change.IDLE)
+        if clean is not None:
+            image = clean()
         found = self.read(image)
         if found is None:
             had = self.current is not None
             self.current = None
-            return Step(Change.GONE if had else Change.NOTHING)
+            return Step(Change.GONE if had else Change.NOTHING, image)
         if self.is_current(found):
-            return Step(Change.SAME, found)
+            return Step(Change.SAME, image, found)
         start = time.perf_counter()
         result = get(found.game).solve(found.board)
-        self.current = Step(Change.NEW, found, result, (time.perf_counter() - start) * 1000.0)
+        self.current = Step(Change.NEW, image, found, result, (time.perf_counter() - start) * 1000.0)
         return self.current
 
 
@@ -156,7 +163,7 @@ class LiveLoop:
         self.done = 0
         self.pending: LevelRecord | None = None     # solved, waiting for the frame to settle
 
-    def grab(self) -> np.ndarray:
+    def clean_grab(self) -> np.ndarray:
         """A frame without our own hints in it."""
         if self.hints is None:
             return self.source.grab()
@@ -172,13 +179,20 @@ class LiveLoop:
                 raise LiveError(f"out of time after {self.done} of {self.levels} levels")
             if self.alive is not None:
                 self.alive()
-            image = self.grab()
-            self.handle(self.watcher.step(image), image)
+            self.tick()
             if self.hints is not None:
                 self.hints.pump()
             time.sleep(max(0.0, self.period - (time.monotonic() - start)))
 
-    def handle(self, step: Step, image: np.ndarray) -> None:
+    def tick(self) -> Step:
+        """One frame: grab, decide, act."""
+        # Hints stay up for the change check: while nothing changes, the frames with them
+        # are equal too, and hiding them every frame would cost time and flicker.
+        step = self.watcher.step(self.source.grab(), self.clean_grab if self.hints is not None else None)
+        self.handle(step)
+        return step
+
+    def handle(self, step: Step) -> None:
         if step.change is Change.IDLE:
             if self.pending is not None:
                 record, self.pending = self.pending, None
@@ -194,7 +208,7 @@ class LiveLoop:
         assert step.parse is not None and step.result is not None
         self.pending = None
         record = LevelRecord(self.done + 1, step.parse.game, step.parse.board.to_text(),
-                             step.solve_ms, step.result, image)
+                             step.solve_ms, step.result, step.image)
         if not step.result.solved:
             if self.hints is not None:
                 self.hints.clear()
@@ -205,7 +219,7 @@ class LiveLoop:
         if self.hints is not None:
             rect = self.source.rect()
             screen = step.parse.shifted(rect.left, rect.top)
-            self.show(game.hints(screen, step.result.solution), rect, image)
+            self.show(game.hints(screen, step.result.solution), rect, step.image)
         if self.driver is None:
             self.finish(record, "hints shown")
         else:
@@ -246,7 +260,7 @@ class LiveLoop:
         first: np.ndarray | None = None
         deadline = time.monotonic() + CONFIRM_SECONDS
         while time.monotonic() < deadline:
-            image = self.grab()
+            image = self.clean_grab()
             if first is None:
                 first = image
             if not self.watcher.is_current(self.watcher.read(image)):

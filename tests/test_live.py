@@ -154,7 +154,7 @@ def test_hints_are_drawn_in_screen_coordinates_and_cleared_when_the_board_goes()
     assert area == source.at and start.point == pytest.approx((x + 100, y + 50))
     assert len(lines) == 1 and lines[0].startswith("level 1: onestroke 5x5") and lines[0].endswith("hints shown")
     source.frames = [frame(None)]
-    loop.handle(loop.watcher.step(source.grab()), source.grab())
+    loop.tick()
     assert hints.calls[-1] == ("clear",)
 
 
@@ -165,8 +165,7 @@ def test_play_waits_for_a_settled_frame_then_drags_from_the_cat_and_counts_chang
     driver, lines, records = FakeDriver(source), [], []
     loop = LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=2,
                     on_level=records.append)
-    first = loop.watcher.step(source.grab())
-    loop.handle(first, source.grab())
+    first = loop.tick()
     assert driver.performed == []                     # a new board is played on the next, unchanged frame
     loop.run()
     assert [r.board for r in records] == [BOARD_A.to_text(), BOARD_B.to_text()]
