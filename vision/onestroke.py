@@ -1,19 +1,21 @@
 """One-stroke (一笔画完) screenshot → board and cell geometry.
 
-Stages, each a function the tests and ``--annotate`` can look at:
+Stages, each a function the tests can call on its own:
 
-1. ``find_squares``: at a reduced scale, for each candidate cell grey (a peak of the
-   grey-level histogram of unsaturated pixels), the connected blobs of that grey that are
-   filled, square and of one common size;
-2. ``fit_lattice``: join blobs whose offsets are whole pitches, keep the largest such
-   group, and fit origin and pitch by least squares (residuals measure the fit);
-3. ``classify``: at full resolution, look at every lattice place: an unvisited cell (grey),
-   a hole (background), a visited cell (one uniform colour, no dark pixels) or the cat (a
-   saturated, many-coloured patch: the start); rows and columns made only of visited cells
-   or the cat are found by stepping outward from the grey cells.
+1. ``grids``: at about 512 px, for each candidate cell grey (a peak of the grey-level
+   histogram of unsaturated pixels), the filled square blobs of that grey and of one
+   common size (``find_squares``), joined into the largest group whose offsets are whole
+   pitches (``fit_lattice``); origin and pitch by least squares, residuals measure the fit;
+2. ``refine``: at full resolution, each member's centroid and size, and the fit again;
+3. ``read_places``: every lattice place is a grey cell, a hole (background), a visited
+   cell (a tint and the drawn line, no face) or the cat (saturated, with a white face and
+   dark eyes: the start); the board grows outward while a new row or column holds a cell,
+   so rows of visited cells count;
+4. ``refit``: the lattice fitted to every cell's centroid, so the pitch spans the board.
 
-Cost: one resize and a few mask/component passes at about 640 px, then per-place sampling:
-about 10 ms for a 1080×1920 frame.
+A grid that yields no board gives way to the next; when none does, the search runs again
+at twice the scale. Cost: about 15 ms of CPU for a 1080×1920 frame, about 35 ms for a
+frame with no board.
 """
 from __future__ import annotations
 
@@ -34,18 +36,18 @@ MIN_CONFIDENCE = 0.5
 
 @dataclass(frozen=True)
 class Square:
-    """A blob of cell grey: centre and size in the image it was found in."""
+    """A blob of cell grey: centre and width in the image it was found in."""
 
     x: float
     y: float
     w: float
-    h: float
 
 
 @dataclass(frozen=True)
 class Lattice:
-    """Cell centres ``(x0 + c * px, y0 + r * py)``; ``members`` are the squares that made
-    it, with their (row, col) relative to the first one; ``rms`` is the fit's residual."""
+    """Cell centres ``(x0 + c * px, y0 + r * py)``; ``members`` are the places (row, col)
+    of the grey squares that made it, the smallest row and column 0; ``cell`` is the
+    cells' size and ``rms`` the fit's residual, in pixels."""
 
     x0: float
     y0: float
@@ -98,8 +100,7 @@ def find_squares(grey: np.ndarray, neutral: np.ndarray, level: int) -> list[Squa
     keep = (w >= 6) & (h >= 6) & (w <= 1.33 * h) & (h <= 1.33 * w) & (area >= 0.75 * w * h)
     if not keep.any():
         return []
-    squares = [Square(float(cx), float(cy), float(sw), float(sh))
-               for (cx, cy), sw, sh in zip(centroids[1:][keep], w[keep], h[keep])]
+    squares = [Square(float(cx), float(cy), float(sw)) for (cx, cy), sw in zip(centroids[1:][keep], w[keep])]
     sizes = w[keep].astype(np.float64)
     support = [(np.abs(sizes - s) <= 0.15 * s).sum() for s in sizes]
     mode = sizes[int(np.argmax(support))]
@@ -281,6 +282,7 @@ def board_colours(image: np.ndarray, lat: Lattice) -> Colours:
 
 
 def _pixel(image: np.ndarray, xy: tuple[float, float]) -> np.ndarray:
+    """The BGR value nearest to a point, clamped to the image."""
     x = min(max(round(xy[0]), 0), image.shape[1] - 1)
     y = min(max(round(xy[1]), 0), image.shape[0] - 1)
     return image[y, x].astype(np.int16)
@@ -333,6 +335,7 @@ def read_places(image: np.ndarray, lat: Lattice, colours: Colours) -> tuple[dict
 
 def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """Read a one-stroke board; :class:`NoBoardFound` when no confident reading exists.
+    ``profile`` is accepted for the common signature and unused: the game's look is fixed.
 
     The grid is looked for at about 512 px, then, when that finds no board, at twice
     that (a small phone window on a big desktop has gaps too thin to survive the first)."""
@@ -464,8 +467,8 @@ def _reading(lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int)
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"the grid fits poorly (confidence {confidence:.2f})")
-    text = "\n".join("".join("S" if places[(r, c)] == CAT else "#" if (r, c) in set(cells) else "."
-                              for c in range(cols)) for r in range(rows))
+    symbol = {CAT: "S", CELL: "#", VISITED: "#"}
+    text = "\n".join("".join(symbol.get(places[(r, c)], ".") for c in range(cols)) for r in range(rows))
     ox, oy = lat.centre(r0, c0)
     centres = [(ox + c * lat.px, oy + r * lat.py) for r in range(rows) for c in range(cols)]
     geometry = {"origin": [round(ox, 2), round(oy, 2)], "pitch": [round(lat.px, 3), round(lat.py, 3)],
