@@ -1,11 +1,14 @@
-"""Valves solver speed against two baselines, each in the same run.
+"""Valves solver and vision speed against plain baselines, each in the same run.
 
-Small graphs: a plain search over subsets of valves, smallest first, each checked by a
-breadth-first search (what one writes without Menger's theorem). Big graphs: networkx's
-``minimum_node_cut(G, inlet, outlet)`` convenience call, graph building included on both
-sides. Graphs are sewer-like grids: points on a square lattice, each lattice pipe kept with
-probability 3/4, the inlet piped to four points of the left column, the outlet to four of
-the right.
+Solver, small graphs: a plain search over subsets of valves, smallest first, each checked
+by a breadth-first search (what one writes without Menger's theorem). Big graphs:
+networkx's ``minimum_node_cut(G, inlet, outlet)`` convenience call, graph building included
+on both sides. Graphs are sewer-like grids: points on a square lattice, each lattice pipe
+kept with probability 3/4, the inlet piped to four points of the left column, the outlet to
+four of the right.
+
+Vision: ``parse`` on rendered screenshots against finding the scene by plain template
+matching at full resolution over the same scales in 2 % steps (no coarse-to-fine).
 """
 from __future__ import annotations
 
@@ -13,8 +16,11 @@ import itertools
 import random
 from collections import deque
 
+import numpy as np
+
 from puzzlepilot.bench import Bench, ms, summary
 from solvers.valves import Board, solve
+from vision.common import NoBoardFound
 
 GAME = ("inlet: X/outlet: Y/wrenches: 3/X G/X H/X K/X B/Y C/Y D/Y E/Y J/Y B/Y H/Y I/"
         "A D/A C/A I/A J/A F/A G/B I/F K")
@@ -111,3 +117,55 @@ def run(bench: Bench) -> None:
                      round(ms(base) / median, 1)])
     bench.table("valves_big", "Generated sewers, big (ms; baseline: networkx minimum_node_cut)",
                 ["grid", "points", "pipes", "valves", "solve", "--all", "answers", "networkx", "ratio"], rows)
+    run_vision(bench)
+
+
+def baseline_locate(image: np.ndarray) -> tuple[float, float]:
+    """(best correlation, scale) of the shipped reference in an image by full-resolution
+    grey matching at every 2 % of scale over the range ``parse`` searches."""
+    import cv2
+
+    from vision.valves import MIN_SCENE, SMALLEST, scene
+
+    reference = scene().reference
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    rh, rw = reference.shape
+    largest = min(grey.shape[1] / rw, grey.shape[0] / rh)
+    s, best = max(largest * SMALLEST, MIN_SCENE / rw), (-1.0, 0.0)
+    while s <= largest:
+        template = cv2.resize(reference, (round(rw * s), round(rh * s)), interpolation=cv2.INTER_AREA)
+        if template.shape[0] <= grey.shape[0] and template.shape[1] <= grey.shape[1]:
+            score = float(cv2.matchTemplate(grey, template, cv2.TM_CCOEFF_NORMED).max())
+            best = max(best, (score, s))
+        s *= 1.02
+    return best
+
+
+def run_vision(bench: Bench) -> None:
+    from puzzlepilot.scenes.onestroke import embed, render_desktop
+    from puzzlepilot.scenes.valves import render_sewer
+    from vision.valves import parse
+
+    sewer, truth = render_sewer(frozenset("AB"), scale=0.75)
+    shots = {
+        "sewer 960x600": render_sewer(frozenset("H"))[0],
+        "desktop 1920x1080": embed(sewer, truth, render_desktop(1920, 1080, 3), 1100, 90, 1.0)[0],
+        "no sewer 1920x1080": render_desktop(1920, 1080, 4),
+    }
+    rows = []
+    for label, image in shots.items():
+        def read() -> str:
+            try:
+                return " ".join(sorted(parse(image).board.closed)) or "-"
+            except NoBoardFound:
+                return "none"
+        read()
+        times = [bench.timed(read)[0] for _ in range(3 if bench.quick else 10)]
+        median, worst = summary(times)
+        base = ""
+        if not bench.quick or label.startswith("sewer"):
+            bench.progress(f"  vision baseline {label} ...")
+            base = ms(bench.timed(lambda: baseline_locate(image))[0])
+        rows.append([label, read(), median, worst, base, round(base / median, 1) if base else ""])
+    bench.table("valves_vision", "Valves vision, parse (ms; baseline: full-resolution matching, 2 % scale steps)",
+                ["screenshot", "closed", "median", "worst", "baseline", "ratio"], rows)
