@@ -28,6 +28,7 @@ from typing import Any, Callable
 from solvers.common import BoardError, SolveResult, split_rows
 
 Cell = tuple[int, int]
+RESTARTS = 6      # budgeted runs before the final unbudgeted one
 
 
 @dataclass(frozen=True)
@@ -140,13 +141,30 @@ def solve(board: Board, limit: int | None = None) -> SolveResult:
     if proof:
         return SolveResult(False, reason=proof, stats={"nodes": 0})
     end_ok = _end_colour(board, g)
-    return _result(g, *_dfs(g, s, lambda head, free: _moves(g, head, free, end_ok), limit, True), limit, "exhaustive")
+    # Restarts: a wrong turn near the root of a big open board can trap a depth-first
+    # search for ages, so runs with a growing node budget and reshuffled ties come
+    # first. Failed positions found by any run stay failed, so no work is lost, and the
+    # last run has no budget: the answer stays exact.
+    dead: set[tuple[int, int]] = set()
+    nodes, budget = 0, 4 * g.full.bit_count()
+    for run in range(RESTARTS + 1):
+        rng = random.Random(run)
+        rank = [rng.random() if run else 0.0 for _ in g.neighbours]
+        run_limit = budget << (2 * run) if run < RESTARTS else None
+        if limit is not None:
+            run_limit = limit - nodes if run_limit is None else min(run_limit, limit - nodes)
+        path, used = _dfs(g, s, lambda head, free: _moves(g, head, free, end_ok, rank), run_limit, dead)
+        nodes += used
+        finished = run_limit is None or used < run_limit
+        if path is not None or finished or (limit is not None and nodes >= limit):
+            break
+    return _result(g, path, nodes, not finished, "exhaustive")
 
 
-def _result(g: _Grid, path: list[int] | None, nodes: int, limit: int | None, kind: str) -> SolveResult:
+def _result(g: _Grid, path: list[int] | None, nodes: int, capped: bool, kind: str) -> SolveResult:
     if path is not None:
         return SolveResult(True, [list(g.cell(i)) for i in path], len(path) - 1, stats={"nodes": nodes})
-    if limit is not None and nodes >= limit:
+    if capped:
         return SolveResult(False, reason=f"gave up after {nodes} nodes", stats={"nodes": nodes, "capped": True})
     return SolveResult(False, reason=f"no path visits every cell ({kind} search, {nodes} nodes)",
                        stats={"nodes": nodes})
@@ -197,12 +215,11 @@ def _no_path_proof(board: Board, g: _Grid) -> str | None:
 
 
 def _dfs(g: _Grid, start: int, expand: Callable[[int, int], list[int]],
-         limit: int | None, remember: bool = False) -> tuple[list[int] | None, int]:
+         limit: int | None, dead: set[tuple[int, int]] | None = None) -> tuple[list[int] | None, int]:
     """Depth-first search over paths from ``start``; ``expand(head, free)`` gives the moves
-    to try, last first. (path of bit indices or None, nodes visited). With ``remember``,
-    positions (head, free cells) that failed once are not searched again: many paths
-    reach the same position."""
-    dead: set[tuple[int, int]] = set()
+    to try, last first. (path of bit indices or None, nodes visited). With ``dead``, the
+    positions (head, free cells) known to fail are not searched again, and those found
+    to fail are added: many paths reach the same position."""
     path = [start]
     nodes = 1
     free = g.full & ~(1 << start)
@@ -213,7 +230,7 @@ def _dfs(g: _Grid, start: int, expand: Callable[[int, int], list[int]],
         moves, free = stack[-1]
         if not moves:
             stack.pop()
-            if remember:
+            if dead is not None:
                 dead.add((path[-1], free))
             path.pop()
             continue
@@ -221,7 +238,7 @@ def _dfs(g: _Grid, start: int, expand: Callable[[int, int], list[int]],
             return None, nodes
         head = moves.pop()
         free &= ~(1 << head)
-        if remember and (head, free) in dead:
+        if dead is not None and (head, free) in dead:
             continue
         path.append(head)
         nodes += 1
@@ -231,9 +248,9 @@ def _dfs(g: _Grid, start: int, expand: Callable[[int, int], list[int]],
     return None, nodes
 
 
-def _moves(g: _Grid, head: int, free: int, end_ok: int) -> list[int]:
+def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float]) -> list[int]:
     """The head's moves worth trying, best last (the stack pops from the end); empty
-    when the position is dead."""
+    when the position is dead. ``rank`` breaks ties between equally good moves."""
     hb = 1 << head
     w = g.width
     avail = free | hb
@@ -248,22 +265,17 @@ def _moves(g: _Grid, head: int, free: int, end_ok: int) -> list[int]:
         # colour, and the branch is dead.
         if ends & (ends - 1) or ends & ~end_ok:
             return []
-    if ends:
-        # Every other free cell is passed through, so one with exactly two ways in or out
-        # uses both: a cell (or the head, which has one edge left) asked for more fails.
-        three = (a & b & (c | d)) | (c & d & (a | b))
-        both = free & two & ~three
-        a, b, c, d = both << 1, both >> 1, both << w, both >> w
-        two_forced = (a & b) | (c & d) | ((a | b) & (c | d))
-        three_forced = (a & b & (c | d)) | (c & d & (a | b))
-        if free & three_forced or hb & two_forced or ends & two_forced:
-            return []
-    if g.region(free & -free, free) != free or not _cuts_allow_path(g, head, free, ends):
+    allowed = _edges_allow(g, head, free, ends or free & end_ok)
+    if not allowed:
+        return []
+    if g.region(free & -free, free) != free:
+        return []
+    if _maybe_cuts(g, free, free | hb) and not _cuts_allow_path(g, head, free, ends):
         return []
     nbr = g.neighbours
     scored = []
     forced = []
-    for v in _bits(nbr[head] & free):
+    for v in _bits(allowed):
         rest = free & ~(1 << v)
         onward = (nbr[v] & rest).bit_count()
         if rest and not onward:
@@ -271,11 +283,85 @@ def _moves(g: _Grid, head: int, free: int, end_ok: int) -> list[int]:
         if onward == 1:
             # Left now, v keeps one way out and no way in: it would have to be the end.
             forced.append(v)
-        scored.append((onward, v))
+        scored.append((onward, rank[v], v))
     if forced and (ends or len(forced) > 2):
         return forced if len(forced) == 1 else []
     scored.sort(reverse=True)
-    return [v for _, v in scored]
+    return [v for _, _, v in scored]
+
+
+def _counts(masks: tuple[int, ...]) -> tuple[int, int, int]:
+    """Bit-parallel counting: the bits set in at least one, two and three of ``masks``."""
+    ge1 = ge2 = ge3 = 0
+    for m in masks:
+        ge3 |= ge2 & m
+        ge2 |= ge1 & m
+        ge1 |= m
+    return ge1, ge2, ge3
+
+
+def _edges_allow(g: _Grid, head: int, free: int, ends: int) -> int:
+    """The head's next cells once the path's edges are propagated, 0 when none is left.
+
+    An imagined cell past the last one, joined to every cell the path may end on, makes
+    every need exact: the head needs one more edge, the imagined cell one, every free
+    cell two. A cell with no more usable edges than it needs uses them all (forced
+    edges); a cell whose forced edges meet its need drops its other edges, which can
+    leave a neighbour tight in turn. Too few edges or too many forced ones fail. Edges
+    live on bitboards: ``across`` has bit i for the edge i to i+1, ``down`` bit i for the
+    edge i to i + width, ``last`` bit i for the edge from i to the imagined cell.
+    """
+    w = g.width
+    hb = 1 << head
+    cells = free | hb
+    across, down, last = cells & (cells >> 1), cells & (cells >> w), ends
+    while True:
+        _, ge2, ge3 = _counts((across, across << 1, down, down << w, last))
+        ge1 = across | across << 1 | down | down << w
+        if free & ~ge2 or hb & ~ge1 or not last:
+            return 0
+        tight = (free & ~ge3) | (hb & ~ge2)
+        f_across = across & (tight | (tight >> 1))
+        f_down = down & (tight | (tight >> w))
+        f_last = last if not last & (last - 1) else last & tight
+        if f_last & (f_last - 1):
+            return 0
+        fo1, fo2, fo3 = _counts((f_across, f_across << 1, f_down, f_down << w, f_last))
+        if hb & fo2 or free & fo3:
+            return 0
+        full = (hb & fo1) | (free & fo2)
+        new_across = across & ~((full | (full >> 1)) & ~f_across)
+        new_down = down & ~((full | (full >> w)) & ~f_down)
+        new_last = f_last or last & ~full
+        if new_across == across and new_down == down and new_last == last:
+            break
+        across, down, last = new_across, new_down, new_last
+    allowed = 0
+    if across >> head & 1:
+        allowed |= hb << 1
+    if head >= 1 and across >> (head - 1) & 1:
+        allowed |= hb >> 1
+    if down >> head & 1:
+        allowed |= hb << w
+    if head >= w and down >> (head - w) & 1:
+        allowed |= hb >> w
+    return allowed
+
+
+def _maybe_cuts(g: _Grid, free: int, cells: int) -> int:
+    """The free cells that may cut ``cells`` in two: those whose neighbours in ``cells``
+    are not all joined around the eight cells that ring them (elsewhere a detour around
+    the cell exists). Cheap and bit-parallel, so the exact search for cut cells runs only
+    when some cell qualifies."""
+    w = g.width
+
+    def at(k: int) -> int:           # bit i set when cell i + k is in cells
+        return cells >> k if k > 0 else cells << -k
+    n, e, s_, west = at(-w), at(1), at(w), at(-1)
+    ring = (n, at(1 - w) & (n | e), e, at(w + 1) & (e | s_), s_, at(w - 1) & (s_ | west), west,
+            at(-w - 1) & (west | n))
+    arcs = tuple(ring[k] & ~ring[k - 1] for k in range(8))   # an arc of the ring starts here
+    return free & _counts(arcs)[1]
 
 
 def _cuts_allow_path(g: _Grid, head: int, free: int, ends: int) -> bool:
@@ -346,8 +432,8 @@ def search_plain(board: Board, limit: int | None = None) -> SolveResult:
     it gives up after that many nodes (``stats["capped"]``)."""
     g = _grid(board)
     nbr = g.neighbours
-    return _result(g, *_dfs(g, g.bit(board.start), lambda head, free: _bits(nbr[head] & free), limit),
-                   limit, "plain")
+    path, nodes = _dfs(g, g.bit(board.start), lambda head, free: _bits(nbr[head] & free), limit)
+    return _result(g, path, nodes, path is None and limit is not None and nodes >= limit, "plain")
 
 
 # ---------------------------------------------------------------------------- checker
