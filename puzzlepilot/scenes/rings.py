@@ -131,9 +131,13 @@ def draw_enemy(img: np.ndarray, x: float, y: float, size: float, kind: str) -> N
             ell(sx, dy, r, r * 1.4, (255, 255, 255))
             ell(sx, dy + r * 0.3, r * 0.5, r * 0.8, (20, 20, 20))
 
-    overlay = img.copy()
-    cv2.ellipse(overlay, pt(0, 0.36), (round(0.36 * size), round(0.12 * size)), 0, 0, 360, (0, 0, 0), -1, cv2.LINE_AA)
-    cv2.addWeighted(overlay, 0.35, img, 0.65, 0, dst=img)
+    # A soft shadow: the ellipse blended in a small box around it.
+    (sx, sy), (ax, ay) = pt(0, 0.36), (round(0.36 * size), round(0.12 * size))
+    x0, y0 = max(0, sx - ax - 1), max(0, sy - ay - 1)
+    box = img[y0:sy + ay + 2, x0:sx + ax + 2]
+    shade = box.copy()
+    cv2.ellipse(shade, (sx - x0, sy - y0), (ax, ay), 0, 0, 360, (0, 0, 0), -1, cv2.LINE_AA)
+    cv2.addWeighted(shade, 0.35, box, 0.65, 0, dst=box)
     if kind == "g":                                   # goomba: a brown mushroom head on feet
         ell(-0.15, 0.3, 0.14, 0.08, (40, 24, 16))
         ell(0.15, 0.3, 0.14, 0.08, (40, 24, 16))
@@ -196,20 +200,29 @@ def draw_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int) -> None
         _text(img, f"Ring Moves x{budget}", w - u * 14.2, u * 6.3, u * 1.35, (60, 30, 10))
 
 
-def render(board: Board, width: int = 1280, height: int = 720, style: str = "earth",
-           seed: int = 0, arena: Arena | None = None, hud: bool = True) -> tuple[np.ndarray, Arena]:
-    """A battle screen showing the board; (BGR image, where the arena is)."""
-    look = STYLES[style]
-    arena = arena or arena_for(width, height)
-    img = backdrop(width, height, look, seed)
-    draw_arena(img, arena, look)
-    for r in reversed(range(RINGS)):          # back to front: far figures first
-        order = sorted(range(SLICES), key=lambda s: arena.cell(r, s)[1])
-        for s in order:
+def stage(width: int, height: int, style: str, seed: int, arena: Arena) -> np.ndarray:
+    """The still part of a battle screen: backdrop, crowd and the empty arena."""
+    img = backdrop(width, height, STYLES[style], seed)
+    draw_arena(img, arena, STYLES[style])
+    return img
+
+
+def draw_enemies(img: np.ndarray, board: Board, arena: Arena) -> None:
+    """Every enemy on its tile, back to front (far figures first)."""
+    for r in reversed(range(RINGS)):
+        for s in sorted(range(SLICES), key=lambda s: arena.cell(r, s)[1]):
             kind = board.cells[r][s]
             if kind != ".":
                 x, y = arena.cell(r, s)
                 draw_enemy(img, x, y, enemy_size(arena, r), kind)
+
+
+def render(board: Board, width: int = 1280, height: int = 720, style: str = "earth",
+           seed: int = 0, arena: Arena | None = None, hud: bool = True) -> tuple[np.ndarray, Arena]:
+    """A battle screen showing the board; (BGR image, where the arena is)."""
+    arena = arena or arena_for(width, height)
+    img = stage(width, height, style, seed, arena)
+    draw_enemies(img, board, arena)
     if hud:
         draw_hud(img, board.budget, 45 + seed % 40, 40 + seed % 60)
     return img, arena

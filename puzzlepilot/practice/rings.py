@@ -1,0 +1,128 @@
+"""The ring-battle practice board: drag along a ring to turn it, across the rings to slide
+a line; line the enemies up in full lines and blocks within the move budget.
+
+Press on an enemy's or any tile: moving along the ring (around the centre) turns that
+ring, moving toward or away from the centre slides the line through that tile; the
+first clear movement decides which. While dragging the arena shows the move as it would
+land; releasing makes it (a drag back to where it started is no move). The "Ring Moves"
+panel counts down; when it reaches 0 unsolved, press the central disc to start the level
+again. Pictures come from the fixtures' scene code.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from puzzlepilot.cli import UsageError
+from puzzlepilot.scenes.rings import KINDS, STYLES, arena_for, draw_enemies, draw_hud, stage
+from solvers.rings import RINGS, SLICES, Board, apply_move, generate, validate
+
+VIEW = (960, 540)
+DECIDE = 0.3           # movement, in ring widths, after which a drag is a turn or a slide
+
+
+def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int]) -> "RingsLevel":
+    if size is not None:
+        raise UsageError("the ring arena has one size (4 rings × 12 slices): leave out --size")
+    return RingsLevel(generate(seed, groups=2 + seed % 3, moves=2 + seed % 2, kinds=KINDS), seed, view)
+
+
+class RingsLevel:
+    """One battle: the arena as it is now, the moves made, and the drag in progress."""
+
+    def __init__(self, board: Board, seed: int, view: tuple[int, int]) -> None:
+        self.start, self.seed = board, seed
+        self.budget = board.budget or 3
+        self.arena = arena_for(*view)
+        self.backdrop = stage(view[0], view[1], sorted(STYLES)[seed % len(STYLES)], seed, self.arena)
+        self.grid = [list(ring) for ring in board.cells]
+        self.made = 0
+        self.pressed: tuple[float, float] | None = None
+        self.cell: tuple[int, int] | None = None
+        self.pending: dict[str, Any] | None = None
+        self.mode: str | None = None       # "rotate" or "slide", fixed by the drag's first clear movement
+        self.summary = f"{board.enemies} enemies, {self.budget} moves"
+
+    # ------------------------------------------------------------------------ picture
+
+    def picture(self) -> np.ndarray:
+        img = self.backdrop.copy()
+        grid = apply_move(self.grid, self.pending) if self.pending else self.grid
+        draw_enemies(img, Board(tuple("".join(ring) for ring in grid)), self.arena)
+        draw_hud(img, self.budget - self.made, 60, 50)
+        return img
+
+    def solved(self) -> bool:
+        board = Board(tuple("".join(ring) for ring in self.grid))
+        return validate(board, [], moves=0) == []
+
+    # ------------------------------------------------------------------------ geometry
+
+    def polar(self, x: float, y: float) -> tuple[float, float]:
+        """(radius, angle clockwise from 9 o'clock) of a point."""
+        dx, dy = self.arena.cx - x, self.arena.cy - y
+        return math.hypot(dx, dy), math.degrees(math.atan2(dy, dx)) % 360.0
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        radius, angle = self.polar(x, y)
+        if not self.arena.inner <= radius <= self.arena.outer:
+            return None
+        ring = min(RINGS - 1, int((self.arena.outer - radius) / self.arena.width))
+        return ring, round(angle / 30.0) % SLICES
+
+    def move_for(self, x: float, y: float) -> dict[str, Any] | None:
+        """The move a drag from the pressed tile to (x, y) makes, or None: a turn of the
+        tile's ring by the angle swept, or a slide of its line by the distance along it
+        (in ring widths)."""
+        assert self.pressed is not None and self.cell is not None
+        (x0, y0), (ring, slice_) = self.pressed, self.cell
+        a = math.radians(30.0 * slice_)
+        out = (-math.cos(a), -math.sin(a))                 # from the centre toward the tile
+        dx, dy = x - x0, y - y0
+        along_radius = dx * out[0] + dy * out[1]
+        around = -dx * out[1] + dy * out[0]
+        if self.mode is None:
+            if math.hypot(dx, dy) < DECIDE * self.arena.width:
+                return None
+            self.mode = "rotate" if abs(around) > abs(along_radius) else "slide"
+        if self.mode == "rotate":
+            turn = (self.polar(x, y)[1] - self.polar(x0, y0)[1]) % 360.0
+            steps = (round(turn / 30.0) + 5) % SLICES - 5        # −5..6, as the moves are written
+            return {"op": "rotate", "ring": ring, "steps": steps} if steps else None
+        # Toward the centre from slice i's side is the positive slide direction of line i.
+        inward = -along_radius if slice_ < 6 else along_radius
+        steps = round(inward / self.arena.width) % 8
+        return {"op": "slide", "line": slice_ % 6, "steps": steps} if steps else None
+
+    # ------------------------------------------------------------------------ mouse
+
+    def press(self, x: float, y: float) -> bool:
+        if self.made >= self.budget:
+            if self.polar(x, y)[0] < self.arena.inner:     # the centre disc: start again
+                self.grid, self.made = [list(ring) for ring in self.start.cells], 0
+                return True
+            return False
+        self.cell = self.cell_at(x, y)
+        self.pressed = (x, y) if self.cell else None
+        self.mode = None
+        return False
+
+    def drag(self, x: float, y: float) -> bool:
+        if self.pressed is None:
+            return False
+        move = self.move_for(x, y)
+        changed, self.pending = move != self.pending, move
+        return changed
+
+    def release(self, x: float, y: float) -> bool:
+        if self.pressed is None:
+            return False
+        move = self.move_for(x, y)
+        self.pressed, self.cell, self.pending = None, None, None
+        if move is None:
+            return True
+        self.grid = apply_move(self.grid, move)
+        self.made += 1
+        return True
