@@ -259,17 +259,16 @@ def _every_cut(flow: _Flow, limit: int) -> tuple[list[list[int]], bool]:
             graph.add_edges_from((node, nxt) for nxt in flow.arcs(node))
     dag = nx.condensation(graph)
     scc = dag.graph["mapping"]
+    own = {c: sum(bit.get(node, 0) for node in dag.nodes[c]["members"]) for c in dag}
+    order = list(nx.topological_sort(dag))
     down: dict[int, int] = {}   # flow in-halves each component reaches
     sinkward: dict[int, bool] = {}
-    order = list(nx.topological_sort(dag))
     for c in reversed(order):
-        mask = sum(bit.get(node, 0) for node in dag.nodes[c]["members"])
-        down[c] = mask | _union(down[d] for d in dag.successors(c))
+        down[c] = own[c] | _union(down[d] for d in dag.successors(c))
         sinkward[c] = scc[flow.sink] == c or any(sinkward[d] for d in dag.successors(c))
     up: dict[int, int] = {}     # flow in-halves that reach each component
     for c in order:
-        mask = sum(bit.get(node, 0) for node in dag.nodes[c]["members"])
-        up[c] = mask | _union(up[d] for d in dag.predecessors(c))
+        up[c] = own[c] | _union(up[d] for d in dag.predecessors(c))
 
     size = len(members)
     down_of = [down[scc[2 * v]] for v in members]
