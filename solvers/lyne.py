@@ -527,7 +527,8 @@ def generate(rows: int, cols: int, rng: random.Random, hubs: int = 0, shapes: st
     """A solvable level with at least ``hubs`` hubs, and one solution: one random
     non-crossing walk per shape that never reuses an edge or touches a terminal; a place
     passed by two to four walks (or twice by one) becomes a hub, a place passed once a
-    node of that walk's shape, an unvisited place empty."""
+    node of that walk's shape, an unvisited place empty; empty outer rows and columns
+    are cut off."""
     for _ in range(tries):
         made = _try_generate(rows, cols, rng, hubs, shapes)
         if made is not None:
@@ -587,4 +588,13 @@ def _try_generate(rows: int, cols: int, rng: random.Random, hubs: int,
             grid[r][c] = shape.upper()
     if sum(ch.isdigit() for row in grid for ch in row) < hubs:
         return None
-    return Board(tuple("".join(row) for row in grid)), solution
+    return _trimmed(grid, solution)
+
+
+def _trimmed(grid: list[list[str]], solution: dict[str, list[list[int]]]) -> tuple[Board, dict[str, list[list[int]]]]:
+    """The board cut to the rows and columns that hold nodes (no screen shows the rest)."""
+    rows = [r for r, row in enumerate(grid) if any(ch != "." for ch in row)]
+    cols = [c for c in range(len(grid[0])) if any(row[c] != "." for row in grid)]
+    r0, c0 = rows[0], cols[0]
+    board = Board(tuple("".join(row[c0:cols[-1] + 1]) for row in grid[r0:rows[-1] + 1]))
+    return board, {s: [[r - r0, c - c0] for r, c in path] for s, path in solution.items()}
