@@ -1,0 +1,399 @@
+"""LYNE screenshot → board, by geometry rather than by colour.
+
+Stages, each a function:
+1. ``game_areas``: the game's background is the dominant colour of its window; its
+   largest connected patch bounds the game area (a title bar or desktop may surround it).
+2. ``segment``: inside the area, the background and the faint diamonds (the most common
+   colour near the background) are "back"; everything else is foreground. An
+   opening removes the thin lines between nodes and the cream path lines.
+3. ``classify``: each foreground blob's outline says its kind — square (fills its box),
+   octagon (a box with cut corners: a hub), triangle or diamond (half the box; three or four
+   corners). A terminal has a ring whose colour differs from the fill inside it and a cream
+   centre. A hub's holes are diamonds of non-hub colour at the sprite's hole places
+   (filled ones count too).
+4. ``fit_grid``: node centres cluster into rows and columns on one pitch; the board must
+   sit centred in the area, every shape must have two terminals, and all nodes of a kind
+   must share a colour — otherwise the image is refused ("no board found").
+Nothing depends on a palette, so all twelve work; the work is done on the area scaled to
+``WORK`` pixels, which keeps a 1920×1080 frame near 20 ms.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from solvers.common import BoardError
+from solvers.lyne import Board
+from vision.common import NoBoardFound, Parse
+
+WORK = 800          # long side of the game area while reading it
+BACK_TOL = 16       # max channel difference still counted as background / faint diamond
+KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
+
+
+@dataclass
+class Area:
+    """A candidate game area in image pixels and its background colour (BGR)."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    background: np.ndarray
+
+
+@dataclass
+class Node:
+    """A classified blob in work pixels."""
+
+    kind: str                 # triangle, diamond, square, hub
+    x: float
+    y: float
+    size: float
+    terminal: bool = False
+    holes: int = 0
+    fill: tuple[int, int, int] = (0, 0, 0)
+    ring: tuple[int, int, int] = (0, 0, 0)
+
+
+def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
+    """Read the LYNE board shown in a screenshot; ``NoBoardFound`` when unsure."""
+    if image_bgr is None or image_bgr.ndim != 3 or min(image_bgr.shape[:2]) < 40:
+        raise NoBoardFound("lyne: image too small")
+    reasons = []
+    for area in game_areas(image_bgr):
+        try:
+            return read_area(image_bgr, area)
+        except NoBoardFound as exc:
+            reasons.append(str(exc))
+    raise NoBoardFound("lyne: " + (reasons[0] if reasons else "no game area (no dominant background)"))
+
+
+def _mode_colours(img: np.ndarray, count: int, min_share: float) -> list[tuple[np.ndarray, float]]:
+    """The most common colours (5 bits per channel bins, median colour of each), counted
+    on a subsample of about 20,000 pixels."""
+    step = max(1, round((img.shape[0] * img.shape[1] / 20000) ** 0.5))
+    img = img[::step, ::step]
+    q = (img >> 3).astype(np.int32)
+    key = (q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]
+    hist = np.bincount(key.ravel(), minlength=1 << 15)
+    total = key.size
+    out = []
+    top = np.argpartition(hist, -count)[-count:]
+    for b in top[np.argsort(hist[top])[::-1]]:
+        if hist[b] < min_share * total:
+            break
+        out.append((np.median(img[key == b], axis=0).astype(np.int16), hist[b] / total))
+    return out
+
+
+def _near(img: np.ndarray, colour: np.ndarray, tol: int) -> np.ndarray:
+    """Mask (0/1) of pixels within tol of colour on every channel."""
+    lo = tuple(max(0, int(v) - tol) for v in colour)
+    hi = tuple(min(255, int(v) + tol) for v in colour)
+    return cv2.inRange(img, lo, hi) // 255
+
+
+def game_areas(image: np.ndarray) -> list[Area]:
+    """Candidate game areas: for each dominant colour, its largest connected patch."""
+    h, w = image.shape[:2]
+    k = min(1.0, 400 / max(h, w))
+    small = cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_NEAREST)
+    areas = []
+    for colour, share in _mode_colours(small, 3, 0.08):
+        mask = _near(small, colour, BACK_TOL)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        if n < 2:
+            continue
+        best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        x, y, bw, bh, count = stats[best]
+        if bw * bh < 0.04 * small.shape[0] * small.shape[1] or count < 0.3 * bw * bh or min(bw, bh) < 20:
+            continue
+        areas.append(Area(int(x / k), int(y / k), int(min(w, (x + bw) / k)), int(min(h, (y + bh) / k)), colour))
+    return areas
+
+
+def read_area(image: np.ndarray, area: Area) -> Parse:
+    crop = image[area.y0:area.y1, area.x0:area.x1]
+    h, w = crop.shape[:2]
+    f = WORK / max(h, w)
+    work = cv2.resize(crop, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    back, fg, colours = segment(work, area.background, _frame_colour(image, area))
+    nodes = classify(work, fg, back, colours)
+    board, pitch, x0, y0, residual = fit_grid(nodes, work.shape)
+    cells = [(area.x0 + (x0 + c * pitch) / f, area.y0 + (y0 + r * pitch) / f)
+             for r in range(board.rows) for c in range(board.cols)]
+    confidence = float(np.clip(0.98 - residual / pitch * 1.5, 0.5, 0.98))
+    geometry = {"pitch": pitch / f, "origin": [area.x0 + x0 / f, area.y0 + y0 / f],
+                "rows": board.rows, "cols": board.cols, "node_size": float(np.median([n.size for n in nodes])) / f,
+                "area": [area.x0, area.y0, area.x1, area.y1],
+                "background": [int(v) for v in area.background[::-1]]}
+    return Parse("lyne", board, confidence, cells, geometry)
+
+
+def _frame_colour(image: np.ndarray, area: Area) -> np.ndarray | None:
+    """The border colour: walking out of the area on each side, the first strip whose
+    median is far from the background (the game's frame, whose cream also fills terminal
+    centres and drawn paths). None when the area reaches the image's edges."""
+    h, w = image.shape[:2]
+    reach = max(3, round(0.04 * max(area.x1 - area.x0, area.y1 - area.y0)))
+    found = []
+    for side in ("top", "bottom", "left", "right"):
+        for d in range(1, reach):
+            if side == "top" and area.y0 - d >= 0:
+                strip = image[area.y0 - d, area.x0:area.x1]
+            elif side == "bottom" and area.y1 + d - 1 < h:
+                strip = image[area.y1 + d - 1, area.x0:area.x1]
+            elif side == "left" and area.x0 - d >= 0:
+                strip = image[area.y0:area.y1, area.x0 - d]
+            elif side == "right" and area.x1 + d - 1 < w:
+                strip = image[area.y0:area.y1, area.x1 + d - 1]
+            else:
+                break
+            colour = np.median(strip, axis=0).astype(np.int16)
+            if np.abs(colour - area.background).max() > 70:
+                found.append(colour)
+                break
+    return np.median(np.array(found), axis=0).astype(np.int16) if found else None
+
+
+@dataclass
+class Colours:
+    background: np.ndarray
+    faint: np.ndarray
+    cream: np.ndarray | None
+
+
+def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, Colours]:
+    """(back mask, foreground mask with lines opened away, colours)."""
+    faint = background
+    for colour, _ in _mode_colours(work, 8, 0.003):   # most common first
+        if 4 < int(np.abs(colour - background).max()) <= 70:
+            faint = colour
+            break
+    back = _near(work, background, BACK_TOL) | _near(work, faint, BACK_TOL)
+    # a closing first: anti-aliased edges of a path line can match the background's
+    # colour by chance and would cut a node in two
+    fg = cv2.morphologyEx(1 - back, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    # Path lines are thin next to nodes: an opening a sixth of a node wide removes them.
+    # The node size comes from the foreground without cream, where lines cannot join nodes.
+    size = _typical_size(fg & (1 - _near(work, cream, 40)) if cream is not None else fg)
+    k = max(3, int(size / 6) | 1)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return back, fg, Colours(background, faint, cream)
+
+
+def _typical_size(mask: np.ndarray) -> float:
+    """The median box side of the larger blobs of a mask (the nodes, roughly)."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    sides = stats[1:, cv2.CC_STAT_WIDTH:cv2.CC_STAT_HEIGHT + 1].max(axis=1) if n > 1 else np.array([0])
+    big = sides[sides >= 0.035 * max(mask.shape)]
+    return float(np.median(big)) if len(big) else 0.0
+
+
+def _median(work: np.ndarray, mask: np.ndarray) -> tuple[int, int, int]:
+    px = work[mask]
+    px = px[::max(1, len(px) // 150)]   # a sample is plenty for a median
+    if len(px) == 0:
+        return (0, 0, 0)
+    m = np.median(px, axis=0)
+    return (int(m[0]), int(m[1]), int(m[2]))
+
+
+def _differ(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
+    return max(abs(x - y) for x, y in zip(a, b))
+
+
+def classify(work: np.ndarray, fg: np.ndarray, back: np.ndarray, colours: Colours) -> list[Node]:
+    """Every node-sized blob as a Node; small unreadable blobs (the level name) are
+    skipped, large unreadable ones make the image refused."""
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_side = 0.035 * max(work.shape[:2])
+    blobs = [c for c in contours if max(cv2.boundingRect(c)[2:]) >= min_side]
+    if not blobs:
+        raise NoBoardFound("no shapes in the game area")
+    largest = max(max(cv2.boundingRect(c)[2:]) for c in blobs)
+    nodes = []
+    for c in blobs:
+        x, y, w, h = cv2.boundingRect(c)
+        if x <= 1 or y <= 1 or x + w >= work.shape[1] - 1 or y + h >= work.shape[0] - 1:
+            continue  # cut by the area's edge: the cream tab or a partial shape, not a node
+        kind = _kind(c, w, h)
+        if kind is None:
+            if max(w, h) < 0.6 * largest:
+                continue
+            raise NoBoardFound(f"a blob at ({x},{y}) that is no LYNE node")
+        nodes.append(_inspect(work, c, kind, x, y, w, h, colours))
+    sizes = np.array([n.size for n in nodes])
+    if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
+        raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
+    return nodes
+
+
+def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
+    """The node kind from the outline alone."""
+    fill = cv2.contourArea(contour) / float(w * h)
+    aspect = w / float(h)
+    corners = len(cv2.approxPolyDP(contour, 0.045 * cv2.arcLength(contour, True), True))
+    if not 0.85 <= aspect <= 1.4:
+        return None
+    if aspect <= 1.18 and fill >= 0.86 and corners == 4:
+        return "square"
+    if aspect <= 1.18 and 0.72 <= fill <= 0.9 and 5 <= corners <= 9:
+        return "hub"
+    if 0.42 <= fill <= 0.66 and corners <= 6:
+        # both fill half their box; three corners, or else an equilateral triangle is
+        # wider than high (a path line's stub can add a corner)
+        if corners == 3:
+            return "triangle"
+        return "triangle" if aspect >= 1.07 else "diamond"
+    return None
+
+
+def _inspect(work: np.ndarray, contour: np.ndarray, kind: str, x: int, y: int, w: int, h: int,
+             colours: Colours) -> Node:
+    """Terminal or ordinary, from the ring-and-centre structure; a hub's hole count."""
+    pad = 2
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    roi = work[y0:y + h + pad, x0:x + w + pad]
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    cv2.drawContours(mask, [contour - [x0, y0]], -1, 1, -1)
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    size = float(max(w, h))
+    depth = float(dist.max())
+    node = Node(kind, x + w / 2.0, y + h / 2.0, size)
+    outer = (dist >= 2) & (dist <= max(2.5, 0.25 * depth))
+    middle = (dist >= 0.4 * depth) & (dist <= 0.55 * depth)
+    node.ring, node.fill = _median(roi, outer), _median(roi, middle)
+    if kind == "hub":
+        node.holes = _count_holes(roi, mask, node.ring, (x, y))
+        return node
+    if _differ(node.ring, node.fill) > 20:
+        centre = _median(roi, dist >= 0.85 * depth)
+        if colours.cream is not None and _differ(centre, tuple(int(v) for v in colours.cream)) > 40:
+            raise NoBoardFound(f"a {kind} with a ring but no cream centre at ({x},{y})")
+        node.terminal = True
+    return node
+
+
+# Where a hub's holes sit, as a share of its width from its centre (measured on the game's
+# sprites): left and right always, then above (3 holes), then below (4 holes).
+HOLE_AT = {"left": (-0.159, 0.0), "right": (0.159, 0.0), "up": (0.0, -0.159), "down": (0.0, 0.159)}
+
+
+def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], at: tuple[int, int]) -> int:
+    """Holes are diamonds of non-hub colour (background, or cream once filled) at fixed
+    places, about 0.23 of the hub wide. A drawn path crosses the hub through its centre as
+    a double line about 0.1 wide, and the only lines that run over a hole's place run
+    along the axis from the centre to it; so a place holds a hole when the run of non-hub
+    pixels across that axis is hole-wide."""
+    # the octagon's inscribed circle gives centre and width even when stubs of path
+    # lines stick out of the outline
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    depth = float(dist.max())
+    ys, xs = np.nonzero(dist >= 0.93 * depth)
+    cx, cy, width = float(xs.mean()), float(ys.mean()), 2.0 * depth
+    other = (1 - _near(roi, np.array(hub), BACK_TOL)).astype(bool)
+    found = {}
+    for name, (dx, dy) in HOLE_AT.items():
+        px, py = round(cx + dx * width), round(cy + dy * width)
+        if not (0 <= py < roi.shape[0] and 0 <= px < roi.shape[1]):
+            found[name] = False
+            continue
+        line = other[py, :] if dx == 0 else other[:, px]   # across the centre→place axis
+        i = px if dx == 0 else py
+        run = _run(line, i, max(1, round(0.03 * width)))
+        found[name] = bool(line[i]) and 0.15 * width <= run <= 0.4 * width
+    if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
+        raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
+    return 2 + found["up"] + found["down"]
+
+
+def _run(line: np.ndarray, i: int, gap: int) -> int:
+    """Length of the run of True through index i, bridging gaps of up to ``gap`` False
+    (anti-aliasing between a hole and a line beside it)."""
+    lo = hi = i
+    for step in (-1, 1):
+        j, end = i, i
+        while 0 <= j + step < len(line) and abs(j + step - end) <= gap + 1:
+            j += step
+            if line[j]:
+                end = j
+        lo, hi = (end, hi) if step < 0 else (lo, end)
+    return hi - lo + 1
+
+
+def _clusters(values: list[float], gap: float) -> list[float]:
+    """Centres of 1-D clusters: sorted values split where they jump by more than gap."""
+    vs = sorted(values)
+    groups = [[vs[0]]]
+    for v in vs[1:]:
+        if v - groups[-1][-1] > gap:
+            groups.append([v])
+        else:
+            groups[-1].append(v)
+    return [sum(g) / len(g) for g in groups]
+
+
+def fit_grid(nodes: list[Node], shape: tuple[int, ...]) -> tuple[Board, float, float, float, float]:
+    """(board, pitch, x0, y0, mean residual) from node centres on one square lattice."""
+    size = float(np.median([n.size for n in nodes]))
+    xs = _clusters([n.x for n in nodes], 0.4 * size)
+    ys = _clusters([n.y for n in nodes], 0.4 * size)
+    gaps = [b - a for cs in (xs, ys) for a, b in zip(cs, cs[1:])]
+    if not gaps:
+        raise NoBoardFound("all nodes on one spot")
+    pitch = min(gaps)
+    if not 0.4 <= size / pitch <= 1.0:
+        raise NoBoardFound(f"nodes of {size:.0f} px on a pitch of {pitch:.0f} px: not a LYNE grid")
+    cols = round((xs[-1] - xs[0]) / pitch) + 1
+    rows = round((ys[-1] - ys[0]) / pitch) + 1
+    if rows > 12 or cols > 12:
+        raise NoBoardFound(f"a {rows}x{cols} grid is too large")
+    at: dict[tuple[int, int], Node] = {}
+    for n in nodes:
+        r, c = round((n.y - ys[0]) / pitch), round((n.x - xs[0]) / pitch)
+        if (r, c) in at:
+            raise NoBoardFound(f"two nodes on one grid place ({r},{c})")
+        at[(r, c)] = n
+    # least squares on the lattice, then how well it fits
+    idx = np.array([[r, c] for r, c in at], float)
+    px = np.array([[n.x, n.y] for n in at.values()])
+    a = np.vstack([np.ones(len(idx)), idx[:, 1]]).T
+    (x0, px_x), *_ = np.linalg.lstsq(a, px[:, 0], rcond=None)
+    b = np.vstack([np.ones(len(idx)), idx[:, 0]]).T
+    (y0, px_y), *_ = np.linalg.lstsq(b, px[:, 1], rcond=None)
+    if (cols > 1 and rows > 1 and abs(px_x - px_y) > 0.06 * pitch):
+        raise NoBoardFound("rows and columns have different pitches")
+    pitch = float(px_x if cols > 1 else px_y)
+    residual = float(np.mean(np.hypot(px[:, 0] - (x0 + idx[:, 1] * pitch), px[:, 1] - (y0 + idx[:, 0] * pitch))))
+    if residual > 0.15 * pitch:
+        raise NoBoardFound("nodes are not on a regular grid")
+    h, w = shape[:2]
+    mid_x, mid_y = x0 + pitch * (cols - 1) / 2, y0 + pitch * (rows - 1) / 2
+    if abs(mid_x - w / 2) > 0.15 * w or abs(mid_y - h / 2) > 0.2 * h:
+        raise NoBoardFound("the nodes are not centred in the game area")
+    _same_colours(nodes)
+    grid = [["."] * cols for _ in range(rows)]
+    for (r, c), n in at.items():
+        if n.kind == "hub":
+            grid[r][c] = str(n.holes)
+        else:
+            letter = KIND_LETTER[n.kind]
+            grid[r][c] = letter.upper() if n.terminal else letter
+    try:
+        board = Board.from_text("\n".join("".join(row) for row in grid))
+    except BoardError as exc:
+        raise NoBoardFound(f"the shapes read do not make a board ({exc})") from None
+    return board, pitch, float(x0), float(y0), residual
+
+
+def _same_colours(nodes: list[Node]) -> None:
+    """All nodes of a kind share their fill colour (one colour per shape)."""
+    for kind in ("triangle", "diamond", "square", "hub"):
+        fills = [n.ring if n.kind == "hub" else n.fill for n in nodes if n.kind == kind]
+        if fills and max(_differ(a, fills[0]) for a in fills) > 40:
+            raise NoBoardFound(f"{kind}s of different colours")
