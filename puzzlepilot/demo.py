@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from overlay.driver import Driver, DriverStopped
 from puzzlepilot.cli import IO, UsageError, write_annotation
 from puzzlepilot.games import get
 from puzzlepilot.live import LevelRecord, LiveError, LiveLoop, Watcher
@@ -187,7 +188,6 @@ def main(args: argparse.Namespace, io: IO) -> int:
         source = hints = None
         try:
             source = find_window(f"{TITLE} — {args.game}", practice)
-            from overlay.driver import Driver
             from overlay.window import make_hints
 
             hints = make_hints("overlay")
@@ -198,7 +198,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
             loop.run(deadline=started + TIME_LIMIT)
             time.sleep(0.3)     # the board's own log line for the last level
             solved = [line for line in practice.collected() if line.startswith("solved level")]
-        except LiveError as exc:
+        except (LiveError, DriverStopped) as exc:
             io.err(f"puzzlepilot: demo stopped: {exc}")
             return 1
         finally:

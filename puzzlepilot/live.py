@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from overlay.driver import Driver, DriverStopped
 from puzzlepilot.cli import IO, UsageError, load_profile
 from puzzlepilot.games import GAMES, Game, get, parse_best
 from solvers.common import SolveResult
@@ -324,7 +325,6 @@ def main(args: argparse.Namespace, io: IO) -> int:
             from overlay.window import make_hints
             hints = make_hints(args.hints)
         if args.play:
-            from overlay.driver import Driver
             speed = {} if args.speed is None else {"speed": args.speed}
             # The driver's lines are the dry run's output; when playing, the level lines say enough.
             driver = Driver(source.rect, dry_run=args.dry_run, log=log if args.dry_run else lambda _: None, **speed)
@@ -332,8 +332,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
                         levels=args.levels, dry_run=args.dry_run)
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
         loop.run()
-    except LiveError as exc:
-        io.err(f"puzzlepilot: {exc}")
+    except (LiveError, DriverStopped) as exc:
+        io.err(f"puzzlepilot: stopped: {exc}")
         return 1
     finally:
         if hints is not None:

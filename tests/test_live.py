@@ -224,12 +224,17 @@ def _wait_for_window(title: str, timeout: float = 5.0) -> None:
 
 
 @pytest.mark.display
-def test_live_play_solves_three_practice_levels_in_a_row(display: str) -> None:
+def test_live_dry_run_then_play_solves_three_practice_levels_in_a_row(display: str) -> None:
     practice = _python("practice", "onestroke", "--seed", "40", "--levels", "3", "--log",
                        "--view", f"{VIEW[0]}x{VIEW[1]}", "--at", "30,30")
     try:
         assert practice.stdout.readline().startswith("level 1:")
         _wait_for_window("puzzlepilot practice")
+        dry = _python("live", "--window", "puzzlepilot practice", "--play", "--dry-run", "--levels", "1",
+                      "--hints", "none")
+        dry_out, dry_err = dry.communicate(timeout=30)
+        assert dry.returncode == 0, dry_err
+        assert "dry run: drag (" in dry_out and dry_out.rstrip().endswith("dry run")
         player = _python("live", "--game", "onestroke", "--window", "puzzlepilot practice",
                          "--play", "--speed", "2", "--levels", "3")
         try:
