@@ -268,7 +268,7 @@ def fixture_cases() -> list[FixtureCase]:
         cases.append(FixtureCase(name, image, board, "jpg" if quality else "png", quality or 85, note))
 
     def level(rows: int, cols: int, seed: int) -> Board:
-        return tight(generate(rows, cols, seed, fill=0.75))
+        return tight(generate(rows, cols, seed, fill=0.7))
 
     def drawn(board: Board, share: float) -> list[Cell]:
         path = solve(board).solution
@@ -285,6 +285,10 @@ def fixture_cases() -> list[FixtureCase]:
         b = level(rows, cols, seed)
         img, t = render_phone(b, width=w, height=h, cat=cat, seed=seed)
         add(f"phone_{rows}x{cols}_{cat}_{w}", img, t.board, f"{w}x{h} phone capture, {cat} cat", q)
+
+    b = Board.from_text(".##.S##/#######/##.####/.######/#.#####/#####.#/#######")
+    img, t = render_phone(b, cat="pink", seed=643)
+    add("level643_pink_1080", img, t.board, "the real level 643's board in the drawn look, pink cat", 70)
 
     b = level(7, 7, 10)
     img, t = render_phone(b, cat="blue", seed=10)
