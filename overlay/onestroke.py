@@ -3,7 +3,8 @@
 The game follows the finger cell by cell, so ``plan`` is a single drag whose waypoints are
 the cell centres in visiting order. ``hints`` draws the same path with an arrow between
 every two cells, the start and end as discs and each cell's step number in its corner,
-all sized from the measured pitch so they read at any scale.
+all sized from the measured pitch so they read at any scale (on small boards only
+every fifth step is numbered).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ PATH = (236, 64, 122)      # a strong pink-red: stands out on grey cells and pas
 HALO = (255, 255, 255)
 START = (46, 160, 67)
 END = (52, 73, 94)
+SMALL_PITCH = 60.0         # px; below it only every 5th step is numbered
 
 
 def path_points(parse: Parse, solution: Any) -> tuple[tuple[float, float], ...]:
@@ -39,8 +41,9 @@ def hints(parse: Parse, solution: Any) -> list[Shape]:
         shapes.append(Polyline(points, HALO, width=0.2 * pitch, arrows="none"))
         shapes.append(Polyline(points, PATH, width=0.1 * pitch, arrows="each"))
     corner = 0.3 * pitch
+    every = 1 if pitch >= SMALL_PITCH else 5   # small cells: every 5th step, not clutter
     shapes += [Label((x - corner, y - corner), str(k), size=0.17 * pitch)
-               for k, (x, y) in enumerate(points[1:-1], start=2)]
+               for k, (x, y) in enumerate(points[1:-1], start=2) if k % every == 0]
     shapes.append(Marker(points[0], 0.2 * pitch, START, label="1"))
     if len(points) > 1:
         shapes.append(Marker(points[-1], 0.2 * pitch, END, label=str(len(points))))

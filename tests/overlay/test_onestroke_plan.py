@@ -6,7 +6,7 @@ import pytest
 
 from overlay.actions import Drag
 from overlay.draw import Label, Marker, Polyline
-from overlay.onestroke import hints, plan
+from overlay.onestroke import SMALL_PITCH, hints, plan
 from puzzlepilot.scenes.onestroke import render_phone, tight
 from solvers.onestroke import Board, generate, solve, validate
 from vision.onestroke import parse
@@ -62,7 +62,21 @@ def test_hints_draw_the_path_with_arrows_start_end_and_step_numbers(level):
     assert [m.point for m in markers] == [path[0], path[-1]]
     assert markers[0].label == "1" and markers[1].label == str(len(path))
     numbers = sorted(int(s.text) for s in shapes if isinstance(s, Label))
-    assert numbers == list(range(2, len(path)))
+    every = 1 if min(found.geometry["pitch"]) >= SMALL_PITCH else 5
+    assert numbers == [k for k in range(2, len(path)) if k % every == 0]
+    labels = {int(s.text): s.point for s in shapes if isinstance(s, Label)}
+    for k, point in labels.items():   # each number sits in the corner of its own cell
+        x, y = path[k - 1]
+        assert abs(point[0] - x) < 0.5 * min(found.geometry["pitch"]) and abs(point[1] - y) < 0.5 * min(found.geometry["pitch"])
+
+
+def test_small_boards_number_every_fifth_step_and_big_ones_every_step():
+    board = Board.from_text("S#########/##########")   # pitch 49 px at 540 wide, 108 at 1080
+    for width, every in ((540, 5), (1080, 1)):
+        found = parse(render_phone(board, width=width, height=width * 16 // 9)[0])
+        solution = solve(found.board).solution
+        numbers = sorted(int(s.text) for s in hints(found, solution) if isinstance(s, Label))
+        assert numbers == [k for k in range(2, len(solution)) if k % every == 0], width
 
 
 def test_hint_sizes_follow_the_pitch():
