@@ -101,8 +101,8 @@ class Driver:
         of one point. The button is held a moment at both ends: games that sample input
         once per frame miss a press and release sent together."""
         self._move(points[0])
-        self._gui.mouseDown()
         try:
+            self._gui.mouseDown()   # inside: an interrupt may land after the press is sent
             time.sleep(SETTLE / self._speed)
             for a, b in zip(points, points[1:]):
                 self._glide(a, b)
@@ -123,7 +123,7 @@ class Driver:
             delay = start + duration * t - time.perf_counter()
             if delay > 0:
                 time.sleep(delay)
-            self._expect((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
+                self._expect(self._at)
 
     def _move(self, point: Point) -> None:
         self._gui.moveTo(round(point[0]), round(point[1]))
