@@ -220,20 +220,11 @@ class LiveLoop:
         if self.hints is not None:
             rect = self.source.rect()
             screen = step.parse.shifted(rect.left, rect.top)
-            self.show(game.hints(screen, step.result.solution), rect, step.image)
+            self.hints.show(game.hints(screen, step.result.solution), rect, frame=step.image)
         if self.driver is None:
             self.finish(record, "hints shown")
         else:
             self.pending = record
-
-    def show(self, shapes: list[Any], rect: Any, image: np.ndarray) -> None:
-        """Hints in screen coordinates; the hint window also shows the frame itself."""
-        from overlay.window import HintWindow
-
-        if isinstance(self.hints, HintWindow):
-            self.hints.show(shapes, rect, frame=image)
-        else:
-            self.hints.show(shapes, rect)
 
     def play(self, record: LevelRecord) -> None:
         """Play the level on screen, then make sure the game moved on; one retry."""
@@ -249,6 +240,8 @@ class LiveLoop:
             after = self.wait_for_change()
             if after is not None:
                 record.after = after
+                if self.hints is not None:
+                    self.hints.clear()      # the played path is no help on the next level
                 self.finish(record, "played" if attempt == 1 else "played (second try)")
                 return
             self.log(f"level {record.number}: the board did not change after playing it; trying again")

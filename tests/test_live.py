@@ -112,7 +112,7 @@ class FakeHints:
     def __init__(self) -> None:
         self.calls: list[tuple] = []
 
-    def show(self, shapes: list, area: Rect) -> None:
+    def show(self, shapes: list, area: Rect, frame: np.ndarray | None = None) -> None:
         self.calls.append(("show", shapes, area))
 
     def clear(self) -> None:
@@ -158,12 +158,12 @@ def test_hints_are_drawn_in_screen_coordinates_and_cleared_when_the_board_goes()
     assert hints.calls[-1] == ("clear",)
 
 
-def test_play_waits_for_a_settled_frame_then_drags_from_the_cat_and_counts_changed_levels(
+def test_play_waits_for_a_settled_frame_drags_from_the_cat_and_counts_changed_levels(
         monkeypatch: pytest.MonkeyPatch) -> None:
     fast(monkeypatch)
     source = FakeSource([frame(BOARD_A), frame(BOARD_B), frame(None)])
-    driver, lines, records = FakeDriver(source), [], []
-    loop = LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=2,
+    driver, hints, lines, records = FakeDriver(source), FakeHints(), [], []
+    loop = LiveLoop(source, Watcher([GAME]), lines.append, hints=hints, driver=driver, fps=100, levels=2,
                     on_level=records.append)
     first = loop.tick()
     assert driver.performed == []                     # a new board is played on the next, unchanged frame
@@ -174,6 +174,7 @@ def test_play_waits_for_a_settled_frame_then_drags_from_the_cat_and_counts_chang
     assert isinstance(drag, Drag) and drag.points[0] == pytest.approx((x + 100, y + 50))
     assert all(line.endswith("played") for line in lines) and len(lines) == 2
     assert records[0].after is not None
+    assert [c[0] for c in hints.calls] == ["show", "clear", "show", "clear"]   # played paths are taken away
 
 
 def test_a_level_that_does_not_change_is_played_twice_then_the_loop_stops(monkeypatch: pytest.MonkeyPatch) -> None:
