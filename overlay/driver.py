@@ -4,10 +4,11 @@ stopping the moment the user takes the mouse back.
 Before anything is sent, every point of every action must lie inside the window's
 *current* rectangle (asked again before each action, as the window may move). Drags are
 pressed at the first point and glided through every waypoint in small timed steps before
-the release: games miss pyautogui's ``dragTo`` jumps; buttons and keys are held a moment. After each step the pointer must be
-where we put it; if not, the user moved it, so the button is released and
-:class:`DriverStopped` raised. pyautogui's fail-safe (pointer in a screen corner) stays on.
-pyautogui is imported on first use because it binds the display at import.
+the release: games miss pyautogui's ``dragTo`` jumps; buttons and keys are held a moment.
+Before each step the pointer must still be where we put it; if not, the user moved it, so
+the button is released and :class:`DriverStopped` raised. pyautogui's fail-safe (pointer
+in a screen corner) stays on. pyautogui is imported on first use because it binds the
+display at import.
 """
 from __future__ import annotations
 
@@ -57,8 +58,7 @@ class Driver:
         try:
             for action in actions:
                 self._check_inside(action)
-                if self._at is not None:
-                    self._expect(self._at)   # the user may have moved it between actions
+                self._expect(self._at)   # the user may have moved it between actions
                 self._log(describe(action))
                 if isinstance(action, Drag):
                     self._drag(action.points)
@@ -108,11 +108,12 @@ class Driver:
                 self._glide(a, b)
             if len(points) > 1:
                 time.sleep(SETTLE / self._speed)
+            self._expect(self._at)
         finally:
             self._release()   # also when stopped or interrupted: never leave the button down
 
     def _glide(self, a: Point, b: Point) -> None:
-        """Move from a to b in timed steps, checking after each that the user did not move."""
+        """Move from a to b in timed steps (each move checks the user did not move it)."""
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         duration = max(length / GLIDE_SPEED, MIN_SEGMENT) / self._speed
         steps = max(1, math.ceil(duration / STEP))
@@ -123,14 +124,18 @@ class Driver:
             delay = start + duration * t - time.perf_counter()
             if delay > 0:
                 time.sleep(delay)
-                self._expect(self._at)
 
     def _move(self, point: Point) -> None:
+        """Move the pointer, first making sure it is still where we left it."""
+        if self._at is not None:
+            self._expect(self._at)
         self._gui.moveTo(round(point[0]), round(point[1]))
         self._at = point
-        self._expect(point)
 
-    def _expect(self, point: Point) -> None:
+    def _expect(self, point: Point | None) -> None:
+        """DriverStopped unless the pointer is (about) at ``point``."""
+        if point is None:
+            return
         x, y = self._gui.position()
         if abs(x - round(point[0])) > TOLERANCE or abs(y - round(point[1])) > TOLERANCE:
             raise DriverStopped("mouse moved by the user")
