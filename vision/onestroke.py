@@ -20,7 +20,7 @@ frame with no board.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Iterator
 
 import cv2
 import numpy as np
@@ -32,6 +32,7 @@ WORK_SIZE = 512           # longest side of the reduced image the lattice is fou
 GREY_TOLERANCE = 12       # how far (grey levels) a cell pixel may stray from the cell grey
 UNSATURATED = 14          # max − min channel spread of a neutral pixel
 MIN_CONFIDENCE = 0.5
+CLEAR = 0.9                # a reading this confident ends the search
 
 
 @dataclass(frozen=True)
@@ -338,29 +339,36 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     ``profile`` is accepted for the common signature and unused: the game's look is fixed.
 
     The grid is looked for at about 512 px, then, when that finds no board, at twice
-    that (a small phone window on a big desktop has gaps too thin to survive the first)."""
+    that (a small phone window on a big desktop has gaps too thin to survive the first).
+    The first clear reading (confidence ≥ 0.9) wins; else the most confident one."""
     h, w = image_bgr.shape[:2]
     first = min(1.0, WORK_SIZE / max(h, w))
+    readings: list[Parse] = []
     failures: list[str] = []
     for k in sorted({first, min(1.0, 2 * first)}):
         small = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
         for lat, level in grids(small):
             try:
-                return read_board(image_bgr, lat.scaled(1 / k), level)
+                reading = read_board(image_bgr, lat.scaled(1 / k), level)
             except NoBoardFound as exc:
                 failures.append(str(exc))
+                continue
+            if reading.confidence >= CLEAR:
+                return reading
+            readings.append(reading)
+        if readings:
+            return max(readings, key=lambda r: r.confidence)
     raise NoBoardFound(failures[0] if failures else "no grid of grey cells found")
 
 
-def grids(image: np.ndarray) -> list[tuple[Lattice, int]]:
-    """Every candidate grey's lattice with its grey level, the best-fitting first."""
+def grids(image: np.ndarray) -> Iterator[tuple[Lattice, int]]:
+    """The lattice of each candidate grey with its grey level, most common grey first
+    (computed lazily: a clear reading stops the search)."""
     grey, neutral = neutral_planes(image)
-    found = []
     for level in candidate_greys(grey, neutral):
         lat = fit_lattice(find_squares(grey, neutral, level))
         if lat is not None:
-            found.append((len(lat.members) * _fit_quality(lat), lat, level))
-    return [(lat, level) for _, lat, level in sorted(found, key=lambda f: -f[0])]
+            yield lat, level
 
 
 def read_board(image: np.ndarray, lat: Lattice, level: int) -> Parse:
