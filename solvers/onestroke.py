@@ -380,46 +380,56 @@ def _cuts_allow_path(g: _Grid, head: int, free: int, ends: int) -> bool:
     total = within.bit_count()
     total_dark = (within & dark).bit_count()
     head_dark = (dark >> head) & 1
-    disc = [-1] * len(nbr)
-    low = [0] * len(nbr)
-    dark_below = [0] * len(nbr)       # dark cells in the subtree
-    cuts = set()
-    disc[head] = 0
-    count = 1
+    size = len(nbr)
+    disc, low, parent, todo = [0] * size, [0] * size, [0] * size, [0] * size
+    dark_below = [0] * size           # dark cells in the subtree
+    todo[head] = nbr[head] & within
+    seen, cuts, count = 1 << head, 0, 1
     lo, hi = 0, total               # the cut-off parts' intersection, in discovery order
-    stack = [(head, -1, nbr[head] & within)]
+    stack = [head]
     while stack:
-        v, parent, todo = stack[-1]
-        if todo:
-            u_bit = todo & -todo
-            stack[-1] = (v, parent, todo ^ u_bit)
+        v = stack[-1]
+        t = todo[v] & ~seen
+        if t:
+            u_bit = t & -t
+            todo[v] = t ^ u_bit
             u = u_bit.bit_length() - 1
-            if disc[u] >= 0:
-                if u != parent and disc[u] < low[v]:
-                    low[v] = disc[u]
-            else:
-                disc[u] = low[u] = count
-                dark_below[u] = (dark >> u) & 1
-                count += 1
-                stack.append((u, v, nbr[u] & within))
+            seen |= u_bit
+            disc[u] = least = count
+            # Neighbours seen before u, other than its parent, are its ancestors: back
+            # edges. Those seen later are its descendants and count from their side.
+            back = nbr[u] & seen & ~(1 << v)
+            while back:
+                b_bit = back & -back
+                back ^= b_bit
+                d = disc[b_bit.bit_length() - 1]
+                if d < least:
+                    least = d
+            low[u] = least
+            count += 1
+            dark_below[u] = (dark >> u) & 1
+            parent[u] = v
+            todo[u] = nbr[u] & within
+            stack.append(u)
             continue
         stack.pop()
-        if parent < 0:
+        if v == head:
             break
-        dark_below[parent] += dark_below[v]
-        if low[v] < low[parent]:
-            low[parent] = low[v]
-        if parent != head and low[v] >= disc[parent]:
-            # parent cuts v's subtree (discovery numbers disc[v] .. count - 1) off.
-            if parent in cuts:
+        p = parent[v]
+        dark_below[p] += dark_below[v]
+        if low[v] < low[p]:
+            low[p] = low[v]
+        if p != head and low[v] >= disc[p]:
+            # p cuts v's subtree (discovery numbers disc[v] .. count - 1) off.
+            if cuts >> p & 1:
                 return False
-            cuts.add(parent)
+            cuts |= 1 << p
             lo, hi = max(lo, disc[v]), min(hi, count)
             if lo >= hi:
                 return False
             before, before_dark = total - (count - disc[v]), total_dark - dark_below[v]
             own = before_dark if head_dark else before - before_dark
-            if own != before - own + ((dark >> parent) & 1 == head_dark):
+            if own != before - own + ((dark >> p) & 1 == head_dark):
                 return False
     if ends and lo > 0:
         return lo <= disc[ends.bit_length() - 1] < hi
