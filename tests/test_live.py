@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -251,6 +252,26 @@ def test_live_dry_run_then_play_solves_three_practice_levels_in_a_row(display: s
     assert len(played) == 3 and all(line.endswith("played") or "second try" in line for line in played), out
     assert [line for line in log.splitlines() if line.startswith("solved")] == \
         ["solved level 1", "solved level 2", "solved level 3"]
+
+
+@pytest.mark.display
+def test_ctrl_c_stops_the_live_loop_with_one_line(display: str) -> None:
+    practice = _python("practice", "onestroke", "--seed", "7", "--log", "--view", f"{VIEW[0]}x{VIEW[1]}")
+    try:
+        assert practice.stdout.readline().startswith("level 1:")
+        _wait_for_window("puzzlepilot practice")
+        player = _python("live", "--game", "onestroke", "--window", "puzzlepilot practice")
+        try:
+            assert player.stdout.readline().startswith("watching ")
+            assert player.stdout.readline().endswith("hints shown\n")
+            player.send_signal(signal.SIGINT)
+            out, err = player.communicate(timeout=10)
+        finally:
+            player.kill()
+    finally:
+        practice.kill()
+        practice.communicate()
+    assert player.returncode == 130 and err == "puzzlepilot: interrupted\n"
 
 
 @pytest.mark.display
