@@ -154,6 +154,7 @@ def test_onestroke_has_a_practice_board() -> None:
 
 def test_unknown_game_size_or_levels_is_one_line_and_status_2() -> None:
     for argv in (["practice", "chess"], ["practice", "onestroke", "--size", "6"],
-                 ["practice", "onestroke", "--levels", "0"]):
+                 ["practice", "onestroke", "--levels", "0"], ["practice", "onestroke", "--size", "1x6"],
+                 ["practice", "onestroke", "--size", "6x40"], ["practice", "onestroke", "--view", "50x50"]):
         code, err = run_cli(*argv)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err

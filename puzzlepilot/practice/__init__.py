@@ -8,7 +8,8 @@ and demonstrated without the real game. Solving a level shows a banner, then the
 level (seed + 1) follows; with ``--levels N`` a closing screen follows the N-th.
 
 A game adds its board as ``puzzlepilot/practice/<game>.py`` with ``VIEW`` (the default
-window size, width × height) and ``new_level(seed, size, view) -> Level``; the window,
+window size, width × height), ``SIZES`` (the smallest and largest rows/columns) and
+``new_level(seed, size, view) -> Level``; the window,
 picture display, mouse plumbing, banner, level sequence and event log live here, once.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import argparse
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, Protocol
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from puzzlepilot.games import get
 TITLE = "puzzlepilot practice"
 PAUSE_MS = 800          # the banner's time on screen before the next level
 BACKGROUND = "#f9f9f9"
+MIN_VIEW = 120          # pixels: smaller windows leave too little of a board to play
 
 
 class Level(Protocol):
@@ -68,16 +70,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--at", type=_pair(","), default=(40, 40), metavar="X,Y", help="window position on screen (default 40,40)")
 
 
-def _pair(sep: str):
+def _pair(sep: str) -> Callable[[str], tuple[int, int]]:
+    """An argparse type for two whole numbers joined by ``sep`` ("6x7", "40,40")."""
     def convert(text: str) -> tuple[int, int]:
         try:
             a, b = (int(v) for v in text.lower().split(sep))
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected two numbers as A{sep}B, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected two whole numbers joined by {sep!r}, got {text!r}") from None
         if a < 0 or b < 0:
             raise argparse.ArgumentTypeError(f"expected numbers ≥ 0, got {text!r}")
         return a, b
-    convert.__name__ = f"A{sep}B"
     return convert
 
 
@@ -87,6 +89,12 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"no practice board for {args.game} yet (boards: {', '.join(boards())})")
     if args.levels is not None and args.levels < 1:
         raise UsageError("--levels must be at least 1")
+    game = importlib.import_module(f"{__name__}.{args.game}")
+    low, high = game.SIZES
+    if args.size is not None and not all(low <= n <= high for n in args.size):
+        raise UsageError(f"--size for {args.game} is {low}x{low} to {high}x{high}")
+    if args.view is not None and min(args.view) < MIN_VIEW:
+        raise UsageError(f"--view must be at least {MIN_VIEW}x{MIN_VIEW}")
     options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at)
     try:
         import tkinter
@@ -96,7 +104,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
         root = tkinter.Tk()
     except tkinter.TclError as exc:
         raise UsageError(f"cannot open a window: {exc}") from None
-    PracticeWindow(root, importlib.import_module(f"{__name__}.{args.game}"), options, io).run()
+    PracticeWindow(root, game, options, io).run()
     return 0
 
 

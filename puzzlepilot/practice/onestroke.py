@@ -16,6 +16,7 @@ from puzzlepilot.scenes.onestroke import CATS, Truth, render_phone
 from solvers.onestroke import Board, Cell, generate
 
 VIEW = (540, 960)
+SIZES = (2, 12)
 DEFAULT_SIZE = (6, 6)
 
 
