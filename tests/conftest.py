@@ -1,7 +1,8 @@
 """Shared fixtures: ``display`` starts one Xvfb for the whole session.
 
-Display tests skip only when Xvfb is not installed. pyautogui binds ``DISPLAY`` at
-import, so display tests import it inside the test, after this fixture has run.
+Display tests skip only when Xvfb is not installed, and are marked ``display`` on their
+own. pyautogui binds ``DISPLAY`` at import, so display tests import it inside the test,
+after this fixture has run.
 """
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ import pytest
 
 from tests.display import TkWindow
 from vision.capture import Rect
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that uses the display is marked ``display`` (``-m "not display"`` skips them)."""
+    for item in items:
+        if "display" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.display)
 
 
 def _start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
