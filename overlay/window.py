@@ -23,7 +23,7 @@ from typing import Iterator
 import numpy as np
 
 from overlay import tkdraw
-from overlay.draw import Label, Marker, Polyline, Shape, render
+from overlay.draw import Label, Marker, Polyline, Shape, bounds, render
 from vision.capture import CaptureError, Rect
 
 KEY_COLOR = "#010203"     # Windows: the colour made transparent (never used by hints)
@@ -129,20 +129,25 @@ class HintOverlay(_TkHints):
 
     def _mask(self, shapes: list[Shape], area: Rect) -> np.ndarray:
         """Where the overlay draws: OpenCV's anti-aliased strokes (a pixel wider than
-        Tk's), and the text boxes as Tk measured them."""
+        Tk's), and the text boxes as Tk measured them. Strokes are rendered only over
+        their bounds, which is most of the cost on a big screen."""
         import cv2
 
-        mask = np.zeros((area.height, area.width), np.uint8)
+        mask = np.zeros((area.height, area.width), bool)
         strokes = [s if not isinstance(s, Marker) else replace(s, label="")
                    for s in shapes if not isinstance(s, Label)]
-        if strokes:
+        x0, y0, x1, y1 = bounds(strokes)
+        margin = 4   # a marker's ring, anti-aliasing and the dilation reach past bounds()
+        left, top = max(0, int(x0) - margin), max(0, int(y0) - margin)
+        right, bottom = min(area.width, int(x1) + margin), min(area.height, int(y1) + margin)
+        if strokes and right > left and bottom > top:
             # render() draws in colour; white on black makes every touched pixel non-zero.
-            white = [replace(s, color=(255, 255, 255)) for s in strokes]
-            drawn = render(np.zeros((area.height, area.width, 3), np.uint8), white)
-            mask = cv2.dilate(drawn[:, :, 0], np.ones((3, 3), np.uint8))
-        for x0, y0, x1, y1 in tkdraw.text_boxes(self._canvas):
-            mask[max(0, y0):max(0, y1 + 1), max(0, x0):max(0, x1 + 1)] = 1
-        return mask > 0
+            white = [replace(s, color=(255, 255, 255)) for s in translated(strokes, -left, -top)]
+            drawn = render(np.zeros((bottom - top, right - left, 3), np.uint8), white)
+            mask[top:bottom, left:right] = cv2.dilate(drawn[:, :, 0], np.ones((3, 3), np.uint8)) > 0
+        for bx0, by0, bx1, by1 in tkdraw.text_boxes(self._canvas):
+            mask[max(0, by0):max(0, by1 + 1), max(0, bx0):max(0, bx1 + 1)] = True
+        return mask
 
     def drawn(self) -> tuple[Rect, np.ndarray] | None:
         """Where the hints cover the screen: (area, H×W bool mask over it), None when

@@ -90,6 +90,18 @@ def test_drawn_mask_covers_exactly_the_pixels_the_overlay_changes(game, overlay,
     assert overlay.drawn() is None
 
 
+def test_hints_reaching_past_the_area_are_cut_at_its_edge(game, overlay, screen) -> None:
+    across = [Polyline(((50, 300), (750, 300)), RED, 8.0, "each"), Marker((700, 110), 30, RED),
+              Label((110, 480), "far left")]
+    overlay.show(across, GAME)
+    overlay.pump()
+    image = wait_for_pixels(screen.grab, lambda im: near(im, 200, 0, bgr("#e61414")))
+    area, mask = overlay.drawn()
+    changed = (image != bgr(GAME_COLOR)).any(axis=2)
+    assert near(image, 200, 0, bgr("#e61414")) and near(image, 200, 599, bgr("#e61414"))
+    assert (changed <= mask).all() and mask[0, 599] and mask[380, 0]
+
+
 def test_click_on_a_hint_stroke_reaches_the_window_below(game, overlay, screen) -> None:
     show_and_grab(overlay, screen, [PATH])
     subprocess.run(["xdotool", "mousemove", "350", "200", "click", "1"], check=True)
