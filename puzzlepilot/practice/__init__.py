@@ -8,7 +8,8 @@ and demonstrated without the real game. Solving a level shows a banner, then the
 level (seed + 1) follows; with ``--levels N`` a closing screen follows the N-th.
 
 A game adds its board as ``puzzlepilot/practice/<game>.py`` with ``VIEW`` (the default
-window size, width × height), ``SIZES`` (the smallest and largest rows/columns) and
+window size, width × height), optionally ``SIZES`` (the smallest and largest rows and
+columns ``--size`` may ask for; without it the board has one size) and
 ``new_level(seed, size, view) -> Level``; the window,
 picture display, mouse plumbing, banner, level sequence and event log live here, once.
 """
@@ -90,9 +91,11 @@ def main(args: argparse.Namespace, io: IO) -> int:
     if args.levels is not None and args.levels < 1:
         raise UsageError("--levels must be at least 1")
     game = importlib.import_module(f"{__name__}.{args.game}")
-    low, high = game.SIZES
-    if args.size is not None and not all(low <= n <= high for n in args.size):
-        raise UsageError(f"--size for {args.game} is {low}x{low} to {high}x{high}")
+    sizes = getattr(game, "SIZES", None)
+    if args.size is not None and sizes is None:
+        raise UsageError(f"the {args.game} board has one size: leave out --size")
+    if args.size is not None and not all(sizes[0] <= n <= sizes[1] for n in args.size):
+        raise UsageError(f"--size for {args.game} is {sizes[0]}x{sizes[0]} to {sizes[1]}x{sizes[1]}")
     if args.view is not None and min(args.view) < MIN_VIEW:
         raise UsageError(f"--view must be at least {MIN_VIEW}x{MIN_VIEW}")
     options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at)
