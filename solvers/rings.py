@@ -240,6 +240,25 @@ def _canon(states: np.ndarray) -> np.ndarray:
     return best
 
 
+# Sorting beats np.unique here: numpy 2's hash-based unique is ~20× slower on uint64.
+def _firsts(ranked: np.ndarray) -> np.ndarray:
+    """Mask of the first of each run of equal values in a sorted array."""
+    return np.concatenate(([True], ranked[1:] != ranked[:-1])) if len(ranked) else np.zeros(0, bool)
+
+
+def _unique(values: np.ndarray) -> np.ndarray:
+    ranked = np.sort(values)
+    return ranked[_firsts(ranked)]
+
+
+def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """Which values are in a sorted array (binary search; no sort of the values)."""
+    if not len(sorted_set):
+        return np.zeros(values.shape, dtype=bool)
+    idx = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return sorted_set[idx] == values
+
+
 def _strict_goals(enemies: int) -> np.ndarray:
     """Every strict goal position with that many enemies: lines on a set of slices, blocks
     tiling a set of inner pairs elsewhere."""
@@ -273,12 +292,15 @@ class _Forward:
         while len(self.levels) <= depth:
             prev = self.levels[-1].states
             grown = _apply(_tables().moves, prev).ravel()
-            states, first = np.unique(grown, return_index=True)
-            fresh = ~np.isin(states, self.seen, assume_unique=True)
+            order = np.argsort(grown, kind="stable")      # stable: the first move reaching a state
+            ranked = grown[order]
+            keep = _firsts(ranked)
+            states, first = ranked[keep], order[keep]
+            fresh = ~_member(states, self.seen)
             states, first = states[fresh], first[fresh]
             move, parent = np.divmod(first, len(prev))
             self.levels.append(_Level(states, parent, move))
-            self.seen = np.union1d(self.seen, states)
+            self.seen = np.sort(np.concatenate((self.seen, states)))
         return self.levels[depth]
 
     def canon(self, depth: int) -> np.ndarray:
@@ -311,16 +333,16 @@ class _Backward:
     """Levels of symmetry representatives at exactly b moves from a strict goal."""
 
     def __init__(self, enemies: int) -> None:
-        goals = np.unique(_canon(_strict_goals(enemies)))
+        goals = _unique(_canon(_strict_goals(enemies)))
         self.levels = [goals]
         self.seen = goals
 
     def level(self, depth: int) -> np.ndarray:
         while len(self.levels) <= depth:
-            grown = np.unique(_canon(_apply(_tables().moves, self.levels[-1]).ravel()))
-            fresh = grown[~np.isin(grown, self.seen, assume_unique=True)]
+            grown = _unique(_canon(_apply(_tables().moves, self.levels[-1]).ravel()))
+            fresh = grown[~_member(grown, self.seen)]
             self.levels.append(fresh)
-            self.seen = np.union1d(self.seen, fresh)
+            self.seen = np.sort(np.concatenate((self.seen, fresh)))
         return self.levels[depth]
 
     @property
@@ -385,18 +407,25 @@ def solve(board: Board, rule: str = "strict", moves: int | None = None) -> Solve
                                      "(every position that close was searched)", stats=stats)
 
 
+def _estimate(sizes: list[int], depth: int) -> float:
+    """The size of a level: known, or the last known one grown ~70 times per move (86
+    moves, less the positions already seen)."""
+    if depth < len(sizes):
+        return float(sizes[depth])
+    return sizes[-1] * 70.0 ** (depth - len(sizes) + 1)
+
+
 def _meet(forward: _Forward, backward: _Backward, depth: int, goal: Any,
           stats: dict[str, Any]) -> list[int] | None:
     """Moves of length ``depth`` meeting a backward level, or None."""
     def cost(a: int) -> float:
-        f = len(forward.levels[a].states) if a < len(forward.levels) else len(forward.levels[-1].states) * 70.0 ** (a - len(forward.levels) + 1)
-        b = depth - a
-        g = len(backward.levels[b]) if b < len(backward.levels) else len(backward.levels[-1]) * 70.0 ** (b - len(backward.levels) + 1)
-        return f + 3 * g   # the backward side costs an extra canonical fold per expansion
+        f = _estimate([len(lvl.states) for lvl in forward.levels], a)
+        # The backward side costs a canonical fold per expansion on top.
+        return f + 3 * _estimate([len(lvl) for lvl in backward.levels], depth - a)
 
     a = min(range(max(0, depth - 2), depth + 1), key=cost)
     canon = forward.canon(a)
-    hits = np.flatnonzero(np.isin(canon, backward.level(depth - a)))
+    hits = np.flatnonzero(_member(canon, backward.level(depth - a)))
     if not len(hits):
         return None
     stats["split"] = [a, depth - a]

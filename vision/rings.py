@@ -181,6 +181,8 @@ def find_arena(image: np.ndarray) -> tuple[Arena, float]:
         score = min(ring_contrast, slice_contrast)
         if best is None or score > best[0]:
             best = (score, arena)
+        if score >= 2 * EDGE_CONTRAST:      # as clear as an arena gets: stop looking
+            break
     if best is None:
         raise NoBoardFound("no ring arena (4 rings × 12 slices) found")
     score, arena = best

@@ -122,3 +122,21 @@ def run(bench: Bench) -> None:
         bench.progress(f"  proofs within {budget} ...")
     bench.table("rings_depths", "Scrambled boards by budget, and boards with no short answer (ms)",
                 ["budget", "enemies", "boards", "moves", "median", "worst"], rows)
+    run_vision(bench)
+
+
+def run_vision(bench: Bench) -> None:
+    """Parse stages on rendered battles (no baseline: the figures say where time goes)."""
+    from puzzlepilot.scenes.rings import render
+    from vision.rings import find_arena, occupancy, read_budget, unwarp
+
+    rows = []
+    for w, h, style in ([(960, 540, "earth")] if bench.quick else [(960, 540, "earth"), (1280, 720, "water"),
+                                                                   (1920, 1080, "night")]):
+        image, _ = render(generate(w, 3, 3, kinds="gskb"), w, h, style, seed=w)
+        find = [bench.timed(lambda: find_arena(image)) for _ in range(3)]
+        arena = find[0][1][0]
+        cells = [bench.timed(lambda: occupancy(unwarp(image, arena)))[0] for _ in range(3)]
+        ocr = [bench.timed(lambda: read_budget(image))[0] for _ in range(2)]
+        rows.append([f"{w}x{h}", summary([t for t, _ in find])[0], summary(cells)[0], summary(ocr)[0]])
+    bench.table("rings_vision", "Ring-battle parse stages (median ms)", ["image", "arena", "cells", "budget OCR"], rows)
