@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration.valves import crop_square
 from puzzlepilot.scenes import FixtureCase
 from puzzlepilot.scenes.onestroke import embed, noise_photo, render_desktop, shapes_scene
 from solvers.valves import Board
@@ -178,13 +179,6 @@ def render_sewer(closed: frozenset[str] | set[str] = frozenset(), *, scale: floa
     return img, Truth(shown.to_text().replace("\n", "/"), at)
 
 
-def crop_valve(img: np.ndarray, centre: Point) -> np.ndarray:
-    """The CROP×CROP square of a scale-1 picture centred on a valve."""
-    x, y = _pt(centre)
-    half = CROP // 2
-    return img[y - half:y - half + CROP, x - half:x - half + CROP].copy()
-
-
 def profile_data() -> tuple[dict[str, object], dict[str, np.ndarray]]:
     """The sewer profile: profile.json's fields and its templates (the reference picture
     with every valve open, and an open and a closed valve cropped from it)."""
@@ -200,8 +194,8 @@ def profile_data() -> tuple[dict[str, object], dict[str, np.ndarray]]:
         "valve_size": CROP,
         "close": "click",
     }
-    templates = {"reference": reference, "open": crop_valve(reference, truth.points[probe]),
-                 "closed": crop_valve(shut, POINTS[probe])}
+    templates = {"reference": reference, "open": crop_square(reference, truth.points[probe], CROP),
+                 "closed": crop_square(shut, POINTS[probe], CROP)}
     return data, templates
 
 

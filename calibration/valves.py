@@ -1,0 +1,92 @@
+"""Teach the valves vision a scene from one screenshot of the real game.
+
+    puzzlepilot calibrate valves SHOT.png --name NAME --board GRAPH.txt
+
+The board is the puzzle's graph (GAMES.md §5) with one valve that the screenshot shows
+shut listed as ``closed: NAME``: the profile learns the closed look from that valve and the
+open look from an open one. A window then asks for a box around the scene and a click on
+the inlet, the outlet, every valve, and the rim of the first valve (which gives the wheel's
+size). The profile's reference picture is the boxed part of the screenshot. Valves close by
+a click; a game that needs the wrench picked up first takes ``"close":
+"wrench-then-click"`` and ``"wrench": [x, y]`` (reference picture pixels) in profile.json.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from calibration.profile import ProfileError
+from solvers.valves import Board
+
+KINDS: tuple[str, ...] = ()     # what to click depends on the graph: see ``kinds``
+WHEEL_TO_CROP = 2.3             # a valve crop's side, in wheel radii
+
+
+def kinds(board: Board) -> tuple[str, ...]:
+    """The points the window asks for, in order."""
+    return (f"inlet {board.inlet}", f"outlet {board.outlet}", *(f"valve {v}" for v in board.valves),
+            f"the rim of valve {board.valves[0]}")
+
+
+def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
+          examples: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """profile.json's fields and the templates for a valves scene; opens the window for
+    the box and points unless they are given."""
+    if board is None:
+        raise ProfileError("valves calibration needs the puzzle's graph: give --board FILE "
+                           "(GAMES.md §5) with one valve the screenshot shows shut as 'closed: NAME'")
+    if region is None or examples is None or not set(kinds(board)) <= set(examples):
+        from calibration.picker import pick
+
+        region, examples = pick(image, kinds(board), title="calibrate valves: box the scene, then click each point")
+    return build(image, board, tuple(region), examples)
+
+
+def crop_square(image: np.ndarray, centre: tuple[float, float], size: int) -> np.ndarray | None:
+    """The size×size square centred on a point (pixel ``size // 2`` on it), or None when
+    it does not fit in the image."""
+    x, y = round(centre[0]) - size // 2, round(centre[1]) - size // 2
+    if x < 0 or y < 0 or x + size > image.shape[1] or y + size > image.shape[0]:
+        return None
+    return image[y:y + size, x:x + size].copy()
+
+
+def build(image: np.ndarray, board: Board, region: tuple[int, int, int, int],
+          examples: dict[str, tuple[int, int]]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The profile from a box around the scene and the clicked points (image pixels)."""
+    shut = sorted(board.closed)
+    if not shut:
+        raise ProfileError("the board must list one valve the screenshot shows shut (closed: NAME), "
+                           "so the profile learns what a shut valve looks like")
+    opened = [v for v in board.valves if v not in board.closed]
+    if not opened:
+        raise ProfileError("at least one valve must be open in the screenshot")
+    x0, y0, w, h = region
+    reference = image[y0:y0 + h, x0:x0 + w].copy()
+
+    def inside(kind: str) -> list[float]:
+        px, py = examples[kind]
+        if not (x0 <= px < x0 + w and y0 <= py < y0 + h):
+            raise ProfileError(f"the click for {kind} is outside the box around the scene")
+        return [float(px - x0), float(py - y0)]
+
+    first = board.valves[0]
+    (cx, cy), (rx, ry) = examples[f"valve {first}"], examples[f"the rim of valve {first}"]
+    radius = math.hypot(rx - cx, ry - cy)
+    if radius < 4:
+        raise ProfileError(f"the rim of valve {first} was clicked too near its centre ({radius:.0f} px)")
+    size = round(WHEEL_TO_CROP * radius)
+    valves = {v: inside(f"valve {v}") for v in board.valves}
+    looks = {}
+    for key, name in (("open", opened[0]), ("closed", shut[0])):
+        look = crop_square(reference, valves[name], size)
+        if look is None:
+            raise ProfileError(f"valve {name} is too near the edge of the box for a {size}x{size} crop")
+        looks[key] = look
+    graph = Board(board.pipes, board.inlet, board.outlet, board.wrenches)
+    data = {"graph": graph.to_text().replace("\n", "/"),
+            "inlet": inside(f"inlet {board.inlet}"), "outlet": inside(f"outlet {board.outlet}"),
+            "valves": valves, "valve_size": size, "close": "click"}
+    return data, {"reference": reference, **looks}
