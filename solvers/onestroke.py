@@ -9,14 +9,21 @@ guard column so that shifting by one never wraps from one row into the next):
 
 - dead ends: a free cell with fewer than two ways in or out (free neighbours, plus the head
   when adjacent) must be the last cell, so two of them fail the branch;
-- connectivity: the free cells must form one region (a bit-parallel flood fill);
 - parity: on a chessboard colouring a path alternates colours; this fixes, from the root,
-  how many cells of each colour a solvable board has and which colour the last cell is,
-  so a forced last cell of the wrong colour fails the branch;
-- order: the neighbour with the fewest free neighbours first (Warnsdorff).
+  how many cells of each colour a solvable board has and which colour the last cell is;
+- forced edges: every free cell takes two path edges (the last one an edge to an imagined
+  cell past the end), so a cell with only two usable edges uses both, and a cell whose
+  edges are all spoken for closes its others; propagated to a fixpoint;
+- connectivity: the free cells must form one region (a bit-parallel flood fill), and a
+  cell that cuts the region in two must cut off the part where the path ends, with the
+  right colour balance before it (Tarjan's low points);
+- order: the neighbour with the fewest free neighbours first (Warnsdorff), forced moves
+  alone; positions that failed once are remembered, and restarts with a growing node
+  budget and reshuffled ties keep one early wrong turn from trapping the search.
 
 Many boards are proved unsolvable before any search (a cell without neighbours, cells
 in pieces, parity, two cells that must both be the end), and ``reason`` says how.
+Generated levels of 6×6 to 12×12 take about one search node per cell.
 """
 from __future__ import annotations
 
@@ -254,9 +261,7 @@ def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float]) -> li
     hb = 1 << head
     w = g.width
     avail = free | hb
-    a, b, c, d = avail << 1, avail >> 1, avail << w, avail >> w
-    one = a | b | c | d
-    two = (a & b) | (c & d) | ((a | b) & (c | d))
+    one, two, _ = _counts((avail << 1, avail >> 1, avail << w, avail >> w))
     if free & ~one:
         return []                       # a free cell no path can reach any more
     ends = free & ~two
@@ -284,8 +289,11 @@ def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float]) -> li
             # Left now, v keeps one way out and no way in: it would have to be the end.
             forced.append(v)
         scored.append((onward, rank[v], v))
-    if forced and (ends or len(forced) > 2):
-        return forced if len(forced) == 1 else []
+    most = 1 if ends else 2          # unless the end is known, one of them may be it
+    if len(forced) > most:
+        return []
+    if len(forced) == most:
+        scored = [x for x in scored if x[2] in forced]
     scored.sort(reverse=True)
     return [v for _, _, v in scored]
 
@@ -316,8 +324,7 @@ def _edges_allow(g: _Grid, head: int, free: int, ends: int) -> int:
     cells = free | hb
     across, down, last = cells & (cells >> 1), cells & (cells >> w), ends
     while True:
-        _, ge2, ge3 = _counts((across, across << 1, down, down << w, last))
-        ge1 = across | across << 1 | down | down << w
+        ge1, ge2, ge3 = _counts((across, across << 1, down, down << w, last))
         if free & ~ge2 or hb & ~ge1 or not last:
             return 0
         tight = (free & ~ge3) | (hb & ~ge2)

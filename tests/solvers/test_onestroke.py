@@ -104,6 +104,12 @@ def test_search_proves_no_solution_parity_does_not_catch() -> None:
     assert search_plain(board).solved is False
 
 
+def test_node_limit_gives_up_and_says_so() -> None:
+    result = solve(Board.from_text(EXAMPLE), limit=5)
+    assert not result.solved and result.stats["capped"] and result.reason.startswith("gave up")
+    assert search_plain(Board.from_text(EXAMPLE), limit=5).stats["capped"]
+
+
 @pytest.mark.parametrize("size, seed", [(6, 1), (8, 2), (10, 3), (12, 4)])
 def test_generated_levels_are_solved(size: int, seed: int) -> None:
     assert_solves(generate(size, size, seed))
