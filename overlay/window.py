@@ -28,6 +28,7 @@ from vision.capture import CaptureError, Rect
 
 KEY_COLOR = "#010203"     # Windows: the colour made transparent (never used by hints)
 WINDOW_MAX = (960, 720)   # HintWindow shrinks bigger captures to fit
+WAITING = "waiting for a board…"
 
 
 def translated(shapes: list[Shape], dx: float, dy: float) -> list[Shape]:
@@ -214,7 +215,7 @@ class HintWindow(_TkHints):
         super().__init__(root)
         self._top.title(self.TITLE)
         self._top.protocol("WM_DELETE_WINDOW", self._closed_by_user)
-        self._label = tkinter.Label(self._top, text="waiting for a board…", bg="black", fg="white")
+        self._label = tkinter.Label(self._top, text=WAITING, bg="black", fg="white")
         self._label.pack(fill="both", expand=True)
         self._photo: tkinter.PhotoImage | None = None
         self._frame: np.ndarray | None = None
@@ -245,9 +246,16 @@ class HintWindow(_TkHints):
         self._top.update_idletasks()
 
     def clear(self) -> None:
-        """Show the last capture without hints."""
-        if self._frame is not None:
-            self.show([], Rect(0, 0, self._frame.shape[1], self._frame.shape[0]))
+        """Back to waiting: the last capture showed a board that is gone."""
+        # Keep the window's size rather than shrinking it to the text.
+        self._top.geometry(f"{self._top.winfo_width()}x{self._top.winfo_height()}")
+        self._frame = self._photo = None
+        self._label.configure(image="", text=WAITING)
+        self._top.update_idletasks()
+
+    def drawn(self) -> None:
+        """Nothing covers the game (see HintOverlay.drawn)."""
+        return None
 
     @contextmanager
     def hidden(self) -> Iterator[None]:

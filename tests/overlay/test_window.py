@@ -183,6 +183,16 @@ def test_hint_window_shows_the_capture_with_the_hints(display: str) -> None:
             source.close()
         assert abs(image.shape[0] - 300) <= 4 and abs(image.shape[1] - 400) <= 4   # a label's border
         assert near(image, 100, 100, bgr("#e61414")) and near(image, 10, 10, bgr(GAME_COLOR), tol=0)
+        window.clear()
+        window.pump()
+        (_, after, _), = find_windows(HintWindow.TITLE)
+        assert after == rect, "the window keeps its size"
+        source = region_source(rect)
+        try:
+            image = wait_for_pixels(source.grab, lambda im: not near(im, 100, 100, bgr("#e61414")))
+        finally:
+            source.close()
+        assert not near(image, 100, 100, bgr("#e61414")) and not near(image, 10, 10, bgr(GAME_COLOR))
     finally:
         window.close()
 
