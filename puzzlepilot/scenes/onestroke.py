@@ -23,6 +23,20 @@ Cell = tuple[int, int]
 
 BACKGROUND: RGB = (249, 249, 249)
 CELL_GREY: RGB = (209, 209, 209)
+@dataclass(frozen=True)
+class Theme:
+    """A palette for the board: the screen's background and the unvisited cells."""
+
+    background: RGB
+    cell: RGB
+
+
+# "day" is the game's look; "night" is a look the default vision cannot read (dark
+# background, saturated cells), for teaching the vision a new look by calibration.
+THEMES: dict[str, Theme] = {
+    "day": Theme(BACKGROUND, CELL_GREY),
+    "night": Theme((24, 28, 48), (38, 150, 170)),
+}
 CATS: dict[str, RGB] = {
     "tan": (217, 173, 151), "pink": (242, 150, 172), "blue": (104, 168, 232),
     "green": (120, 196, 112), "orange": (245, 160, 60), "purple": (172, 128, 214),
@@ -99,17 +113,18 @@ def draw_cat(img: np.ndarray, x: float, y: float, size: float, color: RGB) -> No
 
 def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: float = 1.0,
                  cat: RGB | str = "tan", visited: list[Cell] | tuple[Cell, ...] = (), seed: int = 0,
-                 frame: bool = True) -> tuple[np.ndarray, Truth]:
+                 frame: bool = True, theme: str = "day") -> tuple[np.ndarray, Truth]:
     """A phone capture of the level (BGR) and the truth it shows.
 
     ``scale`` zooms the board (1.0: the game's size, shrunk to fit wide boards);
     ``visited`` is the path drawn so far (from the start, which may be left out);
     ``frame`` draws the title, coins and buttons around the board; ``seed`` picks the
-    level number and coins shown."""
+    level number and coins shown; ``theme`` the palette (``THEMES``)."""
     color = CATS[cat] if isinstance(cat, str) else tuple(cat)
+    palette = THEMES[theme]
     rng = np.random.default_rng(seed)
     u = width / 1080
-    img = np.full((height, width, 3), _bgr(BACKGROUND), np.uint8)
+    img = np.full((height, width, 3), _bgr(palette.background), np.uint8)
     if frame:
         _draw_frame(img, u, int(rng.integers(1, 900)), int(rng.integers(0, 5000)))
     pitch = min(130 * u, 0.9 * width / board.cols, 0.62 * height / board.rows) * scale
@@ -125,7 +140,7 @@ def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: 
     for r, c in board.cells:
         x, y = centres[r * board.cols + c]
         rounded_rect(img, x - cell / 2, y - cell / 2, x + cell / 2, y + cell / 2, 0.14 * cell,
-                     tint if (r, c) in done else CELL_GREY)
+                     tint if (r, c) in done else palette.cell)
     if len(path) > 1:
         line = _mix(color, (0, 0, 0), 0.12)
         pts = np.array([centres[r * board.cols + c] for r, c in path]).round().astype(np.int32)
