@@ -103,8 +103,8 @@ def check_session() -> None:
         return
     if os.environ.get("XDG_SESSION_TYPE", "").lower() == "wayland":
         raise CaptureError("this is a Wayland session: screen capture, window lookup and input "
-                           "only reach XWayland windows here; log in to an X11 session "
-                           "(or use --region with an XWayland game)")
+                           "only reach XWayland windows here, so they are not used; log in to "
+                           "an X11 session (e.g. 'Ubuntu on Xorg' on the login screen)")
     if not os.environ.get("DISPLAY"):
         raise CaptureError("no X display: DISPLAY is not set")
 
@@ -185,8 +185,8 @@ def monitor_source(index: int) -> ScreenSource:
 
     def locate(monitors: list[Rect]) -> Rect:
         if not 0 <= index < len(monitors):
-            raise CaptureError(f"no monitor {index}: there are {len(monitors) - 1} "
-                               f"(1…{len(monitors) - 1}, or 0 for all of them)")
+            raise CaptureError(f"no monitor {index}: monitors are 1…{len(monitors) - 1}, "
+                               "and 0 for all of them")
         return monitors[index]
 
     source = ScreenSource(locate, f"monitor {index}")
