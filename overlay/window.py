@@ -80,6 +80,7 @@ class HintOverlay(_TkHints):
         super().__init__(root)
         self._top.withdraw()
         self._top.overrideredirect(True)
+        self._top.title("puzzlepilot overlay")   # how window listings name it
         self._canvas = tkinter.Canvas(self._top, highlightthickness=0, borderwidth=0, bg="black")
         self._canvas.pack(fill="both", expand=True)
         self._shown = False
