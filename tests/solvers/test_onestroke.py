@@ -69,6 +69,11 @@ def test_solves_the_games_example() -> None:
     assert solution[0] == [2, 4]
 
 
+def test_solves_real_level_643_as_read_from_the_capture() -> None:
+    board = Board.from_text(".##.S##/#######/##.####/.######/#.#####/#####.#/#######")
+    assert assert_solves(board)[0] == [0, 4]
+
+
 def test_single_cell_board_is_solved_with_no_moves() -> None:
     result = solve(Board.from_text("..\n.S"))
     assert result.solved and result.solution == [[1, 1]] and result.moves == 0
