@@ -16,6 +16,13 @@ Stages, each a function the tests can call on its own:
 A grid that yields no board gives way to the next; when none does, the search runs again
 at twice the scale. Cost: about 13 ms of CPU for a 1080×1920 frame, about 35 ms for a
 frame with no board.
+
+A calibration profile (``puzzlepilot calibrate onestroke``, ``calibration/onestroke.py``)
+teaches another look: cells are then the pixels near the profile's cell colour instead of
+a neutral grey, and everything after stage 1 is the same. Its profile.json fields::
+
+    "cell_rgb": [r, g, b]     the unvisited cells' colour
+    "tolerance": 20           how far (per channel) a cell or background pixel may stray
 """
 from __future__ import annotations
 
@@ -33,6 +40,48 @@ GREY_TOLERANCE = 12       # how far (grey levels) a cell pixel may stray from th
 UNSATURATED = 14          # max − min channel spread of a neutral pixel
 MIN_CONFIDENCE = 0.5
 CLEAR = 0.9                # a reading this confident ends the search
+
+
+@dataclass(frozen=True)
+class Look:
+    """A calibrated cell colour: pixels within ``tolerance`` of ``cell`` (BGR) per channel."""
+
+    cell: tuple[int, int, int]
+    tolerance: int
+
+    def mask(self, image: np.ndarray) -> np.ndarray:
+        low = tuple(max(0, v - self.tolerance) for v in self.cell)
+        high = tuple(min(255, v + self.tolerance) for v in self.cell)
+        return cv2.inRange(image, low, high)
+
+
+def look_of(profile: Any) -> Look:
+    """The look a one-stroke profile teaches; ProfileError naming the field when a field
+    is missing or malformed."""
+    from calibration.profile import ProfileError
+
+    where = f"profile {profile.name}"
+    if profile.game != "onestroke":
+        raise ProfileError(f"{where}: field 'game' is {profile.game!r}, not 'onestroke'")
+    rgb = profile.get("cell_rgb", list)
+    if len(rgb) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in rgb):
+        raise ProfileError(f"{where}: field 'cell_rgb' must be [r, g, b] with whole numbers 0-255, not {rgb!r}")
+    tolerance = profile.get("tolerance", int)
+    if not 4 <= tolerance <= 100:
+        raise ProfileError(f"{where}: field 'tolerance' must be 4 to 100, not {tolerance}")
+    return Look((rgb[2], rgb[1], rgb[0]), tolerance)
+
+
+Cells = int | Look          # what cells look like: a neutral grey level (the game's look) or a Look
+
+
+def cell_mask(image: np.ndarray, cells: Cells, planes: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """The pixels of the cell colour; ``planes`` are the image's ``neutral_planes`` when
+    already computed."""
+    if isinstance(cells, Look):
+        return cells.mask(image)
+    grey, neutral = planes if planes is not None else neutral_planes(image)
+    return cv2.inRange(grey, max(0, cells - GREY_TOLERANCE), min(255, cells + GREY_TOLERANCE)) & neutral
 
 
 @dataclass(frozen=True)
@@ -93,9 +142,8 @@ def candidate_greys(grey: np.ndarray, neutral: np.ndarray, count: int = 6) -> li
     return chosen
 
 
-def find_squares(grey: np.ndarray, neutral: np.ndarray, level: int) -> list[Square]:
-    """Filled, roughly square blobs of one grey level, of the most common size."""
-    mask = cv2.inRange(grey, max(0, level - GREY_TOLERANCE), min(255, level + GREY_TOLERANCE)) & neutral
+def find_squares(mask: np.ndarray) -> list[Square]:
+    """Filled, roughly square blobs of a cell mask, of the most common size."""
     _, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
     x, y, w, h, area = stats[1:].T
     keep = (w >= 6) & (h >= 6) & (w <= 1.33 * h) & (h <= 1.33 * w) & (area >= 0.75 * w * h)
@@ -201,10 +249,12 @@ CELL, HOLE, VISITED, CAT, UNSURE = "cell", "hole", "visited", "cat", "unsure"
 
 @dataclass(frozen=True)
 class Colours:
-    """The two reference colours of a board (BGR)."""
+    """The two reference colours of a board (BGR) and how far (per channel) a pixel of
+    either may stray from them."""
 
     cell: np.ndarray
     background: np.ndarray
+    tolerance: int = GREY_TOLERANCE
 
 
 def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> str:
@@ -217,8 +267,8 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
     if patch is None:
         return HOLE
     px = patch.reshape(-1, 3).astype(np.int16)
-    near_cell = (np.abs(px - colours.cell).max(axis=1) <= GREY_TOLERANCE + 6).mean()
-    near_bg = (np.abs(px - colours.background).max(axis=1) <= GREY_TOLERANCE).mean()
+    near_cell = (np.abs(px - colours.cell).max(axis=1) <= colours.tolerance + 6).mean()
+    near_bg = (np.abs(px - colours.background).max(axis=1) <= colours.tolerance).mean()
     if near_cell >= 0.6:
         return CELL
     if near_bg >= 0.75:
@@ -336,20 +386,21 @@ def read_places(image: np.ndarray, lat: Lattice, colours: Colours) -> tuple[dict
 
 def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """Read a one-stroke board; :class:`NoBoardFound` when no confident reading exists.
-    ``profile`` is accepted for the common signature and unused: the game's look is fixed.
+    With a ``profile``, cells are found by its colour (``look_of``) instead of by grey.
 
     The grid is looked for at about 512 px, then, when that finds no board, at twice
     that (a small phone window on a big desktop has gaps too thin to survive the first).
     The first clear reading (confidence ≥ 0.9) wins; else the most confident one."""
+    look = None if profile is None else look_of(profile)
     h, w = image_bgr.shape[:2]
     first = min(1.0, WORK_SIZE / max(h, w))
     readings: list[Parse] = []
     failures: list[str] = []
     for k in sorted({first, min(1.0, 2 * first)}):
         small = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
-        for lat, level in grids(small):
+        for lat, cells in (grids(small) if look is None else looked_grids(small, look)):
             try:
-                reading = read_board(image_bgr, lat.scaled(1 / k), level)
+                reading = read_board(image_bgr, lat.scaled(1 / k), cells)
             except NoBoardFound as exc:
                 failures.append(str(exc))
                 continue
@@ -358,7 +409,8 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
             readings.append(reading)
         if readings:
             return max(readings, key=lambda r: r.confidence)
-    raise NoBoardFound(failures[0] if failures else "no grid of grey cells found")
+    raise NoBoardFound(failures[0] if failures else
+                       f"no grid of {'grey' if look is None else 'the profile' + chr(39) + 's'} cells found")
 
 
 def grids(image: np.ndarray) -> Iterator[tuple[Lattice, int]]:
@@ -366,15 +418,24 @@ def grids(image: np.ndarray) -> Iterator[tuple[Lattice, int]]:
     (computed lazily: a clear reading stops the search)."""
     grey, neutral = neutral_planes(image)
     for level in candidate_greys(grey, neutral):
-        lat = fit_lattice(find_squares(grey, neutral, level))
+        lat = fit_lattice(find_squares(cell_mask(image, level, (grey, neutral))))
         if lat is not None:
             yield lat, level
 
 
-def read_board(image: np.ndarray, lat: Lattice, level: int) -> Parse:
+def looked_grids(image: np.ndarray, look: Look) -> Iterator[tuple[Lattice, Look]]:
+    """The lattice of a profile's cell colour, if its squares make one."""
+    lat = fit_lattice(find_squares(look.mask(image)))
+    if lat is not None:
+        yield lat, look
+
+
+def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse:
     """The board on a lattice found at reduced scale (given in full-image pixels)."""
-    full = refine(image, lat, level)
+    full = refine(image, lat, cells)
     colours = board_colours(image, full)
+    if isinstance(cells, Look):
+        colours = replace(colours, tolerance=cells.tolerance)
     places, origin = read_places(image, full, colours)
     full = refit(image, full, places, origin, colours)
     return _reading(full, places, *origin)
@@ -425,13 +486,12 @@ def _spread(places: list[tuple[int, int]], most: int = 32) -> list[tuple[int, in
     return sorted(keep)
 
 
-def refine(image: np.ndarray, lat: Lattice, grey_level: int) -> Lattice:
-    """The lattice re-measured at full resolution: the centroid and size of the cell grey
+def refine(image: np.ndarray, lat: Lattice, cells: Cells) -> Lattice:
+    """The lattice re-measured at full resolution: the centroid and size of the cell colour
     within half a pitch of each member's centre, then the least-squares fit again."""
     members = _spread(list(lat.members))
     x0, y0, x1, y1 = _board_box(image, lat, members)
-    grey, neutral = neutral_planes(image[y0:y1, x0:x1])
-    mask = cv2.inRange(grey, max(0, grey_level - GREY_TOLERANCE), grey_level + GREY_TOLERANCE) & neutral
+    mask = cell_mask(image[y0:y1, x0:x1], cells)
     found = _centroids(mask, (x0, y0), lat, members, min(lat.px, lat.py) / 2, 0.3 * lat.cell ** 2)
     if len(found) < max(2, len(members) // 2):
         return lat
@@ -448,8 +508,8 @@ def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], o
     leaves out the drawn line's parts in the gaps); twice, as the first boxes may be off."""
     cells = _spread([(r + origin[0], c + origin[1]) for (r, c), kind in places.items() if kind in (CELL, VISITED)])
     x0, y0, x1, y1 = _board_box(image, lat, cells)
-    low = np.clip(colours.background - GREY_TOLERANCE, 0, 255).astype(np.uint8)
-    high = np.clip(colours.background + GREY_TOLERANCE, 0, 255).astype(np.uint8)
+    low = np.clip(colours.background - colours.tolerance, 0, 255).astype(np.uint8)
+    high = np.clip(colours.background + colours.tolerance, 0, 255).astype(np.uint8)
     mask = cv2.bitwise_not(cv2.inRange(image[y0:y1, x0:x1], low, high))
     for half in (min(lat.px, lat.py) / 2, lat.cell / 2 + 2):
         found = _centroids(mask, (x0, y0), lat, cells, half, 0.8 * lat.cell ** 2)
