@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -104,9 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name, (module, help_text) in COMMANDS.items():
         mod = importlib.import_module(module)
-        p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip())
+        p = sub.add_parser(name, help=help_text, description=user_text(mod.__doc__ or help_text),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
     return parser
+
+
+def user_text(doc: str) -> str:
+    """A command module's docstring as help text: its layout kept, reST markup dropped."""
+    return re.sub(r":\w+:`([^`]+)`|``([^`]+)``", lambda m: m.group(1) or m.group(2), doc.strip())
 
 
 def _common_image_args(p: argparse.ArgumentParser, games: str) -> None:

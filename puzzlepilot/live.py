@@ -9,10 +9,7 @@ unchanged screen costs a grab and a few thousand byte compares. Only a changed f
 grabbed again with the overlay hidden and parsed; a board equal to the last one keeps its hints, a new board is
 solved and its hints drawn, and a board that disappears takes its hints away. With
 ``--play`` the solution is played once the frame has settled, and the loop checks that the
-level really changed (retrying once) before it counts the level.
-
-The per-frame decision is :class:`Watcher`, a plain object that needs no display;
-:class:`LiveLoop` wires it to a capture source, a hints window and the input driver.
+level really changed (retrying once) before it counts the level. Ctrl-C stops.
 """
 from __future__ import annotations
 
