@@ -4,8 +4,9 @@ Clicking an open wheel hangs a wrench on it and shuts it (while wrenches are lef
 clicking a shut one takes the wrench back. Water runs, drawn in blue, through every pipe
 the inlet still reaches, and the level is solved when none reaches the outlet — the drain
 runs dry. The scene is one fixed puzzle, so ``--size`` has nothing to change; from the
-second level on, the seed shuts one valve at random to start with, which may be one the
-answer does not use. A bar under the scene counts the wrenches left.
+second level on, the seed shuts one valve of a minimum answer to start with (a wrong one
+would hold a wrench the answer needs, and the assistant only closes valves). A bar under
+the scene counts the wrenches left.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import cv2
 import numpy as np
 
 from puzzlepilot.scenes.valves import GRAPH, SIZE, WHEEL, render_sewer
-from solvers.valves import Board, validate
+from solvers.valves import Board, solve, validate
 
 VIEW = (SIZE[0], SIZE[1] + 40)
 BAR = (40, 40, 40)          # BGR
@@ -24,7 +25,8 @@ BAR = (40, 40, 40)          # BGR
 def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int]) -> "ValvesLevel":
     board = Board.from_text(GRAPH)
     rng = random.Random(seed)
-    closed = {rng.choice(board.valves)} if seed > 1 else set()
+    useful = sorted({v for answer in solve(board, all=True).extra["solutions"] for v in answer})
+    closed = {rng.choice(useful)} if seed > 1 else set()
     return ValvesLevel(board, closed, view)
 
 
