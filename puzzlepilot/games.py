@@ -67,9 +67,13 @@ class UnknownGame(KeyError):
 
 def parse_best(image: Any, games: list[Game], profile: Any = None) -> Any:
     """The most confident reading of a screenshot among the games' visions (games without
-    a vision yet are skipped); ``NoBoardFound`` giving each game's reason when none reads it."""
+    a vision yet are skipped; with a profile, only its game's); ``NoBoardFound`` giving each
+    game's reason when none reads it."""
     from vision.common import NoBoardFound
 
+    if profile is not None:
+        # A profile teaches one game's look; the other games' visions cannot use it.
+        games = [g for g in games if g.name == profile.game] or games
     best, reasons = None, []
     for game in games:
         try:
