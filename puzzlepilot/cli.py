@@ -66,6 +66,17 @@ GAME_OPTIONS = {
 }
 
 
+BOARD_FORMATS = """board texts (one line per row; '/' may join rows):
+  onestroke  '#' a cell, '.' no cell, 'S' the start:            ##S#/#..#/####
+  lyne       '.' empty, t/d/s a shape's node, T/D/S its two terminals, 1-4 a hub
+             with that many holes (also the older 'rows cols' + tokens format)
+  klotski    one letter per piece (solid rectangles), '.' empty; the target is C
+  rings      optional 'moves: N', then 4 lines of 12 (outer ring first, slice 0 at
+             9 o'clock, clockwise), '.' empty, any letter an enemy
+  valves     lines 'A B' (a pipe), 'inlet: X', 'outlet: Y', 'wrenches: 3'
+"""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that raises UsageError instead of exiting, so main() owns the exit."""
 
@@ -84,9 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     solve = sub.add_parser(
-        "solve", help="solve a board text or a screenshot",
+        "solve", help="solve a board text or a screenshot", epilog=BOARD_FORMATS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Solve a board given as text (--board FILE, '-' for stdin) or read from a "
-                    "screenshot (IMAGE). Board formats: GAMES.md.")
+                    "screenshot (IMAGE).")
     solve.add_argument("image", nargs="?", metavar="IMAGE", help="a screenshot to read the board from")
     solve.add_argument("--board", metavar="FILE", help="a board text file ('-' reads standard input)")
     _common_image_args(solve, games)
@@ -272,3 +284,7 @@ def print_solution(io: IO, game: Game, board: Any, result: Any, elapsed_ms: floa
     io.out(f"solved in {elapsed_ms:.1f} ms, {result.moves} moves:")
     show = getattr(importlib.import_module(f"solvers.{game.name}"), "show", None)
     io.out(show(board, result.solution) if show else json.dumps(result.solution))
+    answers = result.extra.get("solutions")
+    if answers and len(answers) > 1:    # --all (valves): every minimum answer
+        io.out(f"all {len(answers)} minimum answers:")
+        io.out("\n".join("  " + " ".join(map(str, answer)) for answer in answers))
