@@ -28,6 +28,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import networkx as nx
+
 from solvers.common import BoardError, SolveResult, split_rows
 
 DEFAULT_INLET, DEFAULT_OUTLET, DEFAULT_WRENCHES = "X", "Y", 3
@@ -247,8 +249,6 @@ class _Flow:
 def _every_cut(flow: _Flow, limit: int) -> tuple[list[list[int]], bool]:
     """Every minimum cut (as point indices), the one nearest the inlet first, and whether
     the list stopped at ``limit``. See the module docstring for why this lists each once."""
-    import networkx as nx
-
     paths = flow.paths()
     members = [v for path in paths for v in path]
     bit = {2 * v: 1 << k for k, v in enumerate(members)}     # in-halves of flow valves

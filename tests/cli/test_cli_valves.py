@@ -114,3 +114,9 @@ def test_a_profile_of_another_game_exits_2_naming_the_field(tmp_path):
     (folder / "profile.json").write_text(json.dumps({**data, "game": "lyne"}))
     status, _, err = run(["parse", write_sewer(tmp_path), "--game", "valves", "--profile", str(folder)])
     assert status == 2 and "'game'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_all_for_people_lists_every_answer():
+    status, out, _ = run(["solve", "--game", "valves", "--board", "-", "--all"], "X A/X B/A C/B C/C Y/A D/D Y")
+    assert status == 0 and "all 3 minimum answers:" in out
+    assert ["A B", "A C", "C D"] == [line.strip() for line in out.splitlines()[-3:]]
