@@ -38,6 +38,12 @@ Cell = tuple[int, int]
 RESTARTS = 6      # budgeted runs before the final unbudgeted one
 
 
+def adjacent(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
+    """The four grid places next to a cell (up, down, left, right), on the board or not."""
+    r, c = cell
+    return (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)
+
+
 @dataclass(frozen=True)
 class Board:
     """A one-stroke level: the cells to visit in a ``rows`` × ``cols`` grid and the start."""
@@ -120,7 +126,7 @@ def _grid(board: Board) -> _Grid:
             dark |= 1 << (r * width + c)
     neighbours = [0] * (board.rows * width)
     for r, c in board.cells:
-        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        for nr, nc in adjacent((r, c)):
             if (nr, nc) in board.cells:
                 neighbours[r * width + c] |= 1 << (nr * width + nc)
     return _Grid(width, full, dark, tuple(neighbours))
@@ -517,16 +523,12 @@ def generate(rows: int, cols: int, seed: int, fill: float = 0.85) -> Board:
         walk = [rng.choice(sorted(open_cells))]
         seen = {walk[0]}
         while True:
-            r, c = walk[-1]
-            steps = [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in open_cells and n not in seen]
+            steps = [n for n in adjacent(walk[-1]) if n in open_cells and n not in seen]
             if not steps:
                 break
-
-            def onward(n: Cell) -> int:
-                return sum(m in open_cells and m not in seen
-                           for m in ((n[0] - 1, n[1]), (n[0] + 1, n[1]), (n[0], n[1] - 1), (n[0], n[1] + 1)))
-            best = min(onward(n) for n in steps)
-            nxt = rng.choice([n for n in steps if onward(n) == best])
+            onward = {n: sum(m in open_cells and m not in seen for m in adjacent(n)) for n in steps}
+            best = min(onward.values())
+            nxt = rng.choice([n for n in steps if onward[n] == best])
             walk.append(nxt)
             seen.add(nxt)
         if len(walk) >= need:

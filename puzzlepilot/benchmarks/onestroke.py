@@ -18,7 +18,7 @@ import random
 import statistics
 
 from puzzlepilot.bench import Bench, ms, summary
-from solvers.onestroke import Board, Cell, generate, search_plain, solve
+from solvers.onestroke import Board, Cell, adjacent, generate, search_plain, solve
 
 SIZES = (6, 7, 8, 10, 12)
 LEVEL_643 = ".##.S##/#######/##.####/.######/#.#####/#####.#/#######"
@@ -29,8 +29,7 @@ SEARCH_LIMIT = 50_000
 def _connected(cells: frozenset[Cell]) -> bool:
     todo, seen = [min(cells)], {min(cells)}
     while todo:
-        r, c = todo.pop()
-        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        for n in adjacent(todo.pop()):
             if n in cells and n not in seen:
                 seen.add(n)
                 todo.append(n)
