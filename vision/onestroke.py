@@ -391,7 +391,12 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     The grid is looked for at about 512 px, then, when that finds no board, at twice
     that (a small phone window on a big desktop has gaps too thin to survive the first).
     The first clear reading (confidence ≥ 0.9) wins; else the most confident one."""
-    look = None if profile is None else look_of(profile)
+    return read(image_bgr, None if profile is None else look_of(profile))
+
+
+def read(image_bgr: np.ndarray, look: Look | None) -> Parse:
+    """``parse`` with the cell look given (None: the game's neutral grey), as calibration
+    tries looks before any profile exists."""
     h, w = image_bgr.shape[:2]
     first = min(1.0, WORK_SIZE / max(h, w))
     readings: list[Parse] = []

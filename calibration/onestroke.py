@@ -1,0 +1,160 @@
+"""Teach the one-stroke vision a new look (palette, theme) from one screenshot.
+
+    puzzlepilot calibrate onestroke SHOT.png --name NAME [--board TEXT|FILE]
+
+With ``--board`` each dominant colour of the screenshot is tried as the cell colour, and the
+first one whose squares make a grid that reads as the given board is kept. Without it a
+window asks for a box around the board, a click on an unvisited cell (its colour) and a
+click on the cat (checked against the start the vision finds). Either way the profile gets
+the cell colour and tolerance the vision uses (``vision.onestroke.look_of``), and, for the
+user and for checks, the background colour, the board's box, pitch and cell size (also as
+shares of the screenshot's width) and two templates: a cell and the cat.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from calibration.profile import ProfileError
+from solvers.onestroke import Board
+from vision.common import NoBoardFound, Parse
+from vision.onestroke import Look, read
+
+KINDS: tuple[str, ...] = ("an unvisited cell", "the cat")
+TRIAL_TOLERANCES = (24, 36)     # a dominant colour is a bin's median: allow for its spread
+COLOUR_BIN = 16                 # per-channel width of the colour histogram's bins
+MAX_CANDIDATES = 10
+
+
+def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
+          examples: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """profile.json's fields and the templates for a one-stroke look; opens the window for
+    the box and clicks when neither a board nor the picks are given."""
+    if board is not None:
+        found, look = _match_board(image, board)
+        return build(image, found, look)
+    if region is None or examples is None or not set(KINDS) <= set(examples):
+        from calibration.picker import pick
+
+        region, examples = pick(image, KINDS, title="calibrate onestroke: box the board, then click a cell and the cat")
+    return _from_picks(image, tuple(region), examples)
+
+
+def dominant_colours(image: np.ndarray, most: int = MAX_CANDIDATES) -> list[tuple[int, int, int]]:
+    """The most common colours (BGR), each the median of one histogram bin's pixels,
+    commonest first."""
+    step = max(1, max(image.shape[:2]) // 512)
+    px = image[::step, ::step].reshape(-1, 3)
+    bins = (px // COLOUR_BIN).astype(np.int32) @ np.array([256 * 256, 256, 1])
+    keys, counts = np.unique(bins, return_counts=True)
+    out = []
+    for key in keys[np.argsort(-counts)][:most]:
+        out.append(tuple(int(v) for v in np.median(px[bins == key], axis=0)))
+    return out
+
+
+def _match_board(image: np.ndarray, board: Board) -> tuple[Parse, Look]:
+    """The reading, and the look that gave it, whose board is the given one."""
+    want = board.to_text()
+    seen: list[str] = []
+    for colour in dominant_colours(image):
+        for tolerance in TRIAL_TOLERANCES:
+            look = Look(colour, tolerance)
+            try:
+                found = read(image, look)
+            except NoBoardFound:
+                continue
+            if found.board.to_text() == want:
+                return found, look
+            seen.append(found.board.to_text().replace("\n", "/"))
+            break
+    hint = f" (grids read: {', '.join(seen[:3])})" if seen else ""
+    raise ProfileError(f"no colour of the screenshot makes a grid of cells that reads as the given board{hint}")
+
+
+def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
+                examples: dict[str, tuple[int, int]]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The profile from a box around the board, a clicked cell and the clicked cat."""
+    x0, y0, w, h = region
+    crop = image[y0:y0 + h, x0:x0 + w]
+    for kind in KINDS:
+        px, py = examples[kind]
+        if not (x0 <= px < x0 + w and y0 <= py < y0 + h):
+            raise ProfileError(f"the click on {kind} is outside the box around the board")
+    cx, cy = examples["an unvisited cell"]
+    r = max(1, min(w, h) // 200)
+    colour = tuple(int(v) for v in np.median(image[cy - r:cy + r + 1, cx - r:cx + r + 1].reshape(-1, 3), axis=0))
+    reasons = []
+    for tolerance in TRIAL_TOLERANCES:
+        look = Look(colour, tolerance)     # type: ignore[arg-type]
+        try:
+            found = _moved(read(crop, look), x0, y0)
+        except NoBoardFound as exc:
+            reasons.append(str(exc))
+            continue
+        start = found.board.start
+        sx, sy = found.cells[start[0] * found.board.cols + start[1]]
+        catx, caty = examples["the cat"]
+        pitch = found.geometry["pitch"][0]
+        if max(abs(catx - sx), abs(caty - sy)) > 0.6 * pitch:
+            raise ProfileError(f"the cat was clicked at ({catx}, {caty}), but the start the vision finds "
+                               f"with that cell colour is at ({sx:.0f}, {sy:.0f})")
+        return build(image, found, look)
+    raise ProfileError(f"the clicked cell's colour (RGB {colour[::-1]}) makes no board in the box: {reasons[0]}")
+
+
+def _moved(found: Parse, dx: int, dy: int) -> Parse:
+    """A reading of a crop in the whole image's pixels."""
+    geometry = {**found.geometry, "origin": [found.geometry["origin"][0] + dx, found.geometry["origin"][1] + dy]}
+    return Parse(found.game, found.board, found.confidence, [(x + dx, y + dy) for x, y in found.cells], geometry)
+
+
+def build(image: np.ndarray, found: Parse, look: Look) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The profile's fields and templates from a reading of the screenshot: the cell colour
+    and its spread measured over the board's unvisited-looking cells, the background from
+    the gap corners between places."""
+    board = found.board
+    px, py = found.geometry["pitch"]
+    cell = found.geometry["cell"]
+    centre = {(r, c): found.cells[r * board.cols + c] for r in range(board.rows) for c in range(board.cols)}
+    half = max(1, round(0.3 * cell))
+    pixels = np.concatenate([_box(image, centre[p], half).reshape(-1, 3) for p in board.cells if p != board.start])
+    near = pixels[np.abs(pixels.astype(np.int16) - look.cell).max(axis=1) <= look.tolerance]
+    colour = np.median(near, axis=0)
+    spread = np.percentile(np.abs(near.astype(np.float64) - colour).max(axis=1), 99)
+    tolerance = int(np.clip(round(1.5 * spread) + 8, 24, 60))
+    corners = [_box(image, (x + dx * px / 2, y + dy * py / 2), 1).reshape(-1, 3)
+               for x, y in centre.values() for dx in (-1, 1) for dy in (-1, 1)]
+    background = np.median(np.concatenate(corners), axis=0)
+
+    xs = [x for x, _ in found.cells]
+    ys = [y for _, y in found.cells]
+    bx0, by0 = max(0, round(min(xs) - px / 2)), max(0, round(min(ys) - py / 2))
+    bx1, by1 = min(image.shape[1], round(max(xs) + px / 2)), min(image.shape[0], round(max(ys) + py / 2))
+    width = image.shape[1]
+    data = {
+        "cell_rgb": _rgb(colour), "tolerance": tolerance, "background_rgb": _rgb(background),
+        "board": board.to_text().replace("\n", "/"),
+        "region": [bx0, by0, bx1 - bx0, by1 - by0],
+        "pitch": round(float(px), 2), "cell": round(float(cell), 2),
+        "pitch_share": round(float(px) / width, 5), "cell_share": round(float(cell) / width, 5),
+    }
+    some_cell = next(p for p in sorted(board.cells) if p != board.start)
+    sx, sy = centre[board.start]
+    templates = {
+        "cell": _box(image, centre[some_cell], round(cell / 2)),
+        # the cat's tail pokes above its cell: the crop reaches a pitch up
+        "cat": image[max(0, round(sy - py)):round(sy + 0.6 * py), max(0, round(sx - 0.6 * px)):round(sx + 0.6 * px)].copy(),
+    }
+    return data, templates
+
+
+def _rgb(bgr: np.ndarray) -> list[int]:
+    return [int(round(v)) for v in bgr[::-1]]
+
+
+def _box(image: np.ndarray, xy: tuple[float, float], half: int) -> np.ndarray:
+    """The square of side 2·half+1 around a point, clipped to the image."""
+    x, y = round(xy[0]), round(xy[1])
+    return image[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1].copy()
