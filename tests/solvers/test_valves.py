@@ -234,3 +234,17 @@ def test_show_lists_the_valves_to_close():
     board = Board.from_text(GAME)
     text = show(board, ["A", "B", "H"])
     assert "close 3 valves: A, B, H" in text and "X" in text and "Y" in text
+
+
+def test_a_thousand_point_sewer_matches_networkx_and_every_answer_is_valid():
+    import networkx as nx
+
+    from puzzlepilot.benchmarks.valves import sewer
+
+    board = sewer(32, seed=7)
+    result = solve(board, all=True)
+    cut = nx.minimum_node_cut(nx.Graph(board.pipes), board.inlet, board.outlet)
+    assert result.solved and result.moves == len(cut) == result.stats["flow"]
+    answers = result.extra["solutions"]
+    assert len({tuple(a) for a in answers}) == len(answers) > 1
+    assert all(validate(board, a) == [] and len(a) == result.moves for a in answers)
