@@ -19,6 +19,7 @@ Cost: one dict entry per reachable position (横刀立马: 13,011 keys, ~40 ms).
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -185,6 +186,35 @@ def _parse_goal(value: str, line: int) -> tuple[int, int]:
 def layout(name: str) -> Board:
     """A named classic layout (see ``LAYOUTS``)."""
     return Board.from_text(LAYOUTS[name][0])
+
+
+def generate(rows: int, cols: int, seed: int, empty: int = 2) -> Board:
+    """A random packed board: the 2×2 target at the top centre, the rest tiled in
+    reading order with random 1×2, 2×1 and (rarer) 1×1 pieces, then soldiers (or, failing
+    those, other pieces) lifted until ``empty`` cells are free. The exit is the bottom row
+    band, centred (left of centre on odd widths)."""
+    rng = random.Random(seed)
+    left = cols // 2 - 1
+    taken = {(r, c) for r in range(2) for c in range(left, left + 2)}
+    pieces = [Piece("C", 0, left, 2, 2)]
+    names = iter("ABDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) in taken:
+                continue
+            fits = [(h, w) for h, w in ((1, 2), (2, 1), (1, 2), (2, 1), (1, 1))
+                    if r + h <= rows and c + w <= cols
+                    and not {(r + i, c + j) for i in range(h) for j in range(w)} & taken]
+            h, w = rng.choice(fits)
+            taken |= {(r + i, c + j) for i in range(h) for j in range(w)}
+            pieces.append(Piece(next(names), r, c, h, w))
+    free = 0
+    while free < empty:
+        soldiers = [p for p in pieces[1:] if p.shape == (1, 1)]
+        gone = rng.choice(soldiers or pieces[1:])
+        pieces.remove(gone)
+        free += gone.height * gone.width
+    return Board.make(rows, cols, pieces, goal=(rows - 2, left))
 
 
 # ---------------------------------------------------------------------------------- search

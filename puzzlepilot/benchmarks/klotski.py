@@ -8,11 +8,10 @@ Both search the same graph, so the ratio is the price of the representation.
 from __future__ import annotations
 
 import copy
-import random
 from collections import deque
 
 from puzzlepilot.bench import Bench, ms, summary
-from solvers.klotski import LAYOUTS, Board, Piece, layout, solve
+from solvers.klotski import LAYOUTS, Board, generate, layout, solve
 
 QUICK_LAYOUTS = ("一路顺风", "雨声淅沥")
 BASELINE_LAYOUTS = ("横刀立马", "一路顺风", "雨声淅沥", "兵分三路")
@@ -69,35 +68,6 @@ def baseline_solve(board: Board) -> int | None:
     return None
 
 
-def generated(rows: int, cols: int, seed: int, empty: int = 2) -> Board:
-    """A random packed board: the 2×2 target at the top centre, the rest tiled in
-    reading order with random 1×2, 2×1 and (rarer) 1×1 pieces, then soldiers (or, failing
-    those, other pieces) lifted until ``empty`` cells are free. The exit is the bottom row
-    band, centred (left of centre on odd widths)."""
-    rng = random.Random(seed)
-    left = cols // 2 - 1
-    taken = {(r, c) for r in range(2) for c in range(left, left + 2)}
-    pieces = [Piece("C", 0, left, 2, 2)]
-    names = iter("ABDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-    for r in range(rows):
-        for c in range(cols):
-            if (r, c) in taken:
-                continue
-            fits = [(h, w) for h, w in ((1, 2), (2, 1), (1, 2), (2, 1), (1, 1))
-                    if r + h <= rows and c + w <= cols
-                    and not {(r + i, c + j) for i in range(h) for j in range(w)} & taken]
-            h, w = rng.choice(fits)
-            taken |= {(r + i, c + j) for i in range(h) for j in range(w)}
-            pieces.append(Piece(next(names), r, c, h, w))
-    free = 0
-    while free < empty:
-        soldiers = [p for p in pieces[1:] if p.shape == (1, 1)]
-        gone = rng.choice(soldiers or pieces[1:])
-        pieces.remove(gone)
-        free += gone.height * gone.width
-    return Board.make(rows, cols, pieces, goal=(rows - 2, left))
-
-
 def run(bench: Bench) -> None:
     repeat = 3 if bench.quick else 5
     rows = []
@@ -132,7 +102,7 @@ def run(bench: Bench) -> None:
         (4, 4, 4, 3, True), (5, 4, 3, 2, True), (6, 5, 10, 2, False), (5, 6, 5, 2, False), (5, 6, 3, 3, False)]
     rows = []
     for r, c, seed, empty, with_baseline in sizes:
-        board = generated(r, c, seed, empty)
+        board = generate(r, c, seed, empty)
         bench.progress(f"  generated {c}×{r} seed {seed} ...")
         t, result = bench.timed(lambda: solve(board))
         tb, best = bench.timed(lambda: baseline_solve(board)) if with_baseline else (None, None)

@@ -1,0 +1,242 @@
+"""Klotski screens in three looks of our own, with the truth they show.
+
+There is no one standard Klotski look, so the vision is tested on several: ``wooden``
+(light grained wood with bevels on a dark board in a brown frame, on paper), ``flat``
+(flat rounded colour blocks, one colour per shape, on a slate board) and ``named``
+(cream tiles carrying the generals' names and a face on Cao Cao, on a near-black board
+in a dark room). Every look keeps what real versions share: pieces are rectangles with
+gaps between them, the board is darker than the pieces, and the exit is marked at the
+bottom of the frame. ``fixture_cases`` builds the vision's regression set; the practice
+board draws its frames with ``render``.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from puzzlepilot.scenes import FixtureCase
+from solvers.klotski import Board, Piece, generate, layout, solve
+
+RGB = tuple[int, int, int]
+STYLES = ("wooden", "flat", "named")
+
+
+@dataclass(frozen=True)
+class Look:
+    page: RGB
+    frame: RGB
+    board: RGB
+    exit: RGB
+    gap: float            # share of a cell between neighbouring pieces
+    radius: float         # corner radius, share of a cell
+
+
+LOOKS = {
+    "wooden": Look((236, 224, 200), (122, 74, 40), (58, 36, 20), (190, 52, 40), 0.06, 0.05),
+    "flat": Look((244, 246, 250), (149, 165, 166), (44, 62, 80), (255, 255, 255), 0.1, 0.14),
+    "named": Look((40, 36, 48), (92, 92, 104), (12, 12, 14), (230, 180, 40), 0.1, 0.1),
+}
+FLAT_COLOURS: dict[tuple[int, int], RGB] = {(2, 2): (231, 76, 60), (2, 1): (52, 152, 219),
+                                            (1, 2): (46, 204, 113), (1, 1): (241, 196, 15)}
+NAMES = {(2, 1): ["ZHANG FEI", "ZHAO YUN", "MA CHAO", "HUANG ZHONG", "WEI YAN"],
+         (1, 2): ["GUAN YU", "XU CHU", "ZHANG LIAO"]}
+
+
+@dataclass(frozen=True)
+class Truth:
+    """What a rendered image shows: the board text (as vision names it), the image centre
+    of every cell (row-major) and the pitch in pixels."""
+
+    board: str
+    cells: tuple[tuple[float, float], ...]
+    pitch: float
+
+
+def _bgr(c: RGB) -> tuple[int, int, int]:
+    return (c[2], c[1], c[0])
+
+
+def _shade(c: RGB, k: float) -> RGB:
+    """Darker (k < 0) or lighter (k > 0) by a share."""
+    return tuple(round(v + ((255 - v) if k > 0 else v) * k) for v in c)  # type: ignore[return-value]
+
+
+def _box(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, r: float, color: RGB) -> None:
+    """A filled rectangle with round corners."""
+    x0, y0, x1, y1 = round(x0), round(y0), round(x1), round(y1)
+    r = max(0, min(round(r), (x1 - x0) // 2, (y1 - y0) // 2))
+    c = _bgr(color)
+    cv2.rectangle(img, (x0 + r, y0), (x1 - r, y1), c, -1)
+    cv2.rectangle(img, (x0, y0 + r), (x1, y1 - r), c, -1)
+    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
+        if r:
+            cv2.circle(img, (cx, cy), r, c, -1, cv2.LINE_AA)
+
+
+def _text(img: np.ndarray, text: str, centre: tuple[float, float], height: float, color: RGB,
+          max_width: float) -> None:
+    scale = height / 22.0
+    thick = max(1, round(height / 9))
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    if w > max_width:
+        scale *= max_width / w
+        (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    cv2.putText(img, text, (round(centre[0] - w / 2), round(centre[1] + h / 2)),
+                cv2.FONT_HERSHEY_SIMPLEX, scale, _bgr(color), thick, cv2.LINE_AA)
+
+
+def _piece(img: np.ndarray, p: Piece, box: tuple[float, float, float, float], cell: float,
+           style: str, is_target: bool, index: int) -> None:
+    x0, y0, x1, y1 = box
+    look = LOOKS[style]
+    r = look.radius * cell
+    if style == "wooden":
+        wood: RGB = (200, 118, 72) if is_target else (216, 174, 114)
+        _box(img, x0, y0, x1, y1, r, _shade(wood, -0.22))                       # shadow edge
+        _box(img, x0, y0, x1 - cell * 0.04, y1 - cell * 0.04, r, _shade(wood, 0.25))  # light edge
+        _box(img, x0 + cell * 0.04, y0 + cell * 0.04, x1 - cell * 0.04, y1 - cell * 0.04, r, wood)
+        grain = _bgr(_shade(wood, -0.08))
+        rng = random.Random(index)
+        for k in range(max(2, round((y1 - y0) / cell * 5))):
+            y = y0 + (k + 0.5 + rng.uniform(-0.3, 0.3)) * (y1 - y0) / max(2, round((y1 - y0) / cell * 5))
+            xs = np.linspace(x0 + cell * 0.08, x1 - cell * 0.08, 12)
+            ys = y + np.sin(xs / cell * 3 + rng.uniform(0, 6)) * cell * 0.03
+            pts = np.stack([xs, ys], 1).round().astype(np.int32)
+            cv2.polylines(img, [pts], False, grain, 1, cv2.LINE_AA)
+    elif style == "flat":
+        color = (231, 76, 60) if is_target else FLAT_COLOURS.get(p.shape, (155, 89, 182))
+        _box(img, x0, y0, x1, y1, r, color)
+    else:
+        cream: RGB = (240, 214, 170) if is_target else (236, 228, 204)
+        _box(img, x0, y0, x1, y1, r, cream)
+        ink: RGB = (120, 40, 24)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if is_target:
+            face = round(min(x1 - x0, y1 - y0) * 0.22)
+            cv2.circle(img, (round(cx), round(cy - face * 0.4)), face, _bgr(ink), max(1, round(cell / 30)), cv2.LINE_AA)
+            for ex in (-0.35, 0.35):
+                cv2.circle(img, (round(cx + ex * face), round(cy - face * 0.55)), max(1, round(face * 0.1)), _bgr(ink), -1)
+            _text(img, "CAO CAO", (cx, cy + face * 1.3), cell * 0.26, ink, (x1 - x0) * 0.8)
+        else:
+            names = NAMES.get(p.shape, ["BING"])
+            name = names[index % len(names)]
+            if p.height > p.width:
+                for k, part in enumerate(name.split(" ")[:2]):
+                    _text(img, part, (cx, cy + (k - 0.5) * cell * 0.45), cell * 0.2, ink, (x1 - x0) * 0.8)
+            else:
+                _text(img, name, (cx, cy), cell * 0.22, ink, (x1 - x0) * 0.8)
+
+
+def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple[int, int] | None = None,
+           at: tuple[float, float] | None = None, title: str = "") -> tuple[np.ndarray, Truth]:
+    """The board drawn in a look (BGR image) and the truth it shows.
+
+    ``cell`` is the pitch in pixels; ``size`` (width, height) the picture (default: the
+    board with a margin); ``at`` the top-left of the board's cell area (default:
+    centred); ``title`` a line of text above the board."""
+    look = LOOKS[style]
+    rim = 0.35 * cell
+    bw, bh = board.cols * cell, board.rows * cell
+    width, height = size or (round(bw + 2 * rim + 1.2 * cell), round(bh + 2 * rim + 1.8 * cell))
+    img = np.full((height, width, 3), _bgr(look.page), np.uint8)
+    bx, by = at or ((width - bw) / 2, (height - bh) / 2 + 0.3 * cell)
+    _box(img, bx - rim, by - rim, bx + bw + rim, by + bh + rim, rim * 0.6, look.frame)
+    cv2.rectangle(img, (round(bx), round(by)), (round(bx + bw), round(by + bh)), _bgr(look.board), -1)
+    target = board.piece(board.target)
+    ex0 = bx + board.goal[1] * cell
+    cv2.rectangle(img, (round(ex0 + 0.1 * cell), round(by + bh + rim * 0.3)),
+                  (round(ex0 + (target.width - 0.1) * cell), round(by + bh + rim * 0.7)), _bgr(look.exit), -1)
+    if title:
+        _text(img, title, (bx + bw / 2, by - rim - 0.5 * cell), 0.32 * cell, _shade(look.frame, -0.3), bw)
+    gap = look.gap * cell
+    for i, p in enumerate(board.pieces):
+        box = (bx + p.col * cell + gap / 2, by + p.row * cell + gap / 2,
+               bx + (p.col + p.width) * cell - gap / 2, by + (p.row + p.height) * cell - gap / 2)
+        _piece(img, p, box, cell, style, p.name == board.target, i)
+    cells = tuple((bx + (c + 0.5) * cell, by + (r + 0.5) * cell) for r in range(board.rows) for c in range(board.cols))
+    return img, Truth(board.relabelled().to_text().replace("\n", "/"), cells, cell)
+
+
+def scrambled(board: Board, moves: int, seed: int) -> Board:
+    """The board after some moves of its solution (a mid-game position)."""
+    solution = solve(board).solution or []
+    spots = {p.name: p for p in board.pieces}
+    for move in solution[:moves]:
+        p = spots[move["piece"]]
+        for step in move["path"]:
+            dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[step]
+            p = Piece(p.name, p.row + dr, p.col + dc, p.height, p.width)
+        spots[p.name] = p
+    return Board.make(board.rows, board.cols, list(spots.values()), board.target,
+                      None if board.goal == board.default_goal() else board.goal)
+
+
+def _desktop(width: int, height: int, seed: int) -> np.ndarray:
+    """A plain desktop: a gradient, a task bar and a few windows with text lines."""
+    rng = random.Random(seed)
+    ramp = np.linspace(0, 1, height)[:, None, None]
+    top, bottom = np.array([120, 90, 60]), np.array([190, 150, 110])
+    img = (top + (bottom - top) * ramp).repeat(width, 1).astype(np.uint8)
+    cv2.rectangle(img, (0, height - 36), (width, height), (40, 40, 40), -1)
+    for _ in range(3):
+        x, y = rng.randrange(0, width - 300), rng.randrange(0, height - 260)
+        cv2.rectangle(img, (x, y), (x + 280, y + 220), (235, 235, 235), -1)
+        cv2.rectangle(img, (x, y), (x + 280, y + 26), (200, 120, 60), -1)
+        for k in range(6):
+            cv2.line(img, (x + 14, y + 50 + 26 * k), (x + 14 + rng.randrange(80, 250), y + 50 + 26 * k), (90, 90, 90), 3)
+    return img
+
+
+def fixture_cases() -> list[FixtureCase]:
+    """The klotski fixtures: the three looks on classic layouts and mid-game positions,
+    5×6 and 6×5 boards, small and large cells, JPEG, a window on a desktop, a scaled
+    capture, and scenes with no Klotski board (an empty board, a desktop, a grid of
+    equal squares with wide gaps)."""
+    cases: list[FixtureCase] = []
+
+    def add(name: str, image: np.ndarray, board: str | None, note: str, quality: int | None = None) -> None:
+        cases.append(FixtureCase(name, image, board, "jpg" if quality else "png", quality or 85, note))
+
+    for name, style, cell, q in (("横刀立马", "wooden", 80, 88), ("指挥若定", "flat", 60, None),
+                                 ("兵分三路", "named", 90, 85), ("一路顺风", "flat", 40, None)):
+        img, t = render(layout(name), style=style, cell=cell, title="HUARONG DAO")
+        add(f"{style}_{cell}_{LAYOUT_IDS[name]}", img, t.board, f"{name} in the {style} look, {cell} px cells", q)
+    for name, style, moves, cell, q in (("横刀立马", "flat", 17, 70, None), ("齐头并进", "wooden", 9, 64, 85),
+                                        ("桃花园中", "named", 23, 72, 80)):
+        img, t = render(scrambled(layout(name), moves, 0), style=style, cell=cell)
+        add(f"midgame_{style}_{LAYOUT_IDS[name]}_{moves}", img, t.board, f"{name} after {moves} moves", q)
+    for rows, cols, seed, style, cell in ((4, 6, 3, "flat", 50), (5, 6, 5, "wooden", 56)):
+        board = generate(rows, cols, seed)
+        img, t = render(board, style=style, cell=cell)
+        add(f"generated_{cols}x{rows}_{style}", img, t.board, f"{cols}×{rows} board, {len(board.pieces)} pieces",
+            88 if style == "wooden" else None)
+
+    board = scrambled(layout("左右布兵"), 11, 0)
+    small, t = render(board, style="named", cell=48)
+    desk = _desktop(1280, 800, 3)
+    desk[120:120 + small.shape[0], 700:700 + small.shape[1]] = small
+    add("desktop_named_48", desk, t.board, "a 48 px board in a window on a 1280×800 desktop", 85)
+    big, t = render(layout("雨声淅沥"), style="wooden", cell=110)
+    scaled = cv2.resize(big, None, fx=0.55, fy=0.55, interpolation=cv2.INTER_AREA)
+    add("scaled_wooden_110x055", scaled, t.board, "drawn at 110 px, captured at 0.55×", 85)
+
+    img, t = render(layout("横刀立马"), style="flat", cell=60)
+    (x0, y0), (x1, y1) = t.cells[0], t.cells[-1]
+    cv2.rectangle(img, (round(x0 - 30), round(y0 - 30)), (round(x1 + 30), round(y1 + 30)), _bgr(LOOKS["flat"].board), -1)
+    add("no_board_empty_board", img, None, "the board with every piece taken off")
+    add("no_board_desktop", _desktop(1024, 700, 5), None, "a desktop with windows, no game")
+    grid = np.full((600, 600, 3), 30, np.uint8)
+    for r in range(5):
+        for c in range(5):
+            if (r + c) % 4:
+                cv2.rectangle(grid, (40 + c * 110, 40 + r * 110), (40 + c * 110 + 60, 40 + r * 110 + 60), (200, 200, 200), -1)
+    add("no_board_sparse_grid", grid, None, "equal squares with gaps as wide as they are: not Klotski pieces")
+    return cases
+
+
+LAYOUT_IDS = {"横刀立马": "hengdaolima", "指挥若定": "zhihuiruoding", "兵分三路": "bingfensanlu",
+              "一路顺风": "yilushunfeng", "齐头并进": "qitoubingjin", "桃花园中": "taohuayuanzhong",
+              "左右布兵": "zuoyoububing", "雨声淅沥": "yushengxili"}

@@ -1,0 +1,73 @@
+"""Klotski actions and hints: one drag per move through each cell step, starting on the
+piece it moves; played back on the board they solve it; the hint is the next move."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from overlay.actions import Drag
+from overlay.draw import Label, Polyline
+from overlay.klotski import hints, plan
+from puzzlepilot.scenes.klotski import render, scrambled
+from solvers.klotski import layout, solve, validate
+from vision.klotski import parse
+
+
+@pytest.fixture(scope="module", params=[("一路顺风", "wooden", 70), ("雨声淅沥", "named", 56),
+                                        ("横刀立马", "flat", 64)], ids=str)
+def scene(request):
+    name, style, cell = request.param
+    img, truth = render(scrambled(layout(name), 5, 0), style=style, cell=cell)
+    found = parse(img)
+    return found, solve(found.board).solution, truth
+
+
+def test_playing_the_drags_on_the_screen_solves_the_board(scene):
+    found, solution, truth = scene
+    actions = plan(found, solution)
+    assert len(actions) == len(solution) and all(isinstance(a, Drag) for a in actions)
+    board = found.board
+    grid = [list(row) for row in board.to_text().split("\n")]
+    centres = np.array(truth.cells)
+    cols, pitch = board.cols, truth.pitch
+    played = []
+    for drag in actions:
+        # the piece under the press, found from the pixels alone
+        cell = int(np.argmin(np.hypot(*(centres - np.array(drag.points[0])).T)))
+        piece = grid[cell // cols][cell % cols]
+        path = ""
+        for (x0, y0), (x1, y1) in zip(drag.points, drag.points[1:]):
+            dx, dy = round((x1 - x0) / pitch), round((y1 - y0) / pitch)
+            assert abs(dx) + abs(dy) == 1 and abs(x1 - x0 - dx * pitch) < 1 and abs(y1 - y0 - dy * pitch) < 1
+            path += {(0, -1): "U", (0, 1): "D", (-1, 0): "L", (1, 0): "R"}[(dx, dy)]
+        played.append({"piece": piece, "path": path})
+        for step in path:
+            dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[step]
+            cells = [(r, c) for r in range(board.rows) for c in range(cols) if grid[r][c] == piece]
+            for r, c in cells:
+                grid[r][c] = "."
+            for r, c in cells:
+                grid[r + dr][c + dc] = piece
+    assert validate(board, played) == []
+
+
+def test_drag_starts_at_the_centre_of_the_moving_piece(scene):
+    found, solution, truth = scene
+    first = plan(found, solution)[0]
+    p = found.board.piece(solution[0]["piece"])
+    cells = [truth.cells[r * found.board.cols + c] for r, c in p.cells()]
+    assert np.allclose(first.points[0], np.mean(cells, axis=0), atol=0.05 * truth.pitch)
+
+
+def test_hint_is_an_arrow_along_the_next_move(scene):
+    found, solution, truth = scene
+    shapes = hints(found, solution)
+    lines = [s for s in shapes if isinstance(s, Polyline)]
+    assert lines and all(len(s.points) == len(solution[0]["path"]) + 1 for s in lines)
+    assert lines[-1].points == plan(found, solution)[0].points
+    assert any(isinstance(s, Label) and f"/{len(solution)}" in s.text for s in shapes)
+
+
+def test_no_moves_no_hints(scene):
+    found, _, _ = scene
+    assert hints(found, []) == [] and plan(found, []) == []

@@ -1,0 +1,91 @@
+"""Klotski vision: boards read in every look, size, scale and mid-game position; cell
+centres where the pieces are; other pictures refused; profiles pin what is ambiguous."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from calibration.profile import Profile
+from puzzlepilot.scenes.klotski import STYLES, render, scrambled
+from solvers.klotski import LAYOUTS, Board, Piece, layout
+from vision.common import NoBoardFound
+from vision.klotski import parse
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT / ".." / "shared" / "real"
+OTHERS = sorted(p for p in (ROOT / "fixtures").glob("*/*.*")
+                if p.suffix in (".png", ".jpg") and p.parent.name != "klotski")
+REAL_SHOTS = sorted(REAL.glob("*/*.png")) if REAL.is_dir() else []
+
+
+def text(found) -> str:
+    return found.board.to_text().replace("\n", "/")
+
+
+@settings(max_examples=15, deadline=None)
+@given(name=st.sampled_from(sorted(LAYOUTS)), style=st.sampled_from(STYLES),
+       cell=st.integers(46, 100), moves=st.integers(0, 25))
+def test_boards_read_in_every_look_size_and_position(name, style, cell, moves):
+    board = scrambled(layout(name), moves, 0)
+    img, truth = render(board, style=style, cell=cell)
+    found = parse(img)
+    assert found.game == "klotski" and text(found) == truth.board
+    assert found.confidence >= 0.6
+    assert np.abs(np.array(found.cells) - np.array(truth.cells)).max() < 0.1 * cell
+
+
+@pytest.mark.parametrize("scale", [0.5, 0.75, 1.6])
+def test_scaled_captures_read(scale):
+    img, truth = render(layout("横刀立马"), style="wooden", cell=90)
+    shot = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    found = parse(shot)
+    assert text(found) == truth.board
+    assert abs(found.geometry["pitch"][0] - 90 * scale) < 0.05 * 90 * scale
+
+
+def test_board_with_an_empty_edge_row_keeps_that_row():
+    board = Board.make(5, 4, [Piece("C", 1, 1, 2, 2), Piece("A", 1, 0, 2, 1), Piece("B", 1, 3, 2, 1),
+                              Piece("D", 3, 0, 1, 1), Piece("E", 3, 3, 1, 1), Piece("F", 4, 1, 1, 2)])
+    img, truth = render(board, style="flat", cell=60)
+    assert text(parse(img)) == truth.board and truth.board.startswith("..../")
+
+
+def test_two_equal_largest_pieces_need_a_profile_naming_the_target(tmp_path):
+    board = Board.from_text("target: X\nXXYY\nXXYY\nA..B\nDEFG")
+    img, _ = render(board, style="flat", cell=60)
+    with pytest.raises(NoBoardFound, match="unique largest"):
+        parse(img)
+    profile = Profile("wide", "klotski", tmp_path, {"target": [2, 2], "board_colour": [44, 62, 80]})
+    with pytest.raises(NoBoardFound, match="2 pieces"):
+        parse(img, profile=profile)
+    wide = Board.from_text("target: X\nAXXXB\nAXXXB\nD...E\nFGHIJ")
+    img, truth = render(wide, style="flat", cell=60)
+    found = parse(img, profile=Profile("wide", "klotski", tmp_path, {"target": [2, 3]}))
+    assert found.board.piece("C").shape == (2, 3)
+
+
+def test_profile_board_colour_pins_the_board(tmp_path):
+    img, truth = render(layout("一路进军"), style="named", cell=70)
+    assert text(parse(img, profile=Profile("n", "klotski", tmp_path, {"board_colour": [12, 12, 14]}))) == truth.board
+    with pytest.raises(NoBoardFound):
+        parse(img, profile=Profile("n", "klotski", tmp_path, {"board_colour": [0, 255, 0]}))
+
+
+@pytest.mark.parametrize("path", OTHERS + REAL_SHOTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_other_games_screens_are_refused(path):
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    with pytest.raises(NoBoardFound):
+        parse(image)
+
+
+@pytest.mark.parametrize("image", [
+    np.zeros((300, 300, 3), np.uint8),
+    np.random.default_rng(1).integers(0, 256, (400, 500, 3), dtype=np.uint8),
+], ids=["black", "noise"])
+def test_plain_pictures_are_refused(image):
+    with pytest.raises(NoBoardFound):
+        parse(image)

@@ -1,0 +1,307 @@
+"""Klotski from a screenshot: piece rectangles on a board of one colour, whatever the style.
+
+Stages, each a plain function:
+1. ``main_colours``: the picture's few most common colours; the board's is one of them;
+2. ``board_regions``: for each, the large connected regions of that colour — the board
+   shows through every gap between pieces, so the board and its gaps are one region and
+   every piece is a *hole* in it;
+3. ``holes``: the holes of a region, which must be solid rectangles (names and pictures
+   on a piece are inside its hole, so they do not matter);
+4. ``fit_grid``: the gap from neighbouring pieces, the cell size from the smallest piece
+   (its short side plus a gap), every piece's size in cells, the grid origin;
+5. ``extend`` and ``check_cells``: every cell is covered by one piece or shows the board's
+   colour; rows and columns of board-coloured cells at the edge are added (empty edge
+   cells), so a frame or page around the board never is;
+6. the target is the unique largest piece (or the profile's ``target`` shape [h, w]); the
+   pieces are lettered as ``Board.relabelled`` does.
+Anything that does not fit — a hole that is not a rectangle, a size that is not a whole
+number of cells, a cell neither covered nor board-coloured — refuses the region: no board
+found. A profile may pin the board's colour (``board_colour``: [r, g, b]).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from solvers.common import BoardError
+from solvers.klotski import Board, Piece
+from vision.common import NoBoardFound, Parse
+
+MIN_SIDE = 60          # px: smaller regions cannot hold a board
+MIN_CONFIDENCE = 0.6
+SCREEN_PIXELS = 250_000        # larger pictures are screened for regions at a reduced size
+MAX_SHAPES = 200               # more patches than this in a region: texture, not a board
+COLOUR_TOLERANCE = 40          # per channel, around the board's colour
+BOARD_COLOUR_DISTANCE = 30.0   # mean colour of an empty cell from the board's
+
+
+@dataclass(frozen=True)
+class Rect:
+    x0: float
+    y0: float
+    x1: float       # exclusive
+    y1: float
+
+    @property
+    def w(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def h(self) -> float:
+        return self.y1 - self.y0
+
+
+@dataclass(frozen=True)
+class Grid:
+    origin: tuple[float, float]     # top-left corner of cell (0, 0)
+    pitch: tuple[float, float]
+    gap: float
+    rows: int
+    cols: int
+
+    def centre(self, r: int, c: int) -> tuple[float, float]:
+        return (self.origin[0] + (c + 0.5) * self.pitch[0], self.origin[1] + (r + 0.5) * self.pitch[1])
+
+
+def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
+    """The Klotski board in a screenshot, or NoBoardFound."""
+    target_shape = None if profile is None else profile.get("target", list, None)
+    fixed = None if profile is None else profile.get("board_colour", list, None)
+    colours = [np.array(fixed[::-1], np.float32)] if fixed else main_colours(image_bgr)
+    early: list[str] = []     # regions without piece-like holes
+    late: list[str] = []      # regions with pieces that did not make a board: say why
+    for colour in colours:
+        for region in board_regions(image_bgr, colour):
+            try:
+                rects = piece_rects(region)
+            except NoBoardFound as exc:
+                early.append(str(exc))
+                continue
+            try:
+                return read_board(image_bgr, rects, colour, target_shape)
+            except NoBoardFound as exc:
+                late.append(str(exc))
+    raise NoBoardFound("no Klotski board: " + (late or early or ["no board-sized region of one colour"])[0])
+
+
+def main_colours(image: np.ndarray, count: int = 10) -> list[np.ndarray]:
+    """The picture's most common colours (BGR), from a coarse 8×8×8 histogram; the
+    board's colour is one of them in every look."""
+    step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 250_000)))
+    pixels = image[::step, ::step].reshape(-1, 3)
+    bins = (pixels[:, 0] >> 5).astype(np.int32) * 64 + (pixels[:, 1] >> 5) * 8 + (pixels[:, 2] >> 5)
+    counts = np.bincount(bins, minlength=512)
+    sums = [np.bincount(bins, weights=pixels[:, k], minlength=512) for k in range(3)]
+    colours: list[np.ndarray] = []
+    for b in np.argsort(counts)[::-1][:count * 2]:
+        if counts[b] < 0.003 * len(bins):
+            break
+        colour = np.array([sums[k][b] / counts[b] for k in range(3)], np.float32)
+        if all(np.abs(colour - c).max() > 20 for c in colours):
+            colours.append(colour)
+        if len(colours) == count:
+            break
+    return colours
+
+
+@dataclass(frozen=True)
+class Region:
+    """A connected region of one colour: its mask within its bounding box, and where that
+    box sits in the picture."""
+
+    mask: np.ndarray
+    x: int
+    y: int
+
+
+def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
+    """The large connected regions of one colour that could be a board seen through its
+    gaps (mostly covered by other colours: pieces), largest first. Large pictures are
+    screened at a reduced size, then each candidate is cut out at full size."""
+    lo = np.clip(colour - COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+    hi = np.clip(colour + COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+    f = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / SCREEN_PIXELS))))
+    mask = cv2.inRange(image[::f, ::f], lo, hi)
+    if f > 1:   # thin gaps may drop out of the reduced picture: rejoin them
+        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    boxes = [st for st in stats[1:] if st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
+             and st[4] <= (0.6 if f == 1 else 0.8) * st[2] * st[3]]
+    boxes.sort(key=lambda st: -st[cv2.CC_STAT_AREA])
+    found = []
+    for x, y, w, h, _ in boxes[:4]:
+        x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
+        crop = cv2.inRange(image[y0:(y + h + 1) * f, x0:(x + w + 1) * f], lo, hi)
+        m, labels, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=4)
+        if m < 2:
+            continue
+        i = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
+        cx, cy, cw, ch, area = st[i]
+        if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
+            found.append(Region(labels[cy:cy + ch, cx:cx + cw] == i, int(x0 + cx), int(y0 + cy)))
+    return found
+
+
+def holes(region: Region) -> list[tuple[Rect, float]]:
+    """(bounding rectangle, fill share) of every patch of other colours inside the
+    region's bounding box. Pieces at the board's edge may touch the frame, so a piece is
+    not required to be enclosed, only to lie within the board's extent."""
+    inside = (~region.mask).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=4)
+    found = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        x, y = x + region.x, y + region.y
+        found.append((Rect(float(x), float(y), float(x + w), float(y + h)), area / float(w * h)))
+    return found
+
+
+def piece_rects(region: Region) -> list[Rect]:
+    """The pieces' rectangles in a board-coloured region: its holes, less specks and the
+    exit mark (thinner than the typical piece); NoBoardFound unless all are rectangles."""
+    speck = max(4.0, 0.03 * min(region.mask.shape))
+    found = [(r, fill) for r, fill in holes(region) if min(r.w, r.h) >= speck]
+    if len(found) > MAX_SHAPES:
+        raise NoBoardFound("too many shapes for a board")
+    if len(found) < 3:
+        raise NoBoardFound("fewer than three pieces")
+    unit = float(np.median([min(r.w, r.h) for r, _ in found]))
+    rects = [(r, fill) for r, fill in found if min(r.w, r.h) >= 0.6 * unit]
+    if len(rects) < 3:
+        raise NoBoardFound("fewer than three pieces")
+    if any(fill < 0.85 for _, fill in rects):
+        raise NoBoardFound("a shape on the board is not a rectangle")
+    return [r for r, _ in rects]
+
+
+def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
+               target_shape: list[int] | None = None) -> Parse:
+    """Grid, piece sizes and empty cells from the pieces' rectangles; NoBoardFound when
+    they do not make a Klotski board."""
+    grid, sizes, err = fit_grid(rects)
+    grid = extend(image, grid, sizes, colour)
+    check_cells(image, grid, sizes, colour)
+    pieces = [Piece(f"p{i}", r, c, h, w) for i, (r, c, h, w) in enumerate(sizes)]
+    target = _target(pieces, target_shape)
+    try:
+        board = Board.make(grid.rows, grid.cols, pieces, target).relabelled()
+    except BoardError as exc:
+        raise NoBoardFound(f"the pieces do not make a board ({exc})") from None
+    confidence = max(0.0, 1.0 - 4.0 * err)
+    if confidence < MIN_CONFIDENCE:
+        raise NoBoardFound(f"pieces sit off the grid (confidence {confidence:.2f})")
+    centres = [grid.centre(r, c) for r in range(grid.rows) for c in range(grid.cols)]
+    geometry = {"rows": grid.rows, "cols": grid.cols, "origin": list(grid.origin), "pitch": list(grid.pitch),
+                "gap": grid.gap}
+    return Parse("klotski", board, confidence, centres, geometry)
+
+
+def fit_grid(rects: list[Rect]) -> tuple[Grid, list[tuple[int, int, int, int]], float]:
+    """The grid the pieces sit on, each piece's (row, col, height, width) in cells, and
+    the mean misfit of the piece edges in pitches."""
+    gaps = []
+    short = min(min(r.w, r.h) for r in rects)
+    for a in rects:
+        right = [b.x0 - a.x1 for b in rects if b.x0 >= a.x1 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0]
+        below = [b.y0 - a.y1 for b in rects if b.y0 >= a.y1 and min(a.x1, b.x1) - max(a.x0, b.x0) > 0]
+        gaps += [g for g in (min(right, default=None), min(below, default=None)) if g is not None and g < 0.35 * short]
+    if not gaps:
+        raise NoBoardFound("no two pieces side by side")
+    gap = float(np.median(gaps))
+    pitch0 = short + gap
+    if gap > 0.3 * pitch0:
+        raise NoBoardFound("the shapes stand too far apart for sliding pieces")
+    pitch, origin, spans = [], [], []
+    for lo, hi in (("x0", "x1"), ("y0", "y1")):
+        n = [max(1, round((getattr(r, hi) - getattr(r, lo) + gap) / pitch0)) for r in rects]
+        length = [getattr(r, hi) - getattr(r, lo) + gap for r in rects]
+        p = sum(a * b for a, b in zip(length, n)) / sum(k * k for k in n)
+        starts = [getattr(r, lo) - gap / 2 for r in rects]
+        first = min(starts)
+        idx = [round((s - first) / p) for s in starts]
+        o = float(np.mean([s - i * p for s, i in zip(starts, idx)]))
+        pitch.append(p)
+        origin.append(o)
+        spans.append((idx, n, [abs(s - o - i * p) / p for s, i in zip(starts, idx)]
+                      + [abs(L - k * p) / p for L, k in zip(length, n)]))
+    (cols_i, w_n, err_x), (rows_i, h_n, err_y) = spans
+    if min(cols_i) < 0 or min(rows_i) < 0:
+        raise NoBoardFound("pieces do not line up")
+    err = float(np.mean(err_x + err_y))
+    if max(err_x + err_y) > 0.2:
+        raise NoBoardFound("a piece is not a whole number of cells")
+    sizes = [(r, c, h, w) for r, c, h, w in zip(rows_i, cols_i, h_n, w_n)]
+    grid = Grid((origin[0], origin[1]), (pitch[0], pitch[1]), gap,
+                max(r + h for r, _, h, _ in sizes), max(c + w for _, c, _, w in sizes))
+    return grid, sizes, err
+
+
+def _looks_empty(image: np.ndarray, grid: Grid, r: int, c: int, colour: np.ndarray) -> bool:
+    """The inner part of cell (r, c) is inside the picture and has the board's colour."""
+    x, y = grid.centre(r, c)
+    hx, hy = 0.35 * grid.pitch[0], 0.35 * grid.pitch[1]
+    x0, y0, x1, y1 = round(x - hx), round(y - hy), round(x + hx), round(y + hy)
+    if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
+        return False
+    patch = image[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
+    return bool(np.linalg.norm(patch.mean(0) - colour) <= BOARD_COLOUR_DISTANCE and patch.std(0).max() < 30)
+
+
+def extend(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, int]], colour: np.ndarray) -> Grid:
+    """Grow the grid by edge rows and columns that are wholly empty board (the pieces'
+    extent misses them), shifting the pieces' cells to match."""
+    while True:
+        for side in ("top", "bottom", "left", "right"):
+            if side in ("top", "bottom"):
+                r = -1 if side == "top" else grid.rows
+                if all(_looks_empty(image, grid, r, c, colour) for c in range(grid.cols)):
+                    break
+            else:
+                c = -1 if side == "left" else grid.cols
+                if all(_looks_empty(image, grid, r, c, colour) for r in range(grid.rows)):
+                    break
+        else:
+            return grid
+        ox, oy = grid.origin
+        if side == "top":
+            grid = Grid((ox, oy - grid.pitch[1]), grid.pitch, grid.gap, grid.rows + 1, grid.cols)
+            sizes[:] = [(r + 1, c, h, w) for r, c, h, w in sizes]
+        elif side == "left":
+            grid = Grid((ox - grid.pitch[0], oy), grid.pitch, grid.gap, grid.rows, grid.cols + 1)
+            sizes[:] = [(r, c + 1, h, w) for r, c, h, w in sizes]
+        elif side == "bottom":
+            grid = Grid(grid.origin, grid.pitch, grid.gap, grid.rows + 1, grid.cols)
+        else:
+            grid = Grid(grid.origin, grid.pitch, grid.gap, grid.rows, grid.cols + 1)
+        if grid.rows * grid.cols > 400:
+            raise NoBoardFound("the board grows without end")
+
+
+def check_cells(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, int]],
+                colour: np.ndarray) -> None:
+    """Check every cell is covered by exactly one piece or is empty board."""
+    covered = np.zeros((grid.rows, grid.cols), np.int32)
+    for r, c, h, w in sizes:
+        covered[r:r + h, c:c + w] += 1
+    if covered.max() > 1:
+        raise NoBoardFound("two pieces overlap")
+    empty = [(r, c) for r in range(grid.rows) for c in range(grid.cols) if not covered[r, c]]
+    if not empty:
+        raise NoBoardFound("no empty cell")
+    if not all(_looks_empty(image, grid, r, c, colour) for r, c in empty):
+        raise NoBoardFound("a cell is neither a piece nor empty board")
+
+
+def _target(pieces: list[Piece], shape: list[int] | None) -> str:
+    if shape is not None:
+        same = [p for p in pieces if list(p.shape) == list(shape)]
+        if len(same) != 1:
+            raise NoBoardFound(f"{len(same)} pieces of the profile's target shape {shape}")
+        return same[0].name
+    areas = sorted((p.height * p.width for p in pieces), reverse=True)
+    if len(areas) > 1 and areas[0] == areas[1]:
+        raise NoBoardFound("no unique largest piece to be the target (a profile can name its shape)")
+    return max(pieces, key=lambda p: p.height * p.width).name
