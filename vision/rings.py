@@ -104,9 +104,10 @@ def _candidates(grey: np.ndarray) -> list[tuple[float, float, float]]:
     return [] if circles is None else [tuple(map(float, c)) for c in circles[0][:CANDIDATES]]
 
 
-def _radial_edges(grey: np.ndarray, cx: float, cy: float, reach: float, angles: np.ndarray) -> tuple[np.ndarray, float]:
+def _radial_edges(grey: np.ndarray, cx: float, cy: float, reach: float, angles: np.ndarray,
+                  samples: int = 240) -> tuple[np.ndarray, float]:
     """|d/dradius| of the unwarped picture (rows: radii from 0 by ``step``), and the step."""
-    step = reach / 240.0
+    step = reach / samples
     flat = polar(grey, cx, cy, np.arange(0.0, reach, step), angles).astype(np.float32)
     return np.abs(np.diff(flat, axis=0)), step
 
@@ -133,18 +134,30 @@ def refine_centre(grey: np.ndarray, cx: float, cy: float, reach: float) -> tuple
 
 
 def _fit_rings(radial: np.ndarray, step: float, guess: float) -> tuple[float, float, float]:
-    """(outer, inner, contrast): the 5 equally spaced ring edges that best match the radial
-    edge profile, outer searched around the circle found, and how far the weakest of the
-    five stands above the profile's average."""
-    # Smoothing merges the two edges of a joint line into one peak at its middle.
-    prof = cv2.GaussianBlur(radial.reshape(-1, 1), (1, 0), sigmaX=0.1, sigmaY=0.012 * guess / step).ravel()
-    outer = np.arange(guess * 0.75, min(guess * 1.35, (len(prof) - 2) * step), step)[:, None, None]
-    ratio = np.arange(0.12, 0.56, 0.01)[None, :, None]
+    """(outer, inner/outer, contrast): the 5 equally spaced ring edges that best match the radial
+    edge profile, and how far the weakest of the five stands above the profile's average.
+    The circle found may be any of the arena's edges, so the outer edge is first searched
+    from it out to 4 times its radius, then again finely around the best."""
+    outer, ratio, _ = _fit_grid(radial, step, np.arange(guess * 0.9, guess * 4, step), np.arange(0.12, 0.56, 0.01),
+                                smooth=0.012 * guess)
+    return _fit_grid(radial, step, np.arange(outer * 0.97, outer * 1.03, step / 2),
+                     np.arange(ratio - 0.01, ratio + 0.01, 0.001), smooth=0.012 * outer, fine=True)
+
+
+def _fit_grid(radial: np.ndarray, step: float, outers: np.ndarray, ratios: np.ndarray,
+              smooth: float, fine: bool = False) -> tuple[float, float, float]:
+    """The best (outer, inner/outer, contrast) on a grid; ``smooth`` (pixels) merges the two
+    edges of a joint line into one peak at its middle. The coarse search ranks by the
+    weakest edge (all five must be there), the fine one by their sum (no compromise on
+    the strongest); the contrast is always the weakest edge's."""
+    prof = cv2.GaussianBlur(radial.reshape(-1, 1), (1, 0), sigmaX=0.1, sigmaY=smooth / step).ravel()
+    outer = outers[outers < (len(prof) - 2) * step][:, None, None]
+    ratio = ratios[None, :, None]
     idx = np.rint(outer * (ratio + (1 - ratio) * np.linspace(0, 1, RINGS + 1)) / step).astype(int)
-    score = prof[idx].min(axis=2)                      # every edge must be there
+    weakest = prof[idx].min(axis=2)
+    score = prof[idx].sum(axis=2) if fine else weakest
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-    o = float(outer[i, 0, 0])
-    return o, o * float(ratio[0, j, 0]), float(score[i, j]) / (float(prof.mean()) + 1e-6)
+    return float(outer[i, 0, 0]), float(ratio[0, j, 0]), float(weakest[i, j]) / (float(prof.mean()) + 1e-6)
 
 
 def _slice_contrast(grey: np.ndarray, arena: Arena) -> float:
@@ -170,8 +183,10 @@ def find_arena(image: np.ndarray) -> tuple[Arena, float]:
         reach = min(r * 1.5, float(max(grey.shape)))
         x, y = refine_centre(grey, x, y, reach)
         cx, cy = refine_centre(grey_full, x / k, y / k, reach / k)
-        edges, step = _radial_edges(grey_full, cx, cy, reach / k, np.arange(0.0, 360.0, 1.0))
-        outer, inner, ring_contrast = _fit_rings(np.median(edges, axis=1), step, r / k)
+        edges, step = _radial_edges(grey_full, cx, cy, min(4 * r, float(max(grey.shape))) / k,
+                                    np.arange(0.0, 360.0, 1.0), samples=800)
+        outer, ratio, ring_contrast = _fit_rings(np.median(edges, axis=1), step, r / k)
+        inner = outer * ratio
         if ring_contrast < EDGE_CONTRAST:
             continue
         arena = Arena(cx, cy, outer, inner)

@@ -47,8 +47,9 @@ def test_geometry_and_cell_centres_match_the_drawing():
     found = parse(image)
     g = found.geometry
     assert g["centre"] == pytest.approx([arena.cx, arena.cy], abs=1.5)
-    assert g["inner"] == pytest.approx(arena.inner, rel=0.03)
-    assert g["outer"] == pytest.approx(arena.outer, rel=0.03)
+    # Joint lines are a few pixels thick and the outer one shows only its inner edge.
+    assert g["inner"] == pytest.approx(arena.inner, rel=0.05)
+    assert g["outer"] == pytest.approx(arena.outer, rel=0.02)
     assert len(found.cells) == 48
     truth = np.array(arena.cells())
     assert np.abs(np.array(found.cells) - truth).max() < arena.width * 0.1
