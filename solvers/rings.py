@@ -141,19 +141,18 @@ def _byte_tables(perms: list[list[int]]) -> np.ndarray:
     return np.bitwise_or.reduce(bits << dest, axis=-1)
 
 
-def _pair_cover(mask: int) -> int:
-    """Fewest attacks of 1 or 2 neighbouring slices covering the slices of a 12-bit mask."""
-    if mask == 0xFFF:
-        return 6
-    bits = [(mask >> s) & 1 for s in range(SLICES)]
-    gap = bits.index(0)
-    total = run = 0
-    for b in bits[gap + 1:] + bits[:gap + 1]:   # start after an empty slice: runs are linear
-        if b:
-            run += 1
-        else:
-            total, run = total + (run + 1) // 2, 0
-    return total
+def _pair_covers(masks: np.ndarray) -> np.ndarray:
+    """Fewest attacks of 1 or 2 neighbouring slices covering the slices of each 12-bit mask:
+    turned so that an empty slice comes last, the runs are linear and each run of r
+    slices needs ceil(r / 2); a full circle needs 6."""
+    gap = np.log2(~masks & (masks + 1) & 0xFFF | (masks == 0xFFF)).astype(np.int64)   # lowest empty slice
+    turned = ((masks >> (gap + 1)) | (masks << (SLICES - 1 - gap))) & 0xFFF
+    total, run = np.zeros_like(masks), np.zeros_like(masks)
+    for s in range(SLICES):
+        bit = (turned >> s) & 1
+        total += np.where(bit == 0, (run + 1) // 2, 0)
+        run = np.where(bit == 1, run + 1, 0)
+    return np.where(masks == 0xFFF, 6, total)
 
 
 @dataclass(frozen=True)
@@ -164,7 +163,7 @@ class _Tables:
     attack: np.ndarray       # (256,) per byte: line bits | pair bits << 12 of its 2 columns
     tile: np.ndarray         # (4096,) bool: slices that split into neighbouring pairs
     pop: np.ndarray          # (4096,) popcount
-    cover: np.ndarray        # (4096,) _pair_cover
+    cover: np.ndarray        # (4096,) _pair_covers
     spread: np.ndarray       # (4096,) 12-bit slice mask → bit 4s per slice
 
 
@@ -185,9 +184,9 @@ def _tables() -> _Tables:
             elif col:
                 attack[v] |= 1 << (12 + half)
     masks = np.arange(4096)
-    pop = np.array([bin(m).count("1") for m in range(4096)], dtype=np.int64)
-    cover = np.array([_pair_cover(m) for m in range(4096)], dtype=np.int64)
     slice_bits = (masks[:, None] >> np.arange(SLICES)) & 1
+    pop = slice_bits.sum(axis=1)
+    cover = _pair_covers(masks)
     return _Tables(
         moves=_byte_tables([_permutation(m) for m in MOVES]),
         mirror=_byte_tables([mirror])[0],
@@ -260,14 +259,17 @@ def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
 
 
 def _strict_goals(enemies: int) -> np.ndarray:
-    """Every strict goal position with that many enemies: lines on a set of slices, blocks
-    tiling a set of inner pairs elsewhere."""
+    """Every strict goal position with that many enemies: lines on a set of k slices, blocks
+    tiling a set of (enemies − 4k) / 2 inner pairs elsewhere."""
     t = _tables()
     tiles = np.flatnonzero(t.tile)
-    lines = np.arange(4096)[:, None]
-    ok = ((lines & tiles[None, :]) == 0) & (4 * t.pop[lines] + 2 * t.pop[tiles][None, :] == enemies)
-    li, ti = np.nonzero(ok)
-    return t.spread[li] * np.uint64(0xF) | t.spread[tiles[ti]] * np.uint64(0xC)
+    found = []
+    for k in range(min(SLICES, enemies // 4) + 1):
+        lines = np.flatnonzero(t.pop == k)[:, None]
+        pairs = tiles[t.pop[tiles] * 2 == enemies - 4 * k][None, :]
+        li, ti = np.nonzero((lines & pairs) == 0)
+        found.append(t.spread[lines[li, 0]] * np.uint64(0xF) | t.spread[pairs[0, ti]] * np.uint64(0xC))
+    return np.concatenate(found)
 
 
 # ---------------------------------------------------------------------------- search
