@@ -3,10 +3,10 @@
     puzzlepilot calibrate valves SHOT.png --name NAME --board GRAPH.txt
 
 The board is the puzzle's graph (GAMES.md §5) with one valve that the screenshot shows
-shut listed as ``closed: NAME``: the profile learns the closed look from that valve and the
-open look from an open one. A window then asks for a box around the scene and a click on
-the inlet, the outlet, every valve, and the rim of the first valve (which gives the wheel's
-size). The profile's reference picture is the boxed part of the screenshot. Valves close by
+shut listed as ``closed: NAME``: the profile learns the closed look from that valve, and
+each open valve's own look from the screenshot. A window then asks for a box around the
+scene and a click on the inlet, the outlet, every valve, and the rim of the first valve
+(which gives the wheel's size). The profile's reference picture is the boxed part of the screenshot. Valves close by
 a click; a game that needs the wrench picked up first takes ``"close":
 "wrench-then-click"`` and ``"wrench": [x, y]`` (reference picture pixels) in profile.json.
 """
@@ -88,5 +88,5 @@ def build(image: np.ndarray, board: Board, region: tuple[int, int, int, int],
     graph = Board(board.pipes, board.inlet, board.outlet, board.wrenches)
     data = {"graph": graph.to_text().replace("\n", "/"),
             "inlet": inside(f"inlet {board.inlet}"), "outlet": inside(f"outlet {board.outlet}"),
-            "valves": valves, "valve_size": size, "close": "click"}
+            "valves": valves, "valve_size": size, "reference_shut": shut, "close": "click"}
     return data, {"reference": reference, **looks}

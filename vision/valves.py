@@ -9,6 +9,7 @@ calibration profile (``calibration/profile.py``; the shipped one is our own sewe
      "inlet": [x, y], "outlet": [x, y],                       # in the reference picture
      "valves": {"A": [x, y], ...},                            # every valve of the graph
      "valve_size": 50,                                        # side of the valve crops
+     "reference_shut": [],        # valves shown shut in reference.png
      "close": "click",            # or "wrench-then-click" with "wrench": [x, y]
      "templates": {"reference": "reference.png", "open": "open.png", "closed": "closed.png"}}
 
@@ -18,8 +19,10 @@ Stages:
    the largest that fits down to a quarter of it with the template 96 px wide, then at up
    to 320 px around the best place and scale, to a half-percent of scale;
 2. ``read_valves``: at full resolution, each valve's square is compared (zero-mean
-   correlation inside the wheel's disc, colour) with the open and the closed crop; the
-   nearer look wins, and a valve like neither means this is not the scene.
+   correlation inside the wheel's disc, colour) with its own open look — cropped from the
+   reference picture, where it is open, so valves drawn differently each match their own
+   — and with the closed crop; the nearer look wins, and a valve like neither means this
+   is not the scene. Valves shut in the reference use the generic open crop.
 
 Cost: about 10–30 ms for a 1920×1080 screenshot.
 """
@@ -60,7 +63,7 @@ class Scene:
     coarse: np.ndarray              # the reference COARSE_WIDTH wide
     fine: np.ndarray                # … and at most 2·FINE_WIDTH wide, to shrink templates from
     points: dict[str, tuple[float, float]]
-    open_look: np.ndarray           # BGR, valve_size square
+    open_looks: dict[str, np.ndarray]   # each valve's, BGR, valve_size square
     closed_look: np.ndarray
     close: str
     wrench: tuple[float, float] | None
@@ -90,6 +93,7 @@ def scene(profile: Any = None) -> Scene:
 @functools.lru_cache(maxsize=8)
 def _scene(folder: str, stamp: int) -> Scene:
     from calibration.profile import ProfileError, load
+    from calibration.valves import crop_square
 
     prof = load(folder)
     where = f"profile {prof.name}"
@@ -99,7 +103,8 @@ def _scene(folder: str, stamp: int) -> Scene:
         board = Board.from_text(prof.get("graph", str))
     except BoardError as exc:
         raise ProfileError(f"{where}: field 'graph': {exc}") from None
-    reference = cv2.cvtColor(prof.template("reference"), cv2.COLOR_BGR2GRAY)
+    colour = prof.template("reference")
+    reference = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
     h, w = reference.shape
 
     def point(field: str, value: Any) -> tuple[float, float]:
@@ -125,13 +130,20 @@ def _scene(folder: str, stamp: int) -> Scene:
     for key, look in looks.items():
         if look.shape[:2] != (size, size):
             raise ProfileError(f"{where}: template '{key}' must be {size}x{size} (field 'valve_size')")
+    shut = prof.get("reference_shut", list)
+    if not all(name in board.valves for name in shut):
+        raise ProfileError(f"{where}: field 'reference_shut' must list valves of the graph, not {shut!r}")
+    open_looks = {}
+    for name in board.valves:
+        own = None if name in shut else crop_square(colour, points[name], size)
+        open_looks[name] = looks["open"] if own is None else own
     close = prof.get("close", str)
     if close not in ("click", "wrench-then-click"):
         raise ProfileError(f"{where}: field 'close' must be 'click' or 'wrench-then-click', not {close!r}")
     wrench = point("wrench", prof.get("wrench", list)) if close == "wrench-then-click" else None
     coarse = _shrunk(reference, COARSE_WIDTH / w)
     fine = _shrunk(reference, min(1.0, 2 * FINE_WIDTH / w))
-    return Scene(prof.name, board, reference, coarse, fine, points, looks["open"], looks["closed"], close, wrench)
+    return Scene(prof.name, board, reference, coarse, fine, points, open_looks, looks["closed"], close, wrench)
 
 
 # ---------------------------------------------------------------------------- locate
@@ -223,10 +235,10 @@ def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     smaller of their two scales, and each look is sought a few pixels around the mapped
     position, so a scale off by a percent or a hand-placed point off by a few pixels still
     reads — and the place found is the wheel's true centre."""
-    size = sc.open_look.shape[0]
+    size = sc.closed_look.shape[0]
     k = min(1.0, 1 / where.scale)               # image → comparison scale
-    looks = [_shrunk(look, min(1.0, where.scale)) for look in (sc.open_look, sc.closed_look)]
-    centre = (size // 2 + 0.5) * looks[0].shape[0] / size   # the valve's point in a look
+    closed_look = _shrunk(sc.closed_look, min(1.0, where.scale))
+    centre = (size // 2 + 0.5) * closed_look.shape[0] / size    # the valve's point in a look
     half = (size / 2 + max(2, 0.15 * size)) * where.scale
     closed, weakest, found = set(), 1.0, {}
     for name in sc.board.valves:
@@ -235,7 +247,8 @@ def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
         if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
             raise NoBoardFound(f"valve {name} lies outside the image")
         window = _shrunk(image[y0:y1, x0:x1], k)
-        (is_open, ox, oy), (is_closed, cx, cy) = (likeness(window, look) for look in looks)
+        open_look = _shrunk(sc.open_looks[name], min(1.0, where.scale))
+        (is_open, ox, oy), (is_closed, cx, cy) = (likeness(window, look) for look in (open_look, closed_look))
         if max(is_open, is_closed) < MIN_VALVE or abs(is_open - is_closed) < MIN_GAP:
             raise NoBoardFound(f"valve {name} looks neither open nor closed "
                                f"(likeness {is_open:.2f} open, {is_closed:.2f} closed)")
@@ -286,5 +299,5 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         names.append("wrench")
         cells.append(placed.map(sc.wrench))
     geometry = {"profile": sc.name, "names": names, "origin": [placed.x, placed.y], "scale": placed.scale,
-                "radius": sc.open_look.shape[0] * placed.scale / 2, "close": sc.close}
+                "radius": sc.closed_look.shape[0] * placed.scale / 2, "close": sc.close}
     return Parse("valves", board, min(where.score, valves.weakest), cells, geometry)

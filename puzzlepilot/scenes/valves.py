@@ -192,6 +192,7 @@ def profile_data() -> tuple[dict[str, object], dict[str, np.ndarray]]:
         "inlet": list(POINTS[board.inlet]), "outlet": list(POINTS[board.outlet]),
         "valves": {n: list(POINTS[n]) for n in board.valves},
         "valve_size": CROP,
+        "reference_shut": [],
         "close": "click",
     }
     templates = {"reference": reference, "open": crop_square(reference, truth.points[probe], CROP),

@@ -156,9 +156,19 @@ def test_an_explicit_profile_folder_is_used(tmp_path):
     ({"close": "wrench-then-click"}, "wrench"),
     ({"valve_size": 40}, "valve_size"),
     ({"valve_size": None}, "valve_size"),
+    ({"reference_shut": ["Q"]}, "reference_shut"),
 ])
 def test_a_broken_profile_is_refused_naming_the_field(tmp_path, changes, field):
     folder = copy_profile(tmp_path, **changes)
     img, _ = render_sewer(scale=0.5)
     with pytest.raises(ProfileError, match=field):
         parse(img, profile=load(folder))
+
+
+def test_each_open_valve_is_matched_with_its_own_look_from_the_reference(tmp_path):
+    # The generic open crop spoiled: valves open in the reference still read by their own.
+    folder = copy_profile(tmp_path)
+    noise = np.random.default_rng(3).integers(0, 256, (50, 50, 3), dtype=np.uint8)
+    cv2.imwrite(str(folder / "open.png"), noise)
+    img, truth = render_sewer({"B", "K"}, scale=0.9)
+    assert text(parse(img, profile=load(folder))) == truth.board
