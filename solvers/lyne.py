@@ -191,11 +191,8 @@ def _crossings(used: dict[frozenset, str]) -> list[str]:
 
 
 def show(board: Board, solution: dict[str, list[list[int]]]) -> str:
-    """The board, then each path as a list of (row,col) steps."""
-    lines = [board.to_text(), ""]
-    for shape, path in solution.items():
-        lines.append(f"{shape}: " + " ".join(f"({r},{c})" for r, c in path))
-    return "\n".join(lines)
+    """Each path as its (row,col) steps, terminal to terminal (the CLI prints the board)."""
+    return "\n".join(f"{shape}: " + " ".join(f"({r},{c})" for r, c in path) for shape, path in solution.items())
 
 
 # ------------------------------------------------------------------------- the edge solver

@@ -103,7 +103,7 @@ def game_areas(image: np.ndarray) -> list[Area]:
     k = min(1.0, 400 / max(h, w))
     small = cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_NEAREST)
     areas = []
-    for colour, share in _mode_colours(small, 3, 0.08):
+    for colour, share in _mode_colours(small, 6, 0.03):
         mask = _near(small, colour, BACK_TOL)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
         if n < 2:
@@ -121,8 +121,11 @@ def read_area(image: np.ndarray, area: Area) -> Parse:
     h, w = crop.shape[:2]
     f = WORK / max(h, w)
     work = cv2.resize(crop, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
-    back, fg, colours = segment(work, area.background, _frame_colour(image, area))
-    nodes = classify(work, fg, back, colours)
+    fg, colours = segment(work, area.background, _frame_colour(image, area))
+    nodes = classify(work, fg, colours)
+    sizes = np.array([n.size for n in nodes])
+    if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
+        raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
     board, pitch, x0, y0, residual = fit_grid(nodes, work.shape)
     cells = [(area.x0 + (x0 + c * pitch) / f, area.y0 + (y0 + r * pitch) / f)
              for r in range(board.rows) for c in range(board.cols)]
@@ -130,7 +133,9 @@ def read_area(image: np.ndarray, area: Area) -> Parse:
     geometry = {"pitch": pitch / f, "origin": [area.x0 + x0 / f, area.y0 + y0 / f],
                 "rows": board.rows, "cols": board.cols, "node_size": float(np.median([n.size for n in nodes])) / f,
                 "area": [area.x0, area.y0, area.x1, area.y1],
-                "background": [int(v) for v in area.background[::-1]]}
+                "background": [int(v) for v in area.background[::-1]],
+                "colours": {KIND_LETTER[k]: [int(v) for v in n.fill[::-1]]
+                            for n in nodes for k in [n.kind] if k in KIND_LETTER}}
     return Parse("lyne", board, confidence, cells, geometry)
 
 
@@ -167,8 +172,8 @@ class Colours:
     cream: np.ndarray | None
 
 
-def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, Colours]:
-    """(back mask, foreground mask with lines opened away, colours)."""
+def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None) -> tuple[np.ndarray, Colours]:
+    """(foreground mask with path lines opened away, colours)."""
     faint = background
     for colour, _ in _mode_colours(work, 8, 0.003):   # most common first
         if 4 < int(np.abs(colour - background).max()) <= 70:
@@ -181,17 +186,19 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None) 
     # Path lines are thin next to nodes: an opening a sixth of a node wide removes them.
     # The node size comes from the foreground without cream, where lines cannot join nodes.
     size = _typical_size(fg & (1 - _near(work, cream, 40)) if cream is not None else fg)
-    k = max(3, int(size / 6) | 1)
+    k = max(3, min(13, int(size / 6)) | 1)   # capped: a path line is never wider
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return back, fg, Colours(background, faint, cream)
+    return fg, Colours(background, faint, cream)
 
 
 def _typical_size(mask: np.ndarray) -> float:
-    """The median box side of the larger blobs of a mask (the nodes, roughly)."""
+    """The median box side of the larger compact blobs of a mask (the nodes, roughly;
+    pieces of lines are thin or fill little of their box)."""
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    sides = stats[1:, cv2.CC_STAT_WIDTH:cv2.CC_STAT_HEIGHT + 1].max(axis=1) if n > 1 else np.array([0])
-    big = sides[sides >= 0.035 * max(mask.shape)]
-    return float(np.median(big)) if len(big) else 0.0
+    w, h, area = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_AREA]
+    side = np.maximum(w, h)
+    keep = (side >= 0.035 * max(mask.shape)) & (area >= 0.4 * w * h) & (w <= 1.5 * h) & (h <= 1.5 * w)
+    return float(np.median(side[keep])) if keep.any() else 0.0
 
 
 def _median(work: np.ndarray, mask: np.ndarray) -> tuple[int, int, int]:
@@ -207,7 +214,7 @@ def _differ(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
     return max(abs(x - y) for x, y in zip(a, b))
 
 
-def classify(work: np.ndarray, fg: np.ndarray, back: np.ndarray, colours: Colours) -> list[Node]:
+def classify(work: np.ndarray, fg: np.ndarray, colours: Colours) -> list[Node]:
     """Every node-sized blob as a Node; small unreadable blobs (the level name) are
     skipped, large unreadable ones make the image refused."""
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -227,9 +234,6 @@ def classify(work: np.ndarray, fg: np.ndarray, back: np.ndarray, colours: Colour
                 continue
             raise NoBoardFound(f"a blob at ({x},{y}) that is no LYNE node")
         nodes.append(_inspect(work, c, kind, x, y, w, h, colours))
-    sizes = np.array([n.size for n in nodes])
-    if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
-        raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
     return nodes
 
 
@@ -269,7 +273,7 @@ def _inspect(work: np.ndarray, contour: np.ndarray, kind: str, x: int, y: int, w
     middle = (dist >= 0.4 * depth) & (dist <= 0.55 * depth)
     node.ring, node.fill = _median(roi, outer), _median(roi, middle)
     if kind == "hub":
-        node.holes = _count_holes(roi, mask, node.ring, (x, y))
+        node.holes = _count_holes(roi, mask, node.ring, colours.background, (x, y))
         return node
     if _differ(node.ring, node.fill) > 20:
         centre = _median(roi, dist >= 0.85 * depth)
@@ -284,45 +288,54 @@ def _inspect(work: np.ndarray, contour: np.ndarray, kind: str, x: int, y: int, w
 HOLE_AT = {"left": (-0.159, 0.0), "right": (0.159, 0.0), "up": (0.0, -0.159), "down": (0.0, 0.159)}
 
 
-def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], at: tuple[int, int]) -> int:
-    """Holes are diamonds of non-hub colour (background, or cream once filled) at fixed
-    places, about 0.23 of the hub wide. A drawn path crosses the hub through its centre as
-    a double line about 0.1 wide, and the only lines that run over a hole's place run
-    along the axis from the centre to it; so a place holds a hole when the run of non-hub
-    pixels across that axis is hole-wide."""
+def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], background: np.ndarray,
+                 at: tuple[int, int]) -> int:
+    """Holes are diamonds of non-hub colour (background, or cream once filled), 0.23 of
+    the hub wide, at fixed places. A drawn path crosses a hub through its centre as a
+    double line about 0.1 of the hub wide, along the axis to a place or beside it (the
+    diagonals); so a place holds a hole when a slightly smaller diamond there is nearly
+    all non-hub and the non-hub run across the axis is wider than a line."""
     # the octagon's inscribed circle gives centre and width even when stubs of path
     # lines stick out of the outline
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     depth = float(dist.max())
     ys, xs = np.nonzero(dist >= 0.93 * depth)
     cx, cy, width = float(xs.mean()), float(ys.mean()), 2.0 * depth
-    other = (1 - _near(roi, np.array(hub), BACK_TOL)).astype(bool)
+    other = 1 - _near(roi, np.array(hub), BACK_TOL)
+    empty = _near(roi, background, BACK_TOL)
+    yy, xx = np.mgrid[0:roi.shape[0], 0:roi.shape[1]]
     found = {}
     for name, (dx, dy) in HOLE_AT.items():
-        px, py = round(cx + dx * width), round(cy + dy * width)
-        if not (0 <= py < roi.shape[0] and 0 <= px < roi.shape[1]):
-            found[name] = False
-            continue
-        line = other[py, :] if dx == 0 else other[:, px]   # across the centre→place axis
-        i = px if dx == 0 else py
-        run = _run(line, i, max(1, round(0.03 * width)))
-        found[name] = bool(line[i]) and 0.15 * width <= run <= 0.4 * width
+        best, open_hole, px, py = 0.0, 0.0, 0.0, 0.0
+        for ox in (-1, 0, 1):   # the centre estimate may be a pixel off
+            for oy in (-1, 0, 1):
+                x, y = cx + dx * width + ox, cy + dy * width + oy
+                inside = np.abs(xx - x) + np.abs(yy - y) <= 0.09 * width
+                if not inside.any():
+                    continue
+                open_hole = max(open_hole, float(empty[inside].mean()))
+                share = float(other[inside].mean())
+                if share > best:
+                    best, px, py = share, x, y
+        # an open hole shows the background, which no path line has; a filled one is
+        # cream like the lines, so it must also be wider across the axis than a line
+        r, c = round(py), round(px)
+        line = other[max(0, r - 1):r + 2, :].any(axis=0) if dx == 0 else other[:, max(0, c - 1):c + 2].any(axis=1)
+        found[name] = open_hole >= 0.3 or best >= 0.85 and _run(line, c if dx == 0 else r) >= 0.16 * width
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]
 
 
-def _run(line: np.ndarray, i: int, gap: int) -> int:
-    """Length of the run of True through index i, bridging gaps of up to ``gap`` False
-    (anti-aliasing between a hole and a line beside it)."""
+def _run(line: np.ndarray, i: int) -> int:
+    """Length of the run of True through index i, bridging one-pixel gaps."""
+    if not 0 <= i < len(line) or not line[i]:
+        return 0
     lo = hi = i
-    for step in (-1, 1):
-        j, end = i, i
-        while 0 <= j + step < len(line) and abs(j + step - end) <= gap + 1:
-            j += step
-            if line[j]:
-                end = j
-        lo, hi = (end, hi) if step < 0 else (lo, end)
+    while lo > 1 and (line[lo - 1] or line[lo - 2]):
+        lo -= 1
+    while hi < len(line) - 2 and (line[hi + 1] or line[hi + 2]):
+        hi += 1
     return hi - lo + 1
 
 

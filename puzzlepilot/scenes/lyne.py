@@ -246,6 +246,17 @@ def fixture_cases() -> list[FixtureCase]:
             img, t = on_desktop(img, t, max(w + 200, 1920), max(h + 160, 1080), (100 + 20 * i, 90), seed=i)
             note += ", on a desktop with a title bar"
         add(f"gen_{rows}x{cols}_{i}", img, t.board, note, ext="jpg" if i == 3 else "png")
+    extra = [((6, 8), "original", (640, 480), False, True), ((4, 6), "deep space", (2560, 1440), True, False),
+             ((5, 5), "kind of blue", (1024, 768), False, False)]
+    for n, ((rows, cols), pal_name, (w, h), drawn_too, desktop) in enumerate(extra):
+        board, answer = generate(rows, cols, rng, hubs=rows * cols // 6)
+        drawn = half_drawn(board, answer, rng) if drawn_too else None
+        img, t = render(board, PALETTES[pal_name], w, h, drawn=drawn, level=f"C {n + 10}")
+        note = f"generated {board.rows}x{board.cols}, {pal_name}, {w}x{h}" + (", paths half drawn" if drawn else "")
+        if desktop:
+            img, t = on_desktop(img, t, 1280, 720, (300, 140), seed=20 + n)
+            note += ", small window on a desktop"
+        add(f"extra_{pal_name.replace(' ', '_')}_{w}", img, t.board, note, ext="jpg" if n == 2 else "png")
     # screens with no LYNE board: an empty game area, and a plain wallpaper
     empty = np.empty((480, 640, 3), np.uint8)
     empty[:] = _bgr(PALETTES["original"].background)

@@ -1,0 +1,50 @@
+"""LYNE: each shape's path as one drag, and as a line in the shape's own colour.
+
+The game draws a path while the mouse is held from one terminal, through each node, to
+the other terminal, so ``plan`` is one drag per shape through the node centres. ``hints``
+draws every path (or, with ``step``, only the step-th one, for one-path-at-a-time hints)
+in the colour vision measured for that shape, over a dark halo so it reads on top of the
+shape's own nodes, with an arrow per step and a disc on the starting terminal.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from overlay.actions import Action, Drag
+from overlay.draw import Marker, Polyline, Shape
+from vision.common import Parse
+
+HALO = (30, 30, 30)
+FALLBACK = {"t": (120, 200, 120), "d": (40, 120, 200), "s": (210, 90, 50)}   # when vision gave none
+OTHER = (230, 60, 160)
+
+
+def path_points(parse: Parse, path: list[list[int]]) -> tuple[tuple[float, float], ...]:
+    """The image positions of a path's nodes, in order."""
+    cols = parse.geometry["cols"]
+    return tuple(parse.cells[r * cols + c] for r, c in path)
+
+
+def plan(parse: Parse, solution: dict[str, list[list[int]]]) -> list[Action]:
+    """Per shape, one drag from a terminal through its path's node centres to the other."""
+    return [Drag(points=path_points(parse, solution[shape])) for shape in sorted(solution)]
+
+
+def hints(parse: Parse, solution: dict[str, list[list[int]]], step: int | None = None) -> list[Shape]:
+    """Every shape's path in its colour, or only path number ``step`` (0-based, in the
+    order ``plan`` plays them)."""
+    shapes_in_order = sorted(solution)
+    if step is not None:
+        if not 0 <= step < len(shapes_in_order):
+            raise ValueError(f"step {step} is out of range: the solution has {len(shapes_in_order)} paths")
+        shapes_in_order = [shapes_in_order[step]]
+    pitch = float(parse.geometry["pitch"])
+    colours = parse.geometry.get("colours", {})
+    out: list[Shape] = []
+    for shape in shapes_in_order:
+        points = path_points(parse, solution[shape])
+        colour = tuple(colours.get(shape, FALLBACK.get(shape, OTHER)))
+        out.append(Polyline(points, HALO, width=0.16 * pitch, arrows="none"))
+        out.append(Polyline(points, colour, width=0.08 * pitch, arrows="each"))
+        out.append(Marker(points[0], 0.16 * pitch, colour, label=shape.upper()))
+    return out

@@ -1,0 +1,154 @@
+"""LYNE vision: the real captures and sprites, rendered scenes in every palette, size,
+desktop and half-drawn state, geometry, and refusals (other games, empty screens)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from puzzlepilot.scenes.lyne import PALETTES, half_drawn, on_desktop, render
+from solvers.lyne import Board, generate
+from vision.common import NoBoardFound
+from vision.lyne import Colours, classify, parse, segment
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT / ".." / "shared" / "real"
+LYNE = REAL / "lyne"
+needs_real = pytest.mark.skipif(not LYNE.is_dir(), reason="real screenshots not present")
+
+REAL_LEVELS = {"lyner_a03.png": "T.T/ttt", "lyner_a17.png": "TD/2d/TD", "lyner_b25.png": "TSD/2S2/tsd/D2T"}
+ORIGINAL_BG = np.array([154, 189, 121], np.int16)   # BGR of the default palette's background
+
+
+def text(found) -> str:
+    return found.board.to_text().replace("\n", "/")
+
+
+def jpeg(image: np.ndarray, quality: int = 85) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+# ---------------------------------------------------------------------------- real captures
+
+@needs_real
+@pytest.mark.parametrize("name", sorted(REAL_LEVELS))
+def test_real_captures_read_exactly(name):
+    found = parse(cv2.imread(str(LYNE / name)))
+    assert found.game == "lyne" and text(found) == REAL_LEVELS[name]
+    assert found.confidence >= 0.9
+
+
+@needs_real
+def test_real_b25_cells_sit_on_the_node_centres():
+    found = parse(cv2.imread(str(LYNE / "lyner_b25.png")))
+    assert found.geometry["pitch"] == pytest.approx(109, abs=3)
+    x, y = found.cells[1 * 3 + 1]          # the terminal square in the middle of row 1
+    assert (x, y) == pytest.approx((320, 185), abs=4)
+    assert len(found.cells) == 12
+
+
+@needs_real
+@pytest.mark.parametrize("name, kind, terminal, holes", [
+    ("sprite_tri.png", "triangle", False, 0), ("sprite_tri_s.png", "triangle", True, 0),
+    ("sprite_dia.png", "diamond", False, 0), ("sprite_dia_s.png", "diamond", True, 0),
+    ("sprite_rect.png", "square", False, 0), ("sprite_rect_s.png", "square", True, 0),
+    ("sprite_polygon_2.png", "hub", False, 2), ("sprite_polygon_3.png", "hub", False, 3),
+    ("sprite_polygon_4.png", "hub", False, 4),
+])
+def test_real_sprites_are_told_apart_by_outline_ring_and_holes(name, kind, terminal, holes):
+    sprite = cv2.imread(str(LYNE / name))
+    h, w = sprite.shape[:2]
+    canvas = np.empty((h * 3, w * 3, 3), np.uint8)
+    canvas[:] = ORIGINAL_BG.astype(np.uint8)
+    canvas[2 * h + 4:, :] = (164, 196, 137)    # a band of the faint diamonds' colour, as around any board
+    canvas[h:2 * h, w:2 * w] = sprite
+    fg, colours = segment(canvas, ORIGINAL_BG, np.array([223, 241, 233], np.int16))
+    nodes = classify(canvas, fg, colours)
+    assert len(nodes) == 1
+    node = nodes[0]
+    assert (node.kind, node.terminal, node.holes) == (kind, terminal, holes)
+
+
+# ---------------------------------------------------------------------------- rendered scenes
+
+@pytest.mark.parametrize("palette", sorted(PALETTES))
+def test_every_palette_reads_exactly(palette):
+    board, _ = generate(4, 5, random.Random(len(palette)), hubs=3)
+    image, truth = render(board, PALETTES[palette], 800, 600)
+    assert text(parse(image)) == truth.board
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1024, 768), (1920, 1080), (2560, 1440)])
+def test_window_sizes_read_exactly_and_cells_match_the_drawing(size):
+    board, _ = generate(5, 6, random.Random(size[0]), hubs=4)
+    image, truth = render(board, PALETTES["deep space"], *size)
+    found = parse(image)
+    assert text(found) == truth.board
+    for (x, y), (tx, ty) in zip(found.cells, truth.cells):
+        assert abs(x - tx) < 0.08 * truth.pitch and abs(y - ty) < 0.08 * truth.pitch
+    assert found.geometry["pitch"] == pytest.approx(truth.pitch, rel=0.03)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_small_window_on_a_desktop_with_a_title_bar_reads_exactly(seed):
+    rng = random.Random(seed)
+    board, _ = generate(rng.randint(3, 6), rng.randint(3, 8), rng, hubs=2)
+    window, truth = render(board, PALETTES[sorted(PALETTES)[seed % len(PALETTES)]], 640, 480)
+    image, truth = on_desktop(window, truth, 1920, 1080, (200 + 100 * seed, 150), seed=seed)
+    found = parse(jpeg(image))
+    assert text(found) == truth.board
+    x, y = found.cells[0]
+    assert abs(x - truth.cells[0][0]) < 0.1 * truth.pitch and abs(y - truth.cells[0][1]) < 0.1 * truth.pitch
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_half_drawn_paths_and_filled_holes_still_read_as_the_level(seed):
+    rng = random.Random(100 + seed)
+    board, answer = generate(4, 5, rng, hubs=3)
+    image, truth = render(board, PALETTES[["original", "deep space"][seed % 2]], 1024, 768,
+                          drawn=half_drawn(board, answer, rng))
+    assert text(parse(image)) == truth.board
+
+
+def test_colours_of_each_shape_are_measured_for_the_hints():
+    image, _ = render(Board.from_text("TSD/2S2/tsd/D2T"), PALETTES["original"], 640, 480)
+    colours = parse(image).geometry["colours"]
+    assert colours["t"] == pytest.approx([168, 219, 168], abs=6)
+    assert colours["s"] == pytest.approx([194, 120, 92], abs=6)
+
+
+# ---------------------------------------------------------------------------- refusals
+
+def other_games_images() -> list[Path]:
+    found = [p for p in (ROOT / "fixtures").glob("*/*") if p.suffix in (".png", ".jpg") and p.parent.name != "lyne"]
+    if REAL.is_dir():
+        found += [p for p in REAL.glob("*/*.png") if p.parent.name != "lyne"]
+    return sorted(found)
+
+
+@pytest.mark.parametrize("path", other_games_images(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_other_games_screens_are_not_claimed(path):
+    with pytest.raises(NoBoardFound):
+        parse(cv2.imread(str(path)))
+
+
+def test_background_without_nodes_and_blank_images_are_refused():
+    empty, _ = render(Board.from_text("T.T"), PALETTES["original"], 640, 480)
+    cv2.rectangle(empty, (100, 100), (540, 400), (154, 189, 121), -1)
+    for image in (empty, np.zeros((480, 640, 3), np.uint8), np.full((20, 20, 3), 255, np.uint8)):
+        with pytest.raises(NoBoardFound):
+            parse(image)
+
+
+def test_a_board_with_a_shape_missing_a_terminal_is_refused():
+    image, _ = render(Board.from_text("TSD/2S2/tsd/D2T"), PALETTES["original"], 640, 480)
+    # paint over the terminal square in row 0 with the background
+    found = parse(image)
+    x, y = found.cells[1]
+    half = int(found.geometry["pitch"] * 0.4)
+    cv2.rectangle(image, (int(x) - half, int(y) - half), (int(x) + half, int(y) + half), (154, 189, 121), -1)
+    with pytest.raises(NoBoardFound, match="terminal"):
+        parse(image)
