@@ -7,8 +7,10 @@ along its line through the centre, pointing the short way round (k ≤ 4 steps i
 slice i, else 8 − k the other way), labelled with its steps.
 
 The console game is not driven by mouse, so ``plan`` returns key presses only when given
-a key map, and nothing otherwise (the hints are the output then). A key map (JSON) names
-the pyautogui keys that pick each ring and line and that turn, slide and confirm::
+a key map, and nothing otherwise (the hints are the output then). The key map comes as an
+argument or from a rings calibration profile's ``keymap`` field (the vision puts it in the
+parse's geometry, so ``live --play --profile P`` presses keys). It names the pyautogui keys
+that pick each ring and line and that turn, slide and confirm (``outward`` optional)::
 
     {"rings": [["1"], ["2"], ["3"], ["4"]],
      "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
@@ -68,7 +70,9 @@ def hints(parse: Parse, solution: Any) -> list[Shape]:
 
 
 def plan(parse: Parse, solution: Any, keymap: dict[str, Any] | None = None) -> list[Action]:
-    """Key presses playing the answer with a user's key map; none without one."""
+    """Key presses playing the answer with a user's key map (given, or the profile's);
+    none without one."""
+    keymap = keymap or parse.geometry.get("keymap")
     if not keymap:
         return []
     keys: list[str] = []

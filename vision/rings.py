@@ -280,12 +280,39 @@ def read_budget(image: np.ndarray) -> int | None:
 
 # ---------------------------------------------------------------------------- parse
 
+KEYS = {"rings": RINGS, "lines": SLICES // 2}
+PRESSES = ("clockwise", "anticlockwise", "inward", "confirm")
+
+
+def profile_keymap(profile: Any) -> dict[str, Any] | None:
+    """The key map a rings profile carries (field ``keymap``, see ``overlay.rings``), checked
+    field by field; None when the profile has none."""
+    from calibration.profile import ProfileError
+
+    if profile.game != "rings":
+        raise ProfileError(f"profile {profile.name}: field 'game' is {profile.game!r}, not 'rings'")
+    keymap = profile.get("keymap", dict, None)
+    if keymap is None:
+        return None
+    for key, count in KEYS.items():
+        picks = keymap.get(key)
+        if not (isinstance(picks, list) and len(picks) == count
+                and all(isinstance(p, list) and all(isinstance(k, str) for k in p) for p in picks)):
+            raise ProfileError(f"profile {profile.name}: field 'keymap.{key}' must be {count} lists of key names")
+    for key in PRESSES + ("outward",):
+        if not isinstance(keymap.get(key, ""), str) or (key in PRESSES and key not in keymap):
+            raise ProfileError(f"profile {profile.name}: field 'keymap.{key}' must be a key name")
+    return keymap
+
+
 def parse(image: np.ndarray, profile: Any = None) -> Parse:
     """Read the ring arena: board (with ``moves:`` when the panel is readable), every cell's
-    centre and the arena geometry."""
+    centre and the arena geometry; a profile's key map rides along in the geometry for the
+    key planner."""
+    keymap = profile_keymap(profile) if profile is not None else None
     arena, arena_conf = find_arena(image)
     taken, cell_conf = occupancy(unwarp(image, arena))
     budget = read_budget(image)
     board = Board(tuple("".join("x" if t else "." for t in ring) for ring in taken), budget)
-    geometry = {**arena.to_json(), "budget": budget}
+    geometry = {**arena.to_json(), "budget": budget, **({"keymap": keymap} if keymap else {})}
     return Parse("rings", board, min(arena_conf, 0.5 + cell_conf / 2), arena.cells(), geometry)

@@ -101,3 +101,33 @@ def test_look_alikes_without_12_slices_are_refused(spokes):
 def test_other_games_screenshots_are_not_claimed(path):
     with pytest.raises(NoBoardFound):
         parse(load_image(path))
+
+
+KEYMAP = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
+          "clockwise": "right", "anticlockwise": "left", "inward": "up", "confirm": "enter"}
+
+
+def test_a_profile_key_map_rides_along_to_the_key_planner(tmp_path):
+    from calibration.profile import save
+    from overlay.rings import plan
+
+    profile = save({"game": "rings", "name": "switch", "keymap": KEYMAP}, {}, tmp_path / "switch")
+    board = Board(("..x.........", "..x.........", "..x.........", "...x........"), 1)
+    found = parse(render(board, 960, 540, style="earth", seed=2)[0], profile=profile)
+    assert found.geometry["keymap"] == KEYMAP
+    keys = [a.key for a in plan(found.shifted(10, 10), [{"op": "rotate", "ring": 3, "steps": -1}])]
+    assert keys == ["4", "left", "enter"]
+
+
+@pytest.mark.parametrize("data, field", [
+    ({"game": "lyne"}, "game"),
+    ({"game": "rings", "keymap": {**KEYMAP, "rings": [["1"]]}}, "keymap.rings"),
+    ({"game": "rings", "keymap": {**KEYMAP, "confirm": 13}}, "keymap.confirm"),
+    ({"game": "rings", "keymap": {k: v for k, v in KEYMAP.items() if k != "inward"}}, "keymap.inward"),
+])
+def test_a_bad_profile_is_refused_naming_the_field(tmp_path, data, field):
+    from calibration.profile import ProfileError, save
+
+    profile = save({"name": "bad", **data}, {}, tmp_path / "bad")
+    with pytest.raises(ProfileError, match=field):
+        parse(render(Board(("." * 12,) * 4), 960, 540)[0], profile=profile)
