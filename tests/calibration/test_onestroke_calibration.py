@@ -1,0 +1,316 @@
+"""Calibrating one-stroke on a look the default vision cannot read (the scenes' "night"
+theme: dark background, teal cells), then reading other boards at other sizes with it."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from calibration import onestroke as learner
+from calibration import profile as profiles
+from calibration.profile import Profile, ProfileError
+from puzzlepilot.cli import main
+from puzzlepilot.games import GAMES
+from puzzlepilot.live import Change, Watcher
+from puzzlepilot.scenes.onestroke import crop_board, render_phone, tight
+from solvers.onestroke import Board, generate, solve, validate
+from vision.common import NoBoardFound
+from vision.onestroke import look_of, parse
+
+REPO = Path(__file__).resolve().parents[2]
+SHOT_BOARD = "##S##/#.###/#####/##.##"
+SHOT_SIZE = (720, 1280)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A rendered night screenshot on disk and the board it shows."""
+
+    path: Path
+    board: str
+
+
+def board(text: str) -> Board:
+    return Board.from_text(text.replace("/", "\n"))
+
+
+def night(b: Board, width: int, height: int, cat: str = "orange", share: float = 0.0, seed: int = 0,
+          crop: bool = False) -> tuple[np.ndarray, str]:
+    """A night-theme capture, with ``share`` of the solution's path drawn."""
+    path = solve(b).solution if share else []
+    visited = [tuple(p) for p in path[: max(2, round(len(path) * share))]] if share else []
+    img, truth = render_phone(b, width=width, height=height, cat=cat, visited=visited, seed=seed, theme="night")
+    if crop:
+        img, truth = crop_board(img, truth)
+    return img, truth.board
+
+
+def write(folder: Path, name: str, img: np.ndarray, quality: int | None = None) -> Path:
+    path = folder / name
+    cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, quality] if quality else [])
+    return path
+
+
+# Other boards, cat colours, half-drawn paths, crops, JPEG, 0.5× to 2× the calibration width.
+OTHERS = {
+    "half_6x6.png": (".####./######/##S.##/######/.####.", 360, 640, "pink", 0.0, None, False),
+    "double_7x7.png": ("#######/#.###.#/###S###/##...##/#######", 1440, 2560, "blue", 0.0, None, False),
+    "drawn_jpeg.jpg": ("S####/##.##/#####/###.#/#####", 720, 1280, "green", 0.5, 70, False),
+    "crop_small.jpg": ("####/#S.#/####", 540, 960, "purple", 0.0, 80, True),
+    "big_10x9.png": ("", 1080, 1920, "tan", 0.3, 85, False),
+}
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Shot]:
+    folder = tmp_path_factory.mktemp("night")
+    img, text = night(board(SHOT_BOARD), *SHOT_SIZE)
+    out = {"shot.png": Shot(write(folder, "shot.png", img), text)}
+    for name, (text, w, h, cat, share, quality, crop) in OTHERS.items():
+        b = board(text) if text else tight(generate(10, 9, 77, fill=0.7))
+        img, truth = night(b, w, h, cat, share, seed=len(out), crop=crop)
+        out[name] = Shot(write(folder, name, img, quality), truth)
+    return out
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("store")
+
+
+@pytest.fixture(autouse=True)
+def _profiles_in(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(store))
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main([str(a) for a in argv], stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def night_profile(shots: dict[str, Shot], store: Path) -> Profile:
+    """The profile made by ``calibrate onestroke shot.png --board ...``."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PUZZLEPILOT_PROFILES", str(store))
+        status, out, err = run("calibrate", "onestroke", shots["shot.png"].path, "--name", "night", "--board", SHOT_BOARD)
+        assert (status, err) == (0, ""), err
+        assert "written" in out
+        return profiles.load(store / "night")
+
+
+# ---------------------------------------------------------------------------- the look
+
+def test_the_default_vision_cannot_read_the_night_look(shots: dict[str, Shot]) -> None:
+    for shot in shots.values():
+        with pytest.raises(NoBoardFound):
+            parse(cv2.imread(str(shot.path)))
+
+
+def test_dominant_colours_include_the_cell_colour(shots: dict[str, Shot]) -> None:
+    colours = learner.dominant_colours(cv2.imread(str(shots["shot.png"].path)))
+    teal = np.array([170, 150, 38])   # BGR of the night cells
+    assert min(np.abs(np.array(c) - teal).max() for c in colours) <= 8
+
+
+# ---------------------------------------------------------------------------- calibrate --board
+
+def test_calibrating_with_the_board_records_the_look(night_profile: Profile) -> None:
+    look = look_of(night_profile)
+    assert np.abs(np.array(look.cell) - (170, 150, 38)).max() <= 3
+    assert np.abs(np.array(night_profile.get("background_rgb", list)) - (24, 28, 48)).max() <= 3
+    assert night_profile.get("board", str) == SHOT_BOARD
+    assert night_profile.template("cell").shape[0] > 20 and night_profile.template("cat").shape[0] > 20
+    x, y, w, h = night_profile.get("region", list)
+    assert 0 <= x and x + w <= SHOT_SIZE[0] and 0 <= y and y + h <= SHOT_SIZE[1]
+
+
+@pytest.mark.parametrize("name", list(OTHERS))
+def test_the_profile_reads_other_boards_sizes_and_jpeg(night_profile: Profile, shots: dict[str, Shot], name: str) -> None:
+    found = parse(cv2.imread(str(shots[name].path)), night_profile)
+    assert found.board.to_text().replace("\n", "/") == shots[name].board
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.integers(3, 9), cols=st.integers(3, 9), seed=st.integers(0, 10_000),
+       k=st.sampled_from([0.5, 0.75, 1.25, 1.5, 2.0]), quality=st.sampled_from([None, 65, 85]))
+def test_any_board_at_half_to_twice_the_size_reads_with_the_profile(night_profile: Profile, rows: int, cols: int,
+                                                                   seed: int, k: float, quality: int | None) -> None:
+    b = tight(generate(rows, cols, seed, fill=0.7))
+    img, truth = night(b, round(SHOT_SIZE[0] * k), round(SHOT_SIZE[1] * k), cat="pink", seed=seed)
+    if quality:
+        img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    assert parse(img, night_profile).board.to_text().replace("\n", "/") == truth
+
+
+def test_calibrating_with_a_board_the_screenshot_does_not_show_is_refused(shots: dict[str, Shot], store: Path) -> None:
+    status, out, err = run("calibrate", "onestroke", shots["shot.png"].path, "--name", "wrong", "--board", "S###/####")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "given board" in err
+    assert not (store / "wrong").exists()
+
+
+# ---------------------------------------------------------------------------- calibrate --check
+
+def test_check_exits_0_when_every_board_matches(night_profile: Profile, shots: dict[str, Shot], tmp_path: Path) -> None:
+    table = tmp_path / "boards.json"
+    table.write_text(json.dumps({name: shot.board for name, shot in shots.items()}))
+    status, out, _ = run("calibrate", "--check", "night", *(s.path for s in shots.values()), "--boards", table)
+    assert status == 0
+    assert out.count("matches") == len(shots)
+
+
+def test_check_exits_1_and_names_the_differing_cells_when_a_board_is_wrong(night_profile: Profile,
+                                                                          shots: dict[str, Shot], tmp_path: Path) -> None:
+    table = tmp_path / "boards.txt"
+    wrong = "##S##\n#####\n#####\n##.##"       # (1, 1) is a hole in the screenshot
+    right = shots["half_6x6.png"].board.replace("/", "\n")
+    table.write_text(f"{wrong}\n\n{right}\n")
+    status, out, _ = run("calibrate", "--check", "night", shots["shot.png"].path, shots["half_6x6.png"].path,
+                         "--boards", table)
+    assert status == 1
+    first, second = [line for line in out.splitlines() if "confidence" in line]
+    assert "(1,1) #→." in first and "matches" not in first
+    assert "matches" in second
+
+
+# ---------------------------------------------------------------------------- solve and live
+
+def test_solve_with_the_profile_gives_a_path_that_follows_the_rules(night_profile: Profile,
+                                                                   shots: dict[str, Shot]) -> None:
+    shot = shots["drawn_jpeg.jpg"]
+    status, out, err = run("solve", shot.path, "--profile", "night", "--json")
+    assert (status, err) == (0, "")
+    answer = json.loads(out)
+    assert answer["solved"] and validate(board(shot.board), answer["solution"]) == []
+
+
+def test_solve_with_another_games_profile_is_refused_naming_the_field(shots: dict[str, Shot], store: Path) -> None:
+    profiles.save({"game": "lyne", "name": "deep"}, {}, store / "deep")
+    status, _, err = run("solve", shots["shot.png"].path, "--game", "onestroke", "--profile", "deep")
+    assert status == 2 and "'game'" in err and err.count("\n") == 1
+
+
+def test_live_watching_every_game_reads_the_night_look_with_the_profile(night_profile: Profile,
+                                                                       shots: dict[str, Shot]) -> None:
+    image = cv2.imread(str(shots["half_6x6.png"].path))
+    assert Watcher(list(GAMES.values())).step(image).change is not Change.NEW
+    step = Watcher(list(GAMES.values()), night_profile).step(image)
+    assert step.change is Change.NEW and step.parse.board.to_text().replace("\n", "/") == shots["half_6x6.png"].board
+
+
+# ---------------------------------------------------------------------------- profile fields
+
+MISSING = object()
+
+
+@pytest.mark.parametrize("field, value", [
+    ("cell_rgb", [1, 2]), ("cell_rgb", [0, 300, 0]), ("cell_rgb", "teal"), ("cell_rgb", MISSING),
+    ("tolerance", 0), ("tolerance", 2.5), ("tolerance", True), ("tolerance", MISSING), ("game", "lyne"),
+])
+def test_malformed_fields_are_refused_naming_the_field(night_profile: Profile, field: str, value: object) -> None:
+    data = {k: v for k, v in night_profile.data.items() if k != field}
+    if value is not MISSING:
+        data[field] = value
+    bad = Profile("bad", data["game"], night_profile.folder, data)
+    with pytest.raises(ProfileError, match=f"'{field}'"):
+        parse(np.zeros((64, 64, 3), np.uint8), bad)
+
+
+# ---------------------------------------------------------------------------- picks
+
+def _picks(shot: np.ndarray, b: Board, text_width: int) -> tuple[tuple[int, int, int, int], dict[str, tuple[int, int]]]:
+    """A box around the board and clicks on a cell and on the cat, from the rendered truth."""
+    img, truth = render_phone(b, width=text_width, height=round(text_width * 16 / 9), cat="orange", theme="night")
+    assert np.array_equal(img, shot)    # the truth is this screenshot's
+    xs = [x for x, _ in truth.cells]
+    ys = [y for _, y in truth.cells]
+    region = (round(min(xs) - truth.pitch), round(min(ys) - truth.pitch),
+              round(max(xs) - min(xs) + 2 * truth.pitch), round(max(ys) - min(ys) + 2 * truth.pitch))
+    cell = next(p for p in sorted(b.cells) if p != b.start)
+
+    def centre(p: tuple[int, int]) -> tuple[int, int]:
+        x, y = truth.cells[p[0] * b.cols + p[1]]
+        return round(x), round(y)
+
+    return region, {"an unvisited cell": centre(cell), "the cat": centre(b.start)}
+
+
+def test_picks_teach_the_same_look_as_the_board(shots: dict[str, Shot], night_profile: Profile) -> None:
+    shot = cv2.imread(str(shots["shot.png"].path))
+    region, examples = _picks(shot, board(SHOT_BOARD), SHOT_SIZE[0])
+    data, templates = learner.learn(shot, region=region, examples=examples)
+    assert data["cell_rgb"] == night_profile.get("cell_rgb", list) and data["board"] == SHOT_BOARD
+    assert set(templates) == {"cell", "cat"}
+
+
+def test_a_cat_click_away_from_the_start_is_refused(shots: dict[str, Shot]) -> None:
+    shot = cv2.imread(str(shots["shot.png"].path))
+    region, examples = _picks(shot, board(SHOT_BOARD), SHOT_SIZE[0])
+    examples["the cat"] = examples["an unvisited cell"]
+    with pytest.raises(ProfileError, match="cat"):
+        learner.learn(shot, region=region, examples=examples)
+
+
+def _xdotool(*args: object) -> str:
+    return subprocess.run(["xdotool", *map(str, args)], check=True, capture_output=True, text=True).stdout
+
+
+def _find_on_screen(image: np.ndarray, timeout: float = 20.0) -> tuple[int, int]:
+    """Where the image shows on the screen (top-left), once the window has painted it."""
+    import mss
+
+    grab = getattr(mss, "MSS", None) or mss.mss
+    needle = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    deadline = time.monotonic() + timeout
+    with grab() as screen:
+        while time.monotonic() < deadline:
+            shot = cv2.cvtColor(np.asarray(screen.grab(screen.monitors[0])), cv2.COLOR_BGRA2GRAY)
+            score = cv2.matchTemplate(shot, needle, cv2.TM_CCOEFF_NORMED)
+            _, best, _, (x, y) = cv2.minMaxLoc(score)
+            if best > 0.98:
+                return x, y
+            time.sleep(0.1)
+    pytest.fail("the calibration window never showed the screenshot")
+
+
+def test_the_window_teaches_a_profile_from_a_box_and_two_clicks(display: str, store: Path, tmp_path: Path) -> None:
+    if subprocess.run(["which", "xdotool"], capture_output=True).returncode:
+        pytest.skip("xdotool is not installed")
+    b = board(".####./######/##S.##/######/.####.")
+    width = 360                                # small enough to show unscaled on the 1280×800 screen
+    img, text = night(b, width, 640)
+    path = write(tmp_path, "small.png", img)
+    region, examples = _picks(img, b, width)
+    env = {**os.environ, "DISPLAY": display, "PUZZLEPILOT_PROFILES": str(store)}
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlepilot", "calibrate", "onestroke", str(path), "--name", "picked"],
+                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        x0, y0 = _find_on_screen(img)
+        x, y, w, h = region
+        _xdotool("mousemove", x0 + x, y0 + y, "mousedown", 1)
+        _xdotool("mousemove", x0 + x + w // 2, y0 + y + h // 2)
+        _xdotool("mousemove", x0 + x + w, y0 + y + h, "mouseup", 1)
+        for kind in learner.KINDS:
+            px, py = examples[kind]
+            _xdotool("mousemove", x0 + px, y0 + py, "click", 1)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    picked = profiles.load(store / "picked")
+    assert parse(img, picked).board.to_text().replace("\n", "/") == text
