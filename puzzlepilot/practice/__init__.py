@@ -1,6 +1,6 @@
 """Practice boards: a Tk window that plays a game by its rules, in the fixtures' look.
 
-    puzzlepilot practice GAME [--seed N] [--size RxC] [--levels N] [--log]
+    puzzlepilot practice GAME [--seed N] [--size RxC] [--board FILE] [--levels N] [--log]
 
 Each level is a solvable board drawn by the game's scene code (``puzzlepilot/scenes``), so
 the vision reads exactly what its fixtures test, and the live loop can be tried, tested
@@ -10,7 +10,8 @@ level (seed + 1) follows; with ``--levels N`` a closing screen follows the N-th.
 A game adds its board as ``puzzlepilot/practice/<game>.py`` with ``VIEW`` (the default
 window size, width × height), optionally ``SIZES`` (the smallest and largest rows and
 columns ``--size`` may ask for; without it the board has one size) and
-``new_level(seed, size, view) -> Level``; the window,
+``new_level(seed, size, view) -> Level`` (and, for ``--board``, optionally
+``level_from_text(text, view) -> Level``, the first level); the window,
 picture display, mouse plumbing, banner, level sequence and event log live here, once.
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Callable, Protocol
 
 import numpy as np
 
-from puzzlepilot.cli import IO, UsageError
+from puzzlepilot.cli import IO, UsageError, read_board_text
 from puzzlepilot.games import get
 
 TITLE = "puzzlepilot practice"
@@ -54,6 +55,7 @@ class Options:
     log: bool
     view: tuple[int, int] | None
     position: tuple[int, int]
+    board: str | None = None    # --board: the first level's board text
 
 
 def boards() -> list[str]:
@@ -65,6 +67,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", metavar="GAME", help=f"the game ({', '.join(boards())})")
     p.add_argument("--seed", type=int, default=1, help="the first level's seed (default 1); level k uses seed + k - 1")
     p.add_argument("--size", type=_pair("x"), metavar="RxC", help="board size in rows x columns (default: the game's)")
+    p.add_argument("--board", metavar="FILE", help="start from this board text ('-' reads standard input; klotski)")
     p.add_argument("--levels", type=int, metavar="N", help="stop after N levels with a closing screen (default: endless)")
     p.add_argument("--log", action="store_true", help="print one line per event (level shown, solved) on stdout")
     p.add_argument("--view", type=_pair("x"), metavar="WxH", help="window size in pixels (default: the game's)")
@@ -98,7 +101,13 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"--size for {args.game} is {sizes[0]}x{sizes[0]} to {sizes[1]}x{sizes[1]}")
     if args.view is not None and min(args.view) < MIN_VIEW:
         raise UsageError(f"--view must be at least {MIN_VIEW}x{MIN_VIEW}")
-    options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at)
+    board = None
+    if args.board is not None:
+        if not hasattr(game, "level_from_text"):
+            raise UsageError(f"the {args.game} board takes no --board")
+        board = read_board_text(args.board, io)
+        get(args.game).board.from_text(board)   # a malformed text fails here, before any window
+    options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at, board)
     try:
         import tkinter
     except ImportError:
@@ -159,7 +168,10 @@ class PracticeWindow:
             return
         self.number += 1
         seed = self.options.seed + self.number - 1
-        self.level = self.game.new_level(seed, self.options.size, self.view)
+        if self.options.board is not None and self.number == 1:
+            self.level = self.game.level_from_text(self.options.board, self.view)
+        else:
+            self.level = self.game.new_level(seed, self.options.size, self.view)
         self.show(self.level.picture())
         self.log(f"level {self.number}: {self.level.summary}, seed {seed}")
 
