@@ -3,7 +3,7 @@
 :class:`TkWindow` runs a plain Tk window in a helper process, so its events are handled
 while the test drives pyautogui or the overlay in this one. It reports its mouse and key
 events on stdout and takes commands (``move X Y``, ``color #RRGGBB``, ``box X0 Y0 X1 Y1 #RRGGBB`` drawn on its
-canvas) on stdin.
+canvas, ``image PATH`` a PNG shown at the canvas's top left) on stdin.
 """
 from __future__ import annotations
 
@@ -42,6 +42,9 @@ def command(line):
         canvas.configure(bg=words[1])
     elif words[0] == "box":
         canvas.create_rectangle(*map(int, words[1:5]), fill=words[5], outline="")
+    elif words[0] == "image":
+        canvas.picture = tk.PhotoImage(file=line.split(None, 1)[1].strip())   # kept: Tk drops unreferenced images
+        canvas.create_image(0, 0, image=canvas.picture, anchor="nw")
     root.update_idletasks()
     say("done", *words)
 def poll():

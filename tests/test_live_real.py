@@ -1,0 +1,149 @@
+"""Issue 3's trial under Xvfb: a window showing a real screenshot of the one-stroke game
+(level 643, not the practice board) records the mouse while ``puzzlepilot live --play``
+plays it. The recorded drag, mapped to the cells the vision reads in the same picture,
+must be one valid path from the cat, judged by the rule checker; the overlay must let
+clicks through to the window."""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.onestroke import validate
+from tests.display import TkWindow, wait_for_pixels
+from vision.capture import Rect
+from vision.common import Parse, load_image
+from vision.onestroke import parse
+
+REPO = Path(__file__).resolve().parents[1]
+LEVEL = REPO / ".." / "shared" / "real" / "onestroke" / "level643.png"
+SCALE = 0.4            # 1080×1920 → 432×768, inside the 1280×800 Xvfb screen
+TITLE = "one-stroke level 643"
+AT = (60, 16)
+
+
+@pytest.fixture
+def level(tmp_path: Path) -> tuple[Path, np.ndarray]:
+    """The real screenshot scaled to fit the screen, as a PNG and as the pixels it shows."""
+    import cv2
+
+    if not LEVEL.is_file():
+        pytest.skip("the real screenshots (../shared/real) are not here")
+    image = cv2.resize(load_image(LEVEL), None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA)
+    path = tmp_path / "level643.png"
+    cv2.imwrite(str(path), image)
+    return path, image
+
+
+@pytest.fixture
+def game(tk_window, level: tuple[Path, np.ndarray]) -> tuple[TkWindow, Parse]:
+    """The window showing the level, once it is drawn, and the level's cells on the screen."""
+    from vision.capture import region_source
+
+    path, image = level
+    height, width = image.shape[:2]
+    window = tk_window(TITLE, Rect(AT[0], AT[1], width, height), "#f9f9f9")
+    window.send(f"image {path}")
+    screen = region_source(window.rect)
+    try:
+        shown = wait_for_pixels(screen.grab, lambda grab: np.array_equal(grab, image))
+    finally:
+        screen.close()
+    assert np.array_equal(shown, image), "the window does not show the level"
+    return window, parse(image).shifted(*AT)
+
+
+def _live(*argv: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "puzzlepilot", "live", "--window", TITLE, *argv],
+                            cwd=REPO, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def drags(events: list[tuple[str, ...]]) -> list[list[tuple[int, int]]]:
+    """The pointer positions of each press … release the window recorded."""
+    out: list[list[tuple[int, int]]] = []
+    for name, *where in events:
+        if name not in ("press", "motion", "release"):
+            continue
+        if name == "press":
+            out.append([])
+        assert out, f"{name} before any press"
+        out[-1].append((int(where[0]), int(where[1])))
+    return out
+
+
+def visited(points: list[tuple[int, int]], screen: Parse) -> list[list[int]]:
+    """The grid places a drag went through, in order: each point taken to the nearest
+    place centre (holes included, so a drag over a hole shows), repeats collapsed."""
+    centres = np.array(screen.cells)
+    cols = screen.geometry["cols"]
+    pitch = min(screen.geometry["pitch"])
+    path: list[list[int]] = []
+    for point in points:
+        distance = np.hypot(*(centres - point).T)
+        k = int(np.argmin(distance))
+        assert distance[k] <= 0.75 * pitch, f"{point} is off the board"
+        cell = [k // cols, k % cols]
+        if not path or path[-1] != cell:
+            path.append(cell)
+    return path
+
+
+@pytest.mark.parametrize("hints", ["overlay", "none"])
+def test_live_play_draws_one_valid_path_through_the_real_level(game, hints: str) -> None:
+    window, screen = game
+    # The overlay run is the trial as written (default speed); the other only checks the
+    # drag does not depend on the overlay, so it goes faster.
+    extra = ["--hints", hints] if hints == "overlay" else ["--hints", hints, "--speed", "3"]
+    player = _live("--play", "--levels", "1", *extra)
+    try:
+        out, err = player.communicate(timeout=40)
+    finally:
+        player.kill()
+    # A picture never moves on to a next level: played, checked, played again, refused.
+    assert player.returncode == 1, err
+    assert "did not change after playing it; trying again" in out
+    assert err.strip().endswith("did not change after playing it twice; stopping "
+                                "(is the game window in front, and does the mouse reach it?)"), err
+    played = drags(window.settle())
+    assert len(played) == 2
+    paths = [visited(points, screen) for points in played]
+    assert any(validate(screen.board, path) == [] for path in paths), \
+        [validate(screen.board, path) for path in paths]
+    assert all(path[0] == list(screen.board.start) for path in paths)
+
+
+def test_a_click_through_the_shown_hints_reaches_the_game_window(game) -> None:
+    from vision.capture import region_source
+
+    window, screen = game
+    player = _live("--levels", "1000")
+    try:
+        assert player.stdout.readline().startswith("watching ")
+        assert player.stdout.readline().rstrip().endswith("hints shown")
+        row, col = screen.board.start
+        cx, cy = screen.cells[row * screen.geometry["cols"] + col]
+        x, y = round(cx) - 6, round(cy)   # on the start disc, beside its number
+        probe = region_source(Rect(x, y, 1, 1))
+        try:
+            covered = wait_for_pixels(probe.grab, lambda px: tuple(px[0, 0]) == (67, 160, 46))
+        finally:
+            probe.close()
+        assert tuple(covered[0, 0]) == (67, 160, 46), "the start disc is not drawn over the cat"
+        from vision.capture import xlib_quiet
+
+        with xlib_quiet():
+            import pyautogui
+        pyautogui.PAUSE = 0.0
+        pyautogui.click(x, y)
+        assert window.wait_for(lambda e: e[0] == "press") == ("press", str(x), str(y))
+        assert window.wait_for(lambda e: e[0] == "release") == ("release", str(x), str(y))
+        assert player.poll() is None
+        player.send_signal(signal.SIGINT)
+        player.communicate(timeout=10)
+    finally:
+        player.kill()
