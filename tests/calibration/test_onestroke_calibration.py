@@ -314,3 +314,17 @@ def test_the_window_teaches_a_profile_from_a_box_and_two_clicks(display: str, st
     assert proc.returncode == 0, err
     picked = profiles.load(store / "picked")
     assert parse(img, picked).board.to_text().replace("\n", "/") == text
+
+
+# ---------------------------------------------------------------------------- the real game
+
+REAL = REPO / ".." / "shared" / "real" / "onestroke" / "level643.png"
+REAL_BOARD = ".##.S##/#######/##.####/.######/#.#####/#####.#/#######"
+
+
+@pytest.mark.skipif(not REAL.is_file(), reason="the real screenshots are not here")
+def test_a_profile_from_the_real_screenshot_reads_every_fixture(store: Path) -> None:
+    status, _, err = run("calibrate", "onestroke", REAL, "--name", "real643", "--board", REAL_BOARD)
+    assert (status, err) == (0, "")
+    status, out, _ = run("fixtures", "check", "onestroke", "--profile", "real643")
+    assert status == 0, out
