@@ -54,17 +54,24 @@ class Arena:
         """The radial width of one ring."""
         return (self.outer - self.inner) / RINGS
 
-    def edge(self, ring: int) -> tuple[float, float]:
-        """(inner, outer) radius of a ring (0 outer … 3 inner)."""
-        out = self.outer - ring * self.width
-        return out - self.width, out
-
     def mid(self, ring: int) -> float:
         return self.outer - (ring + 0.5) * self.width
 
     def point(self, radius: float, angle: float) -> tuple[float, float]:
         a = math.radians(angle)
         return self.cx - radius * math.cos(a), self.cy - radius * math.sin(a)
+
+    def locate(self, x: float, y: float) -> tuple[float, float]:
+        """(radius, angle) of an image point: the inverse of ``point``."""
+        dx, dy = self.cx - x, self.cy - y
+        return math.hypot(dx, dy), math.degrees(math.atan2(dy, dx)) % 360.0
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """(ring, slice) of the tile under an image point, None off the rings."""
+        radius, angle = self.locate(x, y)
+        if not self.inner <= radius <= self.outer:
+            return None
+        return min(RINGS - 1, int((self.outer - radius) / self.width)), round(angle / 30.0) % SLICES
 
     def cell(self, ring: int, slice_: int) -> tuple[float, float]:
         """Image centre of a cell."""

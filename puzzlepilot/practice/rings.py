@@ -17,7 +17,7 @@ import numpy as np
 
 from puzzlepilot.cli import UsageError
 from puzzlepilot.scenes.rings import KINDS, STYLES, arena_for, draw_enemies, draw_hud, stage
-from solvers.rings import RINGS, SLICES, Board, apply_move, generate, validate
+from solvers.rings import SLICES, Board, apply_move, generate, validate
 
 VIEW = (960, 540)
 DECIDE = 0.3           # movement, in ring widths, after which a drag is a turn or a slide
@@ -58,19 +58,7 @@ class RingsLevel:
         board = Board(tuple("".join(ring) for ring in self.grid))
         return validate(board, [], moves=0) == []
 
-    # ------------------------------------------------------------------------ geometry
-
-    def polar(self, x: float, y: float) -> tuple[float, float]:
-        """(radius, angle clockwise from 9 o'clock) of a point."""
-        dx, dy = self.arena.cx - x, self.arena.cy - y
-        return math.hypot(dx, dy), math.degrees(math.atan2(dy, dx)) % 360.0
-
-    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
-        radius, angle = self.polar(x, y)
-        if not self.arena.inner <= radius <= self.arena.outer:
-            return None
-        ring = min(RINGS - 1, int((self.arena.outer - radius) / self.arena.width))
-        return ring, round(angle / 30.0) % SLICES
+    # ------------------------------------------------------------------------ mouse
 
     def move_for(self, x: float, y: float) -> dict[str, Any] | None:
         """The move a drag from the pressed tile to (x, y) makes, or None: a turn of the
@@ -88,7 +76,7 @@ class RingsLevel:
                 return None
             self.mode = "rotate" if abs(around) > abs(along_radius) else "slide"
         if self.mode == "rotate":
-            turn = (self.polar(x, y)[1] - self.polar(x0, y0)[1]) % 360.0
+            turn = (self.arena.locate(x, y)[1] - self.arena.locate(x0, y0)[1]) % 360.0
             steps = (round(turn / 30.0) + 5) % SLICES - 5        # −5..6, as the moves are written
             return {"op": "rotate", "ring": ring, "steps": steps} if steps else None
         # Toward the centre from slice i's side is the positive slide direction of line i.
@@ -96,15 +84,13 @@ class RingsLevel:
         steps = round(inward / self.arena.width) % 8
         return {"op": "slide", "line": slice_ % 6, "steps": steps} if steps else None
 
-    # ------------------------------------------------------------------------ mouse
-
     def press(self, x: float, y: float) -> bool:
         if self.made >= self.budget:
-            if self.polar(x, y)[0] < self.arena.inner:     # the centre disc: start again
+            if self.arena.locate(x, y)[0] < self.arena.inner:     # the centre disc: start again
                 self.grid, self.made = [list(ring) for ring in self.start.cells], 0
                 return True
             return False
-        self.cell = self.cell_at(x, y)
+        self.cell = self.arena.cell_at(x, y)
         self.pressed = (x, y) if self.cell else None
         self.mode = None
         return False

@@ -2,8 +2,6 @@
 lands, straight arrows through the centre for slides, keys only with a key map."""
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from overlay.actions import Key
@@ -24,9 +22,7 @@ def found(board: Board = BOARD, arena: Arena = ARENA) -> Parse:
 
 
 def polar_of(point: tuple[float, float], arena: Arena = ARENA) -> tuple[float, float]:
-    """(radius, angle clockwise from 9 o'clock) of an image point."""
-    dx, dy = arena.cx - point[0], arena.cy - point[1]
-    return math.hypot(dx, dy), math.degrees(math.atan2(dy, dx)) % 360
+    return arena.locate(*point)
 
 
 def arrows(shapes) -> list[Polyline]:
