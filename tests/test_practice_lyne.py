@@ -1,0 +1,98 @@
+"""The LYNE practice board's rules (no display needed): paths start on a terminal, step
+to neighbours of their own shape or hubs, never reuse an edge, cross a diagonal or
+over-fill a hub; the level is solved when validate accepts every path, and the picture is
+what the vision reads."""
+from __future__ import annotations
+
+import pytest
+
+from overlay.lyne import plan
+from puzzlepilot.practice import boards
+from puzzlepilot.practice.lyne import VIEW, level_from_text, new_level
+from solvers.lyne import solve
+from vision.lyne import parse
+
+
+def drag_through(level, points) -> None:
+    level.press(*points[0])
+    for p in points[1:]:
+        level.drag(*p)
+    level.release(*points[-1])
+
+
+def at(level, r, c):
+    return level.centres[(r, c)]
+
+
+def test_lyne_has_a_practice_board():
+    assert "lyne" in boards()
+
+
+@pytest.mark.parametrize("seed, size", [(1, None), (2, (3, 4)), (3, (6, 8))])
+def test_playing_the_plan_read_from_the_picture_solves_the_level(seed, size):
+    level = new_level(seed, size, VIEW)
+    found = parse(level.picture())
+    assert found.board == level.board and not level.solved()
+    for drag in plan(found, solve(found.board).solution):
+        drag_through(level, drag.points)
+    assert level.solved()
+
+
+def test_pressing_off_a_terminal_starts_nothing():
+    level = level_from_text("TSD/2S2/tsd/D2T", VIEW)
+    assert not level.press(*at(level, 2, 0)) and level.current is None   # an ordinary triangle
+    assert not level.press(5, 5) and not level.drag(*at(level, 1, 0))
+
+
+def test_steps_onto_other_shapes_non_neighbours_or_full_hubs_are_refused():
+    level = level_from_text("TSD/2S2/tsd/D2T", VIEW)
+    level.press(*at(level, 0, 0))
+    level.drag(*at(level, 0, 1))                 # the square terminal: not the triangle's
+    assert level.current == [(0, 0)]
+    level.drag(*at(level, 1, 0))                 # the hub
+    level.drag(*at(level, 1, 1))                 # an ordinary square: refused
+    assert level.current == [(0, 0), (1, 0)]
+    level.drag(*at(level, 0, 0))                 # back onto the previous node: a step back
+    assert level.current == [(0, 0)]
+
+
+def test_an_edge_is_not_used_twice_and_diagonals_do_not_cross():
+    level = level_from_text("T3T/t.t", VIEW)
+    level.press(*at(level, 0, 0))
+    for p in [(0, 1), (1, 0)]:
+        level.drag(*at(level, *p))
+    assert level.current == [(0, 0), (0, 1), (1, 0)]
+    level.drag(*at(level, 0, 1))                 # back along the same edge: a step back
+    assert level.current == [(0, 0), (0, 1)]
+    level = level_from_text("TD/DT", VIEW)
+    drag_through(level, [at(level, 0, 0), at(level, 1, 1)])
+    assert "t" in level.done
+    level.press(*at(level, 0, 1))
+    level.drag(*at(level, 1, 0))                 # would cross the drawn diagonal
+    assert level.current == [(0, 1)] and "d" not in level.done
+
+
+def test_a_hub_takes_no_more_passes_than_holes():
+    level = level_from_text("t1t/TtT", VIEW)
+    level.press(*at(level, 1, 0))
+    for p in [(0, 0), (0, 1), (1, 1), (0, 2), (0, 1)]:   # the last would pass the hub again
+        level.drag(*at(level, *p))
+    assert level.current == [(1, 0), (0, 0), (0, 1), (1, 1), (0, 2)]
+
+
+def test_releasing_before_the_other_terminal_drops_the_path_and_pressing_again_redraws():
+    level = level_from_text("T.T/ttt", VIEW)
+    level.press(*at(level, 0, 0))
+    level.drag(*at(level, 1, 0))
+    assert level.release(*at(level, 1, 0)) and level.current is None and level.done == {}
+    drag_through(level, [at(level, *p) for p in [(0, 0), (1, 0), (1, 1), (1, 2), (0, 2)]])
+    assert level.solved()
+    assert level.press(*at(level, 0, 2)) and not level.solved()
+
+
+def test_the_picture_has_the_view_size_and_shows_the_drawn_path():
+    level = level_from_text("TSD/2S2/tsd/D2T", (640, 480))
+    before = level.picture()
+    assert before.shape == (480, 640, 3)
+    level.press(*at(level, 0, 0))
+    assert level.drag(*at(level, 1, 0)) and (level.picture() != before).any()
