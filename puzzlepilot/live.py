@@ -7,7 +7,8 @@
 Every frame is grabbed and compared with the previous one on a coarse sample, so an
 unchanged screen costs a grab and a few thousand byte compares. Only a changed frame is
 grabbed again with the overlay hidden and parsed; a board equal to the last one keeps its hints, a new board is
-solved and its hints drawn, and a board that disappears takes its hints away. With
+solved and its hints drawn, and a board that disappears takes its hints away. When the
+window moves, the board is read again and its hints follow it. With
 ``--play`` the solution is played once the frame has settled, and the loop checks that the
 level really changed (retrying once) before it counts the level. Ctrl-C stops.
 """
@@ -25,6 +26,7 @@ from overlay.driver import Driver, DriverStopped
 from puzzlepilot.cli import IO, UsageError, load_profile
 from puzzlepilot.games import GAMES, Game, get, parse_best
 from solvers.common import SolveResult
+from vision.capture import Rect
 from vision.common import NoBoardFound, Parse
 
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
@@ -88,6 +90,11 @@ class Watcher:
         if not same:
             self.sample = sample.copy()
         return not same
+
+    def forget(self) -> None:
+        """Look at the next frame afresh, even if its pixels equal the last ones (the
+        window moved: the same picture is somewhere else on the screen)."""
+        self.sample = None
 
     def read(self, image: np.ndarray) -> Parse | None:
         """The board in the frame, or None."""
@@ -160,6 +167,7 @@ class LiveLoop:
         self.levels, self.on_level, self.alive, self.dry_run = levels, on_level, alive, dry_run
         self.done = 0
         self.pending: LevelRecord | None = None     # solved, waiting for the frame to settle
+        self.hinted_at: Rect | None = None          # where the hints on screen were placed
 
     def clean_grab(self) -> np.ndarray:
         """A frame without our own hints in it."""
@@ -183,12 +191,30 @@ class LiveLoop:
             time.sleep(max(0.0, self.period - (time.monotonic() - start)))
 
     def tick(self) -> Step:
-        """One frame: grab, decide, act."""
+        """One frame: grab, decide, act. When the game moved since its hints were drawn,
+        the board is read again and the hints follow it."""
+        moved = self.hinted_at is not None and self.source.rect() != self.hinted_at
+        if moved:
+            self.watcher.forget()
         # Hints stay up for the change check: while nothing changes, the frames with them
         # are equal too, and hiding them every frame would cost time and flicker.
         step = self.watcher.step(self.source.grab(), self.clean_grab if self.hints is not None else None)
         self.handle(step)
+        if moved and step.change is Change.SAME and self.watcher.current is not None:
+            assert step.parse is not None and step.image is not None
+            self.show_hints(step.parse, self.watcher.current.result.solution, step.image)
         return step
+
+    def show_hints(self, parse: Parse, solution: Any, image: np.ndarray) -> None:
+        """Draw the solution over the game where it is now."""
+        rect = self.source.rect()
+        screen = parse.shifted(rect.left, rect.top)
+        self.hints.show(get(parse.game).hints(screen, solution), rect, frame=image)
+        self.hinted_at = rect
+
+    def clear_hints(self) -> None:
+        self.hints.clear()
+        self.hinted_at = None
 
     def handle(self, step: Step) -> None:
         if step.change is Change.IDLE:
@@ -199,7 +225,7 @@ class LiveLoop:
         if step.change in (Change.GONE, Change.NOTHING):
             self.pending = None
             if step.change is Change.GONE and self.hints is not None:
-                self.hints.clear()
+                self.clear_hints()
             return
         if step.change is Change.SAME:
             return
@@ -209,15 +235,13 @@ class LiveLoop:
                              step.solve_ms, step.result, step.image)
         if not step.result.solved:
             if self.hints is not None:
-                self.hints.clear()
+                self.clear_hints()
             self.finish(record, f"no solution ({step.result.reason})")
             return
         game = get(step.parse.game)
         record.shapes = game.hints(step.parse, step.result.solution)
         if self.hints is not None:
-            rect = self.source.rect()
-            screen = step.parse.shifted(rect.left, rect.top)
-            self.hints.show(game.hints(screen, step.result.solution), rect, frame=step.image)
+            self.show_hints(step.parse, step.result.solution, step.image)
         if self.driver is None:
             self.finish(record, "hints shown")
         else:
@@ -238,7 +262,7 @@ class LiveLoop:
             if after is not None:
                 record.after = after
                 if self.hints is not None:
-                    self.hints.clear()      # the played path is no help on the next level
+                    self.clear_hints()      # the played path is no help on the next level
                 self.finish(record, "played" if attempt == 1 else "played (second try)")
                 return
             self.log(f"level {record.number}: the board did not change after playing it; trying again")

@@ -159,6 +159,20 @@ def test_hints_are_drawn_in_screen_coordinates_and_cleared_when_the_board_goes()
     assert hints.calls[-1] == ("clear",)
 
 
+def test_hints_follow_a_moved_window_without_counting_a_level_again() -> None:
+    source, hints, lines = FakeSource([frame(BOARD_A)]), FakeHints(), []
+    loop = LiveLoop(source, Watcher([GAME]), lines.append, hints=hints, fps=100)
+    loop.tick()
+    assert loop.tick().change is Change.IDLE
+    source.at = Rect(300, 20, VIEW[0], VIEW[1])
+    assert loop.tick().change is Change.SAME          # the same picture, looked at again
+    (_, before, _), (kind, after, area) = hints.calls
+    assert kind == "show" and area == source.at
+    starts = [next(s for s in shapes if isinstance(s, Marker)).point for shapes in (before, after)]
+    assert starts[1] == pytest.approx((starts[0][0] + 200, starts[0][1] - 30))
+    assert loop.tick().change is Change.IDLE and len(hints.calls) == 2 and len(lines) == 1
+
+
 def test_play_waits_for_a_settled_frame_drags_from_the_cat_and_counts_changed_levels(
         monkeypatch: pytest.MonkeyPatch) -> None:
     fast(monkeypatch)

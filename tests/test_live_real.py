@@ -117,33 +117,60 @@ def test_live_play_draws_one_valid_path_through_the_real_level(game, hints: str)
     assert all(path[0] == list(screen.board.start) for path in paths)
 
 
-def test_a_click_through_the_shown_hints_reaches_the_game_window(game) -> None:
+START_DISC = (67, 160, 46)   # overlay.onestroke.START as a grab (BGR) shows it
+
+
+def start_disc(screen: Parse, dx: int = 0, dy: int = 0) -> tuple[int, int]:
+    """A screen point on the start disc the hints draw (beside its number), the game moved by (dx, dy)."""
+    row, col = screen.board.start
+    x, y = screen.cells[row * screen.geometry["cols"] + col]
+    return round(x) - 6 + dx, round(y) + dy
+
+
+def shows_start_disc(x: int, y: int, wait: float = 3.0) -> bool:
+    """Whether the start disc appears at (x, y) within ``wait`` seconds."""
     from vision.capture import region_source
 
-    window, screen = game
+    probe = region_source(Rect(x, y, 1, 1))
+    try:
+        pixel = wait_for_pixels(probe.grab, lambda px: tuple(px[0, 0]) == START_DISC, wait)
+    finally:
+        probe.close()
+    return tuple(pixel[0, 0]) == START_DISC
+
+
+@pytest.fixture
+def hinting(game):
+    """``live`` showing hints (no play) over the game window, stopped with Ctrl-C after the test."""
     player = _live("--levels", "1000")
     try:
         assert player.stdout.readline().startswith("watching ")
         assert player.stdout.readline().rstrip().endswith("hints shown")
-        row, col = screen.board.start
-        cx, cy = screen.cells[row * screen.geometry["cols"] + col]
-        x, y = round(cx) - 6, round(cy)   # on the start disc, beside its number
-        probe = region_source(Rect(x, y, 1, 1))
-        try:
-            covered = wait_for_pixels(probe.grab, lambda px: tuple(px[0, 0]) == (67, 160, 46))
-        finally:
-            probe.close()
-        assert tuple(covered[0, 0]) == (67, 160, 46), "the start disc is not drawn over the cat"
-        from vision.capture import xlib_quiet
-
-        with xlib_quiet():
-            import pyautogui
-        pyautogui.PAUSE = 0.0
-        pyautogui.click(x, y)
-        assert window.wait_for(lambda e: e[0] == "press") == ("press", str(x), str(y))
-        assert window.wait_for(lambda e: e[0] == "release") == ("release", str(x), str(y))
-        assert player.poll() is None
+        yield player
+        assert player.poll() is None, player.communicate()
         player.send_signal(signal.SIGINT)
         player.communicate(timeout=10)
     finally:
         player.kill()
+
+
+def test_a_click_through_the_shown_hints_reaches_the_game_window(game, hinting) -> None:
+    window, screen = game
+    x, y = start_disc(screen)
+    assert shows_start_disc(x, y), "the start disc is not drawn over the cat"
+    from vision.capture import xlib_quiet
+
+    with xlib_quiet():
+        import pyautogui
+    pyautogui.PAUSE = 0.0
+    pyautogui.click(x, y)
+    assert window.wait_for(lambda e: e[0] == "press") == ("press", str(x), str(y))
+    assert window.wait_for(lambda e: e[0] == "release") == ("release", str(x), str(y))
+
+
+def test_hints_follow_the_game_window_when_it_moves(game, hinting) -> None:
+    window, screen = game
+    assert shows_start_disc(*start_disc(screen))
+    window.send(f"move {AT[0] + 500} {AT[1] + 10}")
+    assert shows_start_disc(*start_disc(screen, 500, 10)), "the hints did not follow the window"
+    assert not shows_start_disc(*start_disc(screen), wait=0), "the hints stayed behind"
