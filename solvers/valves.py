@@ -33,7 +33,7 @@ import networkx as nx
 from solvers.common import BoardError, SolveResult, split_rows
 
 DEFAULT_INLET, DEFAULT_OUTLET, DEFAULT_WRENCHES = "X", "Y", 3
-MAX_ANSWERS = 10_000        # --all stops listing here (stats["truncated"] says so)
+MAX_ANSWERS = 10_000        # --all stops listing here (extra["solutions_truncated"] says so)
 
 _NAME = r"[A-Za-z0-9_]+"
 _SETTING = re.compile(r"([A-Za-z_]+)\s*:\s*(.*)")
@@ -146,6 +146,9 @@ def _check(pipes: tuple[tuple[str, str], ...], inlet: str, outlet: str, wrenches
         raise BoardError(f"inlet and outlet are the same point {inlet}", where.get("outlet"))
     if wrenches < 0:
         raise BoardError(f"wrenches must be 0 or more, not {wrenches}", where.get("wrenches"))
+    if len(closed) > wrenches:
+        raise BoardError(f"{len(closed)} valves are closed but there are only {wrenches} wrenches",
+                         where.get("wrenches"))
     for name in sorted(closed):
         line = where.get(f"closed {name}")
         if name in (inlet, outlet):
@@ -310,8 +313,9 @@ def solve(board: Board, wrenches: int | None = None, all: bool = False) -> Solve
     left. ``wrenches`` overrides the board's; ``all`` lists every minimum answer in
     ``extra["solutions"]`` (the solution is the first, the answer nearest the inlet)."""
     total = board.wrenches if wrenches is None else wrenches
-    if total < 0:
-        raise BoardError(f"wrenches must be 0 or more, not {total}")
+    if total < len(board.closed):
+        raise BoardError(f"{len(board.closed)} valves are closed, so there are at least as many "
+                         f"wrenches, not {total}")
     left = total - len(board.closed)
     flow = _Flow(board)
     stats: dict[str, Any] = {"points": len(flow.names), "pipes": len(board.pipes), "wrenches_left": left}
@@ -334,6 +338,8 @@ def solve(board: Board, wrenches: int | None = None, all: bool = False) -> Solve
         result.solution = answers[0]
         result.extra["solutions"] = answers
         stats.update(answers=len(answers), truncated=truncated)
+        if truncated:
+            result.extra["solutions_truncated"] = True
     return result
 
 

@@ -166,6 +166,21 @@ def test_negative_wrenches_option_is_a_board_error():
         solve(Board.from_text(GAME), wrenches=-1)
 
 
+def test_fewer_wrenches_than_closed_valves_is_a_board_error():
+    with pytest.raises(BoardError, match="2 valves are closed"):
+        solve(Board.from_text(GAME + "closed: A B"), wrenches=1)
+
+
+def test_all_stops_at_the_limit_and_says_so(monkeypatch):
+    import solvers.valves
+
+    monkeypatch.setattr(solvers.valves, "MAX_ANSWERS", 10)
+    pipes = [p for i in range(12) for p in (("X", f"a{i}"), (f"a{i}", f"b{i}"), (f"b{i}", "Y"))]
+    result = solve(Board(tuple(pipes), wrenches=12), all=True)
+    assert len(result.extra["solutions"]) == 10 and result.extra["solutions_truncated"] is True
+    assert "solutions_truncated" not in solve(Board.from_text(GAME), all=True).extra
+
+
 # ------------------------------------------------------------------------- the checker
 
 @pytest.mark.parametrize("solution, complaint", [
@@ -221,6 +236,7 @@ def test_board_defaults_are_x_y_and_three_wrenches():
     ("inlet: Y\nX A\nA Y", "inlet and outlet are the same point"),
     ("X A\nA Y\nclosed: X", "line 3: closed: X is the inlet"),
     ("X A\nA Y\nclosed: Q", "line 3: closed: Q is on no pipe"),
+    ("wrenches: 1\nX A\nA B\nB Y\nclosed: A B", "line 1: 2 valves are closed but there are only 1 wrenches"),
     ("inlet: X\noutlet: Y", "no pipes"),
     ("\n\nX A\nA Y\nA B C", "line 5:"),
     ("", "empty"),
