@@ -7,7 +7,12 @@ every frame it grabs.
   neither, the figure is without drawing and says so), and the same step with
   ``--hints none`` is timed too;
 - unchanged frame: process time of the same step on a frame equal to the last one, plus a
-  real 1920×1080 mss grab when there is a display; as % of one core at 10 fps.
+  real 1920×1080 mss grab when there is a display; as % of one core at 10 fps;
+- blinks (with a display): the loop on real grabs of a window showing each level under the
+  real overlay; how often the overlay is taken off the screen (each time is a visible
+  blink) and the CPU time of this process, in the five frames after a new level is shown
+  and while the loop waits half a second for a played level to give way (the picture does
+  not change).
 """
 from __future__ import annotations
 
@@ -15,14 +20,16 @@ import os
 import shutil
 import statistics
 import time
-from contextlib import ExitStack
-from typing import Any
+from contextlib import ExitStack, contextmanager
+from typing import Any, Iterator
+from unittest import mock
 
 import numpy as np
 
+import puzzlepilot.live as live
 from puzzlepilot.bench import Bench, ms, summary
 from puzzlepilot.games import get
-from puzzlepilot.live import LiveLoop, Watcher
+from puzzlepilot.live import Change, LiveLoop, Watcher
 from puzzlepilot.scenes.onestroke import render_phone
 from solvers.onestroke import generate
 
@@ -64,6 +71,8 @@ def run(bench: Bench) -> None:
     game = get("onestroke")
     with ExitStack() as stack:
         hints, where = _overlay(stack)
+        if hints is not None:
+            _blinks(bench, hints, frames)
         source = FakeSource(frames[0])
         loop = LiveLoop(source, Watcher([game]), lambda _: None, hints=hints)
 
@@ -106,11 +115,77 @@ def _overlay(stack: ExitStack) -> tuple[Any, str]:
         stack.enter_context(private_display(SCREEN))
     elif not os.environ.get("DISPLAY"):
         return None, "none: no display, hints not drawn"
+    import tkinter
+
     from overlay.window import make_hints
 
-    hints = make_hints("overlay")
+    root = tkinter.Tk()
+    root.withdraw()
+    stack.callback(root.destroy)
+    hints = make_hints("overlay", root)
     stack.callback(hints.close)
     return hints, "overlay drawn"
+
+
+def _blinks(bench: Bench, hints: Any, frames: list[np.ndarray]) -> None:
+    """Hides of the overlay (blinks) and time, on real grabs of a window showing each frame."""
+    import tkinter
+
+    from vision.capture import Rect, region_source
+
+    picture = tkinter.Toplevel(hints._root)    # in the overlay's Tk, so hidden() repaints it
+    picture.overrideredirect(True)
+    picture.geometry(f"{SCREEN[0]}x{SCREEN[1]}+0+0")
+    label = tkinter.Label(picture, borderwidth=0)
+    label.pack()
+    source = region_source(Rect(0, 0, *SCREEN))
+    hides = 0
+    plain_hidden = hints.hidden
+
+    @contextmanager
+    def counted() -> Iterator[None]:
+        nonlocal hides
+        hides += hints.drawn() is not None
+        with plain_hidden():
+            yield
+
+    hints.hidden = counted
+    loop = LiveLoop(source, Watcher([get("onestroke")]), lambda _: None, hints=hints)
+    settle_hides, settle_cpu, wait_hides, wait_cpu = [], [], [], []
+    try:
+        for frame in frames[:4]:
+            photo = tkinter.PhotoImage(master=picture, data=_ppm(frame), format="ppm")
+            label.configure(image=photo)
+            hints.clear()
+            picture.update()
+            while not np.array_equal(source.grab(), frame):   # mapped is not yet drawn
+                picture.update()
+            assert loop.tick().change is Change.NEW
+            hides, start = 0, time.process_time()
+            for _ in range(5):
+                loop.tick()
+                hints.pump()
+            settle_hides.append(hides)
+            settle_cpu.append(time.process_time() - start)
+            hides, start = 0, time.process_time()
+            with mock.patch.object(live, "CONFIRM_SECONDS", 0.5):
+                assert loop.wait_for_change() is None
+            wait_hides.append(hides)
+            wait_cpu.append(time.process_time() - start)
+    finally:
+        hints.hidden = plain_hidden
+        source.close()
+        picture.destroy()
+    n = len(settle_hides)
+    bench.table("live_blinks", "live: overlay hides (blinks) per level, real grabs of a 1080p screen",
+                ["phase", "hides", "cpu ms"],
+                [["5 frames after a new level", sum(settle_hides) / n, ms(statistics.median(settle_cpu))],
+                 ["0.5 s waiting for a played level", sum(wait_hides) / n, ms(statistics.median(wait_cpu))]])
+
+
+def _ppm(frame: np.ndarray) -> bytes:
+    rgb = np.ascontiguousarray(frame[:, :, ::-1])
+    return f"P6 {rgb.shape[1]} {rgb.shape[0]} 255\n".encode() + rgb.tobytes()
 
 
 def _process_times(fn: Any, n: int) -> float:
