@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from calibration.common import moved, rgb, square
 from calibration.profile import ProfileError
 from solvers.onestroke import Board
 from vision.common import NoBoardFound, Parse
@@ -89,7 +90,7 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
     for tolerance in TRIAL_TOLERANCES:
         look = Look(colour, tolerance)     # type: ignore[arg-type]
         try:
-            found = _moved(read(crop, look), x0, y0)
+            found = moved(read(crop, look), x0, y0)
         except NoBoardFound as exc:
             reasons.append(str(exc))
             continue
@@ -104,11 +105,6 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
     raise ProfileError(f"the clicked cell's colour (RGB {colour[::-1]}) makes no board in the box: {reasons[0]}")
 
 
-def _moved(found: Parse, dx: int, dy: int) -> Parse:
-    """A reading of a crop in the whole image's pixels."""
-    geometry = {**found.geometry, "origin": [found.geometry["origin"][0] + dx, found.geometry["origin"][1] + dy]}
-    return Parse(found.game, found.board, found.confidence, [(x + dx, y + dy) for x, y in found.cells], geometry)
-
 
 def build(image: np.ndarray, found: Parse, look: Look) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile's fields and templates from a reading of the screenshot: the cell colour
@@ -119,12 +115,12 @@ def build(image: np.ndarray, found: Parse, look: Look) -> tuple[dict[str, Any], 
     cell = found.geometry["cell"]
     centre = {(r, c): found.cells[r * board.cols + c] for r in range(board.rows) for c in range(board.cols)}
     half = max(1, round(0.3 * cell))
-    pixels = np.concatenate([_box(image, centre[p], half).reshape(-1, 3) for p in board.cells if p != board.start])
+    pixels = np.concatenate([square(image, centre[p], half).reshape(-1, 3) for p in board.cells if p != board.start])
     near = pixels[np.abs(pixels.astype(np.int16) - look.cell).max(axis=1) <= look.tolerance]
     colour = np.median(near, axis=0)
     spread = np.percentile(np.abs(near.astype(np.float64) - colour).max(axis=1), 99)
     tolerance = int(np.clip(round(1.5 * spread) + 8, 24, 60))
-    corners = [_box(image, (x + dx * px / 2, y + dy * py / 2), 1).reshape(-1, 3)
+    corners = [square(image, (x + dx * px / 2, y + dy * py / 2), 1).reshape(-1, 3)
                for x, y in centre.values() for dx in (-1, 1) for dy in (-1, 1)]
     background = np.median(np.concatenate(corners), axis=0)
 
@@ -134,7 +130,7 @@ def build(image: np.ndarray, found: Parse, look: Look) -> tuple[dict[str, Any], 
     bx1, by1 = min(image.shape[1], round(max(xs) + px / 2)), min(image.shape[0], round(max(ys) + py / 2))
     width = image.shape[1]
     data = {
-        "cell_rgb": _rgb(colour), "tolerance": tolerance, "background_rgb": _rgb(background),
+        "cell_rgb": rgb(colour), "tolerance": tolerance, "background_rgb": rgb(background),
         "board": board.to_text().replace("\n", "/"),
         "region": [bx0, by0, bx1 - bx0, by1 - by0],
         "pitch": round(float(px), 2), "cell": round(float(cell), 2),
@@ -143,18 +139,8 @@ def build(image: np.ndarray, found: Parse, look: Look) -> tuple[dict[str, Any], 
     some_cell = next(p for p in sorted(board.cells) if p != board.start)
     sx, sy = centre[board.start]
     templates = {
-        "cell": _box(image, centre[some_cell], round(cell / 2)),
+        "cell": square(image, centre[some_cell], round(cell / 2)),
         # the cat's tail pokes above its cell: the crop reaches a pitch up
         "cat": image[max(0, round(sy - py)):round(sy + 0.6 * py), max(0, round(sx - 0.6 * px)):round(sx + 0.6 * px)].copy(),
     }
     return data, templates
-
-
-def _rgb(bgr: np.ndarray) -> list[int]:
-    return [int(round(v)) for v in bgr[::-1]]
-
-
-def _box(image: np.ndarray, xy: tuple[float, float], half: int) -> np.ndarray:
-    """The square of side 2·half+1 around a point, clipped to the image."""
-    x, y = round(xy[0]), round(xy[1])
-    return image[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1].copy()

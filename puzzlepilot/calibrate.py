@@ -55,7 +55,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
     board = None
     if args.board:
         text = read_board_text(args.board, io) if Path(args.board).is_file() else args.board
-        board = game.board.from_text(text)
+        board = as_read(game.board.from_text(text))
         data, templates = learner.learn(image, board=board)
     else:
         from calibration.picker import PickCancelled, pick
@@ -95,6 +95,12 @@ def learner_for(game: str) -> Any:
         raise UsageError(f"calibration does not cover {game} yet (it covers: {', '.join(have) or 'none'})") from None
 
 
+def as_read(board: Any) -> Any:
+    """The board named as the vision names what it reads (Klotski letters its pieces in
+    reading order), so a typed board compares equal to the same board read."""
+    return board.relabelled() if hasattr(board, "relabelled") else board
+
+
 def expected_boards(source: str | None, images: list[Path]) -> dict[Path, str | None]:
     """The expected board of each image (None where none is given)."""
     if source is None:
@@ -127,7 +133,7 @@ def check(args: argparse.Namespace, io: IO) -> int:
     io.out(f"profile {prof.name} ({game.name}):")
     for path, image in loaded:
         want = expected[path]
-        want = game.board.from_text(want).to_text().replace("\n", "/") if want else None
+        want = as_read(game.board.from_text(want)).to_text().replace("\n", "/") if want else None
         try:
             found = game.parse(image, profile=prof)
         except NoBoardFound as exc:

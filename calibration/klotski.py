@@ -1,0 +1,124 @@
+"""Teach the Klotski vision a look from one screenshot: the board's colour (seen through
+the gaps between pieces) and the target piece's shape.
+
+    puzzlepilot calibrate klotski SHOT.png --name NAME [--board TEXT|FILE]
+
+With ``--board`` each main colour of the screenshot is tried as the board's colour, and
+the first that reads as the given board is kept. Without it a window asks for a box
+around the board, a click on an empty cell (the board's colour) and a click on the target
+piece (its shape). The vision reads two fields (``vision/klotski.py``): ``board_colour``
+[r, g, b], pinned instead of guessed among the picture's main colours (which a small
+board on a big, busy desktop drops out of), and ``target`` [height, width]. For the user
+and for checks the profile also keeps the board's box, pitch and gap (also as shares of
+the screenshot's width) and two templates: an empty cell and the target piece.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from calibration.common import moved, rgb, square
+from calibration.profile import Profile, ProfileError
+from solvers.klotski import Board
+from vision.common import NoBoardFound, Parse
+from vision.klotski import board_regions, fit_grid, main_colours, parse, piece_rects
+
+KINDS: tuple[str, ...] = ("an empty cell", "the target piece")
+
+
+def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
+          examples: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """profile.json's fields and the templates for a Klotski look; opens the window for
+    the box and clicks when neither a board nor the picks are given."""
+    if board is not None:
+        return _from_board(image, board)
+    if region is None or examples is None or not set(KINDS) <= set(examples):
+        from calibration.picker import pick
+
+        region, examples = pick(image, KINDS, title="calibrate klotski: box the board, then click an empty cell and the target")
+    return _from_picks(image, tuple(region), examples)
+
+
+def trial(colour_rgb: list[int], target: list[int]) -> Profile:
+    """An in-memory profile, so trials read exactly as the stored profile will."""
+    return Profile("trial", "klotski", Path("."), {"board_colour": colour_rgb, "target": target})
+
+
+def _from_board(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    want = board.relabelled()
+    t = want.piece(want.target)
+    target = [t.height, t.width]
+    seen = []
+    for colour in main_colours(image):
+        try:
+            found = parse(image, trial(rgb(colour), target))
+        except NoBoardFound:
+            continue
+        if found.board.to_text() == want.to_text():
+            return build(image, found, target)
+        seen.append(found.board.to_text().replace("\n", "/"))
+    hint = f" (boards read: {', '.join(seen[:3])})" if seen else ""
+    raise ProfileError(f"no colour of the screenshot reads as the given board{hint}")
+
+
+def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
+                examples: dict[str, tuple[int, int]]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The profile from a box around the board, a clicked empty cell and the clicked target."""
+    x0, y0, w, h = region
+    for kind in KINDS:
+        px, py = examples[kind]
+        if not (x0 <= px < x0 + w and y0 <= py < y0 + h):
+            raise ProfileError(f"the click on {kind} is outside the box around the board")
+    crop = image[y0:y0 + h, x0:x0 + w]
+    ex, ey = examples["an empty cell"]
+    r = max(1, min(w, h) // 100)
+    colour = np.median(image[ey - r:ey + r + 1, ex - r:ex + r + 1].reshape(-1, 3), axis=0).astype(np.float32)
+    tx, ty = examples["the target piece"][0] - x0, examples["the target piece"][1] - y0
+    for area in board_regions(crop, colour):
+        try:
+            rects = piece_rects(area)
+            _, sizes, _ = fit_grid(rects)
+        except NoBoardFound:
+            continue
+        hit = [s for rect, s in zip(rects, sizes) if rect.x0 <= tx < rect.x1 and rect.y0 <= ty < rect.y1]
+        if not hit:
+            raise ProfileError("the click on the target piece is on no piece of the board")
+        target = [hit[0][2], hit[0][3]]
+        try:
+            found = parse(crop, trial(rgb(colour), target))
+        except NoBoardFound as exc:
+            raise ProfileError(f"the clicked colour and target make no board in the box ({exc})") from None
+        return build(image, moved(found, x0, y0), target)
+    raise ProfileError(f"the clicked empty cell's colour (RGB {rgb(colour)}) "
+                       "shows no board of pieces in the box")
+
+
+
+def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The profile's fields and templates from a reading: the board's colour measured over
+    the empty cells' centres."""
+    board = found.board
+    px, py = found.geometry["pitch"]
+    ox, oy = found.geometry["origin"]
+    taken = {cell for p in board.pieces for cell in p.cells()}
+    empty = [(r, c) for r in range(board.rows) for c in range(board.cols) if (r, c) not in taken]
+    half = max(1, round(0.25 * min(px, py)))
+    pixels = np.concatenate([square(image, found.cells[r * board.cols + c], half).reshape(-1, 3) for r, c in empty])
+    colour = np.median(pixels, axis=0)
+    t = board.piece(board.target)
+    width = image.shape[1]
+    data = {
+        "board_colour": rgb(colour), "target": target,
+        "board": board.to_text().replace("\n", "/"),
+        "region": [round(ox), round(oy), round(board.cols * px), round(board.rows * py)],
+        "pitch": round(float(px), 2), "gap": round(float(found.geometry["gap"]), 2),
+        "pitch_share": round(float(px) / width, 5),
+    }
+    tx0, ty0 = round(ox + t.col * px), round(oy + t.row * py)
+    templates = {
+        "empty": square(image, found.cells[empty[0][0] * board.cols + empty[0][1]], round(min(px, py) / 2)),
+        "target": image[max(0, ty0):round(ty0 + t.height * py), max(0, tx0):round(tx0 + t.width * px)].copy(),
+    }
+    return data, templates
