@@ -23,11 +23,14 @@ so turning the whole arena is a 48-bit rotation and mirror images are cheap to f
   24 turns and mirror images of the arena, which the rules and the move set respect.
   Depth d is searched only after d − 1 failed, so the first meeting is a shortest answer.
 With a multiple of 4 enemies the attacks rule is the strict rule (n/4 attacks of 4 cells
-can only cover n enemies with disjoint full groups). Otherwise its goal set is large, so it
-searches forwards only (goal test on every position of the last level), up to 4 moves.
+can only cover n enemies with disjoint full groups). Otherwise its goals are listed for up
+to 7 enemies (2 attacks) and met the same way; beyond, the goal set is too large to list,
+so it searches forwards only (goal test on every position of the last level), up to 4
+moves, and says so when the budget is larger.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -42,6 +45,7 @@ RINGS, SLICES = 4, 12
 DEFAULT_BUDGET = 3
 MAX_BUDGET = 5
 FORWARD_ONLY_DEPTH = 4    # forward-only search (attacks, n % 4 != 0) stores level 3 at most
+ATTACK_GOALS_UP_TO = 2    # attacks: goal positions are listed (for meeting) up to this many attacks
 RULES = ("strict", "attacks")
 EMPTY = "."
 
@@ -272,6 +276,23 @@ def _strict_goals(enemies: int) -> np.ndarray:
     return np.concatenate(found)
 
 
+def _attack_goals(enemies: int) -> np.ndarray:
+    """Every position whose enemies ceil(n/4) attacks can hit, listed as n cells out of
+    the union of that many lines or blocks (small attack counts only: the list grows as
+    C(24, attacks) · C(4 · attacks, n))."""
+    attacks = -(-enemies // 4)
+    lines = [sum(1 << (4 * s + r) for r in range(RINGS)) for s in range(SLICES)]
+    blocks = [sum(1 << (4 * (t % SLICES) + r) for r in (2, 3) for t in (s, s + 1)) for s in range(SLICES)]
+    found = set()
+    for chosen in itertools.combinations_with_replacement(lines + blocks, attacks):
+        union = 0
+        for group in chosen:
+            union |= group
+        cells = [1 << b for b in range(48) if union >> b & 1]
+        found.update(sum(pick) for pick in itertools.combinations(cells, enemies))
+    return np.array(sorted(found), dtype=np.uint64)
+
+
 # ---------------------------------------------------------------------------- search
 
 @dataclass
@@ -325,17 +346,17 @@ class _Forward:
 
 
 @lru_cache(maxsize=4)
-def _backward(enemies: int) -> "_Backward":
-    """The backward levels for an enemy count, kept between solves (a live loop solves
-    the same count again and again)."""
-    return _Backward(enemies)
+def _backward(enemies: int, rule: str) -> "_Backward":
+    """The backward levels for an enemy count and rule, kept between solves (a live loop
+    solves the same count again and again)."""
+    return _Backward(_strict_goals(enemies) if rule == "strict" else _attack_goals(enemies))
 
 
 class _Backward:
-    """Levels of symmetry representatives at exactly b moves from a strict goal."""
+    """Levels of symmetry representatives at exactly b moves from a goal."""
 
-    def __init__(self, enemies: int) -> None:
-        goals = _unique(_canon(_strict_goals(enemies)))
+    def __init__(self, goal_positions: np.ndarray) -> None:
+        goals = _unique(_canon(goal_positions))
         self.levels = [goals]
         self.seen = goals
 
@@ -390,7 +411,12 @@ def solve(board: Board, rule: str = "strict", moves: int | None = None) -> Solve
     stats: dict[str, Any] = {"rule": rule, "budget": budget, "enemies": n}
     if goal(np.array([start], dtype=np.uint64))[0]:
         return _result([], stats)
-    backward = _backward(n) if n % 4 == 0 else None
+    if n % 4 == 0:
+        backward = _backward(n, "strict")     # n/4 attacks of 4 cells: the strict goals
+    elif -(-n // 4) <= ATTACK_GOALS_UP_TO:
+        backward = _backward(n, "attacks")
+    else:
+        backward = None
     reach = budget if backward is not None else min(budget, FORWARD_ONLY_DEPTH)
     for depth in range(1, reach + 1):
         if backward is None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from solvers import rings
 from solvers.common import BoardError
 from solvers.rings import (MOVES, Board, _attack_count, _exact_cover, _set_cover, _strict_goal,
                            apply_move, generate, show, solve, validate)
@@ -171,6 +172,34 @@ def test_attacks_rule_answers_are_shortest_and_valid(seed):
     if result.solved:
         assert result.moves == expected
         assert validate(board, result.solution, rule="attacks", moves=2) == []
+
+
+@pytest.mark.parametrize("enemies", [5, 6, 7])
+def test_attacks_rule_with_a_budget_of_5_searches_fully_up_to_7_enemies(enemies):
+    board = board_of({(0, s) for s in range(enemies)}, budget=5)   # a row along the outer ring
+    result = solve(board, rule="attacks")
+    if result.solved:
+        assert validate(board, result.solution, rule="attacks") == []
+    else:
+        assert result.stats["complete"] and "within 5 moves" in result.reason
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_listed_attack_goals_agree_with_the_forward_goal_test(seed, monkeypatch):
+    rng = random.Random(seed)
+    board = board_of({(rng.randrange(4), rng.randrange(12)) for _ in range(7)}, budget=4)
+    meeting = solve(board, rule="attacks")
+    monkeypatch.setattr(rings, "ATTACK_GOALS_UP_TO", 0)      # forward search with the goal test
+    forward = solve(board, rule="attacks")
+    assert (meeting.solved, meeting.moves) == (forward.solved, forward.moves)
+    assert "split" in meeting.stats or not meeting.moves     # it did meet the listed goals
+
+
+def test_attacks_rule_beyond_7_enemies_says_how_far_it_searched():
+    board = board_of({(0, s) for s in range(11)}, budget=5)
+    result = solve(board, rule="attacks")
+    assert not result.solved and "within 4 moves" in result.reason and "not supported" in result.reason
+    assert result.stats["complete"] is False
 
 
 @pytest.mark.parametrize("seed, moves", [(11, 4), (12, 5)])
