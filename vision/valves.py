@@ -295,7 +295,10 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     valves = read_valves(image_bgr, where, sc)
     placed = fit(sc, valves)
     b = sc.board
-    board = Board(b.pipes, b.inlet, b.outlet, b.wrenches, valves.closed)
+    try:
+        board = Board(b.pipes, b.inlet, b.outlet, b.wrenches, valves.closed)
+    except BoardError as exc:    # more valves look shut than the player has wrenches
+        raise NoBoardFound(f"not a position of the game: {exc}") from None
     names = list(board.points)
     cells = [valves.found.get(n) or placed.map(sc.points[n]) for n in names]
     if sc.wrench is not None:

@@ -172,3 +172,9 @@ def test_each_open_valve_is_matched_with_its_own_look_from_the_reference(tmp_pat
     cv2.imwrite(str(folder / "open.png"), noise)
     img, truth = render_sewer({"B", "K"}, scale=0.9)
     assert text(parse(img, profile=load(folder))) == truth.board
+
+
+def test_more_shut_valves_than_wrenches_is_no_position_of_the_game():
+    img, _ = render_sewer({"A", "B", "C", "D"}, scale=0.8)
+    with pytest.raises(NoBoardFound, match="only 3 wrenches"):
+        parse(img)
