@@ -65,13 +65,17 @@ def baseline_nodes(board: Board, depth: int, cap: int) -> tuple[int, bool]:
         return cap, False
 
 
+def scatter(rng: random.Random, enemies: int) -> Board:
+    """Enemies on random cells."""
+    cells = rng.sample(range(48), enemies)
+    return Board(tuple("".join("x" if r * 12 + s in cells else "." for s in range(12)) for r in range(4)))
+
+
 def hard(seed: int, groups: int, budget: int) -> Board:
     """A random board with no answer within ``budget`` (the search must prove it)."""
     rng = random.Random(seed)
     while True:
-        cells = rng.sample(range(48), 4 * groups)
-        board = Board.from_text("\n".join("".join("x" if r * 12 + s in cells else "." for s in range(12))
-                                          for r in range(4)))
+        board = scatter(rng, 4 * groups)
         if not solve(board, moves=budget).solved:
             return board
 
@@ -122,7 +126,18 @@ def run(bench: Bench) -> None:
         bench.progress(f"  proofs within {budget} ...")
     bench.table("rings_depths", "Scrambled boards by budget, and boards with no short answer (ms)",
                 ["budget", "enemies", "boards", "moves", "median", "worst"], rows)
+    run_attacks(bench)
     run_vision(bench)
+
+
+def run_attacks(bench: Bench) -> None:
+    """The looser rule on random scatters (goals listed up to 7 enemies, forwards beyond)."""
+    rows = []
+    for enemies, budget in ([(6, 3)] if bench.quick else [(5, 3), (6, 5), (7, 5), (9, 4), (11, 4)]):
+        board = scatter(random.Random(enemies), enemies)
+        t, result = bench.timed(lambda: solve(board, rule="attacks", moves=budget))
+        rows.append([enemies, budget, result.moves if result.solved else "none", ms(t)])
+    bench.table("rings_attacks", "--rule attacks on random scatters (ms)", ["enemies", "budget", "moves", "ms"], rows)
 
 
 def run_vision(bench: Bench) -> None:
