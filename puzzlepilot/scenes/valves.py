@@ -50,10 +50,11 @@ IRON: RGB = (70, 72, 76)
 
 @dataclass(frozen=True)
 class Truth:
-    """What a rendered picture shows: the board text (rows joined by ``/``) and the image
+    """What a rendered picture shows: the board text (rows joined by ``/``; None when more
+    valves are shut than there are wrenches, no position of the game) and the image
     position of every point, by name."""
 
-    board: str
+    board: str | None
     points: dict[str, Point]
 
     def moved(self, dx: float, dy: float, k: float = 1.0) -> "Truth":
@@ -142,7 +143,6 @@ def render_sewer(closed: frozenset[str] | set[str] = frozenset(), *, scale: floa
     wheels out (a picture the vision must refuse)."""
     board = Board.from_text(GRAPH)
     closed = frozenset(closed)
-    shown = Board(board.pipes, board.inlet, board.outlet, board.wrenches, closed)
     k = scale
     w, h = round(SIZE[0] * k), round(SIZE[1] * k)
     img = np.zeros((h, w, 3), np.uint8)
@@ -176,7 +176,10 @@ def render_sewer(closed: frozenset[str] | set[str] = frozenset(), *, scale: floa
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         fall = 1.0 - 0.55 * (((xx - w * 0.45) / w) ** 2 + ((yy - h * 0.4) / h) ** 2) * 2.2
         img = np.clip(img * np.clip(fall, 0.35, 1.0)[:, :, None], 0, 255).astype(np.uint8)
-    return img, Truth(shown.to_text().replace("\n", "/"), at)
+    shown = None
+    if len(closed) <= board.wrenches:
+        shown = Board(board.pipes, board.inlet, board.outlet, board.wrenches, closed).to_text().replace("\n", "/")
+    return img, Truth(shown, at)
 
 
 def profile_data() -> tuple[dict[str, object], dict[str, np.ndarray]]:
