@@ -32,8 +32,13 @@ HALO = (255, 255, 255)
 ARC_STEP = 3.0        # degrees between the points of an arc
 
 
-def _arrows(arena: Arena, board: Any, solution: list[dict[str, Any]]) -> list[tuple[tuple[tuple[float, float], ...], str]]:
-    """(points, label) for every move, in order."""
+Point = tuple[float, float]
+
+
+def _arrows(arena: Arena, board: Any, solution: list[dict[str, Any]]) -> list[tuple[tuple[Point, ...], str, Point]]:
+    """(points, label, where the label goes) for every move, in order: an arc's label on
+    its middle, a slide's just outside the rim where it starts (its middle is the
+    crowded centre)."""
     grid = [list(ring) for ring in board.cells]
     out = []
     for n, move in enumerate(solution, 1):
@@ -44,12 +49,13 @@ def _arrows(arena: Arena, board: Any, solution: list[dict[str, Any]]) -> list[tu
             count = max(2, round(abs(k) * 30.0 / ARC_STEP) + 1)
             angles = [30.0 * start + 30.0 * k * t / (count - 1) for t in range(count)]
             points = tuple(arena.point(arena.mid(r), a) for a in angles)
-            out.append((points, f"{n}: {abs(k)}"))
+            out.append((points, f"{n}: {abs(k)}", points[len(points) // 2]))
         else:
             i = move["line"]
             near, far = (30.0 * i, 30.0 * (i + 6)) if k <= 4 else (30.0 * (i + 6), 30.0 * i)
             reach = arena.mid(0)
-            out.append(((arena.point(reach, near), arena.point(reach, far)), f"{n}: {min(k, 8 - k)}"))
+            out.append(((arena.point(reach, near), arena.point(reach, far)), f"{n}: {min(k, 8 - k)}",
+                        arena.point(arena.outer * 1.15, near)))
         grid = apply_move(grid, move)
     return out
 
@@ -60,11 +66,10 @@ def hints(parse: Parse, solution: Any) -> list[Shape]:
     width = max(3.0, arena.width * 0.12)
     shapes: list[Shape] = []
     labels: list[Shape] = []
-    for n, (points, text) in enumerate(_arrows(arena, parse.board, solution)):
+    for n, (points, text, at) in enumerate(_arrows(arena, parse.board, solution)):
         colour = COLOURS[n % len(COLOURS)]
         shapes.append(Polyline(points, HALO, width=width * 1.8, arrows="none"))
         shapes.append(Polyline(points, colour, width=width, arrows="end"))
-        at = points[len(points) // 2] if len(points) > 2 else points[0]   # a slide's middle is the crowded centre
         labels.append(Label(at, text, colour, size=arena.width * 0.3))
     return shapes + labels
 
