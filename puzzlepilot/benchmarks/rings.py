@@ -122,9 +122,9 @@ def run(bench: Bench) -> None:
         for groups in ((2,) if bench.quick else (2, 4)):
             board = hard(7 * budget + groups, groups, min(budget, 3))
             t, result = bench.timed(lambda: solve(board, moves=budget))
-            rows.append([f"none? {budget}", 4 * groups, 1, result.moves if result.solved else "none", ms(t), ms(t)])
+            rows.append([f"scatter ≤{budget}", 4 * groups, 1, result.moves if result.solved else "none", ms(t), ms(t)])
         bench.progress(f"  proofs within {budget} ...")
-    bench.table("rings_depths", "Scrambled boards by budget, and boards with no short answer (ms)",
+    bench.table("rings_depths", "Scrambled boards by budget (≤N), and random scatters with no answer within 3 searched to N (ms)",
                 ["budget", "enemies", "boards", "moves", "median", "worst"], rows)
     run_attacks(bench)
     run_vision(bench)
