@@ -1,4 +1,5 @@
-"""LYNE: the edge solver against the plain per-shape path search, same boards, same run.
+"""LYNE: the edge solver against the plain per-shape path search, same boards, same run;
+and the vision on 1920×1080 frames against the same vision at full resolution.
 
 Real levels (the three captured ones) and generated 6×8 levels with at least six hubs.
 The plain search is stopped after a step budget on the hardest boards; such cases count
@@ -9,7 +10,10 @@ from __future__ import annotations
 import random
 
 from puzzlepilot.bench import Bench, ms, summary
+from puzzlepilot.scenes.lyne import PALETTES, half_drawn, on_desktop, render
 from solvers.lyne import Board, SearchLimit, generate, solve, solve_plain
+from vision.common import NoBoardFound
+from vision.lyne import WORK, parse
 
 REAL = {"A03": "T.T/ttt", "A17": "TD/2d/TD", "B25": "TSD/2S2/tsd/D2T"}
 PLAIN_STEPS = 200_000
@@ -56,3 +60,44 @@ def run(bench: Bench) -> None:
                  ["plain DFS", pmed, pworst, ms(sum(plain_t)), "-", capped],
                  ["ratio (total)", round(pmed / fmed, 1), round(pworst / fworst, 1),
                   round(sum(plain_t) / sum(fast_t), 1), "-", "-"]])
+
+    _vision(bench)
+
+
+def _read(image, work: int | None) -> str | None:
+    """The board text read from a frame, or None when the vision refuses it."""
+    try:
+        return parse(image, work=work or WORK).board.to_text().replace("\n", "/")
+    except NoBoardFound:
+        return None
+
+
+def _vision(bench: Bench) -> None:
+    """Parse time per 1920×1080 frame: full-screen games, a window on a desktop, paths
+    half drawn; the baseline reads the game area at its own size instead of 800 px."""
+    rng = random.Random(7)
+    frames = []
+    for i in range(3 if bench.quick else 8):
+        board, answer = generate(rng.randint(3, 6), rng.randint(3, 8), rng, hubs=2)
+        palette = PALETTES[sorted(PALETTES)[i % len(PALETTES)]]
+        drawn = half_drawn(board, answer, rng) if i % 2 else None
+        if i % 3 == 2:
+            window, truth = render(board, palette, 1280, 720, drawn=drawn)
+            image, truth = on_desktop(window, truth, 1920, 1080, (300, 200), seed=i)
+        else:
+            image, truth = render(board, palette, 1920, 1080, drawn=drawn)
+        frames.append((image, truth.board))
+    repeat = 2 if bench.quick else 5
+    rows, fast_all, full_all = [], [], []
+    for name, work in (("area at 800 px", None), ("area at full size", 1920)):
+        times, right = [], 0
+        for image, expected in frames:
+            runs = [bench.timed(lambda: _read(image, work)) for _ in range(repeat)]
+            times.append(min(t for t, _ in runs))
+            right += runs[0][1] == expected
+        (fast_all if work is None else full_all).extend(times)
+        med, worst = summary(times)
+        rows.append([name, med, worst, f"{right}/{len(frames)}"])
+    rows.append(["ratio", round(rows[1][1] / rows[0][1], 2), round(rows[1][2] / rows[0][2], 2), "-"])
+    bench.table("lyne_vision", f"LYNE vision, 1920x1080 frames ({len(frames)} frames, best of {repeat}, ms)",
+                ["reader", "median", "worst", "read right"], rows)
