@@ -329,7 +329,8 @@ def solve(board: Board, wrenches: int | None = None, all: bool = False) -> Solve
     if need > left:
         more = "more " if board.closed else ""
         held = f", {len(board.closed)} on closed valves" if board.closed else ""
-        return SolveResult(False, reason=f"at least {need} {more}valves are needed "
+        valves = "valve is" if need == 1 else "valves are"
+        return SolveResult(False, reason=f"at least {need} {more}{valves} needed "
                                          f"(wrenches: {total}{held})", stats=stats)
     result = SolveResult(True, solution=cut, moves=need, stats=stats)
     if all:

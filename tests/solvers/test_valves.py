@@ -161,6 +161,11 @@ def test_fewer_wrenches_than_needed_names_the_least_number():
     assert not result.solved and result.reason.startswith("at least 3 valves are needed")
 
 
+def test_one_valve_short_reads_in_the_singular():
+    result = solve(Board.from_text("X A/A Y"), wrenches=0)
+    assert result.reason == "at least 1 valve is needed (wrenches: 0)"
+
+
 def test_negative_wrenches_option_is_a_board_error():
     with pytest.raises(BoardError, match="wrenches"):
         solve(Board.from_text(GAME), wrenches=-1)
