@@ -2,11 +2,10 @@
 lines as GAMES.md reads them, the budget counts down, and the vision reads its pictures."""
 from __future__ import annotations
 
+import io
 import math
 
-import pytest
-
-from puzzlepilot.cli import UsageError
+from puzzlepilot.cli import main
 from puzzlepilot.practice import boards
 from puzzlepilot.practice.rings import VIEW, RingsLevel, new_level
 from solvers.rings import Board, solve
@@ -92,12 +91,16 @@ def test_a_rotation_by_six_is_written_as_plus_six():
     assert lv.pending == {"op": "rotate", "ring": 0, "steps": 6}
 
 
-def test_levels_are_solvable_within_their_budget_and_the_size_option_is_refused():
+def test_levels_are_solvable_within_their_budget():
     for seed in range(1, 5):
         lv = new_level(seed, None, VIEW)
         assert solve(lv.start).solved
-    with pytest.raises(UsageError):
-        new_level(1, (4, 12), VIEW)
+
+
+def test_the_size_option_is_refused_before_any_window_opens():
+    err = io.StringIO()
+    status = main(["practice", "rings", "--size", "4x12"], stdout=io.StringIO(), stderr=err)
+    assert status == 2 and "one size" in err.getvalue()
 
 
 def test_the_vision_reads_the_practice_picture_with_the_moves_left():

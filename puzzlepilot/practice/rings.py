@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from puzzlepilot.cli import UsageError
 from puzzlepilot.scenes.rings import KINDS, STYLES, arena_for, draw_enemies, draw_hud, stage
 from solvers.rings import SLICES, Board, apply_move, generate, validate
 
@@ -24,8 +23,7 @@ DECIDE = 0.3           # movement, in ring widths, after which a drag is a turn 
 
 
 def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int]) -> "RingsLevel":
-    if size is not None:
-        raise UsageError("the ring arena has one size (4 rings × 12 slices): leave out --size")
+    """A level of 2–4 groups shuffled by 2–3 moves (the arena has one size: no ``SIZES``)."""
     return RingsLevel(generate(seed, groups=2 + seed % 3, moves=2 + seed % 2, kinds=KINDS), seed, view)
 
 
