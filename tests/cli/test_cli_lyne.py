@@ -1,5 +1,6 @@
 import io
 import json
+from pathlib import Path
 
 from puzzlepilot.cli import main
 from solvers.lyne import Board, validate
@@ -49,3 +50,27 @@ def test_malformed_board_exits_2_with_one_line():
 def test_options_of_other_games_are_refused():
     status, _, err = run("solve", "--game", "lyne", "--board", "-", "--metric", "cell", stdin="T.T\nttt\n")
     assert status == 2 and "--metric does not apply to lyne" in err
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "lyne"
+
+
+def test_parse_image_json_names_the_game_board_and_cells():
+    status, out, _ = run("parse", str(FIXTURES / "real_2_original_1280.png"), "--json")
+    obj = json.loads(out)
+    assert status == 0 and obj["game"] == "lyne" and obj["board"] == "TSD/2S2/tsd/D2T"
+    assert len(obj["cells"]) == 12 and obj["confidence"] > 0.8
+
+
+def test_solve_image_writes_an_annotated_picture(tmp_path):
+    out_png = tmp_path / "hints.png"
+    status, out, _ = run("solve", str(FIXTURES / "real_1_deep_space_800.png"), "--game", "lyne",
+                         "--json", "--annotate", str(out_png))
+    obj = json.loads(out)
+    assert status == 0 and obj["solved"] and validate(Board.from_text(obj["board"]), obj["solution"]) == []
+    assert out_png.is_file() and out_png.stat().st_size > 1000
+
+
+def test_image_without_a_board_exits_2_with_one_line():
+    status, out, err = run("parse", str(FIXTURES / "none_empty_area.png"), "--game", "lyne")
+    assert status == 2 and out == "" and err.count("\n") == 1 and "no board" in err
