@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from overlay.valves import plan
 from puzzlepilot.practice import boards
-from puzzlepilot.practice.valves import VIEW, new_level
+from puzzlepilot.practice.valves import VIEW, level_from_text, new_level
+from puzzlepilot.scenes.valves import GRAPH
+from solvers.common import BoardError
 from solvers.valves import solve
 from vision.valves import parse
 
@@ -73,3 +75,14 @@ def test_any_clicks_keep_within_the_wrenches_and_solved_means_no_water_path(clic
         assert 0 <= lv.wrenches_left <= 3
     board = parse(lv.picture()).board
     assert lv.solved() == (solve(board).solution == [])
+
+
+def test_a_board_text_of_the_sewer_starts_with_its_closed_valves():
+    lv = level_from_text(GRAPH + "/closed: A B", VIEW)
+    assert lv.closed == {"A", "B"} and lv.wrenches_left == 1
+    assert parse(lv.picture()).board.closed == {"A", "B"}
+
+
+def test_a_board_text_of_another_graph_is_refused():
+    with pytest.raises(BoardError, match="one graph"):
+        level_from_text("X A/A Y", VIEW)

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from puzzlepilot.scenes.valves import GRAPH, SIZE, WHEEL, render_sewer
+from solvers.common import BoardError
 from solvers.valves import Board, solve, validate
 
 VIEW = (SIZE[0], SIZE[1] + 40)
@@ -28,6 +29,17 @@ def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int]) ->
     useful = sorted({v for answer in solve(board, all=True).extra["solutions"] for v in answer})
     closed = {rng.choice(useful)} if seed > 1 else set()
     return ValvesLevel(board, closed, view)
+
+
+def level_from_text(text: str, view: tuple[int, int]) -> "ValvesLevel":
+    """The sewer from a board text (``--board``): the scene's own graph, with its
+    ``closed:`` valves shut to start with (the one scene there is to draw)."""
+    board, sewer = Board.from_text(text), Board.from_text(GRAPH)
+    if ({frozenset(p) for p in board.pipes}, board.inlet, board.outlet) != \
+            ({frozenset(p) for p in sewer.pipes}, sewer.inlet, sewer.outlet):
+        raise BoardError("the practice sewer draws one graph, the game's (GAMES.md §5); "
+                         "this board's pipes, inlet or outlet differ")
+    return ValvesLevel(Board(sewer.pipes, sewer.inlet, sewer.outlet, board.wrenches), set(board.closed), view)
 
 
 class ValvesLevel:
