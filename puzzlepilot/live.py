@@ -2,11 +2,12 @@
 
     puzzlepilot live [--game G] (--window TITLE | --region X,Y,W,H | --monitor N)
                      [--play] [--hints overlay|window|none] [--fps N] [--dry-run]
-                     [--speed S] [--levels N] [--profile P]
+                     [--speed S] [--confirm S] [--levels N] [--profile P]
 
-Every frame is grabbed and compared with the previous one on a coarse sample, so an
-unchanged screen costs a grab and a few thousand byte compares. Only a changed frame is
-grabbed again with the overlay hidden and parsed; a board equal to the last one keeps its hints, a new board is
+Every frame is grabbed with the hints up and compared with the last clean one on a coarse
+sample, leaving out the pixels the hints cover, so an unchanged screen costs a grab and a
+few thousand byte compares and the hints never blink. Only a changed frame is grabbed
+again with the overlay hidden and parsed; a board equal to the last one keeps its hints, a new board is
 solved and its hints drawn, and a board that disappears takes its hints away. When the
 window moves, the board is read again and its hints follow it. With
 ``--play`` the solution is played once the frame has settled, and the loop checks that the
@@ -46,6 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fps", type=float, default=10.0, help="frames checked per second (default 10)")
     p.add_argument("--dry-run", action="store_true", help="with --play: print the moves instead of making them")
     p.add_argument("--speed", type=float, metavar="S", help="with --play: mouse speed factor (default: the driver's)")
+    p.add_argument("--confirm", type=float, metavar="S",
+                   help=f"with --play: seconds a played level may take to give way to the next "
+                        f"(default {CONFIRM_SECONDS:g})")
     p.add_argument("--levels", type=int, metavar="N", help="stop after N levels")
     p.add_argument("--profile", metavar="NAME|DIR", help="a calibration profile for the vision")
 
@@ -82,14 +86,23 @@ class Watcher:
         self.sample: np.ndarray | None = None
         self.current: Step | None = None      # the NEW step of the board on screen
 
-    def changed(self, image: np.ndarray) -> bool:
-        """Whether the frame differs from the last one looked at (a coarse sample; a
-        level's board, a visited cell or a banner always spans many samples)."""
+    def changed(self, image: np.ndarray, ignore: np.ndarray | None = None) -> bool:
+        """Whether the frame differs from the last one remembered (a coarse sample; a
+        level's board, a visited cell or a banner always spans many samples), leaving out
+        the pixels ``ignore`` (a bool mask of the frame: our hints, drawn over it)."""
         sample = image[::SAMPLE_STEP, ::SAMPLE_STEP]
-        same = self.sample is not None and self.sample.shape == sample.shape and np.array_equal(self.sample, sample)
-        if not same:
-            self.sample = sample.copy()
-        return not same
+        if self.sample is None or self.sample.shape != sample.shape:
+            return True
+        if np.array_equal(self.sample, sample):
+            return False
+        if ignore is None or ignore.shape != image.shape[:2]:
+            return True
+        differs = (self.sample != sample).any(axis=2)
+        return bool((differs & ~ignore[::SAMPLE_STEP, ::SAMPLE_STEP]).any())
+
+    def remember(self, image: np.ndarray) -> None:
+        """Compare later frames with this one (grabbed without hints)."""
+        self.sample = image[::SAMPLE_STEP, ::SAMPLE_STEP].copy()
 
     def forget(self) -> None:
         """Look at the next frame afresh, even if its pixels equal the last ones (the
@@ -109,14 +122,16 @@ class Watcher:
         return found is not None and cur is not None and found.game == cur.game and \
             found.board.to_text() == cur.board.to_text()
 
-    def step(self, image: np.ndarray, clean: Callable[[], np.ndarray] | None = None) -> Step:
+    def step(self, image: np.ndarray, clean: Callable[[], np.ndarray] | None = None,
+             ignore: np.ndarray | None = None) -> Step:
         """Decide on a frame. ``clean`` grabs the screen again without our hints on it:
-        the change check is done on ``image`` as grabbed (hints and all), and only a
-        changed frame pays for a clean one to parse."""
-        if not self.changed(image):
+        the change check is done on ``image`` as grabbed, hints up, outside the pixels
+        they cover (``ignore``), and only a changed frame pays for a clean one to parse."""
+        if not self.changed(image, ignore):
             return Step(Change.IDLE)
         if clean is not None:
             image = clean()
+        self.remember(image)
         found = self.read(image)
         if found is None:
             had = self.current is not None
@@ -155,19 +170,27 @@ class LiveLoop:
 
     ``hints`` is an ``overlay.window`` hints object or None; ``driver`` an
     ``overlay.driver.Driver`` or None (no play); ``on_level`` sees every level once it is
-    done (played and confirmed, or shown); ``alive`` raises LiveError when the game is gone.
+    done (played and confirmed, or shown); ``alive`` raises LiveError when the game is gone;
+    ``confirm`` is how long a played level may take to change (default CONFIRM_SECONDS).
     """
 
     def __init__(self, source: Any, watcher: Watcher, log: Callable[[str], None], *, hints: Any = None,
                  driver: Any = None, fps: float = 10.0, levels: int | None = None,
                  on_level: Callable[[LevelRecord], None] | None = None,
-                 alive: Callable[[], None] | None = None, dry_run: bool = False) -> None:
+                 alive: Callable[[], None] | None = None, dry_run: bool = False,
+                 confirm: float | None = None) -> None:
         self.source, self.watcher, self.log = source, watcher, log
         self.hints, self.driver, self.period = hints, driver, 1.0 / fps
         self.levels, self.on_level, self.alive, self.dry_run = levels, on_level, alive, dry_run
+        self.confirm = CONFIRM_SECONDS if confirm is None else confirm
         self.done = 0
         self.pending: LevelRecord | None = None     # solved, waiting for the frame to settle
         self.hinted_at: Rect | None = None          # where the hints on screen were placed
+
+    def hint_mask(self) -> np.ndarray | None:
+        """The pixels of the frame our hints cover (None: they cover none)."""
+        drawn = self.hints.drawn() if self.hints is not None else None
+        return None if drawn is None else drawn[1]
 
     def clean_grab(self) -> np.ndarray:
         """A frame without our own hints in it."""
@@ -196,9 +219,10 @@ class LiveLoop:
         moved = self.hinted_at is not None and self.source.rect() != self.hinted_at
         if moved:
             self.watcher.forget()
-        # Hints stay up for the change check: while nothing changes, the frames with them
-        # are equal too, and hiding them every frame would cost time and flicker.
-        step = self.watcher.step(self.source.grab(), self.clean_grab if self.hints is not None else None)
+        # Hints stay up for the change check, which leaves out the pixels they cover:
+        # hiding them for every frame would cost time and make them blink.
+        step = self.watcher.step(self.source.grab(), self.clean_grab if self.hints is not None else None,
+                                 self.hint_mask())
         self.handle(step)
         if moved and step.change is Change.SAME and self.watcher.current is not None:
             assert step.parse is not None and step.image is not None
@@ -270,16 +294,20 @@ class LiveLoop:
                         "(is the game window in front, and does the mouse reach it?)")
 
     def wait_for_change(self) -> np.ndarray | None:
-        """The first frame after playing, once the board on screen is no longer the one
-        played (solved, gone or replaced); None when it stays within CONFIRM_SECONDS."""
+        """The first changed frame after playing, once the board on screen is no longer
+        the one played (solved, gone or replaced); None when it stays within
+        ``confirm`` seconds. Like a tick, it hides the hints only to re-grab a changed frame."""
         first: np.ndarray | None = None
-        deadline = time.monotonic() + CONFIRM_SECONDS
+        deadline = time.monotonic() + self.confirm
         while time.monotonic() < deadline:
-            image = self.clean_grab()
-            if first is None:
-                first = image
-            if not self.watcher.is_current(self.watcher.read(image)):
-                return first
+            if self.watcher.changed(self.source.grab(), self.hint_mask()):
+                image = self.clean_grab()
+                self.watcher.remember(image)
+                if first is None:
+                    first = image
+                if not self.watcher.is_current(self.watcher.read(image)):
+                    self.watcher.forget()   # the next tick reads this board as its own step
+                    return first
             if self.hints is not None:
                 self.hints.pump()
             time.sleep(self.period)
@@ -317,8 +345,10 @@ def check_options(args: argparse.Namespace) -> None:
         raise UsageError("--fps must be more than 0 and at most 120")
     if args.levels is not None and args.levels < 1:
         raise UsageError("--levels must be at least 1")
-    if (args.dry_run or args.speed is not None) and not args.play:
-        raise UsageError("--dry-run and --speed go with --play")
+    if (args.dry_run or args.speed is not None or args.confirm is not None) and not args.play:
+        raise UsageError("--dry-run, --speed and --confirm go with --play")
+    if args.confirm is not None and args.confirm <= 0:
+        raise UsageError("--confirm must be more than 0")
     if args.speed is not None and args.speed <= 0:
         raise UsageError("--speed must be more than 0")
 
@@ -343,7 +373,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
             # The driver's lines are the dry run's output; when playing, the level lines say enough.
             driver = Driver(source.rect, dry_run=args.dry_run, log=log if args.dry_run else lambda _: None, **speed)
         loop = LiveLoop(source, Watcher(games, profile), log, hints=hints, driver=driver, fps=args.fps,
-                        levels=args.levels, dry_run=args.dry_run)
+                        levels=args.levels, dry_run=args.dry_run, confirm=args.confirm)
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
         loop.run()
     except (LiveError, DriverStopped) as exc:

@@ -72,6 +72,19 @@ def _drawn(board: Board) -> np.ndarray:
     return frame(board, visited=tuple(path))
 
 
+def test_a_change_only_under_the_hints_is_idle_and_one_outside_them_is_not() -> None:
+    watcher = Watcher([GAME])
+    image = frame(BOARD_A)
+    watcher.step(image)
+    ignore = np.zeros(image.shape[:2], bool)
+    ignore[100:200, 50:150] = True
+    hinted = image.copy()
+    hinted[ignore] = (0, 0, 255)
+    assert watcher.step(hinted, ignore=ignore).change is Change.IDLE
+    hinted[300:310, 50:150] = 0
+    assert watcher.step(hinted, ignore=ignore).change is Change.SAME
+
+
 def test_a_board_that_disappears_is_gone_then_nothing() -> None:
     watcher = Watcher([GAME])
     watcher.step(frame(BOARD_A))
@@ -122,6 +135,9 @@ class FakeHints:
     def pump(self) -> None:
         pass
 
+    def drawn(self) -> None:
+        return None
+
     @contextmanager
     def hidden(self) -> Iterator[None]:
         yield
@@ -138,6 +154,67 @@ class FakeDriver:
         self.performed.append(actions)
         if self.works and len(self.source.frames) > 1:
             self.source.frames.pop(0)
+
+
+class PaintingOverlay(FakeHints):
+    """Hints that, like the real overlay, show in every grab (as red pixels over their
+    mask) except while hidden; counts how often they are hidden."""
+
+    def __init__(self, source: "PaintedSource") -> None:
+        super().__init__()
+        self.source, self.hides = source, 0
+        source.overlay = self
+
+    def show(self, shapes: list, area: Rect, frame: np.ndarray | None = None) -> None:
+        super().show(shapes, area, frame)
+        self.mask = np.zeros((area.height, area.width), bool)
+        for s in shapes:
+            if isinstance(s, Marker):
+                x, y = round(s.point[0] - area.left), round(s.point[1] - area.top)
+                self.mask[y - 10:y + 10, x - 10:x + 10] = True
+        self.up = True
+
+    def clear(self) -> None:
+        super().clear()
+        self.up = False
+
+    def drawn(self) -> tuple[Rect, np.ndarray] | None:
+        return (self.calls[-1][2], self.mask) if getattr(self, "up", False) else None
+
+    @contextmanager
+    def hidden(self) -> Iterator[None]:
+        self.hides += self.drawn() is not None
+        up, self.up = getattr(self, "up", False), False
+        try:
+            yield
+        finally:
+            self.up = up
+
+
+class PaintedSource(FakeSource):
+    overlay: PaintingOverlay
+
+    def grab(self) -> np.ndarray:
+        image = super().grab()
+        drawn = self.overlay.drawn()
+        if drawn is not None:
+            image[drawn[1]] = (0, 0, 255)
+        return image
+
+
+def test_shown_hints_are_not_hidden_again_while_the_game_stays_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast(monkeypatch)
+    source = PaintedSource([frame(BOARD_A)])
+    hints = PaintingOverlay(source)
+    loop = LiveLoop(source, Watcher([GAME]), lambda _: None, hints=hints, fps=100)
+    assert loop.tick().change is Change.NEW and hints.drawn() is not None
+    hints.hides = 0
+    assert [loop.tick().change for _ in range(3)] == [Change.IDLE] * 3
+    assert loop.wait_for_change() is None
+    assert hints.hides == 0
+    source.frames = [_drawn(BOARD_A)]                 # the player draws: hidden once, to read it
+    assert loop.tick().change is Change.SAME and hints.hides == 1
+    assert loop.tick().change is Change.IDLE and hints.hides == 1
 
 
 def fast(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -214,6 +291,7 @@ def test_an_unsolvable_board_is_logged_and_not_played(monkeypatch: pytest.Monkey
 @pytest.mark.parametrize("argv", [
     ["live", "--region", "1,2,3"], ["live"], ["live", "--monitor", "1", "--fps", "0"],
     ["live", "--monitor", "1", "--dry-run"], ["live", "--monitor", "1", "--levels", "0"],
+    ["live", "--monitor", "1", "--confirm", "2"], ["live", "--monitor", "1", "--play", "--confirm", "0"],
     ["live", "--window", "no such window, surely", "--game", "onestroke"],
     ["demo", "chess"], ["demo", "--levels", "0"],
 ])

@@ -96,9 +96,9 @@ def visited(points: list[tuple[int, int]], screen: Parse) -> list[list[int]]:
 @pytest.mark.parametrize("hints", ["overlay", "none"])
 def test_live_play_draws_one_valid_path_through_the_real_level(game, hints: str) -> None:
     window, screen = game
-    # The overlay run is the trial as written (default speed); the other only checks the
-    # drag does not depend on the overlay, so it goes faster.
-    extra = ["--hints", hints] if hints == "overlay" else ["--hints", hints, "--speed", "3"]
+    # The overlay run is the trial as written (default speed and wait); the other only
+    # checks the drag does not depend on the overlay, so it goes and gives up faster.
+    extra = ["--hints", hints] if hints == "overlay" else ["--hints", hints, "--speed", "3", "--confirm", "1"]
     player = _live("--play", "--levels", "1", *extra)
     try:
         out, err = player.communicate(timeout=40)

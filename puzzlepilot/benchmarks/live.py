@@ -22,11 +22,9 @@ import statistics
 import time
 from contextlib import ExitStack, contextmanager
 from typing import Any, Iterator
-from unittest import mock
 
 import numpy as np
 
-import puzzlepilot.live as live
 from puzzlepilot.bench import Bench, ms, summary
 from puzzlepilot.games import get
 from puzzlepilot.live import Change, LiveLoop, Watcher
@@ -150,7 +148,7 @@ def _blinks(bench: Bench, hints: Any, frames: list[np.ndarray]) -> None:
             yield
 
     hints.hidden = counted
-    loop = LiveLoop(source, Watcher([get("onestroke")]), lambda _: None, hints=hints)
+    loop = LiveLoop(source, Watcher([get("onestroke")]), lambda _: None, hints=hints, confirm=0.5)
     settle_hides, settle_cpu, wait_hides, wait_cpu = [], [], [], []
     try:
         for frame in frames[:4]:
@@ -168,8 +166,7 @@ def _blinks(bench: Bench, hints: Any, frames: list[np.ndarray]) -> None:
             settle_hides.append(hides)
             settle_cpu.append(time.process_time() - start)
             hides, start = 0, time.process_time()
-            with mock.patch.object(live, "CONFIRM_SECONDS", 0.5):
-                assert loop.wait_for_change() is None
+            assert loop.wait_for_change() is None
             wait_hides.append(hides)
             wait_cpu.append(time.process_time() - start)
     finally:
