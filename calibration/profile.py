@@ -59,6 +59,18 @@ class Profile:
             raise ProfileError(f"profile {self.name}: field {key!r} must be {names}, not {type(value).__name__}")
         return value
 
+    def expect_game(self, game: str) -> None:
+        """ProfileError unless the profile is for ``game`` (a profile teaches one game)."""
+        if self.game != game:
+            raise ProfileError(f"profile {self.name}: field 'game' is {self.game!r}, not {game!r}")
+
+    def colour(self, key: str) -> tuple[int, int, int]:
+        """A colour field, written [r, g, b] in profile.json, as OpenCV's (b, g, r)."""
+        value = self.get(key, list)
+        if len(value) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in value):
+            raise ProfileError(f"profile {self.name}: field {key!r} must be [r, g, b] with whole numbers 0-255, not {value!r}")
+        return (value[2], value[1], value[0])
+
     def template(self, key: str) -> np.ndarray:
         """A template image named in ``templates`` (BGR)."""
         import cv2

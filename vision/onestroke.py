@@ -60,16 +60,12 @@ def look_of(profile: Any) -> Look:
     is missing or malformed."""
     from calibration.profile import ProfileError
 
-    where = f"profile {profile.name}"
-    if profile.game != "onestroke":
-        raise ProfileError(f"{where}: field 'game' is {profile.game!r}, not 'onestroke'")
-    rgb = profile.get("cell_rgb", list)
-    if len(rgb) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in rgb):
-        raise ProfileError(f"{where}: field 'cell_rgb' must be [r, g, b] with whole numbers 0-255, not {rgb!r}")
+    profile.expect_game("onestroke")
+    cell = profile.colour("cell_rgb")
     tolerance = profile.get("tolerance", int)
     if not 4 <= tolerance <= 100:
-        raise ProfileError(f"{where}: field 'tolerance' must be 4 to 100, not {tolerance}")
-    return Look((rgb[2], rgb[1], rgb[0]), tolerance)
+        raise ProfileError(f"profile {profile.name}: field 'tolerance' must be 4 to 100, not {tolerance}")
+    return Look(cell, tolerance)
 
 
 Cells = int | Look          # what cells look like: a neutral grey level (the game's look) or a Look
