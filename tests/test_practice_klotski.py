@@ -33,7 +33,8 @@ def test_a_piece_follows_the_pointer_into_free_cells_and_stops_at_others():
     lv.press(x, y)
     assert lv.drag(x + 3 * lv.cell, y)     # two free cells to the right, then J
     assert (lv.pieces["I"].row, lv.pieces["I"].col) == (4, 2)
-    assert lv.release(x + 3 * lv.cell, y) and lv.moves == 1
+    lv.release(x + 3 * lv.cell, y)
+    assert lv.moves == 1
     x, y = centre(lv, "C")
     lv.press(x, y)
     assert not lv.drag(x, y + 2 * lv.cell) and not lv.release(x, y + 2 * lv.cell) and lv.moves == 1
@@ -80,7 +81,7 @@ def test_board_option_is_checked_before_any_window_opens():
 
     status, err = run(["practice", "klotski", "--board", "-"], "ACCB\nACXB\n")
     assert status == 2 and "rectangle" in err and len(err.strip().splitlines()) == 1
-    status, err = run(["practice", "valves", "--board", "-"], "X Y\n")
+    status, err = run(["practice", "onestroke", "--board", "-"], "S#\n")
     assert status == 2 and "--board" in err
 
 

@@ -9,6 +9,7 @@ Stages, each a plain function:
    on a piece are inside its hole, so they do not matter);
 4. ``fit_grid``: the gap from neighbouring pieces, the cell size from the smallest piece
    (its short side plus a gap), every piece's size in cells, the grid origin;
+   (and a margin of board colour along every side of the board: a cut-off board is refused);
 5. ``extend`` and ``check_cells``: every cell is covered by one piece or shows the board's
    colour; rows and columns of board-coloured cells at the edge are added (empty edge
    cells), so a frame or page around the board never is;
@@ -109,10 +110,12 @@ def main_colours(image: np.ndarray, count: int = 10) -> list[np.ndarray]:
 
 @dataclass(frozen=True)
 class Region:
-    """A connected region of one colour: its mask within its bounding box, and where that
+    """A connected region of one colour: its mask within its bounding box, every pixel of
+    that colour in the box (thin margins may break away from the region), and where the
     box sits in the picture."""
 
     mask: np.ndarray
+    colour: np.ndarray
     x: int
     y: int
 
@@ -141,7 +144,8 @@ def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
         i = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
         cx, cy, cw, ch, area = st[i]
         if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
-            found.append(Region(labels[cy:cy + ch, cx:cx + cw] == i, int(x0 + cx), int(y0 + cy)))
+            found.append(Region(labels[cy:cy + ch, cx:cx + cw] == i, crop[cy:cy + ch, cx:cx + cw] > 0,
+                                int(x0 + cx), int(y0 + cy)))
     return found
 
 
@@ -162,7 +166,13 @@ def holes(region: Region) -> list[tuple[Rect, float]]:
 def piece_rects(region: Region) -> list[Rect]:
     """The pieces' rectangles in a board-coloured region: its holes, less specks and the
     exit mark (thinner than the typical piece); NoBoardFound unless all are rectangles."""
-    speck = max(4.0, 0.03 * min(region.mask.shape))
+    m = region.colour
+    # Boards show a margin of board colour along every side; a side without one is a
+    # board cut off by something in front of it (a banner, a dialog, the picture's edge).
+    for side in (m[:3], m[-3:], m[:, :3].T, m[:, -3:].T):
+        if side.any(axis=0).mean() < 0.3:
+            raise NoBoardFound("part of the board is hidden")
+    speck = max(4.0, 0.03 * min(m.shape))
     found = [(r, fill) for r, fill in holes(region) if min(r.w, r.h) >= speck]
     if len(found) > MAX_SHAPES:
         raise NoBoardFound("too many shapes for a board")

@@ -4,7 +4,8 @@ cell at a time while the cells ahead are free, turning corners as a finger does.
 Levels go through the bundled solvable layouts (横刀立马 first, one look per level), or
 with ``--size RxC`` through random boards of that size that have an answer; ``--board
 FILE`` starts from a given board. A press-drag-release that moves a piece counts one move
-(the piece metric), shown above the board with the minimum. The level is solved when the
+(the piece metric, counted as the piece starts to move), shown above the board with
+the minimum. The level is solved when the
 target reaches the exit. Pictures come from the fixtures' scene code.
 """
 from __future__ import annotations
@@ -94,6 +95,8 @@ class KlotskiLevel:
             for distance, step in steps:
                 if distance and self._free(p, step):
                     self.pieces[p.name] = Piece(p.name, p.row + step[0], p.col + step[1], p.height, p.width)
+                    if not self.moved:      # counted now: solving ends the level before the release
+                        self.moves += 1
                     changed = self.moved = True
                     break
             else:
@@ -101,9 +104,6 @@ class KlotskiLevel:
 
     def release(self, x: float, y: float) -> bool:
         changed = self.drag(x, y)
-        if self.held is not None and self.moved:
-            self.moves += 1
-            changed = True
         self.held = None
         return changed
 

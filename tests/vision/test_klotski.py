@@ -89,3 +89,12 @@ def test_other_games_screens_are_refused(path):
 def test_plain_pictures_are_refused(image):
     with pytest.raises(NoBoardFound):
         parse(image)
+
+
+@pytest.mark.parametrize("band", [(0.35, 0.55), (0.6, 0.75)])
+def test_a_board_partly_covered_by_a_banner_is_refused(band):
+    img, _ = render(layout("横刀立马"), style="wooden", cell=80)
+    h, w = img.shape[:2]
+    img[round(band[0] * h):round(band[1] * h)] = (50, 125, 46)
+    with pytest.raises(NoBoardFound):
+        parse(img)
