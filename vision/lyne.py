@@ -259,7 +259,7 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
         return None
     if aspect <= 1.18 and fill >= 0.86 and corners == 4:
         return "square"
-    if aspect <= 1.18 and 0.72 <= fill <= 0.9 and 5 <= corners <= 9:
+    if aspect <= 1.18 and 0.66 < fill <= 0.9 and 5 <= corners <= 9:   # stubs of lines lower the fill
         return "hub"
     if 0.38 <= fill <= 0.66 and corners <= 6:
         # both fill half their box; a triangle's weight sits two thirds down (its base),
@@ -315,27 +315,30 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     depth = float(dist.max())
     ys, xs = np.nonzero(dist >= 0.93 * depth)
     cx, cy, width = float(xs.mean()), float(ys.mean()), 2.0 * depth
+    # the share of non-hub (and of background) pixels in a diamond around every pixel
+    radius = 0.09 * width
+    k = 2 * int(np.ceil(radius)) + 1
+    ky, kx = np.mgrid[0:k, 0:k] - k // 2
+    kernel = (np.abs(kx) + np.abs(ky) <= radius).astype(np.float32)
+    kernel /= kernel.sum()
     other = 1 - _near(roi, np.array(hub), BACK_TOL)
-    empty = _near(roi, background, BACK_TOL)
-    yy, xx = np.mgrid[0:roi.shape[0], 0:roi.shape[1]]
+    share = cv2.filter2D(other.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    empty = cv2.filter2D(_near(roi, background, BACK_TOL).astype(np.float32), -1, kernel,
+                         borderType=cv2.BORDER_CONSTANT)
     found = {}
     for name, (dx, dy) in HOLE_AT.items():
-        best, open_hole, px, py = 0.0, 0.0, 0.0, 0.0
-        for ox in (-1, 0, 1):   # the centre estimate may be a pixel off
-            for oy in (-1, 0, 1):
-                x, y = cx + dx * width + ox, cy + dy * width + oy
-                inside = np.abs(xx - x) + np.abs(yy - y) <= 0.09 * width
-                if not inside.any():
-                    continue
-                open_hole = max(open_hole, float(empty[inside].mean()))
-                share = float(other[inside].mean())
-                if share > best:
-                    best, px, py = share, x, y
+        px, py = round(cx + dx * width), round(cy + dy * width)
+        if not (1 <= py < roi.shape[0] - 1 and 1 <= px < roi.shape[1] - 1):
+            found[name] = False
+            continue
+        window = share[py - 1:py + 2, px - 1:px + 2]   # the centre estimate may be a pixel off
+        oy, ox = np.unravel_index(int(np.argmax(window)), window.shape)
+        best, px, py = float(window[oy, ox]), px + ox - 1, py + oy - 1
+        open_hole = float(empty[py - 1:py + 2, px - 1:px + 2].max())
         # an open hole shows the background, which no path line has; a filled one is
         # cream like the lines, so it must also be wider across the axis than a line
-        r, c = round(py), round(px)
-        line = other[max(0, r - 1):r + 2, :].any(axis=0) if dx == 0 else other[:, max(0, c - 1):c + 2].any(axis=1)
-        found[name] = open_hole >= 0.3 or best >= 0.85 and _run(line, c if dx == 0 else r) >= 0.16 * width
+        line = other[max(0, py - 1):py + 2, :].any(axis=0) if dx == 0 else other[:, max(0, px - 1):px + 2].any(axis=1)
+        found[name] = open_hole >= 0.3 or best >= 0.85 and _run(line, px if dx == 0 else py) >= 0.16 * width
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]
