@@ -166,7 +166,11 @@ def solve(board: Board, limit: int | None = None) -> SolveResult:
         run_limit = budget << (2 * run) if run < RESTARTS else None
         if limit is not None:
             run_limit = limit - nodes if run_limit is None else min(run_limit, limit - nodes)
-        path, used = _dfs(g, s, lambda head, free: _moves(g, head, free, end_ok, rank), run_limit, dead)
+        # The matching check costs more than the other rules; boards that need no
+        # second run are solved before it would pay.
+        matching = run > 0
+        path, used = _dfs(g, s, lambda head, free: _moves(g, head, free, end_ok, rank, matching),
+                          run_limit, dead)
         nodes += used
         finished = run_limit is None or used < run_limit
         if path is not None or finished or (limit is not None and nodes >= limit):
@@ -224,6 +228,10 @@ def _no_path_proof(board: Board, g: _Grid) -> str | None:
         colour = names[1] if end_ok & own_mask else names[0]
         return (f"cell {g.cell(ends[0])} has one neighbour, so the path must end there, but by "
                 f"parity the path ends on a {colour} cell")
+    last = 1 << ends[0] if ends else g.full & end_ok & ~(1 << s)
+    if not _needs_coverable(g, s, g.full & ~(1 << s), last):
+        return ("no choice of edges gives every cell the two path edges it needs (the start "
+                "and the last cell one): too few cells of one colour border the others")
     return None
 
 
@@ -261,9 +269,10 @@ def _dfs(g: _Grid, start: int, expand: Callable[[int, int], list[int]],
     return None, nodes
 
 
-def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float]) -> list[int]:
+def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float], matching: bool) -> list[int]:
     """The head's moves worth trying, best last (the stack pops from the end); empty
-    when the position is dead. ``rank`` breaks ties between equally good moves."""
+    when the position is dead. ``rank`` breaks ties between equally good moves;
+    ``matching`` adds the check that the cells' edge needs can be met together."""
     hb = 1 << head
     w = g.width
     avail = free | hb
@@ -276,8 +285,11 @@ def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float]) -> li
         # colour, and the branch is dead.
         if ends & (ends - 1) or ends & ~end_ok:
             return []
-    allowed = _edges_allow(g, head, free, ends or free & end_ok)
+    last = ends or free & end_ok        # the cells the path may end on
+    allowed = _edges_allow(g, head, free, last)
     if not allowed:
+        return []
+    if matching and not _needs_coverable(g, head, free, last):
         return []
     if g.region(free & -free, free) != free:
         return []
@@ -359,6 +371,63 @@ def _edges_allow(g: _Grid, head: int, free: int, ends: int) -> int:
     if head >= w and down >> (head - w) & 1:
         allowed |= hb >> w
     return allowed
+
+
+def _forced_loop(g: _Grid, hb: int, free: int, f_across: int, f_down: int, f_last: int) -> bool:
+    """Whether the forced edges close a loop: a cycle of forced edges, or the head's
+    chain of forced edges running into the forced last edge before every cell is on it."""
+    w = g.width
+    one, two, _ = _counts((f_across, f_across << 1, f_down, f_down << w))
+    if not two:
+        return False
+    reached = one & ~two                # chain ends
+    while True:
+        grown = (reached | ((reached & f_across) << 1) | ((reached >> 1) & f_across)
+                 | ((reached & f_down) << w) | ((reached >> w) & f_down))
+        if grown == reached:
+            break
+        reached = grown
+    return bool(two & ~reached)
+
+
+def _needs_coverable(g: _Grid, head: int, free: int, ends: int) -> bool:
+    """Whether every cell's need of path edges can be met at once: the head one more,
+    each free cell two, an imagined cell past the end one (joined to ``ends``). Each
+    edge joins the two chessboard colours, so this is a bipartite b-matching (Kuhn's
+    augmenting paths). It ignores that the edges must form one path, yet it sees
+    shortages spread over the whole board that no local rule does."""
+    nbr = g.neighbours
+    within = free | (1 << head)
+    left = within & (g.dark if ends & g.dark else ~g.dark)   # the ends' colour
+    past = -1                                                # the imagined cell
+    need = {v: 2 for v in _bits(within)}
+    need[head] = 1
+    need[past] = 1
+    if sum(need[v] for v in _bits(left)) * 2 != sum(need.values()):
+        return False
+    partners: dict[int, set[int]] = {v: set() for v in _bits(left)}
+    takers: dict[int, set[int]] = {u: set() for u in need if u not in partners}
+    options = {v: _bits(nbr[v] & within) + ([past] if ends >> v & 1 else []) for v in partners}
+
+    def augment(v: int, seen: set[int]) -> bool:
+        for u in options[v]:
+            if u in seen or u in partners[v]:
+                continue
+            seen.add(u)
+            if len(takers[u]) < need[u] or any(augment(x, seen) and _drop(x, u, partners, takers)
+                                                for x in list(takers[u]) if x != v):
+                partners[v].add(u)
+                takers[u].add(v)
+                return True
+        return False
+
+    return all(augment(v, set()) for v in partners for _ in range(need[v]))
+
+
+def _drop(v: int, u: int, partners: dict[int, set[int]], takers: dict[int, set[int]]) -> bool:
+    partners[v].discard(u)
+    takers[u].discard(v)
+    return True
 
 
 def _maybe_cuts(g: _Grid, free: int, cells: int) -> int:
