@@ -8,6 +8,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from puzzlepilot.scenes.lyne import PALETTES, half_drawn, on_desktop, render
 from solvers.lyne import Board, generate
@@ -111,6 +113,20 @@ def test_half_drawn_paths_and_filled_holes_still_read_as_the_level(seed):
     image, truth = render(board, PALETTES[["original", "deep space"][seed % 2]], 1024, 768,
                           drawn=half_drawn(board, answer, rng))
     assert text(parse(image)) == truth.board
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), rows=st.integers(3, 6), cols=st.integers(3, 8),
+       palette=st.sampled_from(sorted(PALETTES)),
+       size=st.sampled_from([(640, 480), (800, 600), (1280, 720), (1920, 1080)]),
+       on_a_desktop=st.booleans(), as_jpeg=st.booleans())
+def test_any_generated_level_in_any_palette_and_size_reads_exactly(seed, rows, cols, palette, size,
+                                                                   on_a_desktop, as_jpeg):
+    board, _ = generate(rows, cols, random.Random(seed), hubs=rows * cols // 8)
+    image, truth = render(board, PALETTES[palette], *size)
+    if on_a_desktop:
+        image, truth = on_desktop(image, truth, size[0] + 400, size[1] + 300, (180, 160), seed=seed)
+    assert text(parse(jpeg(image) if as_jpeg else image)) == truth.board
 
 
 def test_colours_of_each_shape_are_measured_for_the_hints():
