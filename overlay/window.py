@@ -8,7 +8,8 @@ input region is emptied. Windows uses ``-transparentcolor`` and macOS ``-transpa
 (both untested here; there, strokes themselves catch clicks).
 
 :class:`HintWindow` (``--hints window``) is an ordinary window showing the annotated
-capture, for desktops where an overlay cannot work. Both take shapes in screen
+capture, for desktops where an overlay cannot work; it is placed beside the captured area,
+never over it (the capture would read it back), and refuses when the screen has no room. Both take shapes in screen
 coordinates and are driven by the live loop: ``show`` on a new reading, ``pump`` every
 frame, ``hidden()`` around each capture so the hints never end up in the picture.
 """
@@ -28,6 +29,8 @@ from vision.capture import CaptureError, Rect
 
 KEY_COLOR = "#010203"     # Windows: the colour made transparent (never used by hints)
 WINDOW_MAX = (960, 720)   # HintWindow shrinks bigger captures to fit
+ROOM_MARGIN = 40          # px between the captured area and the hint window (a window manager's frame)
+MIN_PICTURE = 160         # px: a hint window picture smaller than this (or the capture) is no help
 WAITING = "waiting for a board…"
 
 
@@ -40,6 +43,31 @@ def translated(shapes: list[Shape], dx: float, dy: float) -> list[Shape]:
         else:
             out.append(replace(s, point=(s.point[0] + dx, s.point[1] + dy)))
     return out
+
+
+def beside(area: Rect, screen: Rect) -> Rect | None:
+    """Where a window showing a picture of ``area`` goes without covering ``area``: in the
+    free strip of ``screen`` (right, left, below or above it) where the picture shows
+    largest, shrunk to fit that strip and WINDOW_MAX; None when there it would be smaller
+    than MIN_PICTURE (or than the area itself)."""
+    right, bottom = area.left + area.width + ROOM_MARGIN, area.top + area.height + ROOM_MARGIN
+    strips = [Rect(right, screen.top, screen.left + screen.width - right, screen.height),
+              Rect(screen.left, screen.top, area.left - ROOM_MARGIN - screen.left, screen.height),
+              Rect(screen.left, bottom, screen.width, screen.top + screen.height - bottom),
+              Rect(screen.left, screen.top, screen.width, area.top - ROOM_MARGIN - screen.top)]
+
+    def scale(strip: Rect) -> float:
+        return min(1.0, WINDOW_MAX[0] / area.width, WINDOW_MAX[1] / area.height,
+                   strip.width / area.width, strip.height / area.height)
+
+    strip = max(strips, key=scale)
+    width, height = round(area.width * scale(strip)), round(area.height * scale(strip))
+    if width < min(area.width, MIN_PICTURE) or height < min(area.height, MIN_PICTURE):
+        return None
+    # Level with the area where the strip allows, so the eye finds the picture beside the game.
+    left = min(max(area.left, strip.left), strip.left + strip.width - width)
+    top = min(max(area.top, strip.top), strip.top + strip.height - height)
+    return Rect(left, top, width, height)
 
 
 class _TkHints:
@@ -208,7 +236,8 @@ class HintOverlay(_TkHints):
 
 
 class HintWindow(_TkHints):
-    """An ordinary window showing the last capture with the hints drawn on it."""
+    """An ordinary window showing the last capture with the hints drawn on it, placed
+    beside the captured area: over it, the capture would read the window back as the game."""
 
     TITLE = "puzzlepilot hints"
 
@@ -226,20 +255,32 @@ class HintWindow(_TkHints):
         self.closed = True
         self._top.withdraw()
 
+    def place(self, area: Rect) -> Rect:
+        """Move the window beside ``area`` (see :func:`beside`) and return where its picture
+        goes; CaptureError when the screen has no room for it there."""
+        screen = Rect(0, 0, self._top.winfo_screenwidth(), self._top.winfo_screenheight())
+        spot = beside(area, screen)
+        if spot is None:
+            raise CaptureError(f"no room on the screen beside the captured area {area.to_text()} for "
+                               "the hint window (it must not cover what is captured): capture a "
+                               "smaller region, or use --hints overlay")
+        self._top.geometry(f"+{spot.left}+{spot.top}")
+        return spot
+
     def show(self, shapes: list[Shape], area: Rect, frame: np.ndarray | None = None) -> None:
-        """Show ``frame`` (the capture of ``area``; default the last one) with the shapes."""
+        """Show ``frame`` (the capture of ``area``; default the last one) with the shapes,
+        beside ``area``."""
         import cv2
 
         if frame is not None:
             self._frame = frame
         if self._frame is None:
             return
+        self._top.geometry("")    # the picture's size, even after clear() fixed one
+        spot = self.place(area)
         picture = render(self._frame, translated(shapes, -area.left, -area.top))
-        height, width = picture.shape[:2]
-        scale = min(1.0, WINDOW_MAX[0] / width, WINDOW_MAX[1] / height)
-        if scale < 1.0:
-            picture = cv2.resize(picture, (round(width * scale), round(height * scale)),
-                                 interpolation=cv2.INTER_AREA)
+        if picture.shape[:2] != (spot.height, spot.width):
+            picture = cv2.resize(picture, (spot.width, spot.height), interpolation=cv2.INTER_AREA)
         rgb = np.ascontiguousarray(picture[:, :, ::-1])
         header = f"P6 {rgb.shape[1]} {rgb.shape[0]} 255\n".encode()
         self._photo = tkinter.PhotoImage(master=self._top, data=header + rgb.tobytes(), format="ppm")

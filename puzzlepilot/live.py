@@ -368,6 +368,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
         if args.hints != "none":
             from overlay.window import make_hints
             hints = make_hints(args.hints)
+            if args.hints == "window":
+                hints.place(source.rect())   # beside what is captured, or refuse now
         if args.play:
             speed = {} if args.speed is None else {"speed": args.speed}
             # The driver's lines are the dry run's output; when playing, the level lines say enough.

@@ -59,7 +59,7 @@ def game(tk_window, level: tuple[Path, np.ndarray]) -> tuple[TkWindow, Parse]:
 
 
 def _live(*argv: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "puzzlepilot", "live", "--window", TITLE, *argv],
+    return subprocess.Popen([sys.executable, "-m", "puzzlepilot", "live", *argv],
                             cwd=REPO, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
@@ -99,7 +99,7 @@ def test_live_play_draws_one_valid_path_through_the_real_level(game, hints: str)
     # The overlay run is the trial as written (default speed and wait); the other only
     # checks the drag does not depend on the overlay, so it goes and gives up faster.
     extra = ["--hints", hints] if hints == "overlay" else ["--hints", hints, "--speed", "3", "--confirm", "1"]
-    player = _live("--play", "--levels", "1", *extra)
+    player = _live("--window", TITLE, "--play", "--levels", "1", *extra)
     try:
         out, err = player.communicate(timeout=40)
     finally:
@@ -142,7 +142,7 @@ def shows_start_disc(x: int, y: int, wait: float = 3.0) -> bool:
 @pytest.fixture
 def hinting(game):
     """``live`` showing hints (no play) over the game window, stopped with Ctrl-C after the test."""
-    player = _live("--levels", "1000")
+    player = _live("--window", TITLE, "--levels", "1000")
     try:
         assert player.stdout.readline().startswith("watching ")
         assert player.stdout.readline().rstrip().endswith("hints shown")
@@ -174,3 +174,52 @@ def test_hints_follow_the_game_window_when_it_moves(game, hinting) -> None:
     window.send(f"move {AT[0] + 500} {AT[1] + 10}")
     assert shows_start_disc(*start_disc(screen, 500, 10)), "the hints did not follow the window"
     assert not shows_start_disc(*start_disc(screen), wait=0), "the hints stayed behind"
+
+
+@pytest.mark.parametrize("where", ["window", "region"])
+def test_the_hint_window_shows_the_annotated_capture_beside_the_game(level, game, where: str) -> None:
+    import cv2
+
+    from overlay.draw import render
+    from overlay.onestroke import hints
+    from overlay.window import WINDOW_MAX
+    from solvers.onestroke import solve
+    from vision.capture import find_windows, region_source
+
+    window, screen = game
+    source = ["--window", TITLE] if where == "window" else ["--region", window.rect.to_text()]
+    player = _live(*source, "--hints", "window", "--levels", "1000")
+    try:
+        assert player.stdout.readline().startswith("watching ")
+        assert player.stdout.readline().rstrip().endswith("hints shown")
+        (_, shown, _), = find_windows("puzzlepilot hints")
+        assert shown.intersect(window.rect) is None, f"the hint window {shown} covers the game"
+        local = screen.shifted(-AT[0], -AT[1])
+        expected = render(level[1], hints(local, solve(local.board).solution))
+        scale = WINDOW_MAX[1] / expected.shape[0]
+        expected = cv2.resize(expected, (round(expected.shape[1] * scale), WINDOW_MAX[1]), interpolation=cv2.INTER_AREA)
+        grab = region_source(shown)
+        try:
+            picture = wait_for_pixels(grab.grab, lambda im: _inner(im, expected) is not None)
+        finally:
+            grab.close()
+        inner = _inner(picture, expected)
+        assert inner is not None and np.abs(inner.astype(int) - expected).mean() < 2
+        player.send_signal(signal.SIGINT)
+        player.communicate(timeout=10)
+    finally:
+        player.kill()
+
+
+def _inner(picture: np.ndarray, expected: np.ndarray) -> np.ndarray | None:
+    """The part of a window grab inside the label's border, when it is the picture's size."""
+    dy, dx = picture.shape[0] - expected.shape[0], picture.shape[1] - expected.shape[1]
+    if dy < 0 or dx < 0 or dy > 8 or dx > 8:
+        return None
+    return picture[dy // 2:dy // 2 + expected.shape[0], dx // 2:dx // 2 + expected.shape[1]]
+
+
+def test_a_hint_window_with_no_room_beside_the_capture_is_refused(display: str) -> None:
+    player = _live("--monitor", "1", "--hints", "window")
+    out, err = player.communicate(timeout=20)
+    assert player.returncode == 2 and err.count("\n") == 1 and "no room on the screen" in err, err

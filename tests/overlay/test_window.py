@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from overlay.draw import Label, Marker, Polyline, render
-from overlay.window import HintOverlay, HintWindow, make_hints, translated
+from overlay.window import MIN_PICTURE, ROOM_MARGIN, WINDOW_MAX, HintOverlay, HintWindow, beside, make_hints, translated
 from tests.display import bgr, wait_for_pixels
-from vision.capture import Rect, find_windows, region_source
+from vision.capture import CaptureError, Rect, find_windows, region_source
 
 GAME = Rect(100, 100, 600, 400)
 GAME_COLOR = "#20a040"
@@ -193,6 +193,36 @@ def test_hint_window_shows_the_capture_with_the_hints(display: str) -> None:
         finally:
             source.close()
         assert not near(image, 100, 100, bgr("#e61414")) and not near(image, 10, 10, bgr(GAME_COLOR))
+    finally:
+        window.close()
+
+
+SCREEN = Rect(0, 0, 1280, 800)
+
+
+@pytest.mark.parametrize("area", [Rect(60, 16, 432, 768), Rect(700, 0, 580, 800), Rect(0, 0, 1280, 300),
+                                  Rect(0, 500, 1280, 300), Rect(-200, 100, 500, 400), Rect(400, 300, 100, 80)])
+def test_the_hint_window_goes_beside_the_captured_area_never_over_it(area: Rect) -> None:
+    spot = beside(area, SCREEN)
+    assert spot is not None and spot.intersect(SCREEN) == spot
+    margin = Rect(area.left - ROOM_MARGIN, area.top - ROOM_MARGIN,
+                  area.width + 2 * ROOM_MARGIN, area.height + 2 * ROOM_MARGIN)
+    assert spot.intersect(margin) is None
+    assert spot.width <= WINDOW_MAX[0] and spot.height <= WINDOW_MAX[1]
+    assert abs(spot.width / spot.height - area.width / area.height) < 0.02
+    assert min(spot.width, spot.height) >= min(MIN_PICTURE, area.width, area.height)
+
+
+@pytest.mark.parametrize("area", [SCREEN, Rect(20, 20, 1240, 760), Rect(100, 0, 1100, 800)])
+def test_no_place_beside_a_capture_of_about_the_whole_screen(area: Rect) -> None:
+    assert beside(area, SCREEN) is None
+
+
+def test_the_hint_window_refuses_an_area_it_would_cover(display: str) -> None:
+    window = HintWindow()
+    try:
+        with pytest.raises(CaptureError, match="no room on the screen beside the captured area"):
+            window.place(Rect(0, 0, 1280, 800))
     finally:
         window.close()
 
