@@ -381,14 +381,18 @@ def _bfs(space: _Space, placements: dict[str, int], metric: str, merge: bool,
                     done.append(tl)
                     k = code_class[v]
                     room = f | masks[k][tl]
-                    for delta, mdelta, pmask in cache.get((k, tl, room)) or moves(k, tl, room, metric):
+                    found = cache.get((k, tl, room))
+                    if found is None:
+                        found = moves(k, tl, room, metric)
+                    at_goal = stop_at_goal and k == 0     # only the target's moves can end it
+                    for delta, mdelta, pmask in found:
                         t = s + delta
                         tm = m + mdelta
                         tkey = (t if t < tm else tm) if merge else t
                         if tkey in parent:
                             continue
                         parent[tkey] = key
-                        if stop_at_goal and (t >> goal_shift) & 255 == goal_code:
+                        if at_goal and (t >> goal_shift) & 255 == goal_code:
                             return parent, tkey
                         following.append((t, tm, room & ~pmask, tkey))
         frontier = following
