@@ -7,11 +7,12 @@
 Every frame is grabbed with the hints up and compared with the last clean one on a coarse
 sample, leaving out the pixels the hints cover, so an unchanged screen costs a grab and a
 few thousand byte compares and the hints never blink. Only a changed frame is grabbed
-again with the overlay hidden and parsed; a board equal to the last one keeps its hints, a new board is
-solved and its hints drawn, and a board that disappears takes its hints away. When the
-window moves, the board is read again and its hints follow it. With
+again with the overlay hidden and parsed; a board equal to the last one keeps its hints,
+a new board is solved and its hints drawn, and a board that disappears takes its hints
+away. When the window moves, the board is read again and its hints follow it. With
 ``--play`` the solution is played once the frame has settled, and the loop checks that the
-level really changed (retrying once) before it counts the level. Ctrl-C stops.
+level really changed (retrying once, waiting ``--confirm`` seconds each time) before it
+counts the level. Ctrl-C stops.
 """
 from __future__ import annotations
 
