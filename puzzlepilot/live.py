@@ -44,7 +44,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     where.add_argument("--monitor", type=int, metavar="N", help="capture monitor N (1, 2, …; 0: all)")
     p.add_argument("--play", action="store_true", help="play each solution with the mouse")
     p.add_argument("--hints", choices=HINT_KINDS, default="overlay",
-                   help="where hints go: drawn over the game, in their own window, or nowhere (default overlay)")
+                   help="where hints go: drawn over the game, in their own window beside it, or nowhere "
+                        "(default overlay)")
     p.add_argument("--fps", type=float, default=10.0, help="frames checked per second (default 10)")
     p.add_argument("--dry-run", action="store_true", help="with --play: print the moves instead of making them")
     p.add_argument("--speed", type=float, metavar="S", help="with --play: mouse speed factor (default: the driver's)")
