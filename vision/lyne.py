@@ -126,7 +126,7 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     f = work_side / max(h, w)
     work = _scaled(crop, f)
     fg, colours = segment(work, area.background, _frame_colour(image, area))
-    nodes = classify(work, fg, colours)
+    nodes = classify(work, fg, colours, crop if f < 1 else None)
     sizes = np.array([n.size for n in nodes])
     if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
         raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
@@ -209,19 +209,23 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None) 
 
 
 def _typical_size(mask: np.ndarray) -> float:
-    """The median box side of the larger compact blobs of a mask (the nodes, roughly;
-    pieces of lines are thin or fill little of their box)."""
+    """The median box side of the larger half of the compact blobs of a mask (the nodes,
+    roughly: pieces of lines are thin or fill little of their box, and nodes cut by lines
+    leave smaller pieces)."""
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask[::2, ::2], connectivity=8)   # half size is plenty
     w, h, area = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_AREA]
     side = np.maximum(w, h)
     keep = (side >= 0.035 * max(mask.shape) / 2) & (area >= 0.4 * w * h) & (w <= 1.5 * h) & (h <= 1.5 * w)
-    return 2.0 * float(np.median(side[keep])) if keep.any() else 0.0
+    if not keep.any():
+        return 0.0
+    sides = np.sort(side[keep])
+    return 2.0 * float(np.median(sides[len(sides) // 2:]))
 
 
 def _median(work: np.ndarray, mask: np.ndarray) -> tuple[int, int, int]:
     """The median colour of the masked pixels (black when none)."""
     px = work[mask]
-    px = px[::max(1, len(px) // 150)]   # a sample is plenty for a median
+    px = px[::max(1, len(px) // 80)]   # a sample is plenty for a median
     if len(px) == 0:
         return (0, 0, 0)
     m = np.median(px, axis=0)
@@ -233,9 +237,11 @@ def _differ(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
     return max(abs(x - y) for x, y in zip(a, b))
 
 
-def classify(work: np.ndarray, fg: np.ndarray, colours: Colours) -> list[Node]:
+def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndarray | None = None) -> list[Node]:
     """Every node-sized blob as a Node; small unreadable blobs (the level name) are
-    skipped, large unreadable ones make the image refused."""
+    skipped, large unreadable ones make the image refused. Outlines come from the work
+    image; ring, centre and holes are read in ``native`` (the unshrunk area) when given,
+    where path lines and holes are several pixels apart."""
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_side = 0.035 * max(work.shape[:2])
     blobs = [c for c in contours if max(cv2.boundingRect(c)[2:]) >= min_side]
@@ -252,7 +258,7 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours) -> list[Node]:
             if max(w, h) < 0.6 * largest:
                 continue
             raise NoBoardFound(f"a blob at ({x},{y}) that is no LYNE node")
-        nodes.append(_inspect(work, c, kind, x, y, w, h, colours))
+        nodes.append(_inspect(work if native is None else native, work.shape[1], c, kind, colours))
     return nodes
 
 
@@ -277,18 +283,22 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
     return None
 
 
-def _inspect(work: np.ndarray, contour: np.ndarray, kind: str, x: int, y: int, w: int, h: int,
-             colours: Colours) -> Node:
-    """Terminal or ordinary, from the ring-and-centre structure; a hub's hole count."""
+def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, colours: Colours) -> Node:
+    """Terminal or ordinary, from the ring-and-centre structure; a hub's hole count.
+    ``src`` is the work image or the area at its own size (``contour`` is in work
+    pixels, the Node too)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    node = Node(kind, x + w / 2.0, y + h / 2.0, float(max(w, h)))
+    s = src.shape[1] / work_width
+    outline = (contour * s).round().astype(np.int32)
+    x, y, w, h = cv2.boundingRect(outline)
     pad = 2
     x0, y0 = max(0, x - pad), max(0, y - pad)
-    roi = work[y0:y + h + pad, x0:x + w + pad]
+    roi = src[y0:y + h + pad, x0:x + w + pad]
     mask = np.zeros(roi.shape[:2], np.uint8)
-    cv2.drawContours(mask, [contour - [x0, y0]], -1, 1, -1)
+    cv2.drawContours(mask, [outline - [x0, y0]], -1, 1, -1)
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    size = float(max(w, h))
     depth = float(dist.max())
-    node = Node(kind, x + w / 2.0, y + h / 2.0, size)
     outer = (dist >= 2) & (dist <= max(2.5, 0.25 * depth))
     middle = (dist >= 0.4 * depth) & (dist <= 0.55 * depth)
     node.ring, node.fill = _median(roi, outer), _median(roi, middle)
@@ -321,26 +331,26 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     depth = float(dist.max())
     ys, xs = np.nonzero(dist >= 0.93 * depth)
     cx, cy, width = float(xs.mean()), float(ys.mean()), 2.0 * depth
-    # the share of non-hub (and of background) pixels in a diamond around every pixel
+    # the share of non-hub (and of background) pixels in a diamond around a place
     radius = 0.09 * width
-    k = 2 * int(np.ceil(radius)) + 1
-    ky, kx = np.mgrid[0:k, 0:k] - k // 2
+    r = int(np.ceil(radius))
+    ky, kx = np.mgrid[-r:r + 1, -r:r + 1]
     kernel = (np.abs(kx) + np.abs(ky) <= radius).astype(np.float32)
     kernel /= kernel.sum()
     other = 1 - _near(roi, np.array(hub), BACK_TOL)
-    share = cv2.filter2D(other.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
-    empty = cv2.filter2D(_near(roi, background, BACK_TOL).astype(np.float32), -1, kernel,
-                         borderType=cv2.BORDER_CONSTANT)
+    empty = _near(roi, background, BACK_TOL)
     found = {}
     for name, (dx, dy) in HOLE_AT.items():
         px, py = round(cx + dx * width), round(cy + dy * width)
-        if not (1 <= py < roi.shape[0] - 1 and 1 <= px < roi.shape[1] - 1):
+        if not (r + 1 <= py < roi.shape[0] - r - 1 and r + 1 <= px < roi.shape[1] - r - 1):
             found[name] = False
             continue
-        window = share[py - 1:py + 2, px - 1:px + 2]   # the centre estimate may be a pixel off
-        oy, ox = np.unravel_index(int(np.argmax(window)), window.shape)
-        best, px, py = float(window[oy, ox]), px + ox - 1, py + oy - 1
-        open_hole = float(empty[py - 1:py + 2, px - 1:px + 2].max())
+        # the centre estimate may be a pixel off: judge the 3×3 places around it
+        box = (slice(py - r - 1, py + r + 2), slice(px - r - 1, px + r + 2))
+        share = cv2.filter2D(other[box].astype(np.float32), -1, kernel)[r:r + 3, r:r + 3]
+        oy, ox = np.unravel_index(int(np.argmax(share)), share.shape)
+        best, px, py = float(share[oy, ox]), px + ox - 1, py + oy - 1
+        open_hole = float(cv2.filter2D(empty[box].astype(np.float32), -1, kernel)[r:r + 3, r:r + 3].max())
         # an open hole shows the background, which no path line has; a filled one is
         # cream like the lines, so it must also be wider across the axis than a line
         line = other[max(0, py - 1):py + 2, :].any(axis=0) if dx == 0 else other[:, max(0, px - 1):px + 2].any(axis=1)
