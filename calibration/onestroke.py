@@ -5,22 +5,26 @@
 With ``--board`` each dominant colour of the screenshot is tried as the cell colour, and the
 first one whose squares make a grid that reads as the given board is kept. Without it a
 window asks for a box around the board, a click on an unvisited cell (its colour) and a
-click on the cat (checked against the start the vision finds). Either way the profile gets
-the cell colour and tolerance the vision uses (``vision.onestroke.look_of``), and, for the
-user and for checks, the background colour, the board's box, pitch and cell size (also as
-shares of the screenshot's width) and two templates: a cell and the cat.
+click on the cat (where the start is). Either way the profile gets what the vision uses
+(``vision.onestroke.look_of``): the cell colour, its tolerance and a ``start`` template (the
+start cell's picture, so a start marker that is not the game's cat with a face is found
+too); and, for the user and for checks, the background colour, the board's box, pitch and
+cell size (also as shares of the screenshot's width) and two more templates: a cell and the
+cat with its tail.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+import cv2
 import numpy as np
 
 from calibration.common import moved, rgb, square
 from calibration.profile import ProfileError
 from solvers.onestroke import Board
 from vision.common import NoBoardFound, Parse
-from vision.onestroke import Look, read
+from vision.onestroke import WORK_SIZE, Lattice, Look, central, looked_grids, read, refine, signature
 
 KINDS: tuple[str, ...] = ("an unvisited cell", "the cat")
 TRIAL_TOLERANCES = (24, 36)     # a dominant colour is a bin's median: allow for its spread
@@ -55,13 +59,38 @@ def dominant_colours(image: np.ndarray, most: int = MAX_CANDIDATES) -> list[tupl
     return out
 
 
+def lattice(image: np.ndarray, look: Look) -> Lattice | None:
+    """The lattice the look's cells make, measured at full resolution (the vision's first
+    stages, at its working scale)."""
+    h, w = image.shape[:2]
+    k = min(1.0, WORK_SIZE / max(h, w))
+    small = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA) if k < 1 else image
+    for lat, cells in looked_grids(small, look):
+        return refine(image, lat.scaled(1 / k), cells)
+    return None
+
+
+def with_start(image: np.ndarray, look: Look, lat: Lattice, place: tuple[int, int]) -> Look:
+    """The look that knows the start by its picture at a lattice place (so a start marker
+    other than the game's cat is found too)."""
+    crop = central(image, lat.centre(*place), lat.cell)
+    return look if crop is None else replace(look, start=signature(crop))
+
+
 def _match_board(image: np.ndarray, board: Board) -> tuple[Parse, Look]:
-    """The reading, and the look that gave it, whose board is the given one."""
+    """The reading, and the look that gave it, whose board is the given one. The lattice's
+    members are the cells of the look's colour, re-based to row and column 0: the start's
+    place on it follows from the board's other cells."""
     want = board.to_text()
+    others = [p for p in board.cells if p != board.start]
+    r0, c0 = min(r for r, _ in others), min(c for _, c in others)
     seen: list[str] = []
     for colour in dominant_colours(image):
         for tolerance in TRIAL_TOLERANCES:
-            look = Look(colour, tolerance)
+            lat = lattice(image, Look(colour, tolerance))
+            if lat is None:
+                continue
+            look = with_start(image, Look(colour, tolerance), lat, (board.start[0] - r0, board.start[1] - c0))
             try:
                 found = read(image, look)
             except NoBoardFound:
@@ -86,9 +115,16 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
     cx, cy = examples["an unvisited cell"]
     r = max(1, min(w, h) // 200)
     colour = tuple(int(v) for v in np.median(image[cy - r:cy + r + 1, cx - r:cx + r + 1].reshape(-1, 3), axis=0))
+    catx, caty = examples["the cat"]
     reasons = []
     for tolerance in TRIAL_TOLERANCES:
         look = Look(colour, tolerance)     # type: ignore[arg-type]
+        lat = lattice(crop, look)
+        if lat is None:
+            reasons.append("its squares make no grid")
+            continue
+        place = (round((caty - y0 - lat.y0) / lat.py), round((catx - x0 - lat.x0) / lat.px))
+        look = with_start(crop, look, lat, place)
         try:
             found = moved(read(crop, look), x0, y0)
         except NoBoardFound as exc:
@@ -96,7 +132,6 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
             continue
         start = found.board.start
         sx, sy = found.cells[start[0] * found.board.cols + start[1]]
-        catx, caty = examples["the cat"]
         pitch = found.geometry["pitch"][0]
         if max(abs(catx - sx), abs(caty - sy)) > 0.6 * pitch:
             raise ProfileError(f"the cat was clicked at ({catx}, {caty}), but the start the vision finds "
@@ -138,8 +173,10 @@ def build(image: np.ndarray, found: Parse, look: Look) -> tuple[dict[str, Any], 
     }
     some_cell = next(p for p in sorted(board.cells) if p != board.start)
     sx, sy = centre[board.start]
+    start = central(image, centre[board.start], cell)
     templates = {
         "cell": square(image, centre[some_cell], round(cell / 2)),
+        **({"start": start.copy()} if start is not None else {}),
         # the cat's tail pokes above its cell: the crop reaches a pitch up
         "cat": image[max(0, round(sy - py)):round(sy + 0.6 * py), max(0, round(sx - 0.6 * px)):round(sx + 0.6 * px)].copy(),
     }

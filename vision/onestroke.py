@@ -23,6 +23,9 @@ a neutral grey, and everything after stage 1 is the same. Its profile.json field
 
     "cell_rgb": [r, g, b]     the unvisited cells' colour
     "tolerance": 20           how far (per channel) a cell or background pixel may stray
+    "templates": {"start": "start.png"}   optional: the start cell as calibrated (the
+                              central 80 %); a place that looks like it is the start even
+                              when it is not a cat with a face
 """
 from __future__ import annotations
 
@@ -40,6 +43,8 @@ GREY_TOLERANCE = 12       # how far (grey levels) a cell pixel may stray from th
 UNSATURATED = 14          # max − min channel spread of a neutral pixel
 MIN_CONFIDENCE = 0.5
 CLEAR = 0.9                # a reading this confident ends the search
+START_SIDE = 16            # px a side of a start template as compared
+START_MATCH = 0.7          # least correlation of a place with a profile's start template
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,7 @@ class Look:
 
     cell: tuple[int, int, int]
     tolerance: int
+    start: np.ndarray | None = None     # the start's ``signature``, when the profile has one
 
     def mask(self, image: np.ndarray) -> np.ndarray:
         low = tuple(max(0, v - self.tolerance) for v in self.cell)
@@ -65,7 +71,29 @@ def look_of(profile: Any) -> Look:
     tolerance = profile.get("tolerance", int)
     if not 4 <= tolerance <= 100:
         raise ProfileError(f"profile {profile.name}: field 'tolerance' must be 4 to 100, not {tolerance}")
-    return Look(cell, tolerance)
+    has_start = "start" in profile.get("templates", dict, {})
+    return Look(cell, tolerance, signature(profile.template("start")) if has_start else None)
+
+
+def signature(patch: np.ndarray) -> np.ndarray:
+    """A place's look for comparing with a start template: its grey levels at 16×16,
+    zero mean and unit norm (so the dot product of two is their correlation); zero for a
+    plain patch (a grey-level spread under 2), which then matches nothing."""
+    grey = cv2.cvtColor(cv2.resize(patch, (START_SIDE, START_SIDE), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    v = grey.astype(np.float32).ravel()
+    v -= v.mean()
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm >= 2 * START_SIDE else np.zeros_like(v)
+
+
+def central(image: np.ndarray, centre: tuple[float, float], cell: float) -> np.ndarray | None:
+    """The central 80 % of a cell at full resolution; None when it leaves the image."""
+    half = 0.4 * cell
+    x0, y0 = round(centre[0] - half), round(centre[1] - half)
+    x1, y1 = round(centre[0] + half), round(centre[1] + half)
+    if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0] or x1 - x0 < 4:
+        return None
+    return image[y0:y1, x0:x1]
 
 
 Cells = int | Look          # what cells look like: a neutral grey level (the game's look) or a Look
@@ -251,6 +279,7 @@ class Colours:
     cell: np.ndarray
     background: np.ndarray
     tolerance: int = GREY_TOLERANCE
+    start: np.ndarray | None = None     # a profile's start ``signature``
 
 
 def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> str:
@@ -262,6 +291,10 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
     patch = _patch(image, lat, r, c)
     if patch is None:
         return HOLE
+    if colours.start is not None:   # first: a start marker may leave most of its cell plain
+        place = central(image, lat.centre(r, c), lat.cell)
+        if place is not None and float(signature(place) @ colours.start) >= START_MATCH:
+            return CAT
     px = patch.reshape(-1, 3).astype(np.int16)
     near_cell = (np.abs(px - colours.cell).max(axis=1) <= colours.tolerance + 6).mean()
     near_bg = (np.abs(px - colours.background).max(axis=1) <= colours.tolerance).mean()
@@ -436,7 +469,7 @@ def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse:
     full = refine(image, lat, cells)
     colours = board_colours(image, full)
     if isinstance(cells, Look):
-        colours = replace(colours, tolerance=cells.tolerance)
+        colours = replace(colours, tolerance=cells.tolerance, start=cells.start)
     places, origin = read_places(image, full, colours)
     full = refit(image, full, places, origin, colours)
     return _reading(full, places, *origin)

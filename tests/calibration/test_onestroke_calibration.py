@@ -23,7 +23,7 @@ from calibration.profile import Profile, ProfileError
 from puzzlepilot.cli import main
 from puzzlepilot.games import GAMES
 from puzzlepilot.live import Change, Watcher
-from puzzlepilot.scenes.onestroke import crop_board, render_phone, tight
+from puzzlepilot.scenes.onestroke import THEMES, crop_board, render_phone, rounded_rect, tight
 from solvers.onestroke import Board, generate, solve, validate
 from vision.common import NoBoardFound
 from vision.onestroke import look_of, parse
@@ -68,7 +68,7 @@ OTHERS = {
     "double_7x7.png": ("#######/#.###.#/###S###/##...##/#######", 1440, 2560, "blue", 0.0, None, False),
     "drawn_jpeg.jpg": ("S####/##.##/#####/###.#/#####", 720, 1280, "green", 0.5, 70, False),
     "crop_small.jpg": ("####/#S.#/####", 540, 960, "purple", 0.0, 80, True),
-    "big_10x9.png": ("", 1080, 1920, "tan", 0.3, 85, False),
+    "big_10x9.jpg": ("", 1080, 1920, "tan", 0.3, 85, False),
 }
 
 
@@ -253,7 +253,7 @@ def test_picks_teach_the_same_look_as_the_board(shots: dict[str, Shot], night_pr
     region, examples = _picks(shot, board(SHOT_BOARD), SHOT_SIZE[0])
     data, templates = learner.learn(shot, region=region, examples=examples)
     assert data["cell_rgb"] == night_profile.get("cell_rgb", list) and data["board"] == SHOT_BOARD
-    assert set(templates) == {"cell", "cat"}
+    assert set(templates) == {"cell", "cat", "start"}
 
 
 def test_a_cat_click_away_from_the_start_is_refused(shots: dict[str, Shot]) -> None:
@@ -328,3 +328,35 @@ def test_a_profile_from_the_real_screenshot_reads_every_fixture(store: Path) -> 
     assert (status, err) == (0, "")
     status, out, _ = run("fixtures", "check", "onestroke", "--profile", "real643")
     assert status == 0, out
+
+
+# ---------------------------------------------------------------------------- a start without a cat
+
+def ringed(b: Board, width: int, height: int, share: float = 0.0) -> tuple[np.ndarray, str]:
+    """The night look with the cat replaced by a start marker the default vision cannot
+    take for it: a cell with a yellow ring and dot (no face, no tail)."""
+    path = solve(b).solution if share else []
+    visited = [tuple(p) for p in path[: max(2, round(len(path) * share))]] if share else []
+    img, truth = render_phone(b, width=width, height=height, visited=visited, theme="night")
+    x, y = truth.cells[b.start[0] * b.cols + b.start[1]]
+    half = truth.cell / 2
+    night_look = THEMES["night"]
+    # the cat's head, feet and the tail in the gap above (not the tail's tip on the cell above)
+    cv2.rectangle(img, (round(x - half - 2), round(y - truth.pitch + half + 1)), (round(x + half + 2), round(y + 0.7 * truth.cell)),
+                  night_look.background[::-1], -1)
+    rounded_rect(img, x - half, y - half, x + half, y + half, 0.14 * truth.cell, night_look.cell)
+    cv2.circle(img, (round(x), round(y)), round(0.3 * truth.cell), (40, 210, 250), max(2, round(0.08 * truth.cell)), cv2.LINE_AA)
+    cv2.circle(img, (round(x), round(y)), round(0.1 * truth.cell), (40, 210, 250), -1, cv2.LINE_AA)
+    return img, truth.board
+
+
+def test_a_start_marker_other_than_the_cat_is_learned_from_the_board(tmp_path: Path) -> None:
+    shot, _ = ringed(board(SHOT_BOARD), *SHOT_SIZE)
+    with pytest.raises(NoBoardFound):
+        parse(shot, Profile("colour only", "onestroke", tmp_path, {"cell_rgb": [38, 150, 170], "tolerance": 24}))
+    data, templates = learner.learn(shot, board=board(SHOT_BOARD))
+    prof = profiles.save({**data, "game": "onestroke", "name": "ringed"}, templates, tmp_path / "ringed")
+    for text, (w, h), share in ((".####./######/##S.##/######/.####.", (360, 640), 0.0),
+                                ("S####/##.##/#####/###.#/#####", (1440, 2560), 0.5)):
+        img, truth = ringed(board(text), w, h, share)
+        assert parse(img, prof).board.to_text().replace("\n", "/") == truth
