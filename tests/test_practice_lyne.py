@@ -96,3 +96,9 @@ def test_the_picture_has_the_view_size_and_shows_the_drawn_path():
     assert before.shape == (480, 640, 3)
     level.press(*at(level, 0, 0))
     assert level.drag(*at(level, 1, 0)) and (level.picture() != before).any()
+
+
+@pytest.mark.parametrize("size", [(2, 2), (2, 3), (3, 2), (8, 8)])
+def test_every_allowed_size_makes_a_level(size):
+    level = new_level(1, size, VIEW)
+    assert (level.board.rows, level.board.cols) <= size and solve(level.board).solved

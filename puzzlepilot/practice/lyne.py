@@ -26,7 +26,8 @@ Pos = tuple[int, int]
 
 def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int]) -> "LyneLevel":
     rows, cols = size or DEFAULT_SIZE
-    board, _ = generate(rows, cols, random.Random(seed), hubs=rows * cols // 6)
+    places = rows * cols   # small boards hold fewer shapes: each needs two places at least
+    board, _ = generate(rows, cols, random.Random(seed), hubs=places // 6, shapes="tds"[:min(3, max(1, places // 4))])
     return LyneLevel(board, seed, view)
 
 
