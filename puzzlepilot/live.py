@@ -264,6 +264,11 @@ class LiveLoop:
                 self.clear_hints()
             self.finish(record, f"no solution ({step.result.reason})")
             return
+        if step.result.moves == 0:
+            # Already solved (e.g. a "solved" banner over the last board): no level to play.
+            if self.hints is not None:
+                self.clear_hints()
+            return
         game = get(step.parse.game)
         record.shapes = game.hints(step.parse, step.result.solution)
         if self.hints is not None:
@@ -280,6 +285,9 @@ class LiveLoop:
             current = self.watcher.current
             rect = self.source.rect()
             actions = get(record.game).plan(current.parse.shifted(rect.left, rect.top), current.result.solution)
+            if not actions:
+                self.finish(record, "hints shown (nothing to play: the game takes no mouse moves)")
+                return
             self.driver.perform(actions)
             if self.dry_run:
                 self.finish(record, "dry run")

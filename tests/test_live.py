@@ -23,6 +23,7 @@ from puzzlepilot.cli import main
 from puzzlepilot.games import get
 from puzzlepilot.live import Change, LiveError, LiveLoop, Watcher
 from puzzlepilot.scenes.onestroke import render_phone
+from solvers.common import SolveResult
 from solvers.onestroke import Board, generate
 from vision.capture import Rect
 
@@ -284,6 +285,24 @@ def test_an_unsolvable_board_is_logged_and_not_played(monkeypatch: pytest.Monkey
     driver, lines = FakeDriver(source), []
     LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=1).run()
     assert driver.performed == [] and "no solution (parity" in lines[0]
+
+
+def test_a_game_with_nothing_to_play_gets_hints_and_no_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("overlay.onestroke.plan", lambda parse, solution: [])
+    source = FakeSource([frame(BOARD_A)])
+    driver, lines = FakeDriver(source), []
+    LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=1).run()
+    assert driver.performed == [] and lines[0].endswith("hints shown (nothing to play: the game takes no mouse moves)")
+
+
+def test_an_already_solved_board_is_no_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("solvers.onestroke.solve", lambda board: SolveResult(True, [], 0))
+    source = FakeSource([frame(BOARD_A)])
+    driver, lines = FakeDriver(source), []
+    loop = LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=1)
+    for _ in range(3):
+        loop.tick()
+    assert driver.performed == [] and lines == [] and loop.done == 0
 
 
 # ---------------------------------------------------------------------------- command line
