@@ -91,9 +91,9 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
 def main_colours(image: np.ndarray, count: int = 10) -> list[np.ndarray]:
     """The picture's most common colours (BGR), from a coarse 8×8×8 histogram; the
     board's colour is one of them in every look."""
-    step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 250_000)))
-    pixels = image[::step, ::step].reshape(-1, 3)
-    bins = (pixels[:, 0] >> 5).astype(np.int32) * 64 + (pixels[:, 1] >> 5) * 8 + (pixels[:, 2] >> 5)
+    step = max(1, round(np.sqrt(image.shape[0] * image.shape[1] / 60_000)))
+    pixels = image[::step, ::step].reshape(-1, 3).astype(np.int32)
+    bins = (pixels[:, 0] >> 5) * 64 + (pixels[:, 1] >> 5) * 8 + (pixels[:, 2] >> 5)
     counts = np.bincount(bins, minlength=512)
     sums = [np.bincount(bins, weights=pixels[:, k], minlength=512) for k in range(3)]
     colours: list[np.ndarray] = []
@@ -127,15 +127,19 @@ def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
     lo = np.clip(colour - COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
     hi = np.clip(colour + COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
     f = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / SCREEN_PIXELS))))
-    mask = cv2.inRange(image[::f, ::f], lo, hi)
-    if f > 1:   # thin gaps may drop out of the reduced picture: rejoin them
-        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    boxes = [st for st in stats[1:] if st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
+    raw = cv2.inRange(image[::f, ::f], lo, hi)
+    # thin gaps may drop out of the reduced picture: rejoin them
+    mask = cv2.dilate(raw, np.ones((3, 3), np.uint8)) if f > 1 else raw
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    boxes = [(i, st) for i, st in enumerate(stats) if i and st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
              and st[4] <= (0.6 if f == 1 else 0.8) * st[2] * st[3]]
-    boxes.sort(key=lambda st: -st[cv2.CC_STAT_AREA])
+    boxes.sort(key=lambda b: -b[1][cv2.CC_STAT_AREA])
+    if f > 1:   # the full-size cut is costly: first look for a few piece-like holes here
+        boxes = [(i, st) for i, st in boxes[:6]
+                 if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i,
+                                raw[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] > 0)]
     found = []
-    for x, y, w, h, _ in boxes[:4]:
+    for _, (x, y, w, h, _) in boxes[:4]:
         x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
         crop = cv2.inRange(image[y0:(y + h + 1) * f, x0:(x + w + 1) * f], lo, hi)
         m, labels, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=4)
@@ -147,6 +151,18 @@ def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
             found.append(Region(labels[cy:cy + ch, cx:cx + cw] == i, crop[cy:cy + ch, cx:cx + cw] > 0,
                                 int(x0 + cx), int(y0 + cy)))
     return found
+
+
+def _has_pieces(mask: np.ndarray, colour: np.ndarray) -> bool:
+    """Whether a (reduced, rejoined) region is mostly covered, as a board is by its
+    pieces: at least three roughly rectangular holes, together much of its box."""
+    if (mask & colour).mean() > 0.6:
+        return False
+    n, _, stats, _ = cv2.connectedComponentsWithStats((~mask).astype(np.uint8), connectivity=4)
+    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    rect = (np.minimum(w, h) >= 3) & (area >= 0.7 * w * h)
+    # ...none of them most of the board (a band of a gradient has the next band as a hole)
+    return int(rect.sum()) >= 3 and area[rect].sum() >= 0.4 * mask.size and area.max() <= 0.35 * mask.size
 
 
 def holes(region: Region) -> list[tuple[Rect, float]]:

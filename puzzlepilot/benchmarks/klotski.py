@@ -13,6 +13,8 @@ from collections import deque
 from puzzlepilot.bench import Bench, ms, summary
 from solvers.klotski import LAYOUTS, Board, generate, layout, solve
 
+VISION_CASES = (("wooden", 80, "横刀立马"), ("flat", 60, "指挥若定"), ("named", 90, "兵分三路"))
+
 QUICK_LAYOUTS = ("一路顺风", "雨声淅沥")
 BASELINE_LAYOUTS = ("横刀立马", "一路顺风", "雨声淅沥", "兵分三路")
 
@@ -113,3 +115,33 @@ def run(bench: Bench) -> None:
                      ms(tb) if tb else "", round(tb / t, 1) if tb else ""])
     bench.table("klotski_generated", "Klotski generated boards (cols×rows), piece metric (ms)",
                 ["board", "pieces", "seed", "empty", "moves", "keys", "solve", "baseline", "ratio"], rows)
+
+    _vision(bench, repeat)
+
+
+def _vision(bench: Bench, repeat: int) -> None:
+    """Reading a board, and refusing a picture with none (every image is offered to
+    every game's vision when --game is not given). No baseline: figures in ms."""
+    import numpy as np
+
+    from puzzlepilot.scenes.klotski import desktop, render
+    from vision.common import NoBoardFound
+    from vision.klotski import parse
+
+    def refuse(image: np.ndarray) -> None:
+        try:
+            parse(image)
+        except NoBoardFound:
+            return
+        raise AssertionError("a board was read from a picture without one")
+
+    rows = []
+    for style, cell, name in VISION_CASES:
+        image, truth = render(layout(name), style=style, cell=cell)
+        times = [bench.timed(lambda: parse(image))[0] for _ in range(repeat)]
+        rows.append([f"{style} {cell}px", f"{image.shape[1]}x{image.shape[0]}", *summary(times)])
+    for width, height in ((1280, 800), (1920, 1080)):
+        desk = desktop(width, height, 7)
+        times = [bench.timed(lambda: refuse(desk))[0] for _ in range(repeat)]
+        rows.append(["no board (desktop)", f"{width}x{height}", *summary(times)])
+    bench.table("klotski_vision", "Klotski vision: parse (ms)", ["picture", "size", "median", "worst"], rows)

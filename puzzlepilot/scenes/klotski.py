@@ -174,7 +174,7 @@ def scrambled(board: Board, moves: int, seed: int) -> Board:
                       None if board.goal == board.default_goal() else board.goal)
 
 
-def _desktop(width: int, height: int, seed: int) -> np.ndarray:
+def desktop(width: int, height: int, seed: int) -> np.ndarray:
     """A plain desktop: a gradient, a task bar and a few windows with text lines."""
     rng = random.Random(seed)
     ramp = np.linspace(0, 1, height)[:, None, None]
@@ -216,7 +216,7 @@ def fixture_cases() -> list[FixtureCase]:
 
     board = scrambled(layout("左右布兵"), 11, 0)
     small, t = render(board, style="named", cell=48)
-    desk = _desktop(1280, 800, 3)
+    desk = desktop(1280, 800, 3)
     desk[120:120 + small.shape[0], 700:700 + small.shape[1]] = small
     add("desktop_named_48", desk, t.board, "a 48 px board in a window on a 1280×800 desktop", 85)
     big, t = render(layout("雨声淅沥"), style="wooden", cell=110)
@@ -227,7 +227,7 @@ def fixture_cases() -> list[FixtureCase]:
     (x0, y0), (x1, y1) = t.cells[0], t.cells[-1]
     cv2.rectangle(img, (round(x0 - 30), round(y0 - 30)), (round(x1 + 30), round(y1 + 30)), _bgr(LOOKS["flat"].board), -1)
     add("no_board_empty_board", img, None, "the board with every piece taken off")
-    add("no_board_desktop", _desktop(1024, 700, 5), None, "a desktop with windows, no game")
+    add("no_board_desktop", desktop(1024, 700, 5), None, "a desktop with windows, no game")
     grid = np.full((600, 600, 3), 30, np.uint8)
     for r in range(5):
         for c in range(5):
