@@ -27,7 +27,7 @@ from vision.common import NoBoardFound, Parse
 from vision.onestroke import WORK_SIZE, Lattice, Look, central, looked_grids, read, refine, signature
 
 KINDS: tuple[str, ...] = ("an unvisited cell", "the cat")
-TRIAL_TOLERANCES = (24, 36)     # a dominant colour is a bin's median: allow for its spread
+TRIAL_TOLERANCES = (24, 36, 48)     # a dominant colour is a bin's median: allow for its spread
 COLOUR_BIN = 16                 # per-channel width of the colour histogram's bins
 MAX_CANDIDATES = 10
 
