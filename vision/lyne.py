@@ -64,14 +64,14 @@ def parse(image_bgr: np.ndarray, profile: Any = None, work: int = WORK) -> Parse
     """Read the LYNE board shown in a screenshot; ``NoBoardFound`` when unsure. ``work``
     is the long side the game area is scaled to (the benchmark compares sizes)."""
     if image_bgr is None or image_bgr.ndim != 3 or min(image_bgr.shape[:2]) < 40:
-        raise NoBoardFound("lyne: image too small")
+        raise NoBoardFound("image too small")
     reasons = []
     for area in game_areas(image_bgr):
         try:
             return read_area(image_bgr, area, work)
         except NoBoardFound as exc:
             reasons.append(str(exc))
-    raise NoBoardFound("lyne: " + (reasons[0] if reasons else "no game area (no dominant background)"))
+    raise NoBoardFound(reasons[0] if reasons else "no game area (no dominant background)")
 
 
 def _mode_colours(img: np.ndarray, count: int, min_share: float) -> list[tuple[np.ndarray, float]]:
