@@ -9,10 +9,12 @@ The solver reasons about edges, not paths: every edge carries a domain, a bit se
 "none" and the shapes that may use it. Propagation to a fixpoint uses the node degrees
 (ordinary 2, terminal 1, hub 2k), hub parity per shape (a path never ends in a hub),
 crossing diagonals of a 2×2 and per-shape connectivity; search branches on the edge with
-the fewest choices at the tightest node. A full assignment is turned into paths by tracing
-each shape's Euler trail (Hierholzer) from one terminal to the other. Real levels take
-a few hundred search nodes at most; ``solve_plain`` is the plain per-shape path search
-kept as the baseline and the tests' reference.
+the fewest choices at the tightest node, trying "no edge" first (hubs get most of their
+edges from shape nodes). A full assignment is turned into paths by tracing each shape's
+Euler trail (Hierholzer) from one terminal to the other. Measured (``bench lyne``): real
+levels need under 5 search nodes; generated 6×8 levels with six or more hubs at most a
+few hundred (~15 ms), where the plain per-shape path search, ``solve_plain`` (kept as
+the baseline and the tests' reference), takes seconds.
 """
 from __future__ import annotations
 
