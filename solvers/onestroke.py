@@ -168,7 +168,7 @@ def solve(board: Board, limit: int | None = None) -> SolveResult:
             run_limit = limit - nodes if run_limit is None else min(run_limit, limit - nodes)
         # The matching check costs more than the other rules; boards that need no
         # second run are solved before it would pay.
-        matching = run > 0
+        matching = _Matching() if run else None
         path, used = _dfs(g, s, lambda head, free: _moves(g, head, free, end_ok, rank, matching),
                           run_limit, dead)
         nodes += used
@@ -229,7 +229,7 @@ def _no_path_proof(board: Board, g: _Grid) -> str | None:
         return (f"cell {g.cell(ends[0])} has one neighbour, so the path must end there, but by "
                 f"parity the path ends on a {colour} cell")
     last = 1 << ends[0] if ends else g.full & end_ok & ~(1 << s)
-    if not _needs_coverable(g, s, g.full & ~(1 << s), last):
+    if not _Matching().feasible(g, s, g.full & ~(1 << s), g.full & g.full >> 1, g.full & g.full >> g.width, last):
         return ("no choice of edges gives every cell the two path edges it needs (the start "
                 "and the last cell one): too few cells of one colour border the others")
     return None
@@ -269,10 +269,11 @@ def _dfs(g: _Grid, start: int, expand: Callable[[int, int], list[int]],
     return None, nodes
 
 
-def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float], matching: bool) -> list[int]:
+def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float],
+           matching: _Matching | None) -> list[int]:
     """The head's moves worth trying, best last (the stack pops from the end); empty
     when the position is dead. ``rank`` breaks ties between equally good moves;
-    ``matching`` adds the check that the cells' edge needs can be met together."""
+    ``matching``, when given, checks that the cells' edge needs can be met together."""
     hb = 1 << head
     w = g.width
     avail = free | hb
@@ -286,10 +287,11 @@ def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float], match
         if ends & (ends - 1) or ends & ~end_ok:
             return []
     last = ends or free & end_ok        # the cells the path may end on
-    allowed = _edges_allow(g, head, free, last)
-    if not allowed:
+    edges = _propagate(g, head, free, last)
+    if edges is None:
         return []
-    if matching and not _needs_coverable(g, head, free, last):
+    allowed = _linked(g, edges[0], edges[1], head)
+    if not allowed or matching and not matching.feasible(g, head, free, *edges):
         return []
     if g.region(free & -free, free) != free:
         return []
@@ -326,8 +328,9 @@ def _counts(masks: tuple[int, ...]) -> tuple[int, int, int]:
     return ge1, ge2, ge3
 
 
-def _edges_allow(g: _Grid, head: int, free: int, ends: int) -> int:
-    """The head's next cells once the path's edges are propagated, 0 when none is left.
+def _propagate(g: _Grid, head: int, free: int, ends: int) -> tuple[int, int, int] | None:
+    """The usable edges ``(across, down, last)`` once the path's edges are propagated,
+    None when the position is dead.
 
     An imagined cell past the last one, joined to every cell the path may end on, makes
     every need exact: the head needs one more edge, the imagined cell one, every free
@@ -344,16 +347,16 @@ def _edges_allow(g: _Grid, head: int, free: int, ends: int) -> int:
     while True:
         ge1, ge2, ge3 = _counts((across, across << 1, down, down << w, last))
         if free & ~ge2 or hb & ~ge1 or not last:
-            return 0
+            return None
         tight = (free & ~ge3) | (hb & ~ge2)
         f_across = across & (tight | (tight >> 1))
         f_down = down & (tight | (tight >> w))
         f_last = last if not last & (last - 1) else last & tight
         if f_last & (f_last - 1):
-            return 0
+            return None
         fo1, fo2, fo3 = _counts((f_across, f_across << 1, f_down, f_down << w, f_last))
         if hb & fo2 or free & fo3:
-            return 0
+            return None
         full = (hb & fo1) | (free & fo2)
         new_across = across & ~((full | (full >> 1)) & ~f_across)
         new_down = down & ~((full | (full >> w)) & ~f_down)
@@ -361,73 +364,87 @@ def _edges_allow(g: _Grid, head: int, free: int, ends: int) -> int:
         if new_across == across and new_down == down and new_last == last:
             break
         across, down, last = new_across, new_down, new_last
-    allowed = 0
-    if across >> head & 1:
-        allowed |= hb << 1
-    if head >= 1 and across >> (head - 1) & 1:
-        allowed |= hb >> 1
-    if down >> head & 1:
-        allowed |= hb << w
-    if head >= w and down >> (head - w) & 1:
-        allowed |= hb >> w
-    return allowed
+    return across, down, last
 
 
-def _forced_loop(g: _Grid, hb: int, free: int, f_across: int, f_down: int, f_last: int) -> bool:
-    """Whether the forced edges close a loop: a cycle of forced edges, or the head's
-    chain of forced edges running into the forced last edge before every cell is on it."""
+def _linked(g: _Grid, across: int, down: int, v: int) -> int:
+    """The cells joined to cell ``v`` by a usable edge."""
     w = g.width
-    one, two, _ = _counts((f_across, f_across << 1, f_down, f_down << w))
-    if not two:
-        return False
-    reached = one & ~two                # chain ends
-    while True:
-        grown = (reached | ((reached & f_across) << 1) | ((reached >> 1) & f_across)
-                 | ((reached & f_down) << w) | ((reached >> w) & f_down))
-        if grown == reached:
-            break
-        reached = grown
-    return bool(two & ~reached)
+    out = (across >> v & 1) << (v + 1) | (down >> v & 1) << (v + w)
+    if v >= 1:
+        out |= (across >> (v - 1) & 1) << (v - 1)
+    if v >= w:
+        out |= (down >> (v - w) & 1) << (v - w)
+    return out
 
 
-def _needs_coverable(g: _Grid, head: int, free: int, ends: int) -> bool:
+class _Matching:
     """Whether every cell's need of path edges can be met at once: the head one more,
-    each free cell two, an imagined cell past the end one (joined to ``ends``). Each
-    edge joins the two chessboard colours, so this is a bipartite b-matching (Kuhn's
-    augmenting paths). It ignores that the edges must form one path, yet it sees
-    shortages spread over the whole board that no local rule does."""
-    nbr = g.neighbours
-    within = free | (1 << head)
-    left = within & (g.dark if ends & g.dark else ~g.dark)   # the ends' colour
-    past = -1                                                # the imagined cell
-    need = {v: 2 for v in _bits(within)}
-    need[head] = 1
-    need[past] = 1
-    if sum(need[v] for v in _bits(left)) * 2 != sum(need.values()):
-        return False
-    partners: dict[int, set[int]] = {v: set() for v in _bits(left)}
-    takers: dict[int, set[int]] = {u: set() for u in need if u not in partners}
-    options = {v: _bits(nbr[v] & within) + ([past] if ends >> v & 1 else []) for v in partners}
+    each free cell two, an imagined cell past the end one (joined to the cells the path
+    may end on). Each edge joins the two chessboard colours, so this is a bipartite
+    b-matching (Kuhn's augmenting paths). It ignores that the edges must form one path,
+    yet it sees shortages spread over the whole board that no local rule does.
 
-    def augment(v: int, seen: set[int]) -> bool:
-        for u in options[v]:
-            if u in seen or u in partners[v]:
-                continue
-            seen.add(u)
-            if len(takers[u]) < need[u] or any(augment(x, seen) and _drop(x, u, partners, takers)
-                                                for x in list(takers[u]) if x != v):
-                partners[v].add(u)
-                takers[u].add(v)
+    The matched edges are bitboards like the usable ones and are kept between calls:
+    the search's positions follow each other closely, so the last matching, less the
+    edges no longer usable, needs only a few augmenting paths."""
+
+    PAST = -1       # the imagined cell
+
+    def __init__(self) -> None:
+        self.across = self.down = self.last = 0
+
+    def feasible(self, g: _Grid, head: int, free: int, across: int, down: int, ends: int) -> bool:
+        w, past = g.width, self.PAST
+        hb = 1 << head
+        within = free | hb
+        left_mask = within & (g.dark if ends & g.dark else ~g.dark)     # the ends' colour
+        # Two per cell, one less for the head, one for the past cell: equal on both sides?
+        if 4 * left_mask.bit_count() - 2 * (left_mask >> head & 1) != 2 * within.bit_count():
+            return False
+        ma, md, ml = self.across & across, self.down & down, self.last & ends & ~hb
+
+        def need(u: int) -> int:
+            return 1 if u == head or u == past else 2
+
+        def mates(u: int) -> list[int]:
+            if u == past:
+                return _bits(ml)
+            return _bits(_linked(g, ma, md, u)) + ([past] if ml >> u & 1 else [])
+
+        def flip(v: int, u: int) -> None:
+            nonlocal ma, md, ml
+            if u == past:
+                ml ^= 1 << v
+            elif abs(u - v) == 1:
+                ma ^= 1 << min(u, v)
+            else:
+                md ^= 1 << min(u, v)
+
+        def augment(v: int, seen: set[int]) -> bool:
+            """Match v once more, along a path that alternates unmatched and matched edges."""
+            taken = mates(v)
+            for u in _bits(_linked(g, across, down, v)) + ([past] if ends >> v & 1 else []):
+                if u in seen or u in taken:
+                    continue
+                seen.add(u)
+                others = mates(u)
+                if len(others) >= need(u):
+                    x = next((x for x in others if augment(x, seen)), None)
+                    if x is None:
+                        continue
+                    flip(x, u)
+                flip(v, u)
                 return True
-        return False
+            return False
 
-    return all(augment(v, set()) for v in partners for _ in range(need[v]))
-
-
-def _drop(v: int, u: int, partners: dict[int, set[int]], takers: dict[int, set[int]]) -> bool:
-    partners[v].discard(u)
-    takers[u].discard(v)
-    return True
+        for u in mates(head)[1:]:       # the head, a free cell before, keeps one edge
+            flip(head, u)
+        ge1, ge2, _ = _counts((ma, ma << 1, md, md << w, ml))
+        short = left_mask & ~hb & ~ge2 | left_mask & hb & ~ge1
+        ok = all(augment(v, set()) for v in _bits(short) for _ in range(need(v) - len(mates(v))))
+        self.across, self.down, self.last = ma, md, ml
+        return ok
 
 
 def _maybe_cuts(g: _Grid, free: int, cells: int) -> int:
