@@ -2,7 +2,7 @@
 
     puzzlepilot bench [TARGET ...] [--quick] [--json]
 
-Targets are games (onestroke, lyne, klotski, rings, valves) and ``live``; no target runs
+Targets are games (onestroke, lyne, klotski, rings, valves), ``live`` and ``calibration``; no target runs
 them all. Every figure is printed as a table; ratios against the baseline, measured in the
 same run, are what to compare between machines.
 """
@@ -25,6 +25,7 @@ TARGETS = {
     "rings": "puzzlepilot.benchmarks.rings",
     "valves": "puzzlepilot.benchmarks.valves",
     "live": "puzzlepilot.benchmarks.live",
+    "calibration": "puzzlepilot.benchmarks.calibration",
 }
 
 

@@ -1,0 +1,70 @@
+"""Calibration: what a profile costs the vision, and what calibrating costs.
+
+One-stroke: the default parse of frames in the game's look (the baseline) against the
+profile parse of the same boards in the scenes' "night" look, the profile calibrated from
+one 720×1280 frame; three phone sizes, fresh and half drawn. Klotski: the default parse
+against the profile parse (board colour pinned) of the same frame, plain and on a 1080p
+desktop. Also the time ``learn`` takes on each calibration frame.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+from calibration import klotski as klotski_learner
+from calibration import onestroke as onestroke_learner
+from calibration.profile import Profile, save
+from puzzlepilot.bench import Bench, summary
+from puzzlepilot.scenes import klotski as klotski_scene
+from puzzlepilot.scenes.onestroke import render_desktop, render_phone, tight
+from solvers.klotski import generate as klotski_board
+from solvers.onestroke import Board, generate, solve
+from vision import klotski, onestroke
+
+SHOT = Board.from_text("##S##\n#.###\n#####\n##.##")
+PHONES = ((360, 640), (720, 1280), (1080, 1920))
+
+
+def _median(bench: Bench, fn: Callable[[], Any], runs: int) -> float:
+    return summary([bench.timed(fn)[0] for _ in range(runs)])[0]
+
+
+def _learned(bench: Bench, game: str, learner: Any, image: Any, board: Any, folder: Path) -> tuple[Profile, float]:
+    """The profile calibrated from one frame (stored in ``folder``) and the learn time, ms."""
+    learn_ms = _median(bench, lambda: learner.learn(image, board=board), 3)
+    data, templates = learner.learn(image, board=board)
+    return save({**data, "game": game, "name": game}, templates, folder / game), learn_ms
+
+
+def run(bench: Bench) -> None:
+    runs = 5 if bench.quick else 25
+    with tempfile.TemporaryDirectory() as tmp:
+        shot, _ = render_phone(SHOT, width=720, height=1280, theme="night")
+        prof, learn_ms = _learned(bench, "onestroke", onestroke_learner, shot, SHOT, Path(tmp))
+        board = tight(generate(7, 7, 5, fill=0.7))
+        drawn = [tuple(p) for p in (solve(board).solution or [])[:12]]
+        rows = []
+        for width, height in PHONES[1:2] if bench.quick else PHONES:
+            for label, visited in (("fresh", ()), ("drawn", drawn)):
+                day, _ = render_phone(board, width=width, height=height, cat="pink", visited=visited)
+                night, _ = render_phone(board, width=width, height=height, cat="pink", visited=visited, theme="night")
+                base = _median(bench, lambda: onestroke.parse(day), runs)
+                taught = _median(bench, lambda: onestroke.parse(night, prof), runs)
+                rows.append([f"{width}x{height}", label, base, taught, round(taught / base, 2)])
+        bench.table("calibration_onestroke", f"onestroke parse, ms median of {runs}: default look vs night look "
+                    f"with its profile (learn: {learn_ms} ms)", ["frame", "path", "default", "profile", "ratio"], rows)
+
+        kb = klotski_board(5, 4, 3)
+        plain, _ = klotski_scene.render(kb, style="named", cell=80)
+        prof, learn_ms = _learned(bench, "klotski", klotski_learner, plain, kb, Path(tmp))
+        desk = render_desktop(1920, 1080, 3)
+        h, w = plain.shape[:2]
+        desk[100:100 + h, 700:700 + w] = plain
+        rows = []
+        for label, image in (("plain", plain), ("on a 1080p desktop", desk)):
+            base = _median(bench, lambda: klotski.parse(image), runs)
+            taught = _median(bench, lambda: klotski.parse(image, prof), runs)
+            rows.append([label, base, taught, round(taught / base, 2)])
+        bench.table("calibration_klotski", f"klotski parse, ms median of {runs}, same frame (learn: {learn_ms} ms)",
+                    ["frame", "default", "profile", "ratio"], rows)
