@@ -219,8 +219,6 @@ REAL_BOARDS = ("T.T/ttt", "TD/2d/TD", "TSD/2S2/tsd/D2T")
 
 def fixture_cases() -> list[FixtureCase]:
     """The vision's regression set (deterministic)."""
-    from solvers.lyne import solve
-
     rng = random.Random(4)
     cases: list[FixtureCase] = []
 
@@ -239,13 +237,13 @@ def fixture_cases() -> list[FixtureCase]:
         board, answer = generate(rows, cols, rng, hubs=min(6, rows * cols // 6),
                                  shapes="tds"[:1 + i % 3] if rows * cols < 12 else "tds")
         w, h = sizes[(i + 1) % len(sizes)]
-        drawn = half_drawn(board, solve(board).solution, rng) if i % 2 else None
+        drawn = half_drawn(board, answer, rng) if i % 2 else None
         img, t = render(board, PALETTES[pal_name], w, h, drawn=drawn, level=f"{'ABCDE'[i % 5]} {i + 3}")
-        note = f"generated {rows}x{cols}, {pal_name}, {w}x{h}" + (", paths half drawn" if drawn else "")
+        note = f"generated {board.rows}x{board.cols}, {pal_name}, {w}x{h}" + (", paths half drawn" if drawn else "")
         if i in (2, 4):
             img, t = on_desktop(img, t, max(w + 200, 1920), max(h + 160, 1080), (100 + 20 * i, 90), seed=i)
             note += ", on a desktop with a title bar"
-        add(f"gen_{rows}x{cols}_{i}", img, t.board, note, ext="jpg" if i == 3 else "png")
+        add(f"gen_{board.rows}x{board.cols}_{i}", img, t.board, note, ext="jpg" if i == 3 else "png")
     extra = [((6, 8), "original", (640, 480), False, True), ((4, 6), "deep space", (2560, 1440), True, False),
              ((5, 5), "kind of blue", (1024, 768), False, False)]
     for n, ((rows, cols), pal_name, (w, h), drawn_too, desktop) in enumerate(extra):
