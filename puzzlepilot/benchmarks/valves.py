@@ -1,11 +1,12 @@
 """Valves solver and vision speed against plain baselines, each in the same run.
 
-Solver, small graphs: a plain search over subsets of valves, smallest first, each checked
-by a breadth-first search (what one writes without Menger's theorem). Big graphs:
-networkx's ``minimum_node_cut(G, inlet, outlet)`` convenience call, graph building included
-on both sides. Graphs are sewer-like grids: points on a square lattice, each lattice pipe
-kept with probability 3/4, the inlet piped to four points of the left column, the outlet to
-four of the right.
+Solver (``solve``: networkx's Edmonds–Karp on the split graph, building included), small
+graphs: against a plain search over subsets of valves, smallest first, each checked by a
+breadth-first search (what one writes without Menger's theorem). Big graphs: against
+networkx's ``minimum_node_cut(G, inlet, outlet)`` convenience call (its own node-split graph
+and flow), graph building included on both sides. Graphs are sewer-like grids: points on a
+square lattice, each lattice pipe kept with probability 3/4, the inlet piped to four points
+of the left column, the outlet to four of the right.
 
 Vision: ``parse`` on rendered screenshots against finding the scene by plain template
 matching at full resolution over the same scales in 2 % steps (no coarse-to-fine).
@@ -78,7 +79,7 @@ def baseline_networkx(board: Board) -> int:
 def run(bench: Bench) -> None:
     repeat = 20 if bench.quick else 200
     game = Board.from_text(GAME)
-    solve(game, all=True)       # imports networkx, which --all uses, outside the timing
+    solve(game, all=True)       # first calls into networkx (lazy setup) outside the timing
     rows = []
     for label, opts in (("solve", {}), ("solve --all", {"all": True})):
         times = [bench.timed(lambda: solve(game, **opts))[0] for _ in range(repeat)]
