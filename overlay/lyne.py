@@ -30,6 +30,11 @@ def plan(parse: Parse, solution: dict[str, list[list[int]]]) -> list[Action]:
     return [Drag(points=path_points(parse, solution[shape])) for shape in sorted(solution)]
 
 
+def steps(solution: dict[str, list[list[int]]]) -> int:
+    """Hints come one path at a time with ``step``."""
+    return len(solution)
+
+
 def hints(parse: Parse, solution: dict[str, list[list[int]]], step: int | None = None) -> list[Shape]:
     """Every shape's path in its colour, or only path number ``step`` (0-based, in the
     order ``plan`` plays them)."""

@@ -9,8 +9,11 @@ slice i, else 8 − k the other way), labelled with its steps.
 The console game is not driven by mouse, so ``plan`` returns key presses only when given
 a key map, and nothing otherwise (the hints are the output then). The key map comes as an
 argument or from a rings calibration profile's ``keymap`` field (the vision puts it in the
-parse's geometry, so ``live --play --profile P`` presses keys). It names the pyautogui keys
-that pick each ring and line and that turn, slide and confirm (``outward`` optional)::
+parse's geometry, so ``live --play --profile P`` presses keys) or from a JSON file
+(``live --play --keymap FILE``; ``practice rings --keymap FILE`` takes the same keys). It
+names the pyautogui keys that pick each ring and line (a key sequence each), that turn
+the picked ring or slide the picked line one step, and that confirm the move (``outward``
+optional)::
 
     {"rings": [["1"], ["2"], ["3"], ["4"]],
      "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
@@ -19,13 +22,15 @@ that pick each ring and line and that turn, slide and confirm (``outward`` optio
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from overlay.actions import Action, Key
 from overlay.draw import Label, Polyline, Shape
 from solvers.rings import apply_move
 from vision.common import Parse
-from vision.rings import Arena
+from vision.rings import Arena, check_keymap
 
 COLOURS = ((236, 64, 122), (33, 150, 243), (255, 160, 0), (76, 175, 80), (156, 39, 176))
 HALO = (255, 255, 255)
@@ -60,13 +65,40 @@ def _arrows(arena: Arena, board: Any, solution: list[dict[str, Any]]) -> list[tu
     return out
 
 
-def hints(parse: Parse, solution: Any) -> list[Shape]:
-    """An arrow per move (haloed, coloured in order) with its number and steps."""
+def steps(solution: Any) -> int:
+    """Hints come one move at a time with ``step``."""
+    return len(solution)
+
+
+def progress(board: Any, solution: Any, seen: Any) -> int | None:
+    """How many of the answer's first moves take ``board`` to the arena ``seen`` (where
+    enemies stand, whatever their kind: the budget panel counts down too, and may not be
+    read), or None when ``seen`` is no position along the answer."""
+    def taken(grid: Any) -> list[list[bool]]:
+        return [[ch != "." for ch in ring] for ring in grid]
+
+    grid = [list(ring) for ring in board.cells]
+    found = taken(seen.cells)
+    for done in range(len(solution) + 1):
+        if taken(grid) == found:
+            return done
+        if done < len(solution):
+            grid = apply_move(grid, solution[done])
+    return None
+
+
+def hints(parse: Parse, solution: Any, step: int | None = None) -> list[Shape]:
+    """An arrow per move (haloed, coloured in order) with its number and steps, or only
+    move number ``step`` (0-based), drawn where the enemies stand by then."""
+    if step is not None and not 0 <= step < len(solution):
+        raise ValueError(f"step {step} is out of range: the answer has {len(solution)} moves")
     arena = Arena.from_json(parse.geometry)
     width = max(3.0, arena.width * 0.12)
     shapes: list[Shape] = []
     labels: list[Shape] = []
     for n, (points, text, at) in enumerate(_arrows(arena, parse.board, solution)):
+        if step is not None and n != step:
+            continue
         colour = COLOURS[n % len(COLOURS)]
         shapes.append(Polyline(points, HALO, width=width * 1.8, arrows="none"))
         shapes.append(Polyline(points, colour, width=width, arrows="end"))
@@ -91,3 +123,14 @@ def plan(parse: Parse, solution: Any, keymap: dict[str, Any] | None = None) -> l
             keys += [keymap["inward"]] * k if k <= 4 or "outward" not in keymap else [keymap["outward"]] * (8 - k)
         keys.append(keymap["confirm"])
     return [Key(key) for key in keys]
+
+
+def load_keymap(path: Path) -> dict[str, Any]:
+    """A key map from a JSON file, checked field by field; ValueError saying what is wrong."""
+    try:
+        keymap = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    return check_keymap(keymap)

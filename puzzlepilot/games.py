@@ -47,8 +47,21 @@ class Game:
 
     @property
     def hints(self) -> Callable[..., Any]:
-        """(parse, solution) → list of ``overlay.draw`` shapes."""
+        """(parse, solution) → list of ``overlay.draw`` shapes; games whose ``steps`` gives
+        more than one also take ``step=i`` (0-based) for the i-th step's shapes only."""
         return self._module("overlay").hints
+
+    @property
+    def steps(self) -> Callable[[Any], int]:
+        """solution → how many steps its hints show one at a time (1: they come whole)."""
+        return getattr(self._module("overlay"), "steps", lambda solution: 1)
+
+    @property
+    def progress(self) -> Callable[[Any, Any, Any], int | None] | None:
+        """(board, solution, seen) → how many steps of the solution took ``board`` to the
+        board ``seen``, None when ``seen`` is not on the way; None for games whose board
+        reads the same while the steps are made (their steps advance on other changes)."""
+        return getattr(self._module("overlay"), "progress", None)
 
 
 GAMES: dict[str, Game] = {g.name: g for g in (

@@ -1,8 +1,8 @@
 """Watch a game on screen: read each new level, solve it, show hints, and play it if asked.
 
     puzzlepilot live [--game G] (--window TITLE | --region X,Y,W,H | --monitor N)
-                     [--play] [--hints overlay|window|none] [--fps N] [--dry-run]
-                     [--speed S] [--confirm S] [--levels N] [--profile P]
+                     [--play] [--hints overlay|step|window|none] [--fps N] [--dry-run]
+                     [--speed S] [--confirm S] [--levels N] [--profile P] [--keymap FILE]
 
 Every frame is grabbed with the hints up and compared with the last clean one on a coarse
 sample, leaving out the pixels the hints cover, so an unchanged screen costs a grab and a
@@ -13,12 +13,22 @@ away. When the window moves, the board is read again and its hints follow it. Wi
 ``--play`` the solution is played once the frame has settled, and the loop checks that the
 level really changed (retrying once, waiting ``--confirm`` seconds each time) before it
 counts the level. Ctrl-C stops.
+
+``--hints step`` draws one step of the answer at a time (a LYNE path, a ring move), in the
+order to make them. The steps move on as the board does: a game whose board shows the
+steps made (rings: where the enemies stand) has a ``progress`` function, and a board
+along the answer shows the step after the ones made; in a game whose board reads the same
+while a step is made (LYNE: the nodes stay, a path is drawn over them) a change that keeps
+the same board moves on one step once the frame settles. A board that is neither is solved
+afresh, once it reads the same twice in a row (one reading may be a frame of an animation
+or of a drag in progress).
 """
 from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from enum import Enum
 from typing import Any, Callable
 
@@ -33,7 +43,7 @@ from vision.common import NoBoardFound, Parse
 
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
 CONFIRM_SECONDS = 4.0   # how long a played level may take to give way to the next
-HINT_KINDS = ("overlay", "window", "none")
+HINT_KINDS = ("overlay", "step", "window", "none")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -44,8 +54,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     where.add_argument("--monitor", type=int, metavar="N", help="capture monitor N (1, 2, …; 0: all)")
     p.add_argument("--play", action="store_true", help="play each solution with the mouse")
     p.add_argument("--hints", choices=HINT_KINDS, default="overlay",
-                   help="where hints go: drawn over the game, in their own window beside it, or nowhere "
-                        "(default overlay)")
+                   help="where hints go: drawn over the game, over it one step at a time (advancing as "
+                        "the board moves on), in their own window beside it, or nowhere (default overlay)")
     p.add_argument("--fps", type=float, default=10.0, help="frames checked per second (default 10)")
     p.add_argument("--dry-run", action="store_true", help="with --play: print the moves instead of making them")
     p.add_argument("--speed", type=float, metavar="S", help="with --play: mouse speed factor (default: the driver's)")
@@ -54,6 +64,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"(default {CONFIRM_SECONDS:g})")
     p.add_argument("--levels", type=int, metavar="N", help="stop after N levels")
     p.add_argument("--profile", metavar="NAME|DIR", help="a calibration profile for the vision")
+    p.add_argument("--keymap", metavar="FILE",
+                   help="with --play: ring battles' keys (JSON, as overlay/rings.py describes) to play with")
 
 
 # ---------------------------------------------------------------------------- per frame
@@ -64,6 +76,8 @@ class Change(Enum):
     NEW = "new"             # a board not seen just before: solved (or proved unsolvable)
     GONE = "gone"           # the board disappeared
     NOTHING = "nothing"     # it changed, and there is still no board
+    ADVANCE = "advance"     # stepping: the board moved on along the current answer
+    UNSETTLED = "unsettled" # stepping: another board, read once; solved when read again
 
 
 @dataclass
@@ -76,17 +90,23 @@ class Step:
     parse: Parse | None = None
     result: SolveResult | None = None
     solve_ms: float = 0.0
+    done: int = 0           # ADVANCE: how many steps of the answer the board shows made
 
 
 class Watcher:
     """The live loop's decisions, frame by frame, without any display: cheap change check,
-    then parse, then same-board check, then solve."""
+    then parse, then same-board check, then solve. With ``stepping`` (hints one step at a
+    time) a board along the current answer is an ADVANCE, not a new level, and another
+    board is solved only once it reads the same twice."""
 
-    def __init__(self, games: list[Game], profile: Any = None) -> None:
+    def __init__(self, games: list[Game], profile: Any = None, stepping: bool = False) -> None:
         self.games = games
         self.profile = profile
+        self.stepping = stepping
         self.sample: np.ndarray | None = None
         self.current: Step | None = None      # the NEW step of the board on screen
+        self.reached: str | None = None       # stepping: the board text last reached along its answer
+        self.candidate: str | None = None     # stepping: a new board text read once
 
     def changed(self, image: np.ndarray, ignore: np.ndarray | None = None) -> bool:
         """Whether the frame differs from the last one remembered (a coarse sample; a
@@ -122,7 +142,16 @@ class Watcher:
         """Whether a reading shows the board already on screen."""
         cur = self.current.parse if self.current else None
         return found is not None and cur is not None and found.game == cur.game and \
-            found.board.to_text() == cur.board.to_text()
+            found.board.to_text() in (cur.board.to_text(), self.reached)
+
+    def along(self, found: Parse) -> int | None:
+        """Stepping: how many steps of the current answer the board read shows made; None
+        when it is not on the answer's way (or the game's board does not show steps)."""
+        cur = self.current
+        if not self.stepping or cur is None or not cur.result.solved or found.game != cur.parse.game:
+            return None
+        progress = get(found.game).progress
+        return None if progress is None else progress(cur.parse.board, cur.result.solution, found.board)
 
     def step(self, image: np.ndarray, clean: Callable[[], np.ndarray] | None = None,
              ignore: np.ndarray | None = None) -> Step:
@@ -137,10 +166,21 @@ class Watcher:
         found = self.read(image)
         if found is None:
             had = self.current is not None
-            self.current = None
+            self.current = self.reached = self.candidate = None
             return Step(Change.GONE if had else Change.NOTHING, image)
         if self.is_current(found):
             return Step(Change.SAME, image, found)
+        text = found.board.to_text()
+        done = self.along(found)
+        if done is not None:
+            assert self.current is not None
+            self.reached = text
+            return Step(Change.ADVANCE, image, found, self.current.result, done=done)
+        if self.stepping and text != self.candidate:
+            self.candidate = text
+            self.forget()       # read the next frame too, even if it is the same picture
+            return Step(Change.UNSETTLED, image, found)
+        self.reached = self.candidate = None
         start = time.perf_counter()
         result = get(found.game).solve(found.board)
         self.current = Step(Change.NEW, image, found, result, (time.perf_counter() - start) * 1000.0)
@@ -173,14 +213,16 @@ class LiveLoop:
     ``hints`` is an ``overlay.window`` hints object or None; ``driver`` an
     ``overlay.driver.Driver`` or None (no play); ``on_level`` sees every level once it is
     done (played and confirmed, or shown); ``alive`` raises LiveError when the game is gone;
-    ``confirm`` is how long a played level may take to change (default CONFIRM_SECONDS).
+    ``confirm`` is how long a played level may take to change (default CONFIRM_SECONDS);
+    ``plan_options`` are keyword options for a game's ``plan`` (rings: ``keymap``), by game.
+    With a stepping watcher the hints show one step at a time.
     """
 
     def __init__(self, source: Any, watcher: Watcher, log: Callable[[str], None], *, hints: Any = None,
                  driver: Any = None, fps: float = 10.0, levels: int | None = None,
                  on_level: Callable[[LevelRecord], None] | None = None,
                  alive: Callable[[], None] | None = None, dry_run: bool = False,
-                 confirm: float | None = None) -> None:
+                 confirm: float | None = None, plan_options: dict[str, dict[str, Any]] | None = None) -> None:
         self.source, self.watcher, self.log = source, watcher, log
         self.hints, self.driver, self.period = hints, driver, 1.0 / fps
         self.levels, self.on_level, self.alive, self.dry_run = levels, on_level, alive, dry_run
@@ -188,6 +230,9 @@ class LiveLoop:
         self.done = 0
         self.pending: LevelRecord | None = None     # solved, waiting for the frame to settle
         self.hinted_at: Rect | None = None          # where the hints on screen were placed
+        self.plan_options = plan_options or {}
+        self.shown_step = 0                         # stepping: the step whose hints are up
+        self.drawing: tuple[Parse, np.ndarray] | None = None   # stepping: changed, same board; moves on once settled
 
     def hint_mask(self) -> np.ndarray | None:
         """The pixels of the frame our hints cover (None: they cover none)."""
@@ -231,12 +276,38 @@ class LiveLoop:
             self.show_hints(step.parse, self.watcher.current.result.solution, step.image)
         return step
 
+    def shapes(self, parse: Parse, solution: Any) -> list[Any]:
+        """The hints for a reading: the whole answer, or the step on show when stepping.
+        They are drawn from the board the answer starts on, where the latest reading puts it."""
+        assert self.watcher.current is not None and self.watcher.current.parse is not None
+        parse = replace(parse, board=self.watcher.current.parse.board)
+        game = get(parse.game)
+        if self.watcher.stepping and game.steps(solution) > 1:
+            return game.hints(parse, solution, step=self.shown_step)
+        return game.hints(parse, solution)
+
     def show_hints(self, parse: Parse, solution: Any, image: np.ndarray) -> None:
         """Draw the solution over the game where it is now."""
         rect = self.source.rect()
-        screen = parse.shifted(rect.left, rect.top)
-        self.hints.show(get(parse.game).hints(screen, solution), rect, frame=image)
+        self.hints.show(self.shapes(parse.shifted(rect.left, rect.top), solution), rect, frame=image)
         self.hinted_at = rect
+
+    def show_step(self, parse: Parse, image: np.ndarray, done: int) -> None:
+        """Stepping: ``done`` steps are made; show the next one (none when all are made)."""
+        assert self.watcher.current is not None
+        solution = self.watcher.current.result.solution
+        total = get(parse.game).steps(solution)
+        if done == self.shown_step and self.hinted_at is not None:
+            return
+        self.shown_step = done
+        if done >= total:
+            self.log(f"all {total} steps made")
+            if self.hints is not None:
+                self.clear_hints()
+            return
+        self.log(f"step {done + 1} of {total}")
+        if self.hints is not None:
+            self.show_hints(parse, solution, image)
 
     def clear_hints(self) -> None:
         self.hints.clear()
@@ -244,19 +315,35 @@ class LiveLoop:
 
     def handle(self, step: Step) -> None:
         if step.change is Change.IDLE:
+            if self.drawing is not None:
+                (parse, image), self.drawing = self.drawing, None
+                total = get(parse.game).steps(self.watcher.current.result.solution)
+                self.show_step(parse, image, min(self.shown_step + 1, total - 1))
             if self.pending is not None:
                 record, self.pending = self.pending, None
                 self.play(record)
             return
         if step.change in (Change.GONE, Change.NOTHING):
-            self.pending = None
+            self.pending = self.drawing = None
             if step.change is Change.GONE and self.hints is not None:
                 self.clear_hints()
             return
+        if step.change is Change.UNSETTLED:
+            return
+        if step.change is Change.ADVANCE:
+            assert step.parse is not None and step.image is not None
+            self.pending = self.drawing = None      # the board moved on: a planned play no longer fits
+            self.show_step(step.parse, step.image, step.done)
+            return
         if step.change is Change.SAME:
+            current = self.watcher.current
+            if self.watcher.stepping and current is not None and current.result.solved and \
+                    get(step.parse.game).progress is None:
+                self.drawing = (step.parse, step.image)
             return
         assert step.parse is not None and step.result is not None
-        self.pending = None
+        self.pending = self.drawing = None
+        self.shown_step = 0
         record = LevelRecord(self.done + 1, step.parse.game, step.parse.board.to_text(),
                              step.solve_ms, step.result, step.image)
         if not step.result.solved:
@@ -269,8 +356,7 @@ class LiveLoop:
             if self.hints is not None:
                 self.clear_hints()
             return
-        game = get(step.parse.game)
-        record.shapes = game.hints(step.parse, step.result.solution)
+        record.shapes = self.shapes(step.parse, step.result.solution)
         if self.hints is not None:
             self.show_hints(step.parse, step.result.solution, step.image)
         if self.driver is None:
@@ -284,7 +370,8 @@ class LiveLoop:
         for attempt in (1, 2):
             current = self.watcher.current
             rect = self.source.rect()
-            actions = get(record.game).plan(current.parse.shifted(rect.left, rect.top), current.result.solution)
+            actions = get(record.game).plan(current.parse.shifted(rect.left, rect.top), current.result.solution,
+                                            **self.plan_options.get(record.game, {}))
             if not actions:
                 self.finish(record, "hints shown (nothing to play: the game takes no mouse moves)")
                 return
@@ -361,10 +448,27 @@ def check_options(args: argparse.Namespace) -> None:
         raise UsageError("--confirm must be more than 0")
     if args.speed is not None and args.speed <= 0:
         raise UsageError("--speed must be more than 0")
+    if args.keymap is not None and not args.play:
+        raise UsageError("--keymap goes with --play")
+    if args.keymap is not None and args.game not in (None, "rings"):
+        raise UsageError("--keymap is for rings: the other games are played with the mouse")
+
+
+def plan_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The games' plan options the command line gives: a rings key map."""
+    if args.keymap is None:
+        return {}
+    from overlay.rings import load_keymap
+
+    try:
+        return {"rings": {"keymap": load_keymap(Path(args.keymap))}}
+    except ValueError as exc:
+        raise UsageError(f"--keymap: {exc}") from None
 
 
 def main(args: argparse.Namespace, io: IO) -> int:
     check_options(args)
+    options = plan_options(args)
     games = [get(args.game)] if args.game else list(GAMES.values())
     profile = load_profile(args.profile) if args.profile else None
 
@@ -377,15 +481,16 @@ def main(args: argparse.Namespace, io: IO) -> int:
     try:
         if args.hints != "none":
             from overlay.window import make_hints
-            hints = make_hints(args.hints)
+            hints = make_hints("overlay" if args.hints == "step" else args.hints)
             if args.hints == "window":
                 hints.place(source.rect())   # beside what is captured, or refuse now
         if args.play:
             speed = {} if args.speed is None else {"speed": args.speed}
             # The driver's lines are the dry run's output; when playing, the level lines say enough.
             driver = Driver(source.rect, dry_run=args.dry_run, log=log if args.dry_run else lambda _: None, **speed)
-        loop = LiveLoop(source, Watcher(games, profile), log, hints=hints, driver=driver, fps=args.fps,
-                        levels=args.levels, dry_run=args.dry_run, confirm=args.confirm)
+        loop = LiveLoop(source, Watcher(games, profile, stepping=args.hints == "step"), log, hints=hints,
+                        driver=driver, fps=args.fps, levels=args.levels, dry_run=args.dry_run,
+                        confirm=args.confirm, plan_options=options)
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
         loop.run()
     except (LiveError, DriverStopped) as exc:

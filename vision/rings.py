@@ -291,9 +291,25 @@ KEYS = {"rings": RINGS, "lines": SLICES // 2}
 PRESSES = ("clockwise", "anticlockwise", "inward", "confirm")
 
 
+def check_keymap(keymap: Any) -> dict[str, Any]:
+    """The key map (see ``overlay.rings``) when every field is in form; ValueError naming
+    the first that is not."""
+    if not isinstance(keymap, dict):
+        raise ValueError("a key map is a JSON object")
+    for key, count in KEYS.items():
+        picks = keymap.get(key)
+        if not (isinstance(picks, list) and len(picks) == count
+                and all(isinstance(p, list) and p and all(isinstance(k, str) for k in p) for p in picks)):
+            raise ValueError(f"field 'keymap.{key}' must be {count} lists of key names")
+    for key in PRESSES + ("outward",):
+        if not isinstance(keymap.get(key, ""), str) or (key in PRESSES and key not in keymap):
+            raise ValueError(f"field 'keymap.{key}' must be a key name")
+    return keymap
+
+
 def profile_keymap(profile: Any) -> dict[str, Any] | None:
-    """The key map a rings profile carries (field ``keymap``, see ``overlay.rings``), checked
-    field by field; None when the profile has none."""
+    """The key map a rings profile carries (field ``keymap``), checked field by field; None
+    when the profile has none."""
     from calibration.profile import ProfileError
 
     if profile.game != "rings":
@@ -301,15 +317,10 @@ def profile_keymap(profile: Any) -> dict[str, Any] | None:
     keymap = profile.get("keymap", dict, None)
     if keymap is None:
         return None
-    for key, count in KEYS.items():
-        picks = keymap.get(key)
-        if not (isinstance(picks, list) and len(picks) == count
-                and all(isinstance(p, list) and all(isinstance(k, str) for k in p) for p in picks)):
-            raise ProfileError(f"profile {profile.name}: field 'keymap.{key}' must be {count} lists of key names")
-    for key in PRESSES + ("outward",):
-        if not isinstance(keymap.get(key, ""), str) or (key in PRESSES and key not in keymap):
-            raise ProfileError(f"profile {profile.name}: field 'keymap.{key}' must be a key name")
-    return keymap
+    try:
+        return check_keymap(keymap)
+    except ValueError as exc:
+        raise ProfileError(f"profile {profile.name}: {exc}") from None
 
 
 def parse(image: np.ndarray, profile: Any = None) -> Parse:

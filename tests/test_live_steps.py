@@ -1,0 +1,177 @@
+"""``live --hints step`` with fakes (no display): one step of the answer on show at a time,
+moving on as the board does: rings by the position reached, LYNE once a change of the
+same board settles; a board off the answer's way is solved afresh once it reads twice."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from overlay.draw import Marker, Polyline
+from puzzlepilot.cli import main
+from puzzlepilot.games import get
+from puzzlepilot.live import Change, LiveLoop, Watcher
+from solvers.lyne import Board as LyneBoard
+from solvers.rings import Board as RingsBoard, apply_move, generate
+from tests.test_live import FakeHints, FakeSource
+from vision.common import Parse
+from vision.rings import Arena
+
+RINGS, LYNE = get("rings"), get("lyne")
+ARENA = Arena(200.0, 360.0, 150.0, 40.0)
+
+
+class Screen:
+    """Frames that stand for readings: frame k is all k, and the watcher reads it as
+    ``readings[k]`` (so the tests decide what the vision sees)."""
+
+    def __init__(self, watcher: Watcher) -> None:
+        self.readings: dict[int, Parse] = {}
+        self.source = FakeSource([self.frame(0)])
+        watcher.read = lambda image: self.readings.get(int(image[0, 0, 0]))
+
+    @staticmethod
+    def frame(k: int) -> np.ndarray:
+        return np.full((720, 405, 3), k, np.uint8)
+
+    def show(self, k: int, reading: Parse | None) -> None:
+        self.readings[k] = reading
+        self.source.frames = [self.frame(k)]
+
+
+def rings_reading(board: RingsBoard) -> Parse:
+    return Parse("rings", board, 1.0, ARENA.cells(), ARENA.to_json())
+
+
+def moved(board: RingsBoard, moves: list, budget: int | None = None) -> RingsBoard:
+    grid = [list(ring) for ring in board.cells]
+    for move in moves:
+        grid = apply_move(grid, move)
+    return RingsBoard(tuple("".join(ring) for ring in grid), budget)
+
+
+def loop_for(screen_watcher: Watcher) -> tuple[Screen, FakeHints, list[str], LiveLoop]:
+    screen, hints, lines = Screen(screen_watcher), FakeHints(), []
+    loop = LiveLoop(screen.source, screen_watcher, lines.append, hints=hints, fps=100)
+    return screen, hints, lines, loop
+
+
+def on_show(hints: FakeHints) -> list:
+    """The shapes last shown, or None when the last call cleared them."""
+    last = hints.calls[-1]
+    return last[1] if last[0] == "show" else None
+
+
+def expected(parse: Parse, solution: list, step: int, at: tuple[int, int] = (100, 50)) -> list:
+    return RINGS.hints(parse.shifted(*at), solution, step=step)
+
+
+def test_rings_hints_show_each_move_in_turn_as_the_board_reaches_it() -> None:
+    screen, hints, lines, loop = loop_for(Watcher([RINGS], stepping=True))
+    board = generate(3, groups=3, moves=3)
+    start = rings_reading(board)
+    screen.show(1, start)
+    assert loop.tick().change is Change.UNSETTLED and hints.calls == []     # read once: not yet
+    assert loop.tick().change is Change.NEW
+    solution = loop.watcher.current.result.solution
+    assert len(solution) >= 2 and on_show(hints) == expected(start, solution, 0)
+    assert loop.tick().change is Change.IDLE
+    for done in range(1, len(solution)):
+        # The panel counts down, and may be read or not: the enemies decide.
+        screen.show(1 + done, rings_reading(moved(board, solution[:done], budget=3 - done if done % 2 else None)))
+        step = loop.tick()
+        assert step.change is Change.ADVANCE and step.done == done
+        assert on_show(hints) == expected(start, solution, done)
+        assert loop.tick().change is Change.IDLE
+    screen.show(9, rings_reading(moved(board, solution)))
+    assert loop.tick().change is Change.ADVANCE and on_show(hints) is None
+    assert lines[1:] == [f"step {k} of {len(solution)}" for k in range(2, len(solution) + 1)] + \
+        [f"all {len(solution)} steps made"]
+    assert loop.done == 1
+
+
+def test_a_rings_board_off_the_answers_way_is_solved_afresh_once_it_settles() -> None:
+    screen, hints, lines, loop = loop_for(Watcher([RINGS], stepping=True))
+    board = generate(8, groups=2, moves=2)
+    screen.show(1, rings_reading(board))
+    loop.tick(), loop.tick()
+    solution = loop.watcher.current.result.solution
+    shown = len(hints.calls)
+    wrong = next(m for m in ({"op": "rotate", "ring": r, "steps": 1} for r in range(4))
+                 if RINGS.progress(board, solution, moved(board, [m])) is None)
+    screen.show(2, rings_reading(moved(board, [wrong])))
+    assert loop.tick().change is Change.UNSETTLED and len(hints.calls) == shown   # a frame of a drag, maybe
+    step = loop.tick()
+    assert step.change is Change.NEW and step.parse.board == moved(board, [wrong])
+    assert on_show(hints) == expected(step.parse, step.result.solution, 0) and loop.done == 2
+
+
+def test_a_moved_window_keeps_the_step_on_show() -> None:
+    from vision.capture import Rect
+
+    screen, hints, _, loop = loop_for(Watcher([RINGS], stepping=True))
+    board = generate(21, groups=3, moves=3)
+    start = rings_reading(board)
+    screen.show(1, start)
+    loop.tick(), loop.tick()
+    solution = loop.watcher.current.result.solution
+    screen.show(2, rings_reading(moved(board, solution[:1])))
+    loop.tick()
+    screen.source.at = Rect(300, 20, 405, 720)
+    assert loop.tick().change is Change.SAME
+    assert on_show(hints) == expected(start, solution, 1, at=(300, 20))
+
+
+LYNE_BOARD = LyneBoard.from_text("TSD\n2S2\ntsd\nD2T")
+
+
+def lyne_reading() -> Parse:
+    cells = [(60.0 + 80 * c, 60.0 + 80 * r) for r in range(LYNE_BOARD.rows) for c in range(LYNE_BOARD.cols)]
+    return Parse("lyne", LYNE_BOARD, 1.0, cells, {"cols": LYNE_BOARD.cols, "pitch": 80.0})
+
+
+def starts(shapes: list) -> list[str]:
+    return [s.label for s in shapes if isinstance(s, Marker)]
+
+
+def test_lyne_hints_move_on_one_path_once_a_drawing_on_the_same_board_settles() -> None:
+    screen, hints, lines, loop = loop_for(Watcher([LYNE], stepping=True))
+    screen.show(1, lyne_reading())
+    loop.tick(), loop.tick()
+    solution = loop.watcher.current.result.solution
+    order = [shape.upper() for shape in sorted(solution)]
+    assert starts(on_show(hints)) == order[:1]
+    for k in (2, 3, 4):                                   # a path being drawn: the frame keeps changing
+        screen.show(k, lyne_reading())
+        assert loop.tick().change is Change.SAME and starts(on_show(hints)) == order[:1]
+    assert loop.tick().change is Change.IDLE              # settled: the next path
+    assert starts(on_show(hints)) == order[1:2] and lines[-1] == "step 2 of 3"
+    for k in (5, 6):
+        screen.show(k, lyne_reading())
+        loop.tick(), loop.tick()
+    assert starts(on_show(hints)) == order[2:3]           # the last path stays until the level ends
+    assert len([s for s in on_show(hints) if isinstance(s, Polyline)]) == 2
+    screen.show(7, None)
+    assert loop.tick().change is Change.GONE and on_show(hints) is None
+
+
+def test_without_step_hints_every_path_shows_at_once_and_a_new_board_is_solved_at_first_sight() -> None:
+    screen, hints, _, loop = loop_for(Watcher([LYNE]))
+    screen.show(1, lyne_reading())
+    assert loop.tick().change is Change.NEW
+    assert sorted(starts(on_show(hints))) == sorted(shape.upper() for shape in loop.watcher.current.result.solution)
+    screen.show(2, lyne_reading())
+    loop.tick(), loop.tick()
+    assert len(hints.calls) == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["live", "--monitor", "1", "--keymap", "k.json"], "--keymap goes with --play"),
+    (["live", "--monitor", "1", "--play", "--game", "lyne", "--keymap", "k.json"], "--keymap is for rings"),
+    (["live", "--monitor", "1", "--play", "--keymap", "/no/such/keys.json"], "cannot read"),
+])
+def test_bad_keymap_options_are_one_line_and_status_2(argv: list[str], message: str) -> None:
+    err = io.StringIO()
+    assert main(argv, stdout=io.StringIO(), stderr=err) == 2
+    assert err.getvalue().count("\n") == 1 and message in err.getvalue()
