@@ -223,9 +223,11 @@ def _typical_size(mask: np.ndarray) -> float:
 
 
 def _median(work: np.ndarray, mask: np.ndarray) -> tuple[int, int, int]:
-    """The median colour of the masked pixels (black when none)."""
-    px = work[mask]
-    px = px[::max(1, len(px) // 80)]   # a sample is plenty for a median
+    """The median colour of the masked pixels (black when none), on a sparse grid of
+    them: a sample is plenty for a median."""
+    step = max(1, int((mask.size / 1600) ** 0.5))
+    px = work[::step, ::step][mask[::step, ::step]]
+    px = px[::max(1, len(px) // 80)]
     if len(px) == 0:
         return (0, 0, 0)
     m = np.median(px, axis=0)
