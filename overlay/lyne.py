@@ -35,6 +35,12 @@ def steps(solution: dict[str, list[list[int]]]) -> int:
     return len(solution)
 
 
+def steps(solution: dict[str, list[list[int]]]) -> int:
+    """Hints come one path at a time with ``step`` (the board reads the same while a path
+    is drawn, so there is no ``progress``: the live loop moves on when the frame settles)."""
+    return len(solution)
+
+
 def hints(parse: Parse, solution: dict[str, list[list[int]]], step: int | None = None) -> list[Shape]:
     """Every shape's path in its colour, or only path number ``step`` (0-based, in the
     order ``plan`` plays them)."""

@@ -6,7 +6,7 @@ import pytest
 
 from overlay.actions import Drag
 from overlay.draw import Marker, Polyline, render
-from overlay.lyne import hints, plan
+from overlay.lyne import hints, plan, steps
 from puzzlepilot.scenes.lyne import PALETTES, render as render_scene
 from solvers.lyne import Board, solve, validate
 from vision.lyne import parse
@@ -50,6 +50,7 @@ def test_hints_draw_every_path_in_its_shape_colour_with_the_start_marked(level):
 
 def test_hints_one_step_at_a_time_show_only_that_path(level):
     _, found, solution, _ = level
+    assert steps(solution) == len(solution)
     for step, shape in enumerate(sorted(solution)):
         lines = [s for s in hints(found, solution, step=step) if isinstance(s, Polyline) and s.arrows == "each"]
         assert len(lines) == 1 and len(lines[0].points) == len(solution[shape])
