@@ -4,6 +4,10 @@ over-fill a hub; the level is solved when validate accepts every path, and the p
 what the vision reads."""
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from overlay.lyne import plan
@@ -102,3 +106,24 @@ def test_the_picture_has_the_view_size_and_shows_the_drawn_path():
 def test_every_allowed_size_makes_a_level(size):
     level = new_level(1, size, VIEW)
     assert level.board.rows <= size[0] and level.board.cols <= size[1] and solve(level.board).solved
+
+
+def _puzzlepilot(*argv: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "puzzlepilot", *argv], cwd=Path(__file__).resolve().parents[1],
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_the_live_loop_reads_and_plays_two_practice_levels(display: str) -> None:
+    practice = _puzzlepilot("practice", "lyne", "--seed", "3", "--levels", "2", "--log", "--at", "30,30")
+    try:
+        assert practice.stdout.readline().startswith("level 1:")
+        player = _puzzlepilot("live", "--game", "lyne", "--window", "puzzlepilot practice",
+                              "--play", "--speed", "2", "--levels", "2")
+        out, err = player.communicate(timeout=90)
+        assert player.returncode == 0, err
+        assert out.count("played") == 2
+        assert [practice.stdout.readline().strip() for _ in range(3)] == \
+            ["solved level 1", "level 2: 4x5, 3 shapes, 4 hubs, seed 4", "solved level 2"]
+    finally:
+        practice.kill()
+        practice.wait(timeout=5)
