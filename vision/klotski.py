@@ -5,11 +5,11 @@ Stages, each a plain function:
 2. ``board_regions``: for each, the large connected regions of that colour — the board
    shows through every gap between pieces, so the board and its gaps are one region and
    every piece is a *hole* in it;
-3. ``holes``: the holes of a region, which must be solid rectangles (names and pictures
-   on a piece are inside its hole, so they do not matter);
+3. ``piece_rects``: the holes of a region, which must be solid rectangles (names and
+   pictures on a piece are inside its hole, so they do not matter), and a margin of board
+   colour along every side of the region (a board cut off by a banner is refused);
 4. ``fit_grid``: the gap from neighbouring pieces, the cell size from the smallest piece
    (its short side plus a gap), every piece's size in cells, the grid origin;
-   (and a margin of board colour along every side of the board: a cut-off board is refused);
 5. ``extend`` and ``check_cells``: every cell is covered by one piece or shows the board's
    colour; rows and columns of board-coloured cells at the edge are added (empty edge
    cells), so a frame or page around the board never is;
