@@ -230,8 +230,9 @@ def _no_path_proof(board: Board, g: _Grid) -> str | None:
                 f"parity the path ends on a {colour} cell")
     last = 1 << ends[0] if ends else g.full & end_ok & ~(1 << s)
     if not _Matching().feasible(g, s, g.full & ~(1 << s), g.full & g.full >> 1, g.full & g.full >> g.width, last):
-        return ("no choice of edges gives every cell the two path edges it needs (the start "
-                "and the last cell one): too few cells of one colour border the others")
+        return ("no set of edges gives every cell the two path edges it needs (the start and "
+                "the last cell one): some cells of one colour need more edges than the cells "
+                "around them can give")
     return None
 
 

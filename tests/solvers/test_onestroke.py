@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from solvers.common import BoardError
@@ -109,6 +109,17 @@ def test_search_proves_no_solution_parity_does_not_catch() -> None:
     assert search_plain(board).solved is False
 
 
+@pytest.mark.parametrize("text", ["##.#/S###/####", "#####/#.#.S/#####"])
+def test_edge_needs_no_matching_can_meet_prove_no_solution_without_search(text: str) -> None:
+    # Connected, colours balanced, no two forced ends: only counting the edges each cell
+    # needs against the edges its neighbours can give shows there is no path.
+    board = Board.from_text(text)
+    result = solve(board)
+    assert not result.solved and result.stats["nodes"] == 0
+    assert "two path edges" in result.reason
+    assert search_plain(board).solved is False
+
+
 def test_node_limit_gives_up_and_says_so() -> None:
     result = solve(Board.from_text(EXAMPLE), limit=5)
     assert not result.solved and result.stats["capped"] and result.reason.startswith("gave up")
@@ -157,6 +168,33 @@ def test_generated_boards_are_solvable_full_enough_and_deterministic(rows: int, 
     assert board == generate(rows, cols, seed)
     assert len(board.cells) >= 0.75 * rows * cols
     assert_solves(board)
+
+
+@st.composite
+def holed_boards(draw: st.DrawFn, size: int = 8) -> Board:
+    """Boards made another way than ``generate``: random holes (as many of each colour,
+    9-19 % of the grid, so that parity alone rarely settles them) and a random start."""
+    grid = [(r, c) for r in range(size) for c in range(size)]
+    k = draw(st.integers(3, 6))
+    holes = set()
+    for colour in (0, 1):
+        holes |= draw(st.sets(st.sampled_from([x for x in grid if sum(x) % 2 == colour]), min_size=k, max_size=k))
+    cells = sorted(set(grid) - holes)
+    return Board(size, size, frozenset(cells), draw(st.sampled_from(cells)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(holed_boards())
+def test_random_hole_boards_are_answered_right(board: Board) -> None:
+    result = solve(board)
+    assume(result.solved or "not connected" not in result.reason)
+    if result.solved:
+        assert validate(board, result.solution) == [], board.to_text()
+    else:
+        assert result.reason and not result.stats.get("capped")
+        reference = search_plain(board, limit=100_000)
+        if not reference.stats.get("capped"):       # plain finished: it must find nothing
+            assert not reference.solved, board.to_text()
 
 
 def test_generator_depends_on_the_seed() -> None:
