@@ -4,6 +4,12 @@ same board settles; a board off the answer's way is solved afresh once it reads 
 from __future__ import annotations
 
 import io
+import json
+import queue
+import subprocess
+import threading
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +20,8 @@ from puzzlepilot.games import get
 from puzzlepilot.live import Change, LiveLoop, Watcher
 from solvers.lyne import Board as LyneBoard
 from solvers.rings import Board as RingsBoard, apply_move, generate
-from tests.test_live import FakeHints, FakeSource
+from tests.test_live import FakeHints, FakeSource, _python, _wait_for_window
+from vision.capture import Rect
 from vision.common import Parse
 from vision.rings import Arena
 
@@ -108,8 +115,6 @@ def test_a_rings_board_off_the_answers_way_is_solved_afresh_once_it_settles() ->
 
 
 def test_a_moved_window_keeps_the_step_on_show() -> None:
-    from vision.capture import Rect
-
     screen, hints, _, loop = loop_for(Watcher([RINGS], stepping=True))
     board = generate(21, groups=3, moves=3)
     start = rings_reading(board)
@@ -175,3 +180,85 @@ def test_bad_keymap_options_are_one_line_and_status_2(argv: list[str], message: 
     err = io.StringIO()
     assert main(argv, stdout=io.StringIO(), stderr=err) == 2
     assert err.getvalue().count("\n") == 1 and message in err.getvalue()
+
+
+# ---------------------------------------------------------------------------- on a display
+
+KEYS_FILE = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
+             "clockwise": "right", "anticlockwise": "left", "inward": "up", "outward": "down", "confirm": "enter"}
+PRACTICE = "puzzlepilot practice"
+
+
+def _reader(proc: subprocess.Popen) -> "queue.Queue[str]":
+    """The process's output lines as they come (a thread reads them: readline blocks)."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        for line in proc.stdout:
+            lines.put(line.rstrip("\n"))
+
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+def _stop(*procs: subprocess.Popen) -> None:
+    for proc in procs:
+        proc.kill()
+        proc.communicate(timeout=10)
+
+
+@pytest.fixture
+def keymap_file(tmp_path: Path) -> Path:
+    path = tmp_path / "keys.json"
+    path.write_text(json.dumps(KEYS_FILE))
+    return path
+
+
+@pytest.mark.display
+def test_step_hints_on_the_rings_practice_board_move_on_with_each_move_made(display: str, keymap_file: Path) -> None:
+    from overlay.driver import Driver
+    from vision.capture import window_source
+
+    practice = _python("practice", "rings", "--seed", "5", "--keymap", str(keymap_file), "--log", "--at", "40,40")
+    watcher = None
+    try:
+        assert practice.stdout.readline().startswith("level 1:")
+        _wait_for_window(PRACTICE)
+        source = window_source(PRACTICE)
+        found = RINGS.parse(source.grab())          # read and solved as live does it
+        source.close()
+        solution = RINGS.solve(found.board).solution
+        watcher = _python("live", "--game", "rings", "--window", PRACTICE, "--hints", "step")
+        lines = _reader(watcher)
+        assert lines.get(timeout=10).startswith("watching ")
+        assert lines.get(timeout=10).endswith(f"{len(solution)} moves, hints shown")
+        driver = Driver(lambda: Rect(0, 0, 1280, 800), log=lambda _: None, speed=2)
+        for done, move in enumerate(solution[:-1], 1):
+            driver.perform(RINGS.plan(found, [move], keymap=KEYS_FILE))
+            assert lines.get(timeout=10) == f"step {done + 1} of {len(solution)}"
+        driver.perform(RINGS.plan(found, solution[-1:], keymap=KEYS_FILE))
+        assert practice.stdout.readline() == "solved level 1\n"
+    finally:
+        _stop(practice, *([watcher] if watcher else []))
+
+
+@pytest.mark.display
+def test_the_keyboard_driver_plays_rings_practice_levels_with_a_key_map(display: str, keymap_file: Path) -> None:
+    practice = _python("practice", "rings", "--seed", "3", "--levels", "2", "--keymap", str(keymap_file), "--log")
+    try:
+        assert practice.stdout.readline().startswith("level 1:")
+        _wait_for_window(PRACTICE)
+        player = _python("live", "--game", "rings", "--window", PRACTICE, "--play", "--keymap", str(keymap_file),
+                         "--levels", "2", "--hints", "none")
+        try:
+            out, err = player.communicate(timeout=60)
+        finally:
+            player.kill()
+        time.sleep(0.3)
+    finally:
+        practice.terminate()
+        log, _ = practice.communicate(timeout=10)
+    assert player.returncode == 0, err
+    played = [line for line in out.splitlines() if line.startswith("level ")]
+    assert len(played) == 2 and all(line.endswith("played") for line in played), out
+    assert [line for line in log.splitlines() if line.startswith("solved")] == ["solved level 1", "solved level 2"]

@@ -1,6 +1,7 @@
 """Practice boards: a Tk window that plays a game by its rules, in the fixtures' look.
 
     puzzlepilot practice GAME [--seed N] [--size RxC] [--board FILE] [--levels N] [--log]
+                              [--keymap FILE]
 
 Each level is a solvable board drawn by the game's scene code (``puzzlepilot/scenes``), so
 the vision reads exactly what its fixtures test, and the live loop can be tried, tested
@@ -11,16 +12,20 @@ A game adds its board as ``puzzlepilot/practice/<game>.py`` with ``VIEW`` (the d
 window size, width × height), optionally ``SIZES`` (the smallest and largest rows and
 columns ``--size`` may ask for; without it the board has one size) and
 ``new_level(seed, size, view) -> Level`` (and, for ``--board``, optionally
-``level_from_text(text, view) -> Level``, the first level); the window,
-picture display, mouse plumbing, banner, level sequence and event log live here, once.
+``level_from_text(text, view) -> Level``, the first level; for ``--keymap``, optionally
+``read_keymap(path) -> keymap``, which ``new_level`` then gets as ``keymap=``, and levels
+with a ``key(name)`` method, given each key pressed by its pyautogui name); the window,
+picture display, mouse and key plumbing, banner, level sequence and event log live here,
+once.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import pkgutil
-from dataclasses import dataclass
-from typing import Callable, Protocol
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Protocol
 
 import numpy as np
 
@@ -31,6 +36,13 @@ TITLE = "puzzlepilot practice"
 PAUSE_MS = 800          # the banner's time on screen before the next level
 BACKGROUND = "#f9f9f9"
 MIN_VIEW = 120          # pixels: smaller windows leave too little of a board to play
+# Tk keysyms (lower-cased) and pyautogui aliases → the one name a level is given.
+KEY_NAMES = {"return": "enter", "kp_enter": "enter", "escape": "esc", "prior": "pageup", "next": "pagedown",
+             "pgup": "pageup", "pgdn": "pagedown", "shift_l": "shift", "shift_r": "shift",
+             "shiftleft": "shift", "shiftright": "shift", "control_l": "ctrl", "control_r": "ctrl",
+             "ctrlleft": "ctrl", "ctrlright": "ctrl", "alt_l": "alt", "alt_r": "alt", "altleft": "alt",
+             "altright": "alt", "del": "delete", "minus": "-", "plus": "+",
+             "comma": ",", "period": ".", "slash": "/", "semicolon": ";", "equal": "="}
 
 
 class Level(Protocol):
@@ -56,6 +68,7 @@ class Options:
     view: tuple[int, int] | None
     position: tuple[int, int]
     board: str | None = None    # --board: the first level's board text
+    level_options: dict[str, Any] = field(default_factory=dict)   # --keymap: new_level's keymap=
 
 
 def boards() -> list[str]:
@@ -72,6 +85,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log", action="store_true", help="print one line per event (level shown, solved) on stdout")
     p.add_argument("--view", type=_pair("x"), metavar="WxH", help="window size in pixels (default: the game's)")
     p.add_argument("--at", type=_pair(","), default=(40, 40), metavar="X,Y", help="window position on screen (default 40,40)")
+    p.add_argument("--keymap", metavar="FILE",
+                   help="play with these keys too (rings: the JSON key map live --play --keymap takes)")
+
+
+def key_name(name: str) -> str:
+    """A key's one name, as pyautogui writes it, from a Tk keysym or a pyautogui alias
+    ("Return" and "return" → "enter", "Q" → "q"), so a key map's keys match the keys pressed."""
+    name = name.lower()
+    return KEY_NAMES.get(name, name)
 
 
 def _pair(sep: str) -> Callable[[str], tuple[int, int]]:
@@ -107,7 +129,13 @@ def main(args: argparse.Namespace, io: IO) -> int:
             raise UsageError(f"the {args.game} board takes no --board")
         board = read_board_text(args.board, io)
         get(args.game).board.from_text(board)   # a malformed text fails here, before any window
-    options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at, board)
+    level_options = {}
+    if args.keymap is not None:
+        if not hasattr(game, "read_keymap"):
+            raise UsageError(f"the {args.game} board takes no --keymap")
+        level_options["keymap"] = game.read_keymap(Path(args.keymap))
+    options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at, board,
+                      level_options)
     try:
         import tkinter
     except ImportError:
@@ -143,10 +171,14 @@ class PracticeWindow:
         for event, method in (("<ButtonPress-1>", "press"), ("<B1-Motion>", "drag"),
                               ("<ButtonRelease-1>", "release")):
             self.canvas.bind(event, self._mouse(method))
+        root.bind("<KeyPress>", self._key)
         root.protocol("WM_DELETE_WINDOW", self.close)
 
     def run(self) -> None:
         self.next_level()
+        if self.options.level_options.get("keymap"):
+            self.root.update()
+            self.root.focus_force()     # keys go to the focused window: it should be this one
         self.root.mainloop()
 
     def close(self) -> None:
@@ -171,7 +203,7 @@ class PracticeWindow:
         if self.options.board is not None and self.number == 1:
             self.level = self.game.level_from_text(self.options.board, self.view)
         else:
-            self.level = self.game.new_level(seed, self.options.size, self.view)
+            self.level = self.game.new_level(seed, self.options.size, self.view, **self.options.level_options)
         self.show(self.level.picture())
         self.log(f"level {self.number}: {self.level.summary}, seed {seed}")
 
@@ -197,16 +229,24 @@ class PracticeWindow:
     def _mouse(self, method: str):
         def handler(event) -> None:
             level = self.level
-            if level is None or level.solved():
-                return
-            # Redraw once the queued mouse events are handled: drawing takes ~15 ms, and
-            # Tk merges the motion events that queue up meanwhile, losing the pointer's path.
-            if getattr(level, method)(float(event.x), float(event.y)) and not self.redraw_due:
-                self.redraw_due = True
-                self.root.after_idle(self.redraw)
-            if level.solved():
-                self.redraw()
-                self.log(f"solved level {self.number}")
-                self.banner("solved!")
-                self.root.after(PAUSE_MS, self.next_level)
+            if level is not None and not level.solved():
+                self._handled(level, getattr(level, method)(float(event.x), float(event.y)))
         return handler
+
+    def _key(self, event) -> None:
+        level = self.level
+        if level is not None and not level.solved() and hasattr(level, "key"):
+            self._handled(level, level.key(key_name(event.keysym)))
+
+    def _handled(self, level: Level, changed: bool) -> None:
+        """After an input event: redraw if the picture changed, and end a solved level."""
+        # Redraw once the queued events are handled: drawing takes ~15 ms, and Tk merges
+        # the motion events that queue up meanwhile, losing the pointer's path.
+        if changed and not self.redraw_due:
+            self.redraw_due = True
+            self.root.after_idle(self.redraw)
+        if level.solved():
+            self.redraw()
+            self.log(f"solved level {self.number}")
+            self.banner("solved!")
+            self.root.after(PAUSE_MS, self.next_level)
