@@ -52,7 +52,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     where.add_argument("--window", metavar="TITLE", help="capture the window whose title contains TITLE")
     where.add_argument("--region", metavar="X,Y,W,H", help="capture a fixed screen rectangle")
     where.add_argument("--monitor", type=int, metavar="N", help="capture monitor N (1, 2, …; 0: all)")
-    p.add_argument("--play", action="store_true", help="play each solution with the mouse")
+    p.add_argument("--play", action="store_true",
+                   help="play each solution with the mouse (rings: with keys, given a key map)")
     p.add_argument("--hints", choices=HINT_KINDS, default="overlay",
                    help="where hints go: drawn over the game, over it one step at a time (advancing as "
                         "the board moves on), in their own window beside it, or nowhere (default overlay)")

@@ -262,3 +262,34 @@ def test_the_keyboard_driver_plays_rings_practice_levels_with_a_key_map(display:
     played = [line for line in out.splitlines() if line.startswith("level ")]
     assert len(played) == 2 and all(line.endswith("played") for line in played), out
     assert [line for line in log.splitlines() if line.startswith("solved")] == ["solved level 1", "solved level 2"]
+
+
+@pytest.mark.display
+def test_step_hints_on_the_lyne_practice_board_show_the_next_path_once_one_is_drawn(display: str) -> None:
+    from overlay.driver import Driver
+    from vision.capture import window_source
+
+    practice = _python("practice", "lyne", "--seed", "4", "--log", "--at", "40,40")
+    watcher = None
+    try:
+        assert practice.stdout.readline().startswith("level 1:")
+        _wait_for_window(PRACTICE)
+        source = window_source(PRACTICE)
+        rect = source.rect()
+        found = LYNE.parse(source.grab()).shifted(rect.left, rect.top)
+        source.close()
+        solution = LYNE.solve(found.board).solution
+        assert len(solution) >= 2
+        watcher = _python("live", "--game", "lyne", "--window", PRACTICE, "--hints", "step")
+        lines = _reader(watcher)
+        assert lines.get(timeout=10).startswith("watching ")
+        assert lines.get(timeout=10).endswith("hints shown")
+        driver = Driver(lambda: rect, log=lambda _: None, speed=2)
+        drags = LYNE.plan(found, solution)
+        for done, drag in enumerate(drags[:-1], 1):
+            driver.perform([drag])
+            assert lines.get(timeout=10) == f"step {done + 1} of {len(solution)}"
+        driver.perform(drags[-1:])
+        assert practice.stdout.readline() == "solved level 1\n"
+    finally:
+        _stop(practice, *([watcher] if watcher else []))
