@@ -265,22 +265,30 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
 
 
 def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
-    """The node kind from the outline alone."""
-    fill = cv2.contourArea(contour) / float(w * h)
-    aspect = w / float(h)
-    corners = len(cv2.approxPolyDP(contour, 0.045 * cv2.arcLength(contour, True), True))
-    if not 0.85 <= aspect <= 1.4:
+    """The node kind from the outline alone. A square fills its box with four corners, a
+    hub's octagon 0.8 of it with eight; stubs of path lines can hide the octagon's corners,
+    and then its cover of the square on its inscribed circle tells (0.82, squares 0.94+).
+    Triangles and diamonds fill half their box; a triangle's weight sits two thirds down
+    (its base), a diamond's in the middle, however corners are rounded or stubs stick out."""
+    area = cv2.contourArea(contour)
+    fill = area / float(w * h)
+    if not 0.85 <= w / float(h) <= 1.4:
         return None
-    if aspect <= 1.18 and fill >= 0.86 and corners == 4:
-        return "square"
-    if aspect <= 1.18 and 0.66 < fill <= 0.9 and 5 <= corners <= 9:   # stubs of lines lower the fill
-        return "hub"
-    if 0.38 <= fill <= 0.66 and corners <= 6:
-        # both fill half their box; a triangle's weight sits two thirds down (its base),
-        # a diamond's in the middle, however corners are rounded or stubs stick out
+    corners = len(cv2.approxPolyDP(contour, 0.045 * cv2.arcLength(contour, True), True))
+    if fill > 0.66:
+        if corners == 4 and fill >= 0.86:
+            return "square"
+        if fill <= 0.9 and 5 <= corners <= 9:
+            return "hub"
+        if corners == 4:
+            mask = np.zeros((h + 2, w + 2), np.uint8)
+            cv2.drawContours(mask, [contour - cv2.boundingRect(contour)[:2] + 1], -1, 1, -1)
+            inscribed = 2.0 * float(cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE).max())
+            return "hub" if area < 0.88 * inscribed ** 2 else "square"
+        return None
+    if fill >= 0.38 and corners <= 6:
         m = cv2.moments(contour)
-        y0 = cv2.boundingRect(contour)[1]
-        weight = (m["m01"] / m["m00"] - y0) / h if m["m00"] else 0.5
+        weight = (m["m01"] / m["m00"] - cv2.boundingRect(contour)[1]) / h if m["m00"] else 0.5
         return "triangle" if weight >= 0.55 else "diamond"
     return None
 
