@@ -105,7 +105,7 @@ def game_areas(image: np.ndarray) -> Iterator[Area]:
     h, w = image.shape[:2]
     k = min(1.0, 400 / max(h, w))
     small = cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_NEAREST)
-    for colour, share in _mode_colours(small, 4, 0.03):
+    for colour, _ in _mode_colours(small, 4, 0.03):
         mask = _near(small, colour, BACK_TOL)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
         if n < 2:

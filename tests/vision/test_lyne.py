@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from puzzlepilot.scenes.lyne import PALETTES, half_drawn, on_desktop, render
 from solvers.lyne import Board, generate
 from vision.common import NoBoardFound
-from vision.lyne import Colours, classify, parse, segment
+from vision.lyne import classify, parse, segment
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / ".." / "shared" / "real"
