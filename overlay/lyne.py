@@ -8,7 +8,6 @@ shape's own nodes, with an arrow per step and a disc on the starting terminal.
 """
 from __future__ import annotations
 
-
 from overlay.actions import Action, Drag
 from overlay.draw import Marker, Polyline, Shape
 from vision.common import Parse
