@@ -27,6 +27,7 @@ Generated levels of 6×6 to 12×12 take about one search node per cell.
 """
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -157,25 +158,37 @@ def solve(board: Board, limit: int | None = None) -> SolveResult:
     # Restarts: a wrong turn near the root of a big open board can trap a depth-first
     # search for ages, so runs with a growing node budget and reshuffled ties come
     # first. Failed positions found by any run stay failed, so no work is lost, and the
-    # last run has no budget: the answer stays exact.
-    dead: set[tuple[int, int]] = set()
+    # last run has no budget: the answer stays exact. When the last cell is forced (it
+    # has one neighbour), a search from it back to the start takes turns with the
+    # forward one, as either may be much the quicker; the budgets then grow for ever,
+    # and the first search to finish within its budget answers.
+    searches = [(s, end_ok, set())]
+    searches += [(e, 1 << s, set()) for e in _one_neighbour_cells(g, s)]
     nodes, budget = 0, 4 * g.full.bit_count()
-    for run in range(RESTARTS + 1):
+    for run in itertools.count():
         rng = random.Random(run)
         rank = [rng.random() if run else 0.0 for _ in g.neighbours]
-        run_limit = budget << (2 * run) if run < RESTARTS else None
-        if limit is not None:
-            run_limit = limit - nodes if run_limit is None else min(run_limit, limit - nodes)
         # The matching check costs more than the other rules; boards that need no
         # second run are solved before it would pay.
         matching = _Matching() if run else None
-        path, used = _dfs(g, s, lambda head, free: _moves(g, head, free, end_ok, rank, matching),
-                          run_limit, dead)
-        nodes += used
-        finished = run_limit is None or used < run_limit
-        if path is not None or finished or (limit is not None and nodes >= limit):
-            break
-    return _result(g, path, nodes, not finished, "exhaustive")
+        for first, last_ok, dead in searches:
+            run_limit = budget << (2 * run) if run < RESTARTS or len(searches) > 1 else None
+            if limit is not None:
+                run_limit = limit - nodes if run_limit is None else min(run_limit, limit - nodes)
+            path, used = _dfs(g, first, lambda head, free: _moves(g, head, free, last_ok, rank, matching),
+                              run_limit, dead)
+            nodes += used
+            finished = run_limit is None or used < run_limit
+            if path is not None or finished or (limit is not None and nodes >= limit):
+                if path is not None and first != s:
+                    path.reverse()
+                return _result(g, path, nodes, not finished, "exhaustive")
+    raise AssertionError("unreachable: the runs above end only by returning")
+
+
+def _one_neighbour_cells(g: _Grid, start: int) -> list[int]:
+    """The cells other than the start with one neighbour: each must be the last cell."""
+    return [i for i in _bits(g.full & ~(1 << start)) if g.neighbours[i].bit_count() == 1]
 
 
 def _result(g: _Grid, path: list[int] | None, nodes: int, capped: bool, kind: str) -> SolveResult:
@@ -219,7 +232,7 @@ def _no_path_proof(board: Board, g: _Grid) -> str | None:
         return (f"parity: colouring the grid like a chessboard gives {own} {names[1]} and "
                 f"{other} {names[0]} cells; a path alternates colours, so from the {names[1]} start "
                 f"it visits {own} or {own - 1} {names[0]} cells, not {other}")
-    ends = [i for i in _bits(g.full & ~(1 << s)) if g.neighbours[i].bit_count() == 1]
+    ends = _one_neighbour_cells(g, s)
     if len(ends) > 1:
         listed = ", ".join(str(g.cell(i)) for i in ends)
         return f"cells {listed} have one neighbour each, so each would have to be the path's last cell"

@@ -7,7 +7,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from solvers.common import BoardError
-from solvers.onestroke import Board, generate, search_plain, show, solve, validate
+from solvers.onestroke import (Board, _dfs, _grid, _Matching, _moves, _one_neighbour_cells, generate, search_plain,
+                               show, solve, validate)
 
 EXAMPLE = "######\n#.##.#\n####S#\n#.##.#\n######"
 
@@ -152,6 +153,23 @@ def test_solver_answers_are_valid_and_agree_with_plain_search(board: Board) -> N
         assert validate(board, reference.solution) == []
     else:
         assert result.reason
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_boards())
+def test_search_back_from_a_forced_last_cell_agrees_with_plain_search(board: Board) -> None:
+    # solve() lets this search take turns with the forward one on big boards; small ones
+    # rarely need it, so it is driven directly here.
+    g = _grid(board)
+    start = g.bit(board.start)
+    forced = _one_neighbour_cells(g, start)
+    assume(len(forced) == 1)
+    rank = [0.0] * len(g.neighbours)
+    matching = _Matching()
+    path, _ = _dfs(g, forced[0], lambda head, free: _moves(g, head, free, 1 << start, rank, matching), None, set())
+    assert (path is not None) == search_plain(board).solved, board.to_text()
+    if path is not None:
+        assert validate(board, [list(g.cell(i)) for i in reversed(path)]) == []
 
 
 @settings(max_examples=100, deadline=None)
