@@ -274,6 +274,7 @@ class LiveLoop:
         self.handle(step)
         if moved and step.change is Change.SAME and self.watcher.current is not None:
             assert step.parse is not None and step.image is not None
+            self.drawing = None     # the picture moved: no step was made
             self.show_hints(step.parse, self.watcher.current.result.solution, step.image)
         return step
 

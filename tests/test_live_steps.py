@@ -171,6 +171,17 @@ def test_without_step_hints_every_path_shows_at_once_and_a_new_board_is_solved_a
     assert len(hints.calls) == 1
 
 
+def test_a_moved_lyne_window_is_no_path_drawn() -> None:
+    screen, hints, lines, loop = loop_for(Watcher([LYNE], stepping=True))
+    screen.show(1, lyne_reading())
+    loop.tick(), loop.tick()
+    first = starts(on_show(hints))
+    screen.source.at = Rect(300, 20, 405, 720)
+    assert loop.tick().change is Change.SAME
+    assert loop.tick().change is Change.IDLE and loop.tick().change is Change.IDLE
+    assert starts(on_show(hints)) == first and hints.calls[-1][2] == screen.source.at and len(lines) == 1
+
+
 @pytest.mark.parametrize("argv, message", [
     (["live", "--monitor", "1", "--keymap", "k.json"], "--keymap goes with --play"),
     (["live", "--monitor", "1", "--play", "--game", "lyne", "--keymap", "k.json"], "--keymap is for rings"),
