@@ -170,7 +170,7 @@ def solve(board: Board, limit: int | None = None) -> SolveResult:
         rank = [rng.random() if run else 0.0 for _ in g.neighbours]
         # The matching check costs more than the other rules; boards that need no
         # second run are solved before it would pay.
-        matching = _Matching() if run else None
+        matching = _Matching(g) if run else None
         for first, last_ok, dead in searches:
             run_limit = budget << (2 * run) if run < RESTARTS or len(searches) > 1 else None
             if limit is not None:
@@ -242,7 +242,7 @@ def _no_path_proof(board: Board, g: _Grid) -> str | None:
         return (f"cell {g.cell(ends[0])} has one neighbour, so the path must end there, but by "
                 f"parity the path ends on a {colour} cell")
     last = 1 << ends[0] if ends else g.full & end_ok & ~(1 << s)
-    if not _Matching().feasible(g, s, g.full & ~(1 << s), g.full & g.full >> 1, g.full & g.full >> g.width, last):
+    if not _Matching(g).feasible(g, s, g.full & ~(1 << s), g.full & g.full >> 1, g.full & g.full >> g.width, last):
         return ("no set of edges gives every cell the two path edges it needs (the start and "
                 "the last cell one): some cells of one colour need more edges than the cells "
                 "around them can give")
@@ -405,8 +405,13 @@ class _Matching:
 
     PAST = -1       # the imagined cell
 
-    def __init__(self) -> None:
-        self.across = self.down = self.last = 0
+    def __init__(self, g: _Grid) -> None:
+        # A first matching for free: the edges of dominoes laid across on even columns
+        # and down on even rows meet each cell at most once each way.
+        w = g.width
+        self.across = sum(1 << i for i in range(len(g.neighbours)) if i % w % 2 == 0)
+        self.down = sum(1 << i for i in range(len(g.neighbours)) if i // w % 2 == 0)
+        self.last = 0
 
     def feasible(self, g: _Grid, head: int, free: int, across: int, down: int, ends: int) -> bool:
         w, past = g.width, self.PAST

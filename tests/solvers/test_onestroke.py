@@ -165,7 +165,7 @@ def test_search_back_from_a_forced_last_cell_agrees_with_plain_search(board: Boa
     forced = _one_neighbour_cells(g, start)
     assume(len(forced) == 1)
     rank = [0.0] * len(g.neighbours)
-    matching = _Matching()
+    matching = _Matching(g)
     path, _ = _dfs(g, forced[0], lambda head, free: _moves(g, head, free, 1 << start, rank, matching), None, set())
     assert (path is not None) == search_plain(board).solved, board.to_text()
     if path is not None:
