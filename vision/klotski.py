@@ -10,10 +10,12 @@ Stages, each a plain function:
    colour along every side of the region (a board cut off by a banner is refused);
 4. ``fit_grid``: the gap from neighbouring pieces, the cell size from the smallest piece
    (its short side plus a gap), every piece's size in cells, the grid origin;
-5. ``extend`` and ``check_cells``: every cell is covered by one piece or shows the board's
-   colour; rows and columns of board-coloured cells at the edge are added (empty edge
-   cells), so a frame or page around the board never is;
-6. the target is the unique largest piece (or the profile's ``target`` shape [h, w]); the
+5. ``extend``, ``check_cells`` and ``check_seams``: every cell is covered by one piece or
+   shows the board's colour; rows and columns of board-coloured cells at the edge are
+   added (empty edge cells), so a frame or page around the board never is; no piece shows
+   a seam of board colour between its cells (two pieces whose gap the picture lost);
+6. single cells may not cover most of the board (that is a grid of tiles, as in other
+   games); the target is the unique largest piece (or the profile's ``target`` shape [h, w]); the
    pieces are lettered as ``Board.relabelled`` does.
 Anything that does not fit — a hole that is not a rectangle, a size that is not a whole
 number of cells, a cell neither covered nor board-coloured — refuses the region: no board
@@ -35,7 +37,11 @@ MIN_SIDE = 60          # px: smaller regions cannot hold a board
 MIN_CONFIDENCE = 0.6
 SCREEN_PIXELS = 250_000        # larger pictures are screened for regions at a reduced size
 MAX_SHAPES = 200               # more patches than this in a region: texture, not a board
-COLOUR_TOLERANCE = 40          # per channel, around the board's colour
+# A pixel is board-coloured when its brightness is near the board's and its colour
+# roughly so: JPEG keeps brightness sharp but smears colour over 2×2 blocks, which would
+# close the thin gaps between pieces if colour had to match closely.
+BRIGHTNESS_TOLERANCE = 30
+COLOUR_TOLERANCE = 70          # per channel
 BOARD_COLOUR_DISTANCE = 30.0   # mean colour of an empty cell from the board's
 
 
@@ -120,14 +126,22 @@ class Region:
     y: int
 
 
+def colour_mask(image: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """255 where a pixel has the colour (by the tolerances above), else 0."""
+    lo = np.clip(colour - COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+    hi = np.clip(colour + COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    level = float(cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2GRAY)[0, 0])
+    near = cv2.inRange(grey, max(0.0, level - BRIGHTNESS_TOLERANCE), min(255.0, level + BRIGHTNESS_TOLERANCE))
+    return cv2.bitwise_and(cv2.inRange(image, lo, hi), near)
+
+
 def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
     """The large connected regions of one colour that could be a board seen through its
     gaps (mostly covered by other colours: pieces), largest first. Large pictures are
     screened at a reduced size, then each candidate is cut out at full size."""
-    lo = np.clip(colour - COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
-    hi = np.clip(colour + COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
     f = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / SCREEN_PIXELS))))
-    raw = cv2.inRange(image[::f, ::f], lo, hi)
+    raw = colour_mask(image[::f, ::f], colour)
     # thin gaps may drop out of the reduced picture: rejoin them
     mask = cv2.dilate(raw, np.ones((3, 3), np.uint8)) if f > 1 else raw
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
@@ -141,7 +155,7 @@ def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
     found = []
     for _, (x, y, w, h, _) in boxes[:4]:
         x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
-        crop = cv2.inRange(image[y0:(y + h + 1) * f, x0:(x + w + 1) * f], lo, hi)
+        crop = colour_mask(image[y0:(y + h + 1) * f, x0:(x + w + 1) * f], colour)
         m, labels, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=4)
         if m < 2:
             continue
@@ -180,8 +194,8 @@ def holes(region: Region) -> list[tuple[Rect, float]]:
 
 
 def piece_rects(region: Region) -> list[Rect]:
-    """The pieces' rectangles in a board-coloured region: its holes, less specks and the
-    exit mark (thinner than the typical piece); NoBoardFound unless all are rectangles."""
+    """The pieces' rectangles in a board-coloured region: its holes, less specks and thin
+    lines; NoBoardFound unless all are rectangles."""
     m = region.colour
     # Boards show a margin of board colour along every side; a side without one is a
     # board cut off by something in front of it (a banner, a dialog, the picture's edge).
@@ -195,7 +209,8 @@ def piece_rects(region: Region) -> list[Rect]:
     if len(found) < 3:
         raise NoBoardFound("fewer than three pieces")
     unit = float(np.median([min(r.w, r.h) for r, _ in found]))
-    rects = [(r, fill) for r, fill in found if min(r.w, r.h) >= 0.6 * unit]
+    # thin lines (an edge the picture's compression broke off, the exit mark) are not pieces
+    rects = [(r, fill) for r, fill in found if min(r.w, r.h) >= 0.6 * unit and fill * r.w * r.h >= 0.3 * unit * unit]
     if len(rects) < 3:
         raise NoBoardFound("fewer than three pieces")
     if any(fill < 0.85 for _, fill in rects):
@@ -210,7 +225,11 @@ def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
     grid, sizes, err = fit_grid(rects)
     grid = extend(image, grid, sizes, colour)
     check_cells(image, grid, sizes, colour)
+    check_seams(image, grid, sizes, colour)
     pieces = [Piece(f"p{i}", r, c, h, w) for i, (r, c, h, w) in enumerate(sizes)]
+    # a grid of mostly single cells is a board of tiles (one-stroke, 2048), not Klotski
+    if 2 * sum(p.shape == (1, 1) for p in pieces) > grid.rows * grid.cols:
+        raise NoBoardFound("single-cell pieces cover most of the board: tiles, not Klotski pieces")
     target = _target(pieces, target_shape)
     try:
         board = Board.make(grid.rows, grid.cols, pieces, target).relabelled()
@@ -319,6 +338,23 @@ def check_cells(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, 
         raise NoBoardFound("no empty cell")
     if not all(_looks_empty(image, grid, r, c, colour) for r, c in empty):
         raise NoBoardFound("a cell is neither a piece nor empty board")
+
+
+def check_seams(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, int]],
+                colour: np.ndarray) -> None:
+    """Refuse pieces that show a seam of board colour where their cells meet: two pieces
+    whose gap the picture lost (blur, compression) would otherwise read as one."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    level = float(cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2GRAY)[0, 0])
+    (ox, oy), (px, py) = grid.origin, grid.pitch
+    for r, c, h, w in sizes:
+        x0, x1 = round(ox + (c + 0.15) * px), round(ox + (c + w - 0.15) * px)
+        y0, y1 = round(oy + (r + 0.15) * py), round(oy + (r + h - 0.15) * py)
+        body = float(np.median(np.abs(grey[y0:y1, x0:x1] - level)))
+        lines = [np.abs(grey[round(oy + (r + k) * py) + d, x0:x1] - level) for k in range(1, h) for d in (-1, 0, 1)]
+        lines += [np.abs(grey[y0:y1, round(ox + (c + k) * px) + d] - level) for k in range(1, w) for d in (-1, 0, 1)]
+        if any(float(np.median(line)) < 0.5 * body for line in lines):
+            raise NoBoardFound("two pieces seem to touch (the gap between them is lost): capture larger")
 
 
 def _target(pieces: list[Piece], shape: list[int] | None) -> str:

@@ -38,6 +38,32 @@ def test_boards_read_in_every_look_size_and_position(name, style, cell, moves):
     assert np.abs(np.array(found.cells) - np.array(truth.cells)).max() < 0.1 * cell
 
 
+@settings(max_examples=15, deadline=None)
+@given(name=st.sampled_from(sorted(LAYOUTS)), style=st.sampled_from(STYLES),
+       cell=st.integers(40, 80), quality=st.integers(60, 90))
+def test_jpeg_captures_read_right_or_are_refused_never_misread(name, style, cell, quality):
+    """Compression can close a thin gap; the vision must then refuse, not merge pieces.
+    From 56 px cells at quality 75 the gaps survive and the board must read."""
+    img, truth = render(scrambled(layout(name), cell % 11, 0), style=style, cell=cell)
+    _, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    shot = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if cell >= 56 and quality >= 75:
+        assert text(parse(shot)) == truth.board
+        return
+    try:
+        found = parse(shot)
+    except NoBoardFound:
+        return
+    assert text(found) == truth.board
+
+
+def test_a_grid_of_single_tiles_is_not_klotski():
+    board = Board.from_text("CC..\n" + "\n".join(["ABDE", "FGHI", "JKLM", "NOPQ"]))
+    img, _ = render(board, style="flat", cell=60)
+    with pytest.raises(NoBoardFound, match="tiles"):
+        parse(img)
+
+
 @pytest.mark.parametrize("scale", [0.5, 0.75, 1.6])
 def test_scaled_captures_read(scale):
     img, truth = render(layout("横刀立马"), style="wooden", cell=90)
