@@ -44,6 +44,14 @@ def test_real_captures_read_exactly(name):
 
 
 @needs_real
+@pytest.mark.parametrize("name", sorted(REAL_LEVELS))
+def test_real_captures_cut_inside_the_frame_still_read(name):
+    # full screen without the border: no frame colour to check terminal centres against
+    found = parse(cv2.imread(str(LYNE / name))[8:472, 8:632])
+    assert text(found) == REAL_LEVELS[name]
+
+
+@needs_real
 def test_real_b25_cells_sit_on_the_node_centres():
     found = parse(cv2.imread(str(LYNE / "lyner_b25.png")))
     assert found.geometry["pitch"] == pytest.approx(109, abs=3)
