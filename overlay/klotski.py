@@ -53,9 +53,11 @@ def hints(parse: Parse, solution: Any) -> list[Shape]:
         return []
     points = move_paths(parse, solution[:1])[0]
     pitch = min(parse.geometry["pitch"])
+    dx, dy = STEP[solution[0]["path"][0]]
+    # the label sits behind the arrow's start, clear of the path it points along
+    label = (points[0][0] - 0.35 * pitch * dx, points[0][1] - 0.35 * pitch * dy)
     return [
         Polyline(points, HALO, width=0.16 * pitch, arrows="end"),
         Polyline(points, ARROW, width=0.09 * pitch, arrows="end"),
-        Label((points[0][0], points[0][1] - 0.3 * pitch), f"{solution[0]['piece']}: 1/{len(solution)}",
-              size=max(10.0, 0.2 * pitch)),
+        Label(label, f"{solution[0]['piece']}: 1/{len(solution)}", size=max(10.0, 0.2 * pitch)),
     ]
