@@ -27,27 +27,22 @@ TITLE = "one-stroke level 643"
 AT = (60, 16)
 
 
-@pytest.fixture
-def level(tmp_path: Path) -> tuple[Path, np.ndarray]:
-    """The real screenshot scaled to fit the screen, as a PNG and as the pixels it shows."""
+def show_real(tk_window, tmp_path: Path, real: Path, scale: float, title: str) -> tuple[TkWindow, np.ndarray]:
+    """A window showing a real screenshot scaled to fit the screen, once it is drawn,
+    and the pixels it shows."""
     import cv2
 
-    if not LEVEL.is_file():
-        pytest.skip("the real screenshots (../shared/real) are not here")
-    image = cv2.resize(load_image(LEVEL), None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA)
-    path = tmp_path / "level643.png"
-    cv2.imwrite(str(path), image)
-    return path, image
-
-
-@pytest.fixture
-def game(tk_window, level: tuple[Path, np.ndarray]) -> tuple[TkWindow, Parse]:
-    """The window showing the level, once it is drawn, and the level's cells on the screen."""
     from vision.capture import region_source
 
-    path, image = level
+    if not real.is_file():
+        pytest.skip("the real screenshots (../shared/real) are not here")
+    image = load_image(real)
+    if scale != 1:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    path = tmp_path / real.name
+    cv2.imwrite(str(path), image)
     height, width = image.shape[:2]
-    window = tk_window(TITLE, Rect(AT[0], AT[1], width, height), "#f9f9f9")
+    window = tk_window(title, Rect(AT[0], AT[1], width, height), "#f9f9f9")
     window.send(f"image {path}")
     screen = region_source(window.rect)
     try:
@@ -55,6 +50,19 @@ def game(tk_window, level: tuple[Path, np.ndarray]) -> tuple[TkWindow, Parse]:
     finally:
         screen.close()
     assert np.array_equal(shown, image), "the window does not show the level"
+    return window, image
+
+
+@pytest.fixture
+def level(tk_window, tmp_path: Path) -> tuple[TkWindow, np.ndarray]:
+    """The window showing level 643, and the pixels it shows."""
+    return show_real(tk_window, tmp_path, LEVEL, SCALE, TITLE)
+
+
+@pytest.fixture
+def game(level: tuple[TkWindow, np.ndarray]) -> tuple[TkWindow, Parse]:
+    """The window showing the level, and the level's cells on the screen."""
+    window, image = level
     return window, parse(image).shifted(*AT)
 
 
@@ -76,17 +84,22 @@ def drags(events: list[tuple[str, ...]]) -> list[list[tuple[int, int]]]:
     return out
 
 
-def visited(points: list[tuple[int, int]], screen: Parse) -> list[list[int]]:
+def visited(points: list[tuple[int, int]], screen: Parse, near: float = 0.75) -> list[list[int]]:
     """The grid places a drag went through, in order: each point taken to the nearest
-    place centre (holes included, so a drag over a hole shows), repeats collapsed."""
+    place centre (holes included, so a drag over a hole shows), repeats collapsed. With
+    ``near`` below 0.5, points farther than that share of the pitch from every centre (on
+    the way between places, a diagonal's middle) are passed over; otherwise such a point
+    fails the test."""
     centres = np.array(screen.cells)
-    cols = screen.geometry["cols"]
-    pitch = min(screen.geometry["pitch"])
+    cols = screen.board.cols
+    pitch = np.min(screen.geometry["pitch"])
     path: list[list[int]] = []
     for point in points:
         distance = np.hypot(*(centres - point).T)
         k = int(np.argmin(distance))
-        assert distance[k] <= 0.75 * pitch, f"{point} is off the board"
+        if distance[k] > near * pitch:
+            assert near < 0.5, f"{point} is off the board"
+            continue
         cell = [k // cols, k % cols]
         if not path or path[-1] != cell:
             path.append(cell)
@@ -123,7 +136,7 @@ START_DISC = (67, 160, 46)   # overlay.onestroke.START as a grab (BGR) shows it
 def start_disc(screen: Parse, dx: int = 0, dy: int = 0) -> tuple[int, int]:
     """A screen point on the start disc the hints draw (beside its number), the game moved by (dx, dy)."""
     row, col = screen.board.start
-    x, y = screen.cells[row * screen.geometry["cols"] + col]
+    x, y = screen.cells[row * screen.board.cols + col]
     return round(x) - 6 + dx, round(y) + dy
 
 
@@ -223,3 +236,30 @@ def test_a_hint_window_with_no_room_beside_the_capture_is_refused(display: str) 
     player = _live("--monitor", "1", "--hints", "window")
     out, err = player.communicate(timeout=20)
     assert player.returncode == 2 and err.count("\n") == 1 and "no room on the screen" in err, err
+
+
+LYNE_B25 = REPO / ".." / "shared" / "real" / "lyne" / "lyner_b25.png"
+
+
+def test_live_play_draws_the_lyne_paths_of_a_real_level_by_the_rules(tk_window, tmp_path: Path) -> None:
+    """Issue 4's trial: LYNE level B 25 (a real capture) in a window that records the
+    mouse; every shape's drag, read back as the nodes it passes, must obey the rules."""
+    from solvers.lyne import validate as lyne_rules
+    from vision.lyne import parse as lyne_parse
+
+    window, image = show_real(tk_window, tmp_path, LYNE_B25, 1.0, "lyne level B25")
+    screen = lyne_parse(image).shifted(*AT)
+    player = _live("--game", "lyne", "--window", "lyne level B25", "--play", "--levels", "1",
+                   "--hints", "none", "--speed", "3", "--confirm", "1")
+    try:
+        out, err = player.communicate(timeout=40)
+    finally:
+        player.kill()
+    assert player.returncode == 1 and "did not change after playing it twice" in err, err
+    played = drags(window.settle())
+    board = screen.board
+    assert len(played) == 2 * len(board.shapes)        # every shape, played twice
+    # Points on the way between nodes (a diagonal's middle is as near to four) are passed over.
+    paths = [visited(points, screen, near=0.3) for points in played[:len(board.shapes)]]
+    solution = {board.grid[path[0][0]][path[0][1]].lower(): path for path in paths}
+    assert sorted(solution) == board.shapes and lyne_rules(board, solution) == [], solution
