@@ -20,8 +20,8 @@ steps made (rings: where the enemies stand) has a ``progress`` function, and a b
 along the answer shows the step after the ones made; in a game whose board reads the same
 while a step is made (LYNE: the nodes stay, a path is drawn over them) a change that keeps
 the same board moves on one step once the frame settles. A board that is neither is solved
-afresh, once it reads the same twice in a row (one reading may be a frame of an animation
-or of a drag in progress).
+afresh, and a board that is gone takes its hints away, once the reading is the same twice
+in a row (one reading may be a frame of an animation or of a drag in progress).
 """
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ from vision.common import NoBoardFound, Parse
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
 CONFIRM_SECONDS = 4.0   # how long a played level may take to give way to the next
 HINT_KINDS = ("overlay", "step", "window", "none")
+NO_BOARD = ""           # stepping: the candidate when a frame showed no board (no board text is empty)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -78,7 +79,7 @@ class Change(Enum):
     GONE = "gone"           # the board disappeared
     NOTHING = "nothing"     # it changed, and there is still no board
     ADVANCE = "advance"     # stepping: the board moved on along the current answer
-    UNSETTLED = "unsettled" # stepping: another board, read once; solved when read again
+    UNSETTLED = "unsettled" # stepping: another board or none, read once; acted on when read again
 
 
 @dataclass
@@ -107,7 +108,7 @@ class Watcher:
         self.sample: np.ndarray | None = None
         self.current: Step | None = None      # the NEW step of the board on screen
         self.reached: str | None = None       # stepping: the board text last reached along its answer
-        self.candidate: str | None = None     # stepping: a new board text read once
+        self.candidate: str | None = None     # stepping: a new board text (or NO_BOARD) read once
 
     def changed(self, image: np.ndarray, ignore: np.ndarray | None = None) -> bool:
         """Whether the frame differs from the last one remembered (a coarse sample; a
@@ -165,17 +166,22 @@ class Watcher:
             image = clean()
         self.remember(image)
         found = self.read(image)
+        if found is None and self.stepping and self.current is not None and self.candidate != NO_BOARD:
+            self.candidate = NO_BOARD   # maybe a frame of a drag or an animation: look again
+            self.forget()
+            return Step(Change.UNSETTLED, image)
         if found is None:
             had = self.current is not None
             self.current = self.reached = self.candidate = None
             return Step(Change.GONE if had else Change.NOTHING, image)
         if self.is_current(found):
+            self.candidate = None
             return Step(Change.SAME, image, found)
         text = found.board.to_text()
         done = self.along(found)
         if done is not None:
             assert self.current is not None
-            self.reached = text
+            self.reached, self.candidate = text, None
             return Step(Change.ADVANCE, image, found, self.current.result, done=done)
         if self.stepping and text != self.candidate:
             self.candidate = text
