@@ -1,11 +1,10 @@
-import io
 import json
 
 import numpy as np
 import pytest
 
 from calibration import profile as profiles
-from puzzlepilot.cli import main
+from tests.helpers import run_cli as run
 
 
 @pytest.fixture
@@ -16,12 +15,6 @@ def store(tmp_path, monkeypatch):
 
 def tile(value: int) -> np.ndarray:
     return np.full((8, 8, 3), value, np.uint8)
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    status = main(list(argv), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_saved_profile_loads_back_with_its_templates(store):
@@ -68,16 +61,16 @@ def test_malformed_profiles_are_refused_naming_the_field(tmp_path, data, field):
 
 def test_profiles_command_lists_shows_and_deletes(store):
     profiles.save({"game": "klotski", "name": "wood"}, {}, store / "wood")
-    status, out, _ = run("profiles", "list")
+    status, out, _ = run(["profiles", "list"])
     assert status == 0 and "wood" in out and "klotski" in out
-    status, out, _ = run("profiles", "show", "wood")
+    status, out, _ = run(["profiles", "show", "wood"])
     assert status == 0 and '"game": "klotski"' in out
-    assert run("profiles", "delete", "wood")[0] == 0
+    assert run(["profiles", "delete", "wood"])[0] == 0
     assert not (store / "wood").exists()
 
 
 @pytest.mark.parametrize("argv", [("profiles", "show", "nope"), ("profiles", "delete", "../x"),
                                   ("profiles", "show"), ("solve", "x.png", "--profile", "nope")])
 def test_bad_profile_requests_fail_with_one_line(store, argv):
-    status, out, err = run(*argv)
+    status, out, err = run([*argv])
     assert status == 2 and err.count("\n") == 1 and "Traceback" not in err

@@ -1,19 +1,12 @@
 """The klotski game through the command line: JSON shape, metric option, exit statuses."""
 from __future__ import annotations
 
-import io
 import json
 
-from puzzlepilot.cli import main
 from solvers.klotski import Board, validate
+from tests.helpers import run_cli as run
 
 CLASSIC = "ACCB\nACCB\nDEEF\nDGHF\nI..J\n"
-
-
-def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_solve_json_gives_a_valid_minimum_answer(tmp_path):

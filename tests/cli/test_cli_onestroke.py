@@ -1,23 +1,16 @@
 """The command line on one-stroke screenshots: parse --json, solve, --annotate."""
 from __future__ import annotations
 
-import io
 import json
 
 import cv2
 import numpy as np
 
-from puzzlepilot.cli import main
 from puzzlepilot.scenes.onestroke import render_desktop, render_phone
 from solvers.onestroke import Board, validate
+from tests.helpers import run_cli as run
 
 BOARD = "S###./##.##/#####/.####"
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = main(list(argv), stdin=io.StringIO(""), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def screenshot(tmp_path):
@@ -29,7 +22,7 @@ def screenshot(tmp_path):
 
 def test_parse_json_gives_board_confidence_and_every_cell_centre(tmp_path):
     path, _, truth = screenshot(tmp_path)
-    status, out, err = run("parse", str(path), "--game", "onestroke", "--json")
+    status, out, err = run(["parse", str(path), "--game", "onestroke", "--json"])
     assert status == 0 and err == ""
     obj = json.loads(out)
     assert set(obj) == {"game", "board", "confidence", "cells"}
@@ -41,13 +34,13 @@ def test_parse_json_gives_board_confidence_and_every_cell_centre(tmp_path):
 
 def test_parse_without_game_finds_onestroke(tmp_path):
     path, _, _ = screenshot(tmp_path)
-    status, out, _ = run("parse", str(path), "--json")
+    status, out, _ = run(["parse", str(path), "--json"])
     assert status == 0 and json.loads(out)["game"] == "onestroke"
 
 
 def test_solve_image_json_answer_obeys_the_rules(tmp_path):
     path, _, _ = screenshot(tmp_path)
-    status, out, _ = run("solve", str(path), "--game", "onestroke", "--json")
+    status, out, _ = run(["solve", str(path), "--game", "onestroke", "--json"])
     obj = json.loads(out)
     assert status == 0 and obj["solved"] is True and obj["board"] == BOARD
     assert validate(Board.from_text(BOARD), obj["solution"]) == []
@@ -56,7 +49,7 @@ def test_solve_image_json_answer_obeys_the_rules(tmp_path):
 def test_annotate_writes_a_png_that_differs_along_the_path(tmp_path):
     path, image, truth = screenshot(tmp_path)
     out_png = tmp_path / "hint.png"
-    status, out, _ = run("solve", str(path), "--game", "onestroke", "--json", "--annotate", str(out_png))
+    status, out, _ = run(["solve", str(path), "--game", "onestroke", "--json", "--annotate", str(out_png)])
     assert status == 0
     drawn = cv2.imread(str(out_png))
     assert drawn.shape == image.shape
@@ -74,6 +67,6 @@ def test_annotate_writes_a_png_that_differs_along_the_path(tmp_path):
 def test_an_image_with_no_board_exits_2_with_one_line(tmp_path):
     path = tmp_path / "desktop.png"
     cv2.imwrite(str(path), render_desktop(1280, 720, seed=4))
-    status, out, err = run("parse", str(path), "--game", "onestroke")
+    status, out, err = run(["parse", str(path), "--game", "onestroke"])
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and "no board found" in err.lower() or "no grid" in err

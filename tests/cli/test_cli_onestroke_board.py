@@ -2,7 +2,6 @@
 and the one-line errors of INTERFACE.md (screenshots: test_cli_onestroke.py)."""
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -10,17 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from puzzlepilot.cli import main
 from solvers.onestroke import Board, validate
+from tests.helpers import run_cli as run
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = "######\n#.##.#\n####S#\n#.##.#\n######\n"
-
-
-def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

@@ -1,24 +1,17 @@
 """Ring battles through the command line: JSON shape, --rule and --moves, exit statuses."""
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import cv2
 
-from puzzlepilot.cli import main
 from solvers.rings import Board, validate
+from tests.helpers import run_cli as run
 
 WORKED = "moves: 1\n..x.........\n..x.........\n..x.........\n...x........\n"
 DIAGONAL = "x...........\n.x..........\n..x.........\n...x........\n"
 THREE = "x...........\nx...........\n.....x......\n............\n"
-
-
-def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_solve_json_gives_a_valid_shortest_answer(tmp_path):
@@ -60,7 +53,7 @@ def test_bad_input_is_one_line_on_stderr_and_status_2():
                         (["solve", "--game", "rings", "--board", "-", "--moves", "9"], WORKED),
                         (["solve", "--game", "rings", "--board", "-", "--rule", "loose"], WORKED),
                         (["solve", "--game", "rings", "--board", "-", "--metric", "cell"], WORKED)):
-        status, out, err = run(argv, stdin)
+        status, out, err = run([argv, stdin])
         assert status == 2 and out == "" and len(err.strip().splitlines()) == 1, argv
 
 

@@ -1,18 +1,11 @@
 """The valves game through the command line: JSON shape, --wrenches and --all, exit statuses."""
 from __future__ import annotations
 
-import io
 import json
 
-from puzzlepilot.cli import main
 from solvers.valves import Board, validate
 from tests.solvers.test_valves import GAME
-
-
-def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
+from tests.helpers import run_cli as run
 
 
 def test_solve_json_gives_the_games_answer(tmp_path):
