@@ -3,7 +3,6 @@ moving on as the board does: rings by the position reached, LYNE once a change o
 same board settles; a board off the answer's way is solved afresh once it reads twice."""
 from __future__ import annotations
 
-import io
 import json
 import queue
 import subprocess
@@ -15,11 +14,11 @@ import numpy as np
 import pytest
 
 from overlay.draw import Marker, Polyline
-from puzzlepilot.cli import main
 from puzzlepilot.games import get
 from puzzlepilot.live import Change, LiveLoop, Watcher
 from solvers.lyne import Board as LyneBoard
 from solvers.rings import Board as RingsBoard, apply_move, generate
+from tests.helpers import run_cli
 from tests.test_live import FakeHints, FakeSource, _python, _wait_for_window
 from vision.capture import Rect
 from vision.common import Parse
@@ -193,9 +192,8 @@ def test_a_moved_lyne_window_is_no_path_drawn() -> None:
     (["live", "--monitor", "1", "--play", "--keymap", "/no/such/keys.json"], "cannot read"),
 ])
 def test_bad_keymap_options_are_one_line_and_status_2(argv: list[str], message: str) -> None:
-    err = io.StringIO()
-    assert main(argv, stdout=io.StringIO(), stderr=err) == 2
-    assert err.getvalue().count("\n") == 1 and message in err.getvalue()
+    status, _, err = run_cli(argv)
+    assert status == 2 and err.count("\n") == 1 and message in err
 
 
 # ---------------------------------------------------------------------------- on a display

@@ -3,7 +3,6 @@ keyboard driver plans for an answer solve the level, picks of several keys, move
 previewed until confirmed, a restart by confirm once the budget is spent, and bad options."""
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
@@ -11,10 +10,10 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from overlay.rings import plan
-from puzzlepilot.cli import main
 from puzzlepilot.practice import key_name
 from puzzlepilot.practice.rings import VIEW, RingsLevel, new_level
 from solvers.rings import Board, solve, validate
+from tests.helpers import run_cli
 from vision.common import Parse
 
 KEYMAP = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
@@ -93,6 +92,5 @@ def test_bad_keymaps_for_practice_are_one_line_and_status_2(tmp_path: Path, game
                                                             message: str) -> None:
     path = tmp_path / "keys.json"
     path.write_text(text)
-    err = io.StringIO()
-    assert main(["practice", game, "--keymap", str(path)], stdout=io.StringIO(), stderr=err) == 2
-    assert err.getvalue().count("\n") == 1 and message in err.getvalue()
+    status, _, err = run_cli(["practice", game, "--keymap", path])
+    assert status == 2 and err.count("\n") == 1 and message in err
