@@ -29,11 +29,6 @@ def plan(parse: Parse, solution: dict[str, list[list[int]]]) -> list[Action]:
 
 
 def steps(solution: dict[str, list[list[int]]]) -> int:
-    """Hints come one path at a time with ``step``."""
-    return len(solution)
-
-
-def steps(solution: dict[str, list[list[int]]]) -> int:
     """Hints come one path at a time with ``step`` (the board reads the same while a path
     is drawn, so there is no ``progress``: the live loop moves on when the frame settles)."""
     return len(solution)
