@@ -62,11 +62,17 @@ class Node:
 
 def parse(image_bgr: np.ndarray, profile: Any = None, work: int = WORK) -> Parse:
     """Read the LYNE board shown in a screenshot; ``NoBoardFound`` when unsure. ``work``
-    is the long side the game area is scaled to (the benchmark compares sizes)."""
+    is the long side the game area is scaled to (the benchmark compares sizes). A
+    calibration profile pins the game's background (``background_rgb``: [r, g, b]), so a
+    game window too small to dominate the screen is still found."""
     if image_bgr is None or image_bgr.ndim != 3 or min(image_bgr.shape[:2]) < 40:
         raise NoBoardFound("image too small")
+    background = None
+    if profile is not None:
+        profile.expect_game("lyne")
+        background = np.array(profile.colour("background_rgb"), np.int16)
     reasons = []
-    for area in game_areas(image_bgr):
+    for area in game_areas(image_bgr, background):
         try:
             return read_area(image_bgr, area, work)
         except NoBoardFound as exc:
@@ -99,20 +105,22 @@ def _near(img: np.ndarray, colour: np.ndarray, tol: int) -> np.ndarray:
     return cv2.inRange(img, lo, hi) // 255
 
 
-def game_areas(image: np.ndarray) -> Iterator[Area]:
-    """Candidate game areas, most common colour first: for each dominant colour, its
-    largest connected patch (computed lazily: the first area usually holds the board)."""
+def game_areas(image: np.ndarray, background: np.ndarray | None = None) -> Iterator[Area]:
+    """Candidate game areas, most common colour first: for each dominant colour (or only
+    the given background, however little of the screen it covers), its largest connected
+    patch (computed lazily: the first area usually holds the board)."""
     h, w = image.shape[:2]
     k = min(1.0, 400 / max(h, w))
     small = cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_NEAREST)
-    for colour, _ in _mode_colours(small, 4, 0.03):
+    least = 0.04 if background is None else 0.0
+    for colour, _ in _mode_colours(small, 4, 0.03) if background is None else [(background, 0.0)]:
         mask = _near(small, colour, BACK_TOL)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
         if n < 2:
             continue
         best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
         x, y, bw, bh, count = stats[best]
-        if bw * bh < 0.04 * small.shape[0] * small.shape[1] or count < 0.3 * bw * bh or min(bw, bh) < 20:
+        if bw * bh < least * small.shape[0] * small.shape[1] or count < 0.3 * bw * bh or min(bw, bh) < 20:
             continue
         if not 1.1 <= bw / bh <= 2.4:
             continue   # the game runs in a landscape window (4:3 to 21:9)

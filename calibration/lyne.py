@@ -1,0 +1,111 @@
+"""Teach the LYNE vision a look from one screenshot: the game's background colour.
+
+    puzzlepilot calibrate lyne SHOT.png --name NAME [--board TEXT|FILE]
+
+The LYNE vision reads shapes by their outlines, whatever the palette, but finds the game
+by its background being the screen's dominant colour; a small game window on a big,
+busy desktop is not. A profile pins that colour (``background_rgb``). With ``--board``
+each of the screenshot's common colours is tried as the background until the board reads
+as the given one; without it a window asks for a box around the game and a click on its
+background. For the user and for checks the profile also keeps the shapes' fill colours,
+the game area, pitch and node size (also as shares of the game area's width), and one
+template per kind of node.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from calibration.common import moved, rgb, square
+from calibration.profile import Profile, ProfileError
+from solvers.lyne import Board
+from vision.common import NoBoardFound, Parse
+from vision.lyne import parse
+
+KINDS: tuple[str, ...] = ("the background (an empty spot of the game)",)
+COMMON_COLOURS = 8
+
+
+def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
+          examples: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """profile.json's fields and the templates for a LYNE look; opens the window for the
+    box and click when neither a board nor the picks are given."""
+    if board is not None:
+        return _from_board(image, board)
+    if region is None or examples is None or not set(KINDS) <= set(examples):
+        from calibration.picker import pick
+
+        region, examples = pick(image, KINDS, title="calibrate lyne: box the game, then click its background")
+    return _from_picks(image, tuple(region), examples)
+
+
+def trial(background_rgb: list[int]) -> Profile:
+    """An in-memory profile, so trials read exactly as the stored profile will."""
+    return Profile("trial", "lyne", Path("."), {"background_rgb": background_rgb})
+
+
+def common_colours(image: np.ndarray, most: int = COMMON_COLOURS) -> list[np.ndarray]:
+    """The most common colours (BGR), each the median of a 32-level bin's pixels."""
+    step = max(1, round((image.shape[0] * image.shape[1] / 40000) ** 0.5))
+    px = image[::step, ::step].reshape(-1, 3)
+    bins = (px >> 3).astype(np.int32) @ np.array([1 << 10, 1 << 5, 1])
+    keys, counts = np.unique(bins, return_counts=True)
+    return [np.median(px[bins == key], axis=0) for key in keys[np.argsort(-counts)][:most]]
+
+
+def _from_board(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    want = board.to_text()
+    seen = []
+    for colour in common_colours(image):
+        try:
+            found = parse(image, trial(rgb(colour)))
+        except NoBoardFound:
+            continue
+        if found.board.to_text() == want:
+            return build(image, found)
+        seen.append(found.board.to_text().replace("\n", "/"))
+    hint = f" (boards read: {', '.join(seen[:3])})" if seen else ""
+    raise ProfileError(f"no colour of the screenshot, taken as the background, reads as the given board{hint}")
+
+
+def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
+                examples: dict[str, tuple[int, int]]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The profile from a box around the game and a click on its background."""
+    x0, y0, w, h = region
+    (kind,) = KINDS
+    px, py = examples[kind]
+    if not (x0 <= px < x0 + w and y0 <= py < y0 + h):
+        raise ProfileError("the click on the background is outside the box around the game")
+    colour = np.median(square(image, (px, py), max(1, min(w, h) // 200)).reshape(-1, 3), axis=0)
+    try:
+        found = parse(image[y0:y0 + h, x0:x0 + w], trial(rgb(colour)))
+    except NoBoardFound as exc:
+        raise ProfileError(f"with the clicked background (RGB {rgb(colour)}) no board reads in the box ({exc})") from None
+    found = moved(found, x0, y0)
+    ax0, ay0, ax1, ay1 = found.geometry["area"]
+    found.geometry["area"] = [ax0 + x0, ay0 + y0, ax1 + x0, ay1 + y0]
+    return build(image, found)
+
+
+def build(image: np.ndarray, found: Parse) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The profile's fields and templates from a reading of the screenshot."""
+    geo = found.geometry
+    ax0, ay0, ax1, ay1 = geo["area"]
+    board = found.board
+    data = {
+        "background_rgb": list(geo["background"]), "colours": geo["colours"],
+        "board": board.to_text().replace("\n", "/"),
+        "area": [ax0, ay0, ax1 - ax0, ay1 - ay0],
+        "pitch": round(float(geo["pitch"]), 2), "node_size": round(float(geo["node_size"]), 2),
+        "pitch_share": round(float(geo["pitch"]) / (ax1 - ax0), 5),
+    }
+    templates: dict[str, np.ndarray] = {}
+    half = round(0.6 * geo["node_size"])
+    for r, row in enumerate(board.to_text().split("\n")):
+        for c, ch in enumerate(row):
+            key = "hub" if ch.isdigit() else f"terminal_{ch.lower()}" if ch.isupper() else f"node_{ch}" if ch != "." else ""
+            if key and key not in templates:
+                templates[key] = square(image, found.cells[r * board.cols + c], half)
+    return data, templates
