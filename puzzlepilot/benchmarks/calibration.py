@@ -4,7 +4,8 @@ One-stroke: the default parse of frames in the game's look (the baseline) agains
 profile parse of the same boards in the scenes' "night" look, the profile calibrated from
 one 720×1280 frame; three phone sizes, fresh and half drawn. Klotski: the default parse
 against the profile parse (board colour pinned) of the same frame, plain and on a 1080p
-desktop. Also the time ``learn`` takes on each calibration frame.
+desktop. LYNE: the default parse against the profile parse (background pinned) of the same
+game window on a 1080p desktop. Also the time ``learn`` takes on each calibration frame.
 """
 from __future__ import annotations
 
@@ -13,14 +14,17 @@ from pathlib import Path
 from typing import Any, Callable
 
 from calibration import klotski as klotski_learner
+from calibration import lyne as lyne_learner
 from calibration import onestroke as onestroke_learner
 from calibration.profile import Profile, save
 from puzzlepilot.bench import Bench, summary
 from puzzlepilot.scenes import klotski as klotski_scene
+from puzzlepilot.scenes import lyne as lyne_scene
 from puzzlepilot.scenes.onestroke import render_desktop, render_phone, tight
 from solvers.klotski import generate as klotski_board
+from solvers.lyne import Board as LyneBoard
 from solvers.onestroke import Board, generate, solve
-from vision import klotski, onestroke
+from vision import klotski, lyne, onestroke
 
 SHOT = Board.from_text("##S##\n#.###\n#####\n##.##")
 PHONES = ((360, 640), (720, 1280), (1080, 1920))
@@ -68,3 +72,12 @@ def run(bench: Bench) -> None:
             rows.append([label, base, taught, round(taught / base, 2)])
         bench.table("calibration_klotski", f"klotski parse, ms median of {runs}, same frame (learn: {learn_ms} ms)",
                     ["frame", "default", "profile", "ratio"], rows)
+
+        lb = LyneBoard.from_text("TSD\n2S2\ntsd\nD2T")
+        window, truth = lyne_scene.render(lb, lyne_scene.PALETTES["tangerine"], 640, 480)
+        prof, learn_ms = _learned(bench, "lyne", lyne_learner, window, lb, Path(tmp))
+        desk, _ = lyne_scene.on_desktop(window, truth, 1920, 1080, (1100, 200))
+        base = _median(bench, lambda: lyne.parse(desk), runs)
+        taught = _median(bench, lambda: lyne.parse(desk, prof), runs)
+        bench.table("calibration_lyne", f"lyne parse, ms median of {runs}, same frame (learn: {learn_ms} ms)",
+                    ["frame", "default", "profile", "ratio"], [["640x480 on 1080p", base, taught, round(taught / base, 2)]])
