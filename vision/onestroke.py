@@ -19,13 +19,13 @@ frame with no board.
 
 A calibration profile (``puzzlepilot calibrate onestroke``, ``calibration/onestroke.py``)
 teaches another look: cells are then the pixels near the profile's cell colour instead of
-a neutral grey, and everything after stage 1 is the same. Its profile.json fields::
+a neutral grey, and everything after stage 1 is the same (and costs the same or less:
+``puzzlepilot bench calibration``). Its profile.json fields::
 
-    "cell_rgb": [r, g, b]     the unvisited cells' colour
-    "tolerance": 20           how far (per channel) a cell or background pixel may stray
-    "templates": {"start": "start.png"}   optional: the start cell as calibrated (the
-                              central 80 %); a place that looks like it is the start even
-                              when it is not a cat with a face
+    "cell_rgb": [r, g, b]    the unvisited cells' colour
+    "tolerance": 24          how far (per channel) a cell or background pixel may stray
+    template "start"         optional: the start cell's central 80 % as calibrated; a
+                             place that looks like it is the start, cat with a face or not
 """
 from __future__ import annotations
 
@@ -443,8 +443,8 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse:
             readings.append(reading)
         if readings:
             return max(readings, key=lambda r: r.confidence)
-    raise NoBoardFound(failures[0] if failures else
-                       f"no grid of {'grey' if look is None else 'the profile' + chr(39) + 's'} cells found")
+    what = "grey cells" if look is None else "cells of the profile's colour"
+    raise NoBoardFound(failures[0] if failures else f"no grid of {what} found")
 
 
 def grids(image: np.ndarray) -> Iterator[tuple[Lattice, int]]:
