@@ -14,9 +14,16 @@ import time
 from typing import Callable, Iterator
 
 import pytest
+from hypothesis import settings
 
 from tests.display import TkWindow
 from vision.capture import Rect
+
+# CI runs the same examples every time (a red run is reproducible, and random exploration
+# belongs to developers' runs); elsewhere hypothesis explores afresh.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
