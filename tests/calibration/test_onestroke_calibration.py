@@ -2,7 +2,6 @@
 theme: dark background, teal cells), then reading other boards at other sizes with it."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -20,13 +19,13 @@ from hypothesis import strategies as st
 from calibration import onestroke as learner
 from calibration import profile as profiles
 from calibration.profile import Profile, ProfileError
-from puzzlepilot.cli import main
 from puzzlepilot.games import GAMES
 from puzzlepilot.live import Change, Watcher
 from puzzlepilot.scenes.onestroke import THEMES, crop_board, render_phone, rounded_rect, tight
 from solvers.onestroke import Board, generate, solve, validate
 from vision.common import NoBoardFound
 from vision.onestroke import look_of, parse
+from tests.helpers import run_cli as run
 
 REPO = Path(__file__).resolve().parents[2]
 SHOT_BOARD = "##S##/#.###/#####/##.##"
@@ -94,18 +93,12 @@ def _profiles_in(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(store))
 
 
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = main([str(a) for a in argv], stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
-
-
 @pytest.fixture(scope="module")
 def night_profile(shots: dict[str, Shot], store: Path) -> Profile:
     """The profile made by ``calibrate onestroke shot.png --board ...``."""
     with pytest.MonkeyPatch.context() as env:
         env.setenv("PUZZLEPILOT_PROFILES", str(store))
-        status, out, err = run("calibrate", "onestroke", shots["shot.png"].path, "--name", "night", "--board", SHOT_BOARD)
+        status, out, err = run(["calibrate", "onestroke", shots["shot.png"].path, "--name", "night", "--board", SHOT_BOARD])
         assert (status, err) == (0, ""), err
         assert "written" in out
         return profiles.load(store / "night")
@@ -156,7 +149,7 @@ def test_any_board_at_half_to_twice_the_size_reads_with_the_profile(night_profil
 
 
 def test_calibrating_with_a_board_the_screenshot_does_not_show_is_refused(shots: dict[str, Shot], store: Path) -> None:
-    status, out, err = run("calibrate", "onestroke", shots["shot.png"].path, "--name", "wrong", "--board", "S###/####")
+    status, out, err = run(["calibrate", "onestroke", shots["shot.png"].path, "--name", "wrong", "--board", "S###/####"])
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and "given board" in err
     assert not (store / "wrong").exists()
@@ -167,7 +160,7 @@ def test_calibrating_with_a_board_the_screenshot_does_not_show_is_refused(shots:
 def test_check_exits_0_when_every_board_matches(night_profile: Profile, shots: dict[str, Shot], tmp_path: Path) -> None:
     table = tmp_path / "boards.json"
     table.write_text(json.dumps({name: shot.board for name, shot in shots.items()}))
-    status, out, _ = run("calibrate", "--check", "night", *(s.path for s in shots.values()), "--boards", table)
+    status, out, _ = run(["calibrate", "--check", "night", *(s.path for s in shots.values()), "--boards", table])
     assert status == 0
     assert out.count("matches") == len(shots)
 
@@ -178,8 +171,7 @@ def test_check_exits_1_and_names_the_differing_cells_when_a_board_is_wrong(night
     wrong = "##S##\n#####\n#####\n##.##"       # (1, 1) is a hole in the screenshot
     right = shots["half_6x6.png"].board.replace("/", "\n")
     table.write_text(f"{wrong}\n\n{right}\n")
-    status, out, _ = run("calibrate", "--check", "night", shots["shot.png"].path, shots["half_6x6.png"].path,
-                         "--boards", table)
+    status, out, _ = run(["calibrate", "--check", "night", shots["shot.png"].path, shots["half_6x6.png"].path, "--boards", table])
     assert status == 1
     first, second = [line for line in out.splitlines() if "confidence" in line]
     assert "(1,1) #→." in first and "matches" not in first
@@ -191,7 +183,7 @@ def test_check_exits_1_and_names_the_differing_cells_when_a_board_is_wrong(night
 def test_solve_with_the_profile_gives_a_path_that_follows_the_rules(night_profile: Profile,
                                                                    shots: dict[str, Shot]) -> None:
     shot = shots["drawn_jpeg.jpg"]
-    status, out, err = run("solve", shot.path, "--profile", "night", "--json")
+    status, out, err = run(["solve", shot.path, "--profile", "night", "--json"])
     assert (status, err) == (0, "")
     answer = json.loads(out)
     assert answer["solved"] and validate(board(shot.board), answer["solution"]) == []
@@ -199,7 +191,7 @@ def test_solve_with_the_profile_gives_a_path_that_follows_the_rules(night_profil
 
 def test_solve_with_another_games_profile_is_refused_naming_the_field(shots: dict[str, Shot], store: Path) -> None:
     profiles.save({"game": "lyne", "name": "deep"}, {}, store / "deep")
-    status, _, err = run("solve", shots["shot.png"].path, "--game", "onestroke", "--profile", "deep")
+    status, _, err = run(["solve", shots["shot.png"].path, "--game", "onestroke", "--profile", "deep"])
     assert status == 2 and "'game'" in err and err.count("\n") == 1
 
 
@@ -324,9 +316,9 @@ REAL_BOARD = ".##.S##/#######/##.####/.######/#.#####/#####.#/#######"
 
 @pytest.mark.skipif(not REAL.is_file(), reason="the real screenshots are not here")
 def test_a_profile_from_the_real_screenshot_reads_every_fixture(store: Path) -> None:
-    status, _, err = run("calibrate", "onestroke", REAL, "--name", "real643", "--board", REAL_BOARD)
+    status, _, err = run(["calibrate", "onestroke", REAL, "--name", "real643", "--board", REAL_BOARD])
     assert (status, err) == (0, "")
-    status, out, _ = run("fixtures", "check", "onestroke", "--profile", "real643")
+    status, out, _ = run(["fixtures", "check", "onestroke", "--profile", "real643"])
     assert status == 0, out
 
 
