@@ -43,6 +43,7 @@ MAX_SHAPES = 200               # more patches than this in a region: texture, no
 BRIGHTNESS_TOLERANCE = 30
 COLOUR_TOLERANCE = 70          # per channel
 BOARD_COLOUR_DISTANCE = 30.0   # mean colour of an empty cell from the board's
+BRIDGE = 3                     # px: longest break in a gap line that is filled
 
 
 @dataclass(frozen=True)
@@ -138,24 +139,24 @@ def colour_mask(image: np.ndarray, colour: np.ndarray) -> np.ndarray:
 
 def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
     """The large connected regions of one colour that could be a board seen through its
-    gaps (mostly covered by other colours: pieces), largest first. Large pictures are
-    screened at a reduced size, then each candidate is cut out at full size."""
+    gaps (mostly covered by other colours: pieces), largest first. The colour is matched
+    at full size; large pictures are then screened at a reduced size where a block is
+    board-coloured when any of its pixels is, so gaps one pixel wide keep the board in one
+    piece; each candidate is cut out of the full-size match."""
+    full = bridge(colour_mask(image, colour))
     f = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / SCREEN_PIXELS))))
-    raw = colour_mask(image[::f, ::f], colour)
-    # thin gaps may drop out of the reduced picture: rejoin them
-    mask = cv2.dilate(raw, np.ones((3, 3), np.uint8)) if f > 1 else raw
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    raw = cv2.dilate(full, np.ones((f, f), np.uint8), anchor=(0, 0))[::f, ::f] if f > 1 else full
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(raw, connectivity=4)
     boxes = [(i, st) for i, st in enumerate(stats) if i and st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
              and st[4] <= (0.6 if f == 1 else 0.8) * st[2] * st[3]]
     boxes.sort(key=lambda b: -b[1][cv2.CC_STAT_AREA])
     if f > 1:   # the full-size cut is costly: first look for a few piece-like holes here
         boxes = [(i, st) for i, st in boxes[:6]
-                 if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i,
-                                raw[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] > 0)]
+                 if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i)]
     found = []
     for _, (x, y, w, h, _) in boxes[:4]:
         x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
-        crop = colour_mask(image[y0:(y + h + 1) * f, x0:(x + w + 1) * f], colour)
+        crop = full[y0:(y + h + 1) * f, x0:(x + w + 1) * f]
         m, labels, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=4)
         if m < 2:
             continue
@@ -167,16 +168,27 @@ def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
     return found
 
 
-def _has_pieces(mask: np.ndarray, colour: np.ndarray) -> bool:
-    """Whether a (reduced, rejoined) region is mostly covered, as a board is by its
-    pieces: at least three roughly rectangular holes, together much of its box."""
-    if (mask & colour).mean() > 0.6:
+def bridge(mask: np.ndarray) -> np.ndarray:
+    """The colour mask with breaks of up to BRIDGE px in straight gap lines filled: where
+    two pieces' rounded, smoothed corners meet over a gap one or two pixels wide they
+    touch at a pixel or two, which would join the pieces into one patch. Only runs with
+    the colour on both sides along a line are filled, so no piece (far thicker) is cut."""
+    closed = [cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones(shape, np.uint8))
+              for shape in ((BRIDGE + 1, 1), (1, BRIDGE + 1))]
+    return cv2.bitwise_or(closed[0], closed[1])
+
+
+def _has_pieces(mask: np.ndarray) -> bool:
+    """Whether a reduced region is mostly covered, as a board is by its pieces: at least
+    three roughly rectangular holes, together much of its box. Lenient, as blocks with
+    any board colour shrink the pieces here: this only spares the full-size cut."""
+    if mask.mean() > 0.75:
         return False
     n, _, stats, _ = cv2.connectedComponentsWithStats((~mask).astype(np.uint8), connectivity=4)
     w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
-    rect = (np.minimum(w, h) >= 3) & (area >= 0.7 * w * h)
+    rect = (np.minimum(w, h) >= 2) & (area >= 0.7 * w * h)
     # ...none of them most of the board (a band of a gradient has the next band as a hole)
-    return int(rect.sum()) >= 3 and area[rect].sum() >= 0.4 * mask.size and area.max() <= 0.35 * mask.size
+    return int(rect.sum()) >= 3 and area[rect].sum() >= 0.25 * mask.size and area.max() <= 0.35 * mask.size
 
 
 def holes(region: Region) -> list[tuple[Rect, float]]:
@@ -199,8 +211,10 @@ def piece_rects(region: Region) -> list[Rect]:
     m = region.colour
     # Boards show a margin of board colour along every side; a side without one is a
     # board cut off by something in front of it (a banner, a dialog, the picture's edge).
-    for side in (m[:3], m[-3:], m[:, :3].T, m[:, -3:].T):
-        if side.any(axis=0).mean() < 0.3:
+    # (The margin may lie a few pixels in: a speck of the frame, blurred into board
+    # colour, can hang on the region's edge.)
+    for side in (m, m[::-1], m.T, m.T[::-1]):
+        if max(side[k:k + 3].any(axis=0).mean() for k in range(4)) < 0.3:
             raise NoBoardFound("part of the board is hidden")
     speck = max(4.0, 0.03 * min(m.shape))
     found = [(r, fill) for r, fill in holes(region) if min(r.w, r.h) >= speck]
