@@ -4,7 +4,9 @@
 of 12 tiles with dark joints, a central disc), enemies standing upright on their tiles
 (several kinds of figure, with shadows), HP at the top left, the timer and the
 "Ring Moves ×N" panel at the top right. Styles change the tiles' colours and patterns.
-``fixture_cases`` builds the vision's regression set: sizes, styles, JPEG, a desktop
+``CALIBRATION_STYLES`` are looks the default vision is not made for (``paper``: a
+checkerboard of two tile colours per ring, flat folded-paper enemies, a curtain behind);
+calibration learns them (``calibration/rings.py``). ``fixture_cases`` builds the vision's regression set: sizes, styles, JPEG, a desktop
 window around the game, and scenes with no arena (or a look-alike that is not one).
 """
 from __future__ import annotations
@@ -31,7 +33,10 @@ class Style:
     joint: RGB                    # the lines between tiles
     disc: RGB                     # the central disc
     rim: RGB
-    pattern: str                  # "plain", "dot" or "stripe" on every tile
+    pattern: str                  # "plain", "dot" or "stripe" on every tile, or "checker"
+    checker: tuple[RGB, RGB, RGB, RGB] | None = None   # "checker": ring r's other tile colour
+    figures: str = "toy"          # enemies: "toy" (round figures) or "paper" (folded paper)
+    stage: str = "crowd"          # behind the arena: "crowd" or "curtain"
 
 
 STYLES: dict[str, Style] = {s.name: s for s in (
@@ -43,7 +48,20 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           (70, 60, 96), (206, 198, 222), (96, 80, 120), "stripe"),
 )}
 
+# Looks for calibration only: the default vision misreads them, and ``STYLES`` is what the
+# default vision's tests and the practice board draw.
+CALIBRATION_STYLES: dict[str, Style] = {s.name: s for s in (
+    Style("paper", ((70, 16, 24), (150, 40, 40)), ((236, 226, 200), (214, 200, 170), (236, 226, 200), (200, 184, 150)),
+          (96, 70, 50), (246, 240, 222), (60, 48, 40), "checker",
+          checker=((96, 168, 150), (80, 150, 136), (96, 168, 150), (70, 136, 124)), figures="paper", stage="curtain"),
+)}
+
 KINDS = "gskb"   # goomba, shy guy, koopa, bob-omb
+
+
+def style_named(name: str) -> Style:
+    """A style of ``STYLES`` or ``CALIBRATION_STYLES`` by name."""
+    return STYLES.get(name) or CALIBRATION_STYLES[name]
 
 
 def _bgr(c: RGB) -> tuple[int, int, int]:
@@ -69,6 +87,9 @@ def backdrop(width: int, height: int, style: Style, seed: int) -> np.ndarray:
     img = np.repeat((top * (1 - t) + bottom * t), width, axis=1).astype(np.uint8)
     rng = random.Random(seed)
     unit = height / 60
+    if style.stage == "curtain":        # vertical folds, dark and light by turns
+        folds = 0.8 + 0.2 * np.cos(np.arange(width) / (unit * 3) + seed)
+        return (img * folds[None, :, None]).astype(np.uint8)
     for _ in range(140):
         x, y = rng.uniform(0, width), rng.uniform(height * 0.05, height * 0.35)
         col = (rng.randrange(60, 230), rng.randrange(60, 230), rng.randrange(60, 230))
@@ -102,6 +123,10 @@ def draw_arena(img: np.ndarray, arena: Arena, style: Style) -> None:
         colours[dot] *= 1.12
     elif style.pattern == "stripe":
         colours[np.abs(local_r - 0.5) < 0.06] *= 0.9
+    elif style.pattern == "checker" and style.checker is not None:
+        odd = (ring + np.round(ang / 30.0).astype(int)) % 2 == 1
+        other = np.array([_bgr(c) for c in style.checker], np.float32)[ring] * (1.0 + 0.06 * (dy / R))[..., None]
+        colours[odd] = other[odd]
     region = img[y0:y1, x0:x1]
     region[inside] = np.clip(colours[inside], 0, 255).astype(np.uint8)
     joint = _bgr(style.joint)
@@ -116,6 +141,26 @@ def draw_arena(img: np.ndarray, arena: Arena, style: Style) -> None:
 
 
 # ---------------------------------------------------------------------------- enemies
+
+PAPER = {"g": (196, 120, 60), "s": (220, 60, 90), "k": (90, 170, 60), "b": (70, 80, 150)}
+
+
+def draw_paper_enemy(img: np.ndarray, x: float, y: float, size: float, kind: str) -> None:
+    """A folded-paper figure standing on (x, y): a triangle body with a lighter fold, a
+    diamond head with two dot eyes, a thin dark outline."""
+    col = PAPER.get(kind, (150, 90, 160))
+
+    def poly(points: list[tuple[float, float]], colour: RGB) -> None:
+        pts = np.array([[round(x + dx * size), round(y + dy * size)] for dx, dy in points], np.int32)
+        cv2.fillPoly(img, [pts], _bgr(colour), cv2.LINE_AA)
+        cv2.polylines(img, [pts], True, (30, 30, 30), max(1, round(size * 0.03)), cv2.LINE_AA)
+
+    poly([(-0.3, 0.36), (0.3, 0.36), (0.0, -0.1)], col)
+    poly([(0.0, 0.36), (0.3, 0.36), (0.0, -0.1)], _shade(col, 1.3))
+    poly([(0.0, -0.44), (0.2, -0.22), (0.0, 0.0), (-0.2, -0.22)], _shade(col, 1.15))
+    for sx in (-0.07, 0.07):
+        cv2.circle(img, (round(x + sx * size), round(y - 0.24 * size)), max(1, round(0.035 * size)), (20, 20, 20), -1, cv2.LINE_AA)
+
 
 def draw_enemy(img: np.ndarray, x: float, y: float, size: float, kind: str) -> None:
     """A figure standing on (x, y), about ``size`` pixels tall, upright on screen."""
@@ -202,19 +247,20 @@ def draw_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int) -> None
 
 def stage(width: int, height: int, style: str, seed: int, arena: Arena) -> np.ndarray:
     """The still part of a battle screen: backdrop, crowd and the empty arena."""
-    img = backdrop(width, height, STYLES[style], seed)
-    draw_arena(img, arena, STYLES[style])
+    img = backdrop(width, height, style_named(style), seed)
+    draw_arena(img, arena, style_named(style))
     return img
 
 
-def draw_enemies(img: np.ndarray, board: Board, arena: Arena) -> None:
-    """Every enemy on its tile, back to front (far figures first)."""
+def draw_enemies(img: np.ndarray, board: Board, arena: Arena, figures: str = "toy") -> None:
+    """Every enemy on its tile, back to front (far figures first), in the style's figures."""
+    draw = draw_paper_enemy if figures == "paper" else draw_enemy
     for r in reversed(range(RINGS)):
         for s in sorted(range(SLICES), key=lambda s: arena.cell(r, s)[1]):
             kind = board.cells[r][s]
             if kind != ".":
                 x, y = arena.cell(r, s)
-                draw_enemy(img, x, y, enemy_size(arena, r), kind)
+                draw(img, x, y, enemy_size(arena, r), kind)
 
 
 def render(board: Board, width: int = 1280, height: int = 720, style: str = "earth",
@@ -222,7 +268,7 @@ def render(board: Board, width: int = 1280, height: int = 720, style: str = "ear
     """A battle screen showing the board; (BGR image, where the arena is)."""
     arena = arena or arena_for(width, height)
     img = stage(width, height, style, seed, arena)
-    draw_enemies(img, board, arena)
+    draw_enemies(img, board, arena, style_named(style).figures)
     if hud:
         draw_hud(img, board.budget, 45 + seed % 40, 40 + seed % 60)
     return img, arena
