@@ -8,7 +8,8 @@ the first that reads as the given board is kept. Without it a window asks for a 
 around the board, a click on an empty cell (the board's colour) and a click on the target
 piece (its shape). The vision reads two fields (``vision/klotski.py``): ``board_colour``
 [r, g, b], pinned instead of guessed among the picture's main colours (which a small
-board on a big, busy desktop drops out of), and ``target`` [height, width]. For the user
+board on a big, busy desktop drops out of), ``target`` [height, width] and ``empty_cells``
+(every position of a game has as many empty cells; a reading with more or fewer is refused). For the user
 and for checks the profile also keeps the board's box, pitch and gap (also as shares of
 the screenshot's width) and two templates: an empty cell and the target piece.
 """
@@ -115,6 +116,7 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
         "region": [round(ox), round(oy), round(board.cols * px), round(board.rows * py)],
         "pitch": round(float(px), 2), "gap": round(float(found.geometry["gap"]), 2),
         "pitch_share": round(float(px) / width, 5),
+        "empty_cells": len(empty),
     }
     tx0, ty0 = round(ox + t.col * px), round(oy + t.row * py)
     templates = {

@@ -77,6 +77,7 @@ class Grid:
 def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """The Klotski board in a screenshot, or NoBoardFound."""
     target_shape = None if profile is None else profile.get("target", list, None)
+    empties = None if profile is None else profile.get("empty_cells", int, None)
     fixed = None if profile is None else profile.get("board_colour", list, None)
     colours = [np.array(fixed[::-1], np.float32)] if fixed else main_colours(image_bgr)
     early: list[str] = []     # regions without piece-like holes
@@ -89,7 +90,7 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
                 early.append(str(exc))
                 continue
             try:
-                return read_board(image_bgr, rects, colour, target_shape)
+                return read_board(image_bgr, rects, colour, target_shape, empties)
             except NoBoardFound as exc:
                 late.append(str(exc))
     raise NoBoardFound("no Klotski board: " + (late or early or ["no board-sized region of one colour"])[0])
@@ -233,12 +234,13 @@ def piece_rects(region: Region) -> list[Rect]:
 
 
 def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
-               target_shape: list[int] | None = None) -> Parse:
+               target_shape: list[int] | None = None, empties: int | None = None) -> Parse:
     """Grid, piece sizes and empty cells from the pieces' rectangles; NoBoardFound when
-    they do not make a Klotski board."""
+    they do not make a Klotski board (with ``empties`` empty cells, when given: a game's
+    piece set, and so its count of empty cells, stays the same in every position)."""
     grid, sizes, err = fit_grid(rects)
     grid = extend(image, grid, sizes, colour)
-    check_cells(image, grid, sizes, colour)
+    check_cells(image, grid, sizes, colour, empties)
     check_seams(image, grid, sizes, colour)
     pieces = [Piece(f"p{i}", r, c, h, w) for i, (r, c, h, w) in enumerate(sizes)]
     # a grid of mostly single cells is a board of tiles (one-stroke, 2048), not Klotski
@@ -260,7 +262,8 @@ def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
 
 def fit_grid(rects: list[Rect]) -> tuple[Grid, list[tuple[int, int, int, int]], float]:
     """The grid the pieces sit on, each piece's (row, col, height, width) in cells, and
-    the mean misfit of the piece edges in pitches."""
+    the misfit of the piece edges in pitches (the mean of the average and the worst, so
+    one piece far off the grid lowers the confidence as much as all a little off)."""
     gaps = []
     short = min(min(r.w, r.h) for r in rects)
     for a in rects:
@@ -289,7 +292,7 @@ def fit_grid(rects: list[Rect]) -> tuple[Grid, list[tuple[int, int, int, int]], 
     (cols_i, w_n, err_x), (rows_i, h_n, err_y) = spans
     if min(cols_i) < 0 or min(rows_i) < 0:
         raise NoBoardFound("pieces do not line up")
-    err = float(np.mean(err_x + err_y))
+    err = float(np.mean(err_x + err_y) + max(err_x + err_y)) / 2
     if max(err_x + err_y) > 0.2:
         raise NoBoardFound("a piece is not a whole number of cells")
     sizes = [(r, c, h, w) for r, c, h, w in zip(rows_i, cols_i, h_n, w_n)]
@@ -340,8 +343,10 @@ def extend(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, int]]
 
 
 def check_cells(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, int]],
-                colour: np.ndarray) -> None:
-    """Check every cell is covered by exactly one piece or is empty board."""
+                colour: np.ndarray, empties: int | None = None) -> None:
+    """Check every cell is covered by exactly one piece or is empty board, and that the
+    empty cells are as many as expected: ``empties`` if given, else at least one and at
+    most half the board (a lost or invented piece would change the count)."""
     covered = np.zeros((grid.rows, grid.cols), np.int32)
     for r, c, h, w in sizes:
         covered[r:r + h, c:c + w] += 1
@@ -350,6 +355,10 @@ def check_cells(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, 
     empty = [(r, c) for r in range(grid.rows) for c in range(grid.cols) if not covered[r, c]]
     if not empty:
         raise NoBoardFound("no empty cell")
+    if empties is not None and len(empty) != empties:
+        raise NoBoardFound(f"{len(empty)} empty cells, the profile's game has {empties}")
+    if 2 * len(empty) > grid.rows * grid.cols:
+        raise NoBoardFound("most of the board is empty: not a Klotski position")
     if not all(_looks_empty(image, grid, r, c, colour) for r, c in empty):
         raise NoBoardFound("a cell is neither a piece nor empty board")
 

@@ -11,7 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 from calibration.profile import Profile
 from puzzlepilot.scenes.klotski import STYLES, render, scrambled
-from solvers.klotski import LAYOUTS, Board, Piece, layout
+from puzzlepilot.scenes.onestroke import render_desktop
+from solvers.klotski import LAYOUTS, Board, Piece, generate, layout
 from vision.common import NoBoardFound
 from vision.klotski import parse
 
@@ -122,5 +123,52 @@ def test_a_board_partly_covered_by_a_banner_is_refused(band):
     img, _ = render(layout("横刀立马"), style="wooden", cell=80)
     h, w = img.shape[:2]
     img[round(band[0] * h):round(band[1] * h)] = (50, 125, 46)
+    with pytest.raises(NoBoardFound):
+        parse(img)
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("cell", [30, 36])
+def test_half_size_cells_read_whose_gaps_are_a_pixel_or_two(style, cell):
+    """At 30-36 px the gaps are 1-3 px and rounded corners nearly touch across them."""
+    img, truth = render(scrambled(layout("横刀立马"), cell % 7, 0), style=style, cell=cell)
+    assert text(parse(img)) == truth.board
+
+
+@settings(max_examples=12, deadline=None)
+@given(style=st.sampled_from(STYLES), cell=st.integers(28, 40), quality=st.integers(60, 80),
+       seed=st.integers(0, 50))
+def test_small_jpeg_captures_read_right_or_are_refused(style, cell, quality, seed):
+    img, truth = render(generate(5, 4, seed), style=style, cell=cell)
+    shot = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    try:
+        found = parse(shot)
+    except NoBoardFound:
+        return
+    assert text(found) == truth.board
+
+
+def test_a_small_board_on_a_large_desktop_keeps_its_thin_gaps_when_screened(tmp_path):
+    """The screen at a reduced size must not lose 1-2 px gaps (the board would fall apart)."""
+    img, truth = render(generate(5, 4, 3), style="flat", cell=30)
+    desk = render_desktop(1920, 1080, 3)
+    desk[100:100 + img.shape[0], 700:700 + img.shape[1]] = img
+    shot = cv2.imdecode(cv2.imencode(".jpg", desk, [cv2.IMWRITE_JPEG_QUALITY, 75])[1], cv2.IMREAD_COLOR)
+    profile = Profile("flat", "klotski", tmp_path, {"board_colour": [44, 62, 80], "target": [2, 2]})
+    assert text(parse(shot, profile)) == truth.board
+
+
+def test_a_reading_with_another_count_of_empty_cells_than_the_profile_is_refused(tmp_path):
+    img, truth = render(layout("横刀立马"), style="flat", cell=60)
+    profile = {"board_colour": [44, 62, 80], "target": [2, 2]}
+    assert text(parse(img, Profile("f", "klotski", tmp_path, {**profile, "empty_cells": 2}))) == truth.board
+    with pytest.raises(NoBoardFound, match="empty cells"):
+        parse(img, Profile("f", "klotski", tmp_path, {**profile, "empty_cells": 3}))
+
+
+def test_a_board_mostly_empty_is_refused():
+    board = Board.make(5, 4, [Piece("C", 0, 1, 2, 2), Piece("A", 3, 0, 1, 1), Piece("B", 4, 3, 1, 1),
+                              Piece("D", 2, 0, 1, 2)])
+    img, _ = render(board, style="flat", cell=60)
     with pytest.raises(NoBoardFound):
         parse(img)
