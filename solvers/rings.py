@@ -105,6 +105,10 @@ class Board:
         head = [f"moves: {self.budget}"] if self.budget is not None else []
         return "\n".join(head + list(self.cells))
 
+    def relabelled(self) -> "Board":
+        """The board as the vision reads it: every enemy an ``x`` (the rules treat all alike)."""
+        return Board(tuple("".join(EMPTY if ch == EMPTY else "x" for ch in line) for line in self.cells), self.budget)
+
     @property
     def enemies(self) -> int:
         return sum(ch != EMPTY for line in self.cells for ch in line)

@@ -140,15 +140,18 @@ def refine_centre(grey: np.ndarray, cx: float, cy: float, reach: float) -> tuple
     return cx, cy
 
 
-def _fit_rings(radial: np.ndarray, step: float, guess: float) -> tuple[float, float, float]:
+def _fit_rings(radial: np.ndarray, step: float, guess: float, ratio: float | None = None,
+               span: tuple[float, float] = (0.9, 4.0)) -> tuple[float, float, float]:
     """(outer, inner/outer, contrast): the 5 equally spaced ring edges that best match the radial
     edge profile, and how far the weakest of the five stands above the profile's average.
     The circle found may be any of the arena's edges, so the outer edge is first searched
-    from it out to 4 times its radius, then again finely around the best."""
-    outer, ratio, _ = _fit_grid(radial, step, np.arange(guess * 0.9, guess * 4, step), np.arange(0.12, 0.56, 0.01),
+    from it out to 4 times its radius (``span``), then again finely around the best. A
+    profile's ``ratio`` (inner/outer) is kept as it is."""
+    ratios = np.arange(0.12, 0.56, 0.01) if ratio is None else np.array([ratio])
+    outer, found, _ = _fit_grid(radial, step, np.arange(guess * span[0], guess * span[1], step), ratios,
                                 smooth=0.012 * guess)
-    return _fit_grid(radial, step, np.arange(outer * 0.97, outer * 1.03, step / 2),
-                     np.arange(ratio - 0.01, ratio + 0.01, 0.001), smooth=0.012 * outer, fine=True)
+    fine = np.arange(found - 0.01, found + 0.01, 0.001) if ratio is None else ratios
+    return _fit_grid(radial, step, np.arange(outer * 0.97, outer * 1.03, step / 2), fine, smooth=0.012 * outer, fine=True)
 
 
 def _fit_grid(radial: np.ndarray, step: float, outers: np.ndarray, ratios: np.ndarray,
@@ -180,27 +183,43 @@ def _slice_contrast(grey: np.ndarray, arena: Arena) -> float:
     return float(at.min()) / (float(np.percentile(off, 90)) + 1.0)
 
 
-def find_arena(image: np.ndarray) -> tuple[Arena, float]:
-    """The arena and a confidence in 0..1, or NoBoardFound."""
+def _greys(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The grey image, its reduced copy for the circle search, and the reduction factor."""
     grey_full = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     k = min(1.0, REDUCED / max(image.shape[:2]))
     grey = cv2.resize(grey_full, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else grey_full
+    return grey_full, grey, k
+
+
+def _arena_at(grey_full: np.ndarray, grey: np.ndarray, k: float, circle: tuple[float, float, float],
+              ratio: float | None = None, span: tuple[float, float] = (0.9, 4.0)) -> tuple[Arena, float] | None:
+    """The arena around a circle (x, y, r) of the reduced image and its edge contrast (ring
+    and slice borders, the weaker), or None when either is too faint."""
+    x, y, r = circle
+    reach = min(r * 1.5, float(max(grey.shape)))
+    x, y = refine_centre(grey, x, y, reach)
+    cx, cy = refine_centre(grey_full, x / k, y / k, reach / k)
+    edges, step = _radial_edges(grey_full, cx, cy, min(span[1] * r, float(max(grey.shape))) / k,
+                                np.arange(0.0, 360.0, 1.0), samples=800)
+    outer, ratio, ring_contrast = _fit_rings(np.median(edges, axis=1), step, r / k, ratio, span)
+    if ring_contrast < EDGE_CONTRAST:
+        return None
+    arena = Arena(cx, cy, outer, outer * ratio)
+    slice_contrast = _slice_contrast(grey_full, arena)
+    if slice_contrast < EDGE_CONTRAST:
+        return None
+    return arena, min(ring_contrast, slice_contrast)
+
+
+def find_arena(image: np.ndarray) -> tuple[Arena, float]:
+    """The arena and a confidence in 0..1, or NoBoardFound."""
+    grey_full, grey, k = _greys(image)
     best: tuple[float, Arena] | None = None
-    for x, y, r in _candidates(grey):
-        reach = min(r * 1.5, float(max(grey.shape)))
-        x, y = refine_centre(grey, x, y, reach)
-        cx, cy = refine_centre(grey_full, x / k, y / k, reach / k)
-        edges, step = _radial_edges(grey_full, cx, cy, min(4 * r, float(max(grey.shape))) / k,
-                                    np.arange(0.0, 360.0, 1.0), samples=800)
-        outer, ratio, ring_contrast = _fit_rings(np.median(edges, axis=1), step, r / k)
-        inner = outer * ratio
-        if ring_contrast < EDGE_CONTRAST:
+    for circle in _candidates(grey):
+        found = _arena_at(grey_full, grey, k, circle)
+        if found is None:
             continue
-        arena = Arena(cx, cy, outer, inner)
-        slice_contrast = _slice_contrast(grey_full, arena)
-        if slice_contrast < EDGE_CONTRAST:
-            continue
-        score = min(ring_contrast, slice_contrast)
+        arena, score = found
         if best is None or score > best[0]:
             best = (score, arena)
         if score >= 2 * EDGE_CONTRAST:      # as clear as an arena gets: stop looking
@@ -220,16 +239,27 @@ def unwarp(image: np.ndarray, arena: Arena) -> np.ndarray:
     return polar(image, arena.cx, arena.cy, radii, angles)
 
 
+def cell_patches(flat: np.ndarray) -> np.ndarray:
+    """Each cell's inside (margins, where the tile borders are, left out) of an unwarped
+    picture (``unwarp``, or a strip of cells), smoothed, in Lab: (rings, slices, h, w, 3)."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(flat, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    mr, ms = RING_PX // 5, SLICE_PX // 5
+    rows, cols = flat.shape[0] // RING_PX, flat.shape[1] // SLICE_PX
+    return np.stack([np.stack([lab[r * RING_PX + mr:(r + 1) * RING_PX - mr, s * SLICE_PX + ms:(s + 1) * SLICE_PX - ms]
+                               for s in range(cols)]) for r in range(rows)])
+
+
+def distances(patches: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Mean Lab distance of every patch to every other patch: (len(patches), len(others))."""
+    return np.linalg.norm(patches[:, None] - others[None, :], axis=-1).mean(axis=(2, 3))
+
+
 def occupancy(flat: np.ndarray) -> tuple[list[list[bool]], float]:
     """Which cells hold something, and a confidence (0..1) from how far the decisions are
     from the threshold. Margins of each cell (tile borders) are left out."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(flat, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    mr, ms = RING_PX // 5, SLICE_PX // 5
     taken, margins = [], []
-    for r in range(RINGS):
-        patches = np.stack([lab[r * RING_PX + mr:(r + 1) * RING_PX - mr, s * SLICE_PX + ms:(s + 1) * SLICE_PX - ms]
-                            for s in range(SLICES)])
-        diff = np.linalg.norm(patches[:, None] - patches[None, :], axis=-1).mean(axis=(2, 3))
+    for r, patches in enumerate(cell_patches(flat)):
+        diff = distances(patches, patches)
         alike = (diff < SAME_TILE).sum(axis=1)
         seed = int(np.lexsort((diff.mean(axis=1), -alike))[0])
         group = np.flatnonzero(diff[seed] < SAME_TILE)
@@ -323,13 +353,138 @@ def profile_keymap(profile: Any) -> dict[str, Any] | None:
         raise ProfileError(f"profile {profile.name}: {exc}") from None
 
 
+# ---------------------------------------------------------------------------- a calibrated look
+
+LOOK_FIELDS = ("ring_radii", "centre_share", "outer_share", "empty_distance", "enemy_distance")
+UNSURE = 0.3             # share of the log gap between a look's empty and enemy distances, around
+                         # the threshold, in which a cell is refused as neither
+MIN_LOOKALIKE = 12       # cells that must look like the profile's empty tiles for an arena to count
+TILE_NOISE = 10.0        # Lab distance per pixel a tile may differ by (light, JPEG) and still be the tile
+EMPTY_FLOOR = 0.5        # least empty distance the threshold is set from (a clean frame gives ~0)
+
+
+@dataclass(frozen=True)
+class Look:
+    """A rings look taught by calibration (``calibration/rings.py``): the arena's inner/outer
+    ratio, where it sat in the calibration frame (centre as shares of width and height, outer
+    radius as a share of height), each ring's empty tiles as unwarped patches (``cell_patches``),
+    and two ``excess`` distances from the ring's empty tiles: the most an empty tile has (to
+    its nearest other one) and the least an enemy has (to its nearest empty tile)."""
+
+    ratio: float
+    centre: tuple[float, float]
+    outer: float
+    empty: tuple[np.ndarray, ...]
+    empty_distance: float
+    enemy_distance: float
+
+    @property
+    def threshold(self) -> float:
+        """The distance from the empty tiles above which a cell holds an enemy."""
+        return math.sqrt(max(self.empty_distance, EMPTY_FLOOR) * self.enemy_distance)
+
+
+def _number(profile: Any, key: str, low: float, high: float) -> float:
+    from calibration.profile import ProfileError
+
+    value = float(profile.get(key, (int, float)))
+    if not low <= value <= high:
+        raise ProfileError(f"profile {profile.name}: field {key!r} must be {low} to {high}, not {value}")
+    return value
+
+
+def _shares(profile: Any, key: str, count: int, low: float, high: float) -> list[float]:
+    from calibration.profile import ProfileError
+
+    values = profile.get(key, list)
+    if len(values) != count or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and low <= v <= high
+                                       for v in values):
+        raise ProfileError(f"profile {profile.name}: field {key!r} must be {count} numbers {low} to {high}, not {values!r}")
+    return [float(v) for v in values]
+
+
+def look_of(profile: Any) -> Look | None:
+    """The look a rings profile teaches, or None when it teaches none (a key map only);
+    ProfileError naming the field when one is missing or malformed."""
+    from calibration.profile import ProfileError
+
+    if not any(key in profile.data for key in LOOK_FIELDS):
+        return None
+    radii = _shares(profile, "ring_radii", RINGS + 1, 0.05, 1.0)
+    gaps = np.diff(radii)
+    if radii[0] != 1.0 or gaps.max() >= 0 or np.ptp(gaps) > 0.02:
+        raise ProfileError(f"profile {profile.name}: field 'ring_radii' must fall from 1.0 in equal steps "
+                           f"(the rings are equally wide), not {radii!r}")
+    centre = _shares(profile, "centre_share", 2, 0.0, 1.0)
+    outer = _number(profile, "outer_share", 0.02, 5.0)
+    empty_distance = _number(profile, "empty_distance", 0.0, 200.0)
+    enemy_distance = _number(profile, "enemy_distance", 0.1, 200.0)
+    if enemy_distance <= max(empty_distance, EMPTY_FLOOR):
+        raise ProfileError(f"profile {profile.name}: field 'enemy_distance' must be above 'empty_distance'")
+    empty = []
+    for r in range(RINGS):
+        strip = profile.template(f"empty_ring{r}")
+        if strip.shape[0] != RING_PX or strip.shape[1] % SLICE_PX or not strip.shape[1]:
+            raise ProfileError(f"profile {profile.name}: template 'templates.empty_ring{r}' must be {RING_PX} px high "
+                               f"and a multiple of {SLICE_PX} px wide (unwarped tiles side by side)")
+        empty.append(cell_patches(strip)[0])
+    return Look(radii[-1], (centre[0], centre[1]), outer, tuple(empty), empty_distance, enemy_distance)
+
+
+def excess(patches: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """How unlike each patch is each tile: the mean per-pixel Lab distance beyond
+    ``TILE_NOISE`` (so light falling across the arena and JPEG count for nothing, a figure
+    for much): (len(patches), len(tiles))."""
+    return np.maximum(np.linalg.norm(patches[:, None] - tiles[None, :], axis=-1) - TILE_NOISE, 0.0).mean(axis=(2, 3))
+
+
+def look_distances(flat: np.ndarray, look: Look) -> np.ndarray:
+    """Each cell's ``excess`` over the nearest of its ring's empty tiles in the look: (rings, slices)."""
+    return np.stack([excess(patches, look.empty[r]).min(axis=1) for r, patches in enumerate(cell_patches(flat))])
+
+
+def classify(dist: np.ndarray, look: Look) -> tuple[list[list[bool]], float]:
+    """Which cells hold something (distance above the look's threshold), and a confidence
+    (0..1) from the closest call; NoBoardFound when a cell is too near the threshold to tell."""
+    threshold = look.threshold
+    margin = np.abs(np.log(np.maximum(dist, 1e-3) / threshold)) / math.log(look.enemy_distance / threshold)
+    if margin.min() < UNSURE:
+        r, s = np.unravel_index(int(np.argmin(margin)), margin.shape)
+        raise NoBoardFound(f"ring {r} slice {s} is neither clearly an empty tile nor clearly an enemy")
+    return (dist > threshold).tolist(), min(1.0, float(margin.min()))
+
+
+def find_looked(image: np.ndarray, look: Look) -> tuple[Arena, float, list[list[bool]], float]:
+    """The arena in a calibrated look and its cells: first where the calibration frame had it
+    (scaled to this image: a game window of another size), then around the circles found.
+    An arena must show the look's ring ratio, ring and slice borders, and enough of its
+    tiles; in the first that does, every cell must be clearly empty or taken."""
+    grey_full, grey, k = _greys(image)
+    h, w = image.shape[:2]
+    where = (look.centre[0] * w * k, look.centre[1] * h * k, look.outer * h * k)
+    for circle, span in [(where, (0.8, 1.25)), *((c, (0.9, 4.0)) for c in _candidates(grey))]:
+        found = _arena_at(grey_full, grey, k, circle, look.ratio, span)
+        if found is None:
+            continue
+        arena, score = found
+        dist = look_distances(unwarp(image, arena), look)
+        if int((dist < look.threshold).sum()) >= MIN_LOOKALIKE:
+            return (arena, min(1.0, score / (2 * EDGE_CONTRAST)), *classify(dist, look))
+    raise NoBoardFound("no ring arena of the profile's look found")
+
+
 def parse(image: np.ndarray, profile: Any = None) -> Parse:
     """Read the ring arena: board (with ``moves:`` when the panel is readable), every cell's
-    centre and the arena geometry; a profile's key map rides along in the geometry for the
+    centre and the arena geometry. A calibrated profile's look (``look_of``) finds the arena
+    and tells tiles from enemies; a profile's key map rides along in the geometry for the
     key planner."""
     keymap = profile_keymap(profile) if profile is not None else None
-    arena, arena_conf = find_arena(image)
-    taken, cell_conf = occupancy(unwarp(image, arena))
+    look = look_of(profile) if profile is not None else None
+    if look is None:
+        arena, arena_conf = find_arena(image)
+        taken, cell_conf = occupancy(unwarp(image, arena))
+    else:
+        arena, arena_conf, taken, cell_conf = find_looked(image, look)
     budget = read_budget(image)
     board = Board(tuple("".join("x" if t else "." for t in ring) for ring in taken), budget)
     geometry = {**arena.to_json(), "budget": budget, **({"keymap": keymap} if keymap else {})}
