@@ -10,10 +10,12 @@ Stages, each a plain function:
    colour along every side of the region (a board cut off by a banner is refused);
 4. ``fit_grid``: the gap from neighbouring pieces, the cell size from the smallest piece
    (its short side plus a gap), every piece's size in cells, the grid origin;
-5. ``extend``, ``check_cells`` and ``check_seams``: every cell is covered by one piece or
-   shows the board's colour; rows and columns of board-coloured cells at the edge are
-   added (empty edge cells), so a frame or page around the board never is; no piece shows
-   a seam of board colour between its cells (two pieces whose gap the picture lost);
+5. ``extend``, ``check_cells``, ``check_seams`` and ``check_beyond``: every cell is covered
+   by one piece or shows the board's colour, and as many are empty as the game has; rows
+   and columns of board-coloured cells at the edge are added (empty edge cells), so a
+   frame or page around the board never is; no piece shows a seam of board colour
+   between its cells (two pieces whose gap the picture lost); no gap line runs on past
+   the grid's edge (a row of pieces the region lost);
 6. single cells may not cover most of the board (that is a grid of tiles, as in other
    games); the target is the unique largest piece (or the profile's ``target`` shape [h, w]); the
    pieces are lettered as ``Board.relabelled`` does.
@@ -242,6 +244,7 @@ def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
     grid = extend(image, grid, sizes, colour)
     check_cells(image, grid, sizes, colour, empties)
     check_seams(image, grid, sizes, colour)
+    check_beyond(image, grid, colour)
     pieces = [Piece(f"p{i}", r, c, h, w) for i, (r, c, h, w) in enumerate(sizes)]
     # a grid of mostly single cells is a board of tiles (one-stroke, 2048), not Klotski
     if 2 * sum(p.shape == (1, 1) for p in pieces) > grid.rows * grid.cols:
@@ -378,6 +381,31 @@ def check_seams(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, 
         lines += [np.abs(grey[y0:y1, round(ox + (c + k) * px) + d] - level) for k in range(1, w) for d in (-1, 0, 1)]
         if any(float(np.median(line)) < 0.5 * body for line in lines):
             raise NoBoardFound("two pieces seem to touch (the gap between them is lost): capture larger")
+
+
+def check_beyond(image: np.ndarray, grid: Grid, colour: np.ndarray) -> None:
+    """Refuse a grid with gap lines going on past one of its edges: a row or column of
+    pieces the board's region lost (its link of board colour broken) lies beyond, and
+    reading without it would give a wrong, smaller board. Past a true edge is the frame:
+    no board colour where the grid's lines would run on."""
+    (ox, oy), (px, py), half = grid.origin, grid.pitch, grid.gap / 2 + 1
+    x0, y0 = max(0, int(ox - px / 2)), max(0, int(oy - py / 2))     # only near the board
+    mask = colour_mask(image[y0:round(oy + (grid.rows + 0.5) * py), x0:round(ox + (grid.cols + 0.5) * px)], colour) > 0
+    ox, oy = ox - x0, oy - y0
+    for along, n, o, p, q, other, edges in (
+            (0, grid.cols, ox, px, py, oy, (oy, oy + grid.rows * py)),
+            (1, grid.rows, oy, py, px, ox, (ox, ox + grid.cols * px))):
+        m = mask if along == 0 else mask.T
+        for edge, sign in ((edges[0], -1), (edges[1], 1)):
+            near, far = edge + sign * half, edge + sign * 0.3 * q
+            lo, hi = max(0, round(min(near, far))), min(m.shape[0], round(max(near, far)))
+            if hi - lo < 3:
+                continue
+            for k in range(1, n):
+                line = o + k * p
+                band = m[lo:hi, max(0, round(line - half)):round(line + half) + 1]
+                if band.size and band.any(axis=1).mean() > 0.7:
+                    raise NoBoardFound("the grid's lines run on past the board's edge: part of the board was lost")
 
 
 def _target(pieces: list[Piece], shape: list[int] | None) -> str:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from calibration.profile import Profile
-from puzzlepilot.scenes.klotski import STYLES, render, scrambled
+from puzzlepilot.scenes.klotski import LOOKS, STYLES, render, scrambled
 from puzzlepilot.scenes.onestroke import render_desktop
 from solvers.klotski import LAYOUTS, Board, Piece, generate, layout
 from vision.common import NoBoardFound
@@ -172,3 +172,21 @@ def test_a_board_mostly_empty_is_refused():
     img, _ = render(board, style="flat", cell=60)
     with pytest.raises(NoBoardFound):
         parse(img)
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_row_of_pieces_cut_off_from_the_board_region_is_not_dropped(style):
+    """Frame colour painted over the gap above the bottom row and the margins beside it
+    cuts that row off the board's region; the rest must not read as a smaller board."""
+    img, truth = render(layout("横刀立马"), style=style, cell=60)
+    (x0, _), (x1, y1) = truth.cells[0], truth.cells[-1]
+    frame = LOOKS[style].frame[::-1]
+    top = round(y1 - 30)
+    cv2.rectangle(img, (round(x0 - 31), top - 1), (round(x1 + 31), top + 2), frame, -1)
+    for x in (x0 - 34, x1 + 27):
+        cv2.rectangle(img, (round(x), top), (round(x) + 7, round(y1 + 34)), frame, -1)
+    try:
+        found = parse(img)
+    except NoBoardFound:
+        return
+    assert text(found) == truth.board
