@@ -20,15 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import cv2
 import numpy as np
 
 from calibration.common import rgb
 from calibration.profile import ProfileError
 from solvers.rings import EMPTY, RINGS, SLICES, Board
 from vision.common import NoBoardFound
-from vision.rings import (EMPTY_FLOOR, RING_PX, SAME_TILE, SLICE_PX, Arena, _arena_at, _greys, cell_patches,
-                          distances, excess, find_arena, unwarp)
+from vision.rings import (EMPTY_FLOOR, RING_PX, SAME_TILE, SLICE_PX, Arena, arena_at, cell_patches, distances,
+                          excess, find_arena, greys, unwarp)
 
 KINDS: tuple[str, ...] = ("the centre of the arena", "a point on the arena's outer rim", "an empty tile", "an enemy")
 APART = 1.5          # an enemy's distance over an empty tile's, at least, for a usable look
@@ -63,9 +62,9 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
         if not (x0 <= px < x0 + w and y0 <= py < y0 + h):
             raise ProfileError(f"the click on {kind} is outside the box around the arena")
     (cx, cy), (rx, ry) = examples[KINDS[0]], examples[KINDS[1]]
-    grey_full, grey, k = _greys(image)
+    grey_full, grey, k = greys(image)
     radius = float(np.hypot(rx - cx, ry - cy))
-    found = _arena_at(grey_full, grey, k, (cx * k, cy * k, radius * k), span=(0.85, 1.15))
+    found = arena_at(grey_full, grey, k, (cx * k, cy * k, radius * k), span=(0.85, 1.15))
     if found is None:
         raise ProfileError("no ring arena (4 rings × 12 slices) around the clicked centre and rim")
     arena = found[0]

@@ -142,3 +142,27 @@ def bgr(color: str) -> tuple[int, int, int]:
     """``#rrggbb`` → (b, g, r) as a grab shows it."""
     value = int(color.lstrip("#"), 16)
     return (value & 255, (value >> 8) & 255, value >> 16)
+
+
+def xdotool(*args: object) -> str:
+    """Run xdotool (mouse and keys on the display) and return what it prints."""
+    return subprocess.run(["xdotool", *map(str, args)], check=True, capture_output=True, text=True).stdout
+
+
+def find_on_screen(image: np.ndarray, timeout: float = 20.0) -> tuple[int, int] | None:
+    """Where the image shows on the screen (top-left), once a window has painted it; None
+    when it never does."""
+    import cv2
+    import mss
+
+    grab = getattr(mss, "MSS", None) or mss.mss
+    needle = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    deadline = time.monotonic() + timeout
+    with grab() as screen:
+        while time.monotonic() < deadline:
+            shot = cv2.cvtColor(np.asarray(screen.grab(screen.monitors[0])), cv2.COLOR_BGRA2GRAY)
+            _, best, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(shot, needle, cv2.TM_CCOEFF_NORMED))
+            if best > 0.98:
+                return x, y
+            time.sleep(0.1)
+    return None

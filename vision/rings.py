@@ -15,6 +15,15 @@ Stages, each a function the tests and ``--annotate`` can look at:
    patches, and a cell is occupied when it differs from that look.
 4. ``read_budget``: wide panels in the top right are read by tesseract (``--psm 7``) until
    one says "Ring Moves ×N".
+
+A calibration profile (``puzzlepilot calibrate rings``, ``calibration/rings.py``) teaches a
+look whose tiles or figures break stage 3 (a checkerboard of two tile looks per ring, say):
+``look_of`` reads its fields (``ring_radii``, ``centre_share``, ``outer_share``,
+``empty_distance``, ``enemy_distance`` and the templates ``empty_ring0``–``3``).
+``find_looked`` then fits the arena at the profile's ring ratio, first where the calibration
+frame had it (scaled to the image), then around the circles of stage 1, and a cell holds an
+enemy when it is far (``excess``) from every empty tile its ring showed in calibration. A
+profile with only a ``keymap`` leaves the reading as it is.
 """
 from __future__ import annotations
 
@@ -183,7 +192,7 @@ def _slice_contrast(grey: np.ndarray, arena: Arena) -> float:
     return float(at.min()) / (float(np.percentile(off, 90)) + 1.0)
 
 
-def _greys(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+def greys(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """The grey image, its reduced copy for the circle search, and the reduction factor."""
     grey_full = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     k = min(1.0, REDUCED / max(image.shape[:2]))
@@ -191,7 +200,7 @@ def _greys(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     return grey_full, grey, k
 
 
-def _arena_at(grey_full: np.ndarray, grey: np.ndarray, k: float, circle: tuple[float, float, float],
+def arena_at(grey_full: np.ndarray, grey: np.ndarray, k: float, circle: tuple[float, float, float],
               ratio: float | None = None, span: tuple[float, float] = (0.9, 4.0)) -> tuple[Arena, float] | None:
     """The arena around a circle (x, y, r) of the reduced image and its edge contrast (ring
     and slice borders, the weaker), or None when either is too faint."""
@@ -213,10 +222,10 @@ def _arena_at(grey_full: np.ndarray, grey: np.ndarray, k: float, circle: tuple[f
 
 def find_arena(image: np.ndarray) -> tuple[Arena, float]:
     """The arena and a confidence in 0..1, or NoBoardFound."""
-    grey_full, grey, k = _greys(image)
+    grey_full, grey, k = greys(image)
     best: tuple[float, Arena] | None = None
     for circle in _candidates(grey):
-        found = _arena_at(grey_full, grey, k, circle)
+        found = arena_at(grey_full, grey, k, circle)
         if found is None:
             continue
         arena, score = found
@@ -459,11 +468,11 @@ def find_looked(image: np.ndarray, look: Look) -> tuple[Arena, float, list[list[
     (scaled to this image: a game window of another size), then around the circles found.
     An arena must show the look's ring ratio, ring and slice borders, and enough of its
     tiles; in the first that does, every cell must be clearly empty or taken."""
-    grey_full, grey, k = _greys(image)
+    grey_full, grey, k = greys(image)
     h, w = image.shape[:2]
     where = (look.centre[0] * w * k, look.centre[1] * h * k, look.outer * h * k)
     for circle, span in [(where, (0.8, 1.25)), *((c, (0.9, 4.0)) for c in _candidates(grey))]:
-        found = _arena_at(grey_full, grey, k, circle, look.ratio, span)
+        found = arena_at(grey_full, grey, k, circle, look.ratio, span)
         if found is None:
             continue
         arena, score = found

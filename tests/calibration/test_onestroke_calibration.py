@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from puzzlepilot.scenes.onestroke import THEMES, crop_board, render_phone, round
 from solvers.onestroke import Board, generate, solve, validate
 from vision.common import NoBoardFound
 from vision.onestroke import look_of, parse
+from tests.display import find_on_screen, xdotool
 from tests.helpers import run_cli as run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -256,28 +256,6 @@ def test_a_cat_click_away_from_the_start_is_refused(shots: dict[str, Shot]) -> N
         learner.learn(shot, region=region, examples=examples)
 
 
-def _xdotool(*args: object) -> str:
-    return subprocess.run(["xdotool", *map(str, args)], check=True, capture_output=True, text=True).stdout
-
-
-def _find_on_screen(image: np.ndarray, timeout: float = 20.0) -> tuple[int, int]:
-    """Where the image shows on the screen (top-left), once the window has painted it."""
-    import mss
-
-    grab = getattr(mss, "MSS", None) or mss.mss
-    needle = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    deadline = time.monotonic() + timeout
-    with grab() as screen:
-        while time.monotonic() < deadline:
-            shot = cv2.cvtColor(np.asarray(screen.grab(screen.monitors[0])), cv2.COLOR_BGRA2GRAY)
-            score = cv2.matchTemplate(shot, needle, cv2.TM_CCOEFF_NORMED)
-            _, best, _, (x, y) = cv2.minMaxLoc(score)
-            if best > 0.98:
-                return x, y
-            time.sleep(0.1)
-    pytest.fail("the calibration window never showed the screenshot")
-
-
 def test_the_window_teaches_a_profile_from_a_box_and_two_clicks(display: str, store: Path, tmp_path: Path) -> None:
     if subprocess.run(["which", "xdotool"], capture_output=True).returncode:
         pytest.skip("xdotool is not installed")
@@ -290,14 +268,17 @@ def test_the_window_teaches_a_profile_from_a_box_and_two_clicks(display: str, st
     proc = subprocess.Popen([sys.executable, "-m", "puzzlepilot", "calibrate", "onestroke", str(path), "--name", "picked"],
                             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        x0, y0 = _find_on_screen(img)
+        at = find_on_screen(img)
+        if at is None:
+            pytest.fail("the calibration window never showed the screenshot")
+        x0, y0 = at
         x, y, w, h = region
-        _xdotool("mousemove", x0 + x, y0 + y, "mousedown", 1)
-        _xdotool("mousemove", x0 + x + w // 2, y0 + y + h // 2)
-        _xdotool("mousemove", x0 + x + w, y0 + y + h, "mouseup", 1)
+        xdotool("mousemove", x0 + x, y0 + y, "mousedown", 1)
+        xdotool("mousemove", x0 + x + w // 2, y0 + y + h // 2)
+        xdotool("mousemove", x0 + x + w, y0 + y + h, "mouseup", 1)
         for kind in learner.KINDS:
             px, py = examples[kind]
-            _xdotool("mousemove", x0 + px, y0 + py, "click", 1)
+            xdotool("mousemove", x0 + px, y0 + py, "click", 1)
         out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:

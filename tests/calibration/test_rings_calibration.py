@@ -1,0 +1,322 @@
+"""Calibrating the ring-battle vision on an arena look it misreads (the scenes' "paper" look:
+checkerboard tiles, folded-paper enemies, a curtain), then reading other boards at 0.5× to
+2× the size, in JPEG and in a desktop window with the profile."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from calibration import profile as profiles
+from calibration import rings as learner
+from calibration.profile import Profile, ProfileError
+from puzzlepilot.scenes.rings import KINDS, _desktop, render
+from solvers.rings import Board, generate, validate
+from vision.common import NoBoardFound, load_image
+from vision.rings import RING_PX, SLICE_PX, Look, classify, look_of, parse
+from tests.display import find_on_screen, xdotool
+from tests.helpers import run_cli as run
+
+REPO = Path(__file__).resolve().parents[2]
+SHOT_SIZE = (1280, 720)
+SHOT_SEED = 100
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A rendered paper-look screenshot on disk and the board it shows (as read: enemies ``x``)."""
+
+    path: Path
+    board: str
+
+
+def as_read(board: Board) -> str:
+    return board.relabelled().to_text().replace("\n", "/")
+
+
+def paper(board: Board, width: int, height: int, seed: int, quality: int | None = None,
+          desktop: bool = False) -> np.ndarray:
+    """A paper-look battle, optionally as a 960×540 window on a 1366×768 desktop, optionally JPEG."""
+    img, _ = render(board, width, height, "paper", seed)
+    if desktop:
+        img = _desktop(cv2.resize(img, (960, 540), interpolation=cv2.INTER_AREA), 1366, 768, seed)
+    if quality:
+        img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    return img
+
+
+SHOT_BOARD = generate(SHOT_SEED, 3, 3, kinds=KINDS)
+# name: seed, groups, size, JPEG quality, desktop window
+OTHERS = {
+    "half.png": (1, 2, (640, 360), None, False),
+    "double.png": (2, 4, (2560, 1440), None, False),
+    "hd.jpg": (3, 5, (1920, 1080), 70, False),
+    "small.jpg": (4, 3, (800, 450), 85, False),
+    "window.jpg": (5, 2, (1280, 720), 85, True),
+}
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Shot]:
+    folder = tmp_path_factory.mktemp("paper")
+    out = {}
+    path = folder / "shot.png"
+    cv2.imwrite(str(path), paper(SHOT_BOARD, *SHOT_SIZE, SHOT_SEED))
+    out["shot.png"] = Shot(path, as_read(SHOT_BOARD))
+    for name, (seed, groups, (w, h), quality, desktop) in OTHERS.items():
+        board = generate(seed, groups, 1 + seed % 4, kinds=KINDS)
+        path = folder / name
+        cv2.imwrite(str(path), paper(board, w, h, seed, desktop=desktop), [cv2.IMWRITE_JPEG_QUALITY, quality] if quality else [])
+        out[name] = Shot(path, as_read(board))
+    return out
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("store")
+
+
+@pytest.fixture(autouse=True)
+def _profiles_in(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(store))
+
+
+@pytest.fixture(scope="module")
+def paper_profile(shots: dict[str, Shot], store: Path) -> Profile:
+    """The profile made by ``calibrate rings shot.png --board ...``: the board as typed, with
+    enemy kinds and without its ``moves:`` line."""
+    typed = "/".join(SHOT_BOARD.cells)
+    assert set(typed) - set("./") and "x" not in typed
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PUZZLEPILOT_PROFILES", str(store))
+        status, out, err = run(["calibrate", "rings", shots["shot.png"].path, "--name", "paper", "--board", typed])
+        assert (status, err) == (0, ""), err
+        assert "written" in out
+        return profiles.load(store / "paper")
+
+
+def read(path: Path, profile: Profile | None = None) -> str:
+    return parse(load_image(path), profile).board.to_text().replace("\n", "/")
+
+
+# ---------------------------------------------------------------------------- the look
+
+def test_the_default_vision_misreads_the_paper_look(shots: dict[str, Shot]) -> None:
+    for shot in shots.values():
+        try:
+            got = read(shot.path)
+        except NoBoardFound:
+            continue
+        assert got != shot.board
+
+
+# ---------------------------------------------------------------------------- calibrate --board
+
+def test_calibrating_with_the_board_records_the_arena_and_the_tiles(paper_profile: Profile) -> None:
+    _, truth = render(SHOT_BOARD, *SHOT_SIZE, "paper", SHOT_SEED)
+    w, h = SHOT_SIZE
+    radii = paper_profile.get("ring_radii", list)
+    assert radii[0] == 1.0 and abs(radii[-1] - truth.inner / truth.outer) < 0.01
+    assert np.allclose(paper_profile.get("centre_share", list), [truth.cx / w, truth.cy / h], atol=0.005)
+    assert abs(paper_profile.get("outer_share", float) - truth.outer / h) < 0.015
+    assert paper_profile.get("board", str) == "/".join(SHOT_BOARD.relabelled().cells)
+    for r, ring in enumerate(SHOT_BOARD.cells):
+        strip = paper_profile.template(f"empty_ring{r}")
+        assert strip.shape[:2] == (RING_PX, SLICE_PX * ring.count("."))
+    assert paper_profile.template("enemies").shape[1] == SLICE_PX * SHOT_BOARD.enemies
+    look = look_of(paper_profile)
+    assert look is not None and look.enemy_distance > 4 * max(look.empty_distance, 0.5)
+
+
+@pytest.mark.parametrize("name", list(OTHERS))
+def test_the_profile_reads_other_boards_sizes_jpeg_and_windows(paper_profile: Profile, shots: dict[str, Shot],
+                                                               name: str) -> None:
+    assert read(shots[name].path, paper_profile) == shots[name].board
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), groups=st.integers(1, 5), k=st.sampled_from([0.5, 0.75, 1.25, 1.5, 2.0]),
+       quality=st.sampled_from([None, 60, 85]))
+def test_any_board_at_half_to_twice_the_size_reads_with_the_profile(paper_profile: Profile, seed: int, groups: int,
+                                                                   k: float, quality: int | None) -> None:
+    board = generate(seed, groups, 3, kinds=KINDS)
+    img = paper(board, round(SHOT_SIZE[0] * k), round(SHOT_SIZE[1] * k), seed, quality)
+    assert parse(img, paper_profile).board.to_text().replace("\n", "/") == as_read(board)
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "fixtures" / "rings").glob("*.[pj][np]g")), ids=lambda p: p.name)
+def test_the_profile_claims_no_arena_of_another_look(paper_profile: Profile, path: Path) -> None:
+    with pytest.raises(NoBoardFound):
+        parse(load_image(path), paper_profile)
+
+
+def test_a_cell_near_the_threshold_is_refused_naming_it(paper_profile: Profile) -> None:
+    look = look_of(paper_profile)
+    assert isinstance(look, Look)
+    dist = np.where(np.arange(48).reshape(4, 12) % 5 == 0, look.enemy_distance, 0.0)
+    taken, confidence = classify(dist, look)
+    assert sum(map(sum, taken)) == 10 and confidence > 0.5
+    dist[2, 7] = look.threshold * 1.05
+    with pytest.raises(NoBoardFound, match="ring 2 slice 7"):
+        classify(dist, look)
+
+
+def test_calibrating_with_a_board_the_screenshot_does_not_show_is_refused(shots: dict[str, Shot], store: Path) -> None:
+    wrong = "/".join(ring[1:] + ring[0] for ring in SHOT_BOARD.cells)     # every ring turned a slice
+    status, out, err = run(["calibrate", "rings", shots["shot.png"].path, "--name", "wrong", "--board", wrong])
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "board" in err
+    assert not (store / "wrong").exists()
+
+
+# ---------------------------------------------------------------------------- calibrate --check, solve
+
+def test_check_exits_0_when_every_board_matches(paper_profile: Profile, shots: dict[str, Shot], tmp_path: Path) -> None:
+    table = tmp_path / "boards.json"
+    table.write_text(json.dumps({name: shot.board for name, shot in shots.items()}))
+    status, out, _ = run(["calibrate", "--check", "paper", *(s.path for s in shots.values()), "--boards", table])
+    assert status == 0, out
+    assert out.count("matches") == len(shots)
+
+
+def test_check_exits_1_and_names_the_differing_cells(paper_profile: Profile, shots: dict[str, Shot],
+                                                     tmp_path: Path) -> None:
+    shot = shots["small.jpg"]
+    lines = shot.board.split("/")          # "moves: N", then the rings: ring 0 is line 1
+    cell = lines[1].index(".")
+    lines[1] = lines[1][:cell] + "x" + lines[1][cell + 1:]
+    table = tmp_path / "boards.txt"
+    table.write_text("\n".join(lines) + "\n")
+    status, out, _ = run(["calibrate", "--check", "paper", shot.path, "--boards", table])
+    assert status == 1
+    assert f"cells (1,{cell}) x→." in out and "matches" not in out
+
+
+def test_solve_with_the_profile_gives_moves_that_follow_the_rules(paper_profile: Profile, shots: dict[str, Shot]) -> None:
+    shot = shots["hd.jpg"]
+    status, out, err = run(["solve", shot.path, "--game", "rings", "--profile", "paper", "--json"])
+    assert (status, err) == (0, "")
+    answer = json.loads(out)
+    assert answer["solved"] and validate(Board.from_text(shot.board.replace("/", "\n")), answer["solution"]) == []
+
+
+def test_the_default_look_still_reads_without_a_profile() -> None:
+    status, out, _ = run(["fixtures", "check", "rings"])
+    assert status == 0 and "12/12" in out
+
+
+def test_a_key_map_rides_along_with_a_calibrated_look(paper_profile: Profile, shots: dict[str, Shot],
+                                                      tmp_path: Path) -> None:
+    keymap = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
+              "clockwise": "right", "anticlockwise": "left", "inward": "up", "confirm": "enter"}
+    templates = {key: paper_profile.template(key) for key in paper_profile.get("templates", dict)}
+    both = profiles.save({**paper_profile.data, "keymap": keymap}, templates, tmp_path / "keys")
+    found = parse(load_image(shots["half.png"].path), both)
+    assert found.geometry["keymap"] == keymap
+    assert found.board.to_text().replace("\n", "/") == shots["half.png"].board
+
+
+# ---------------------------------------------------------------------------- profile fields
+
+MISSING = object()
+
+
+@pytest.mark.parametrize("field, value", [
+    ("ring_radii", [1.0, 0.8, 0.6]), ("ring_radii", [1.0, 0.9, 0.5, 0.45, 0.26]), ("ring_radii", "round"),
+    ("ring_radii", MISSING), ("centre_share", [0.5]), ("centre_share", [0.5, 1.5]), ("outer_share", "big"),
+    ("outer_share", MISSING), ("empty_distance", -1), ("empty_distance", True), ("enemy_distance", 0.2),
+    ("enemy_distance", MISSING), ("game", "lyne"),
+])
+def test_malformed_fields_are_refused_naming_the_field(paper_profile: Profile, field: str, value: object) -> None:
+    data = {k: v for k, v in paper_profile.data.items() if k != field}
+    if value is not MISSING:
+        data[field] = value
+    bad = Profile("bad", data["game"], paper_profile.folder, data)
+    with pytest.raises(ProfileError, match=f"'{field}'"):
+        parse(np.zeros((64, 64, 3), np.uint8), bad)
+
+
+def test_a_missing_tile_template_is_refused_naming_it(paper_profile: Profile) -> None:
+    data = {**paper_profile.data, "templates": {k: v for k, v in paper_profile.data["templates"].items()
+                                                if k != "empty_ring2"}}
+    with pytest.raises(ProfileError, match="empty_ring2"):
+        parse(np.zeros((64, 64, 3), np.uint8), Profile("bad", "rings", paper_profile.folder, data))
+
+
+# ---------------------------------------------------------------------------- picks
+
+def _picks(board: Board, width: int, height: int, seed: int) -> tuple[tuple[int, int, int, int], dict[str, tuple[int, int]]]:
+    """A box around the arena and clicks on its centre, its rim, an empty tile and an enemy,
+    from where the scene drew them."""
+    _, arena = render(board, width, height, "paper", seed)
+    empty = next((r, s) for r in range(4) for s in range(12) if board.cells[r][s] == ".")
+    enemy = next((r, s) for r in range(4) for s in range(12) if board.cells[r][s] != ".")
+    reach = arena.outer * 1.1
+    region = (round(arena.cx - reach), round(arena.cy - reach), round(2 * reach), round(2 * reach))
+
+    def at(xy: tuple[float, float]) -> tuple[int, int]:
+        return round(xy[0]), round(xy[1])
+
+    return region, dict(zip(learner.KINDS, (at((arena.cx, arena.cy)), at(arena.point(arena.outer, 200)),
+                                            at(arena.cell(*empty)), at(arena.cell(*enemy)))))
+
+
+def test_picks_teach_the_same_board_and_arena_as_the_board(shots: dict[str, Shot], paper_profile: Profile,
+                                                           tmp_path: Path) -> None:
+    region, examples = _picks(SHOT_BOARD, *SHOT_SIZE, SHOT_SEED)
+    data, templates = learner.learn(load_image(shots["shot.png"].path), region=region, examples=examples)
+    assert data["board"] == paper_profile.get("board", str)
+    assert data["ring_radii"] == pytest.approx(paper_profile.get("ring_radii", list), abs=0.01)
+    picked = profiles.save({**data, "game": "rings", "name": "picked"}, templates, tmp_path / "picked")
+    assert read(shots["small.jpg"].path, picked) == shots["small.jpg"].board
+
+
+def test_an_enemy_clicked_as_an_empty_tile_is_refused(shots: dict[str, Shot]) -> None:
+    region, examples = _picks(SHOT_BOARD, *SHOT_SIZE, SHOT_SEED)
+    examples["an empty tile"] = examples["an enemy"]
+    with pytest.raises(ProfileError, match="empty tile"):
+        learner.learn(load_image(shots["shot.png"].path), region=region, examples=examples)
+
+
+def test_the_window_teaches_a_profile_from_a_box_and_four_clicks(display: str, store: Path, tmp_path: Path) -> None:
+    if subprocess.run(["which", "xdotool"], capture_output=True).returncode:
+        pytest.skip("xdotool is not installed")
+    board = generate(7, 3, 3, kinds=KINDS)
+    size = (960, 540)                           # shows unscaled on the 1280×800 screen
+    img = paper(board, *size, 7)
+    path = tmp_path / "window.png"
+    cv2.imwrite(str(path), img)
+    region, examples = _picks(board, *size, 7)
+    env = {**os.environ, "DISPLAY": display, "PUZZLEPILOT_PROFILES": str(store)}
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlepilot", "calibrate", "rings", str(path), "--name", "picked"],
+                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        at = find_on_screen(img)
+        if at is None:
+            pytest.fail("the calibration window never showed the screenshot")
+        x0, y0 = at
+        x, y, w, h = region
+        xdotool("mousemove", x0 + x, y0 + y, "mousedown", 1)
+        xdotool("mousemove", x0 + x + w // 2, y0 + y + h // 2)
+        xdotool("mousemove", x0 + x + w, y0 + y + h, "mouseup", 1)
+        for kind in learner.KINDS:
+            px, py = examples[kind]
+            xdotool("mousemove", x0 + px, y0 + py, "click", 1)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    picked = profiles.load(store / "picked")
+    other = generate(8, 4, 3, kinds=KINDS)
+    assert parse(paper(other, 1280, 720, 8, 85), picked).board.to_text().replace("\n", "/") == as_read(other)
