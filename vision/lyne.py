@@ -317,18 +317,34 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     cv2.drawContours(mask, [outline - [x0, y0]], -1, 1, -1)
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     depth = float(dist.max())
-    outer = (dist >= 2) & (dist <= max(2.5, 0.25 * depth))
+    band = (2, max(2.5, 0.25 * depth))
     middle = (dist >= 0.4 * depth) & (dist <= 0.55 * depth)
-    node.ring, node.fill = _median(roi, outer), _median(roi, middle)
+    node.ring, node.fill = _median(roi, (dist >= band[0]) & (dist <= band[1])), _median(roi, middle)
     if kind == "hub":
         node.holes = _count_holes(roi, mask, node.ring, colours.background, (x, y))
         return node
-    if _differ(node.ring, node.fill) > 20:
+    if _differ(node.ring, node.fill) > 20 and _differ(_inner_ring(roi, mask, node, colours, band), node.fill) > 20:
         centre = _median(roi, dist >= 0.85 * depth)
         if colours.cream is not None and _differ(centre, tuple(int(v) for v in colours.cream)) > 40:
             raise NoBoardFound(f"a {kind} with a ring but no cream centre at ({x},{y})")
         node.terminal = True
     return node
+
+
+def _inner_ring(roi: np.ndarray, mask: np.ndarray, node: Node, colours: Colours, band: tuple[float, float]) -> tuple[int, int, int]:
+    """The ring's colour read inside the shape's half-way edge. The outline lies where the
+    colour first leaves the background: on a blurred image (JPEG, scaling) a few pixels
+    outside the shape's edge, so the band inside it that ``node.ring`` was read in holds
+    the blend of fill and background, which differs from the fill like a ring would. Here
+    the same band is measured from the edge of the pixels at least half as far from the
+    background as the nearer of fill and that blend, holes filled (a blend of fill and
+    cream centre can pass near the background's colour too)."""
+    back = [tuple(int(v) for v in c) for c in (colours.background, colours.faint)]
+    half = min(_differ(c, b) for c in (node.fill, node.ring) for b in back) // 2
+    near = _near(roi, colours.background, half - 1) | _near(roi, colours.faint, half - 1)
+    inside, _ = cv2.findContours(mask & (1 - near), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    edge = cv2.distanceTransform(cv2.drawContours(np.zeros_like(mask), inside, -1, 1, -1), cv2.DIST_L2, 3)
+    return _median(roi, (edge >= band[0]) & (edge <= band[1]))
 
 
 # Where a hub's holes sit, as a share of its width from its centre (measured on the game's
