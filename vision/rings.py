@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 import cv2
 import numpy as np
@@ -463,15 +463,44 @@ def classify(dist: np.ndarray, look: Look) -> tuple[list[list[bool]], float]:
     return (dist > threshold).tolist(), min(1.0, float(margin.min()))
 
 
+def tile_blob(image: np.ndarray, look: Look, k: float) -> tuple[float, float, float] | None:
+    """The circle (x, y, r) around the largest patch of the look's empty-tile colours, in the
+    image reduced by ``k``: where a game window on a busy desktop has its arena."""
+    small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    colours: list[np.ndarray] = []
+    for colour in np.concatenate([e.mean(axis=(1, 2)) for e in look.empty]):
+        if all(np.linalg.norm(colour - c) > TILE_NOISE / 2 for c in colours):
+            colours.append(colour)
+    mask = np.zeros(lab.shape[:2], np.uint8)
+    for colour in colours:
+        mask |= (np.square(lab - colour).sum(axis=-1) < TILE_NOISE ** 2).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    (x, y), r = cv2.minEnclosingCircle(max(contours, key=cv2.contourArea))
+    return float(x), float(y), float(r)
+
+
 def find_looked(image: np.ndarray, look: Look) -> tuple[Arena, float, list[list[bool]], float]:
     """The arena in a calibrated look and its cells: first where the calibration frame had it
-    (scaled to this image: a game window of another size), then around the circles found.
-    An arena must show the look's ring ratio, ring and slice borders, and enough of its
-    tiles; in the first that does, every cell must be clearly empty or taken."""
+    (scaled to this image: a game window of another size), then around the patch of the
+    look's tile colours, then around the circles found. An arena must show the look's ring
+    ratio, ring and slice borders, and enough of its tiles; in the first that does, every
+    cell must be clearly empty or taken."""
     grey_full, grey, k = greys(image)
     h, w = image.shape[:2]
     where = (look.centre[0] * w * k, look.centre[1] * h * k, look.outer * h * k)
-    for circle, span in [(where, (0.8, 1.25)), *((c, (0.9, 4.0)) for c in _candidates(grey))]:
+
+    def tries() -> Iterator[tuple[tuple[float, float, float], tuple[float, float]]]:
+        yield where, (0.8, 1.25)
+        blob = tile_blob(image, look, k)
+        if blob:
+            yield blob, (0.85, 1.2)
+        yield from ((c, (0.9, 4.0)) for c in _candidates(grey))
+
+    for circle, span in tries():
         found = arena_at(grey_full, grey, k, circle, look.ratio, span)
         if found is None:
             continue
