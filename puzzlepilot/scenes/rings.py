@@ -276,7 +276,7 @@ def render(board: Board, width: int = 1280, height: int = 720, style: str = "ear
 
 # ---------------------------------------------------------------------------- fixtures
 
-def _desktop(image: np.ndarray, width: int, height: int, seed: int) -> np.ndarray:
+def on_desktop(image: np.ndarray, width: int, height: int, seed: int) -> np.ndarray:
     """The game in a window with a title bar on a plain desktop."""
     rng = random.Random(seed)
     desk = np.full((height, width, 3), (rng.randrange(90, 140), 80, 60), np.uint8)
@@ -306,7 +306,7 @@ def fixture_cases() -> list[FixtureCase]:
     cases: list[FixtureCase] = []
 
     def add(name: str, image: np.ndarray, board: Board | None, note: str, ext: str = "jpg") -> None:
-        text = None if board is None else _as_read(board).to_text().replace("\n", "/")
+        text = None if board is None else board.relabelled().to_text().replace("\n", "/")
         cases.append(FixtureCase(name, image, text, ext, 88, note))
 
     setups = [  # name, seed, groups, moves, size, style
@@ -324,15 +324,10 @@ def fixture_cases() -> list[FixtureCase]:
         add(name, image, board, f"{4 * groups} enemies, {style} tiles, {w}x{h}")
     board = generate(8, 3, 3, kinds=KINDS)
     image, _ = render(board, 960, 540, "water", 8)
-    add("water_desktop", _desktop(image, 1366, 768, 8), board, "960x540 game window on a 1366x768 desktop")
+    add("water_desktop", on_desktop(image, 1366, 768, 8), board, "960x540 game window on a 1366x768 desktop")
     empty = Board(tuple("." * SLICES for _ in range(RINGS)), 2)
     add("empty_arena", render(empty, 960, 540, "earth", 9)[0], empty, "no enemies left", ext="png")
     add("no_arena", backdrop(960, 540, STYLES["night"], 10), None, "the stage without an arena")
     add("target", _target(960, 540, 11, 0), None, "concentric rings without slices")
     add("wheel16", _target(960, 540, 12, 16), None, "a wheel of 16 spokes")
     return cases
-
-
-def _as_read(board: Board) -> Board:
-    """The board as the vision reports it: every enemy an ``x``."""
-    return Board(tuple("".join("." if c == "." else "x" for c in ring) for ring in board.cells), board.budget)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from calibration import profile as profiles
 from calibration import rings as learner
 from calibration.profile import Profile, ProfileError
-from puzzlepilot.scenes.rings import KINDS, _desktop, render
+from puzzlepilot.scenes.rings import KINDS, on_desktop, render
 from solvers.rings import Board, generate, validate
 from vision.common import NoBoardFound, load_image
 from vision.rings import RING_PX, SLICE_PX, Look, classify, look_of, parse
@@ -48,7 +48,7 @@ def paper(board: Board, width: int, height: int, seed: int, quality: int | None 
     """A paper-look battle, optionally as a 960×540 window on a 1366×768 desktop, optionally JPEG."""
     img, _ = render(board, width, height, "paper", seed)
     if desktop:
-        img = _desktop(cv2.resize(img, (960, 540), interpolation=cv2.INTER_AREA), 1366, 768, seed)
+        img = on_desktop(cv2.resize(img, (960, 540), interpolation=cv2.INTER_AREA), 1366, 768, seed)
     if quality:
         img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
     return img
