@@ -145,10 +145,13 @@ def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
     gaps (mostly covered by other colours: pieces), largest first. The colour is matched
     at full size; large pictures are then screened at a reduced size where a block is
     board-coloured when any of its pixels is, so gaps one pixel wide keep the board in one
-    piece; each candidate is cut out of the full-size match."""
-    full = bridge(colour_mask(image, colour))
+    piece; each candidate is cut out of the full-size match. Breaks in gap lines are
+    bridged at both sizes, so the screened region holds all of the full-size one."""
+    full = colour_mask(image, colour)
     f = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / SCREEN_PIXELS))))
-    raw = cv2.dilate(full, np.ones((f, f), np.uint8), anchor=(0, 0))[::f, ::f] if f > 1 else full
+    # a break of BRIDGE px covers at most BRIDGE // f whole blocks
+    raw = bridge(cv2.dilate(full, np.ones((f, f), np.uint8), anchor=(0, 0))[::f, ::f], BRIDGE // f) if f > 1 \
+        else bridge(full)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(raw, connectivity=4)
     boxes = [(i, st) for i, st in enumerate(stats) if i and st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
              and st[4] <= (0.6 if f == 1 else 0.8) * st[2] * st[3]]
@@ -159,7 +162,8 @@ def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
     found = []
     for _, (x, y, w, h, _) in boxes[:4]:
         x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
-        crop = full[y0:(y + h + 1) * f, x0:(x + w + 1) * f]
+        cut = np.s_[y0:(y + h + 1) * f, x0:(x + w + 1) * f]
+        crop = bridge(full[cut]) if f > 1 else raw[cut]
         m, labels, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=4)
         if m < 2:
             continue
@@ -171,13 +175,13 @@ def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
     return found
 
 
-def bridge(mask: np.ndarray) -> np.ndarray:
-    """The colour mask with breaks of up to BRIDGE px in straight gap lines filled: where
+def bridge(mask: np.ndarray, length: int = BRIDGE) -> np.ndarray:
+    """The colour mask with breaks of up to ``length`` px in straight gap lines filled: where
     two pieces' rounded, smoothed corners meet over a gap one or two pixels wide they
     touch at a pixel or two, which would join the pieces into one patch. Only runs with
     the colour on both sides along a line are filled, so no piece (far thicker) is cut."""
     closed = [cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones(shape, np.uint8))
-              for shape in ((BRIDGE + 1, 1), (1, BRIDGE + 1))]
+              for shape in ((length + 1, 1), (1, length + 1))]
     return cv2.bitwise_or(closed[0], closed[1])
 
 
