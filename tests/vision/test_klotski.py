@@ -190,3 +190,15 @@ def test_a_row_of_pieces_cut_off_from_the_board_region_is_not_dropped(style):
     except NoBoardFound:
         return
     assert text(found) == truth.board
+
+
+def test_a_board_whose_lower_rows_the_old_screen_cut_off_reads_whole(tmp_path):
+    """Issue 8's wrong board: 30 px wooden cells in JPEG 69 on a 1080p desktop with the
+    board colour pinned read as its top two rows (CC.A/CC.B) when the reduced screen
+    lost the gap lines; now it reads whole (or would be refused), never a part."""
+    img, truth = render(scrambled(layout("雨声淅沥"), 15, 0), style="wooden", cell=30.417)
+    desk = render_desktop(1920, 1080, 261)
+    desk[464:464 + img.shape[0], 1036:1036 + img.shape[1]] = img
+    shot = cv2.imdecode(cv2.imencode(".jpg", desk, [cv2.IMWRITE_JPEG_QUALITY, 69])[1], cv2.IMREAD_COLOR)
+    profile = Profile("wooden", "klotski", tmp_path, {"board_colour": [58, 36, 20], "target": [2, 2]})
+    assert text(parse(shot, profile)) == truth.board
