@@ -4,7 +4,9 @@ Stages, each a plain function:
 1. ``main_colours``: the picture's few most common colours; the board's is one of them;
 2. ``board_regions``: for each, the large connected regions of that colour — the board
    shows through every gap between pieces, so the board and its gaps are one region and
-   every piece is a *hole* in it;
+   every piece is a *hole* in it (the colour is matched at full size and short breaks in
+   gap lines are bridged, so 1 px gaps hold; large pictures are screened at a reduced
+   size where a block has the colour when any of its pixels has);
 3. ``piece_rects``: the holes of a region, which must be solid rectangles (names and
    pictures on a piece are inside its hole, so they do not matter), and a margin of board
    colour along every side of the region (a board cut off by a banner is refused);
@@ -21,7 +23,9 @@ Stages, each a plain function:
    pieces are lettered as ``Board.relabelled`` does.
 Anything that does not fit — a hole that is not a rectangle, a size that is not a whole
 number of cells, a cell neither covered nor board-coloured — refuses the region: no board
-found. A profile may pin the board's colour (``board_colour``: [r, g, b]).
+found. The confidence falls with the pieces' misfit to the grid (average and worst).
+A profile may pin the board's colour (``board_colour``: [r, g, b]), the target's shape
+(``target``) and the count of empty cells (``empty_cells``).
 """
 from __future__ import annotations
 
