@@ -16,7 +16,6 @@ from puzzlepilot.cli import main
 from puzzlepilot.scenes.klotski import STYLES, render
 from puzzlepilot.scenes.onestroke import render_desktop
 from solvers.klotski import Board, generate
-from vision.common import NoBoardFound
 from vision.klotski import parse
 
 CELL = 60
@@ -142,18 +141,10 @@ def test_the_profile_records_the_count_of_empty_cells(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("style", STYLES)
 @pytest.mark.parametrize("seed", [3, 11])
-def test_half_size_jpeg_boards_on_a_desktop_read_right_or_are_refused_with_the_profile(
-        tmp_path: Path, style: str, seed: int) -> None:
-    """Issue 8: 30 px cells (half the calibrated size), JPEG 75, on a 1080p desktop.
-    The flat look must read; the others may refuse, never misread."""
+def test_the_profile_reads_half_size_jpeg_boards_on_a_desktop(tmp_path: Path, style: str, seed: int) -> None:
+    """Issue 8: 30 px cells (half the calibrated size, gaps of 2-3 px), JPEG 75, on a
+    1080p desktop where the board's colour is too rare to be guessed."""
     prof = calibrated(tmp_path, style)
     image, truth = on_desktop(generate(5, 4, seed), style, 0.5 * CELL, (1920, 1080), seed)
     shot = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])[1], cv2.IMREAD_COLOR)
-    if style == "flat":
-        assert parse(shot, prof).board.to_text().replace("\n", "/") == truth
-        return
-    try:
-        found = parse(shot, prof)
-    except NoBoardFound:
-        return
-    assert found.board.to_text().replace("\n", "/") == truth
+    assert parse(shot, prof).board.to_text().replace("\n", "/") == truth
