@@ -5,7 +5,11 @@ profile parse of the same boards in the scenes' "night" look, the profile calibr
 one 720×1280 frame; three phone sizes, fresh and half drawn. Klotski: the default parse
 against the profile parse (board colour pinned) of the same frame, plain and on a 1080p
 desktop. LYNE: the default parse against the profile parse (background pinned) of the same
-game window on a 1080p desktop. Also the time ``learn`` takes on each calibration frame.
+game window on a 1080p desktop. Rings: the default parse of battles in the "earth" look
+against the profile parse of the same boards in the scenes' "paper" look (which the
+default vision misreads), the profile calibrated from one 1280×720 frame; 0.5× to 2× that
+size and a 960×540 window on a 1366×768 desktop. Also the time ``learn`` takes on each
+calibration frame.
 """
 from __future__ import annotations
 
@@ -13,18 +17,23 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+import cv2
+
 from calibration import klotski as klotski_learner
 from calibration import lyne as lyne_learner
 from calibration import onestroke as onestroke_learner
+from calibration import rings as rings_learner
 from calibration.profile import Profile, save
 from puzzlepilot.bench import Bench, summary
 from puzzlepilot.scenes import klotski as klotski_scene
 from puzzlepilot.scenes import lyne as lyne_scene
+from puzzlepilot.scenes import rings as rings_scene
 from puzzlepilot.scenes.onestroke import render_desktop, render_phone, tight
 from solvers.klotski import generate as klotski_board
 from solvers.lyne import Board as LyneBoard
 from solvers.onestroke import Board, generate, solve
-from vision import klotski, lyne, onestroke
+from solvers.rings import generate as rings_board
+from vision import klotski, lyne, onestroke, rings
 
 SHOT = Board.from_text("##S##\n#.###\n#####\n##.##")
 PHONES = ((360, 640), (720, 1280), (1080, 1920))
@@ -81,3 +90,28 @@ def run(bench: Bench) -> None:
         taught = _median(bench, lambda: lyne.parse(desk, prof), runs)
         bench.table("calibration_lyne", f"lyne parse, ms median of {runs}, same frame (learn: {learn_ms} ms)",
                     ["frame", "default", "profile", "ratio"], [["640x480 on 1080p", base, taught, round(taught / base, 2)]])
+
+        rb = rings_board(100, 3, 3, kinds=rings_scene.KINDS)
+        shot, _ = rings_scene.render(rb, 1280, 720, "paper", 100)
+        prof, learn_ms = _learned(bench, "rings", rings_learner, shot, rb.relabelled(), Path(tmp))
+        look = rings.look_of(prof)
+        rb = rings_board(7, 4, 3, kinds=rings_scene.KINDS)
+        frames = [("1280x720", 1280, 720, False)] if bench.quick else [
+            ("640x360", 640, 360, False), ("1280x720", 1280, 720, False), ("2560x1440", 2560, 1440, False),
+            ("960x540 on a 1366x768 desktop", 1280, 720, True)]
+        rows = []
+        for label, width, height, desktop in frames:
+            looks = [rings_scene.render(rb, width, height, style, 7)[0] for style in ("earth", "paper")]
+            if desktop:
+                looks = [rings_scene.on_desktop(cv2.resize(img, (960, 540), interpolation=cv2.INTER_AREA), 1366, 768, 7)
+                         for img in looks]
+            base = _median(bench, lambda: rings.parse(looks[0]), runs)
+            taught = _median(bench, lambda: rings.parse(looks[1], prof), runs)
+            # the arena and its cells alone, without the budget panel's OCR (the same in both)
+            base_cells = _median(bench, lambda: rings.occupancy(rings.unwarp(looks[0], rings.find_arena(looks[0])[0])), runs)
+            taught_cells = _median(bench, lambda: rings.find_looked(looks[1], look), runs)
+            rows.append([label, base, taught, round(taught / base, 2), base_cells, taught_cells,
+                         round(taught_cells / base_cells, 2)])
+        bench.table("calibration_rings", f"rings parse, ms median of {runs}: earth look vs paper look with its profile "
+                    f"(learn: {learn_ms} ms)", ["frame", "default", "profile", "ratio", "cells default", "cells profile",
+                                                "ratio"], rows)
