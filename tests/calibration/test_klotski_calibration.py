@@ -2,7 +2,6 @@
 on desktops and as JPEG with the profile."""
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import cv2
@@ -12,11 +11,11 @@ import pytest
 from calibration import klotski as learner
 from calibration import profile as profiles
 from calibration.profile import ProfileError
-from puzzlepilot.cli import main
 from puzzlepilot.scenes.klotski import STYLES, render
 from puzzlepilot.scenes.onestroke import render_desktop
 from solvers.klotski import Board, generate
 from vision.klotski import parse
+from tests.helpers import run_cli as run
 
 CELL = 60
 SHOT = generate(5, 4, 3)
@@ -28,12 +27,6 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "store"
 
 
-def run(*argv: object) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = main([str(a) for a in argv], stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
-
-
 def calibrated(tmp_path: Path, style: str) -> profiles.Profile:
     """``calibrate klotski`` on a plain screenshot, given the board in the solver's own
     lettering (not the vision's)."""
@@ -41,7 +34,7 @@ def calibrated(tmp_path: Path, style: str) -> profiles.Profile:
     shot = tmp_path / "shot.png"
     cv2.imwrite(str(shot), img)
     assert SHOT.to_text() != SHOT.relabelled().to_text()
-    status, out, err = run("calibrate", "klotski", shot, "--name", style, "--board", SHOT.to_text().replace("\n", "/"))
+    status, out, err = run(["calibrate", "klotski", shot, "--name", style, "--board", SHOT.to_text().replace("\n", "/")])
     assert (status, err) == (0, ""), err
     return profiles.load(style)
 
@@ -89,8 +82,8 @@ def test_check_reports_the_differing_cells_and_exits_1(tmp_path: Path) -> None:
     rows = truth.board.split("/")
     rows[0] = "." + rows[0][1:] if rows[0][0] != "." else "A" + rows[0][1:]
     bad.write_text("\n".join(rows))
-    assert run("calibrate", "--check", "flat", path, "--boards", good)[0] == 0
-    status, out, _ = run("calibrate", "--check", "flat", path, "--boards", bad)
+    assert run(["calibrate", "--check", "flat", path, "--boards", good])[0] == 0
+    status, out, _ = run(["calibrate", "--check", "flat", path, "--boards", bad])
     assert status == 1 and "matches" not in out and "(0,0)" in out
 
 
@@ -131,7 +124,7 @@ def test_a_board_the_screenshot_does_not_show_is_refused(tmp_path: Path, store: 
     img, _ = render(SHOT, style="flat", cell=CELL)
     shot = tmp_path / "shot.png"
     cv2.imwrite(str(shot), img)
-    status, _, err = run("calibrate", "klotski", shot, "--name", "nope", "--board", "CC.A/CC.A/BBDD")
+    status, _, err = run(["calibrate", "klotski", shot, "--name", "nope", "--board", "CC.A/CC.A/BBDD"])
     assert status == 2 and err.count("\n") == 1 and not (store / "nope").exists()
 
 
