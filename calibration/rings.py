@@ -100,7 +100,8 @@ def build(image: np.ndarray, arena: Arena, taken: list[list[bool]]) -> tuple[dic
         empty = [s for s in range(SLICES) if not taken[r][s]]
         enemies = [s for s in range(SLICES) if taken[r][s]]
         if len(empty) < 2:
-            raise ProfileError(f"ring {r} shows {len(empty)} empty tiles; calibrating needs 2 or more in every ring")
+            raise ProfileError(f"ring {r} shows {len(empty)} empty tile{'' if len(empty) == 1 else 's'}; "
+                               f"calibrating needs 2 or more in every ring")
         diff = excess(patches[r][empty], patches[r][empty]) + np.eye(len(empty)) * 1e9
         empty_far.append(float(diff.min(axis=1).max()))
         if enemies:
