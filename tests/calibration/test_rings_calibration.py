@@ -178,6 +178,14 @@ def test_calibrating_with_a_board_the_screenshot_does_not_show_is_refused(shots:
     assert not (store / "wrong").exists()
 
 
+def test_a_board_with_a_ring_of_too_few_empty_tiles_is_refused_naming_the_ring(shots: dict[str, Shot],
+                                                                               store: Path) -> None:
+    crowded = "/".join(["x" * 11 + ".", *SHOT_BOARD.cells[1:]])
+    status, out, err = run(["calibrate", "rings", shots["shot.png"].path, "--name", "crowded", "--board", crowded])
+    assert (status, out) == (2, "") and err.count("\n") == 1 and "ring 0 shows 1 empty tile;" in err
+    assert not (store / "crowded").exists()
+
+
 # ---------------------------------------------------------------------------- calibrate --check, solve
 
 def test_check_exits_0_when_every_board_matches(paper_profile: Profile, shots: dict[str, Shot], tmp_path: Path) -> None:
