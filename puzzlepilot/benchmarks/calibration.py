@@ -28,7 +28,8 @@ from puzzlepilot.bench import Bench, summary
 from puzzlepilot.scenes import klotski as klotski_scene
 from puzzlepilot.scenes import lyne as lyne_scene
 from puzzlepilot.scenes import rings as rings_scene
-from puzzlepilot.scenes.onestroke import render_desktop, render_phone, tight
+from puzzlepilot.scenes.onestroke import render_phone, tight
+from puzzlepilot.scenes.paint import render_desktop
 from solvers.klotski import generate as klotski_board
 from solvers.lyne import Board as LyneBoard
 from solvers.onestroke import Board, generate, solve

@@ -143,7 +143,8 @@ def baseline_locate(image: np.ndarray) -> tuple[float, float]:
 
 
 def run_vision(bench: Bench) -> None:
-    from puzzlepilot.scenes.onestroke import embed, render_desktop
+    from puzzlepilot.scenes.onestroke import embed
+    from puzzlepilot.scenes.paint import render_desktop
     from puzzlepilot.scenes.valves import render_sewer
     from vision.valves import parse
 

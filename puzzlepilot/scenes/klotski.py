@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from puzzlepilot.scenes import FixtureCase
+from puzzlepilot.scenes.paint import bgr, rounded_rect, shade
 from solvers.klotski import Board, Piece, generate, layout, solve
 
 RGB = tuple[int, int, int]
@@ -55,27 +56,6 @@ class Truth:
     pitch: float
 
 
-def _bgr(c: RGB) -> tuple[int, int, int]:
-    return (c[2], c[1], c[0])
-
-
-def _shade(c: RGB, k: float) -> RGB:
-    """Darker (k < 0) or lighter (k > 0) by a share."""
-    return tuple(round(v + ((255 - v) if k > 0 else v) * k) for v in c)  # type: ignore[return-value]
-
-
-def _box(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, r: float, color: RGB) -> None:
-    """A filled rectangle with round corners."""
-    x0, y0, x1, y1 = round(x0), round(y0), round(x1), round(y1)
-    r = max(0, min(round(r), (x1 - x0) // 2, (y1 - y0) // 2))
-    c = _bgr(color)
-    cv2.rectangle(img, (x0 + r, y0), (x1 - r, y1), c, -1)
-    cv2.rectangle(img, (x0, y0 + r), (x1, y1 - r), c, -1)
-    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
-        if r:
-            cv2.circle(img, (cx, cy), r, c, -1, cv2.LINE_AA)
-
-
 def _text(img: np.ndarray, text: str, centre: tuple[float, float], height: float, color: RGB,
           max_width: float) -> None:
     scale = height / 22.0
@@ -85,7 +65,7 @@ def _text(img: np.ndarray, text: str, centre: tuple[float, float], height: float
         scale *= max_width / w
         (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
     cv2.putText(img, text, (round(centre[0] - w / 2), round(centre[1] + h / 2)),
-                cv2.FONT_HERSHEY_SIMPLEX, scale, _bgr(color), thick, cv2.LINE_AA)
+                cv2.FONT_HERSHEY_SIMPLEX, scale, bgr(color), thick, cv2.LINE_AA)
 
 
 def _piece(img: np.ndarray, p: Piece, box: tuple[float, float, float, float], cell: float,
@@ -95,10 +75,10 @@ def _piece(img: np.ndarray, p: Piece, box: tuple[float, float, float, float], ce
     r = look.radius * cell
     if style == "wooden":
         wood: RGB = (200, 118, 72) if is_target else (216, 174, 114)
-        _box(img, x0, y0, x1, y1, r, _shade(wood, -0.22))                       # shadow edge
-        _box(img, x0, y0, x1 - cell * 0.04, y1 - cell * 0.04, r, _shade(wood, 0.25))  # light edge
-        _box(img, x0 + cell * 0.04, y0 + cell * 0.04, x1 - cell * 0.04, y1 - cell * 0.04, r, wood)
-        grain = _bgr(_shade(wood, -0.08))
+        rounded_rect(img, x0, y0, x1, y1, r, shade(wood, -0.22))                       # shadow edge
+        rounded_rect(img, x0, y0, x1 - cell * 0.04, y1 - cell * 0.04, r, shade(wood, 0.25))  # light edge
+        rounded_rect(img, x0 + cell * 0.04, y0 + cell * 0.04, x1 - cell * 0.04, y1 - cell * 0.04, r, wood)
+        grain = bgr(shade(wood, -0.08))
         rng = random.Random(index)
         for k in range(max(2, round((y1 - y0) / cell * 5))):
             y = y0 + (k + 0.5 + rng.uniform(-0.3, 0.3)) * (y1 - y0) / max(2, round((y1 - y0) / cell * 5))
@@ -108,17 +88,17 @@ def _piece(img: np.ndarray, p: Piece, box: tuple[float, float, float, float], ce
             cv2.polylines(img, [pts], False, grain, 1, cv2.LINE_AA)
     elif style == "flat":
         color = (231, 76, 60) if is_target else FLAT_COLOURS.get(p.shape, (155, 89, 182))
-        _box(img, x0, y0, x1, y1, r, color)
+        rounded_rect(img, x0, y0, x1, y1, r, color)
     else:
         cream: RGB = (240, 214, 170) if is_target else (236, 228, 204)
-        _box(img, x0, y0, x1, y1, r, cream)
+        rounded_rect(img, x0, y0, x1, y1, r, cream)
         ink: RGB = (120, 40, 24)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         if is_target:
             face = round(min(x1 - x0, y1 - y0) * 0.22)
-            cv2.circle(img, (round(cx), round(cy - face * 0.4)), face, _bgr(ink), max(1, round(cell / 30)), cv2.LINE_AA)
+            cv2.circle(img, (round(cx), round(cy - face * 0.4)), face, bgr(ink), max(1, round(cell / 30)), cv2.LINE_AA)
             for ex in (-0.35, 0.35):
-                cv2.circle(img, (round(cx + ex * face), round(cy - face * 0.55)), max(1, round(face * 0.1)), _bgr(ink), -1)
+                cv2.circle(img, (round(cx + ex * face), round(cy - face * 0.55)), max(1, round(face * 0.1)), bgr(ink), -1)
             _text(img, "CAO CAO", (cx, cy + face * 1.3), cell * 0.26, ink, (x1 - x0) * 0.8)
         else:
             names = NAMES.get(p.shape, ["BING"])
@@ -141,16 +121,16 @@ def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple
     rim = 0.35 * cell
     bw, bh = board.cols * cell, board.rows * cell
     width, height = size or (round(bw + 2 * rim + 1.2 * cell), round(bh + 2 * rim + 1.8 * cell))
-    img = np.full((height, width, 3), _bgr(look.page), np.uint8)
+    img = np.full((height, width, 3), bgr(look.page), np.uint8)
     bx, by = at or ((width - bw) / 2, (height - bh) / 2 + 0.3 * cell)
-    _box(img, bx - rim, by - rim, bx + bw + rim, by + bh + rim, rim * 0.6, look.frame)
-    cv2.rectangle(img, (round(bx), round(by)), (round(bx + bw), round(by + bh)), _bgr(look.board), -1)
+    rounded_rect(img, bx - rim, by - rim, bx + bw + rim, by + bh + rim, rim * 0.6, look.frame)
+    cv2.rectangle(img, (round(bx), round(by)), (round(bx + bw), round(by + bh)), bgr(look.board), -1)
     target = board.piece(board.target)
     ex0 = bx + board.goal[1] * cell
     cv2.rectangle(img, (round(ex0 + 0.1 * cell), round(by + bh + rim * 0.3)),
-                  (round(ex0 + (target.width - 0.1) * cell), round(by + bh + rim * 0.7)), _bgr(look.exit), -1)
+                  (round(ex0 + (target.width - 0.1) * cell), round(by + bh + rim * 0.7)), bgr(look.exit), -1)
     if title:
-        _text(img, title, (bx + bw / 2, by - rim - 0.5 * cell), 0.32 * cell, _shade(look.frame, -0.3), bw)
+        _text(img, title, (bx + bw / 2, by - rim - 0.5 * cell), 0.32 * cell, shade(look.frame, -0.3), bw)
     gap = look.gap * cell
     for i, p in enumerate(board.pieces):
         box = (bx + p.col * cell + gap / 2, by + p.row * cell + gap / 2,
@@ -225,7 +205,7 @@ def fixture_cases() -> list[FixtureCase]:
 
     img, t = render(layout("横刀立马"), style="flat", cell=60)
     (x0, y0), (x1, y1) = t.cells[0], t.cells[-1]
-    cv2.rectangle(img, (round(x0 - 30), round(y0 - 30)), (round(x1 + 30), round(y1 + 30)), _bgr(LOOKS["flat"].board), -1)
+    cv2.rectangle(img, (round(x0 - 30), round(y0 - 30)), (round(x1 + 30), round(y1 + 30)), bgr(LOOKS["flat"].board), -1)
     add("no_board_empty_board", img, None, "the board with every piece taken off")
     add("no_board_desktop", desktop(1024, 700, 5), None, "a desktop with windows, no game")
     grid = np.full((600, 600, 3), 30, np.uint8)

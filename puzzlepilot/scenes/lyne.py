@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from puzzlepilot.scenes import FixtureCase
+from puzzlepilot.scenes.paint import bgr
 from solvers.lyne import Board, generate
 
 RGB = tuple[int, int, int]
@@ -72,13 +73,9 @@ class Truth:
     pitch: float
 
 
-def _bgr(color: RGB) -> tuple[int, int, int]:
-    return (int(color[2]), int(color[1]), int(color[0]))
-
-
 def _poly(img: np.ndarray, points: list[tuple[float, float]], color: RGB) -> None:
     pts = np.array([[round(x * 16), round(y * 16)] for x, y in points], np.int32)
-    cv2.fillPoly(img, [pts], _bgr(color), cv2.LINE_AA, shift=4)
+    cv2.fillPoly(img, [pts], bgr(color), cv2.LINE_AA, shift=4)
 
 
 def _outline(kind: str, x: float, y: float, r: float) -> list[tuple[float, float]]:
@@ -134,7 +131,7 @@ def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
     """The game area of ``width``×``height`` showing the board, with ``drawn`` partial
     paths (node lists) in cream."""
     img = np.empty((height, width, 3), np.uint8)
-    img[:] = _bgr(pal.background)
+    img[:] = bgr(pal.background)
     rows, cols = board.rows, board.cols
     pitch = min(0.84 * width / cols, 0.82 * height / rows, 0.30 * height)
     x0 = width / 2 - pitch * (cols - 1) / 2
@@ -149,7 +146,7 @@ def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
         for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
             if 0 <= r + dr < rows and 0 <= c + dc < cols and board.grid[r + dr][c + dc] != ".":
                 a, b = centre[r][c], centre[r + dr][c + dc]
-                cv2.line(img, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), _bgr(pal.faint), line, cv2.LINE_AA)
+                cv2.line(img, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), bgr(pal.faint), line, cv2.LINE_AA)
     passes: dict[Pos, int] = {}
     for path in (drawn or {}).values():
         for r, c in path[1:-1]:
@@ -159,7 +156,7 @@ def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
     for path in (drawn or {}).values():
         _double_line(img, [centre[r][c] for r, c in path], pitch, pal.cream)
     border = max(2, round(min(width, height) * 0.011))
-    cv2.rectangle(img, (0, 0), (width - 1, height - 1), _bgr(pal.border), border * 2 - 1)
+    cv2.rectangle(img, (0, 0), (width - 1, height - 1), bgr(pal.border), border * 2 - 1)
     tab = height * 0.06
     _poly(img, [(width - tab * 1.6, 0), (width, 0), (width, tab * 0.2), (width - tab * 0.8, tab)], pal.border)
     _level_name(img, level, width / 2, height * 0.045, height * 0.035, pal)
@@ -175,7 +172,7 @@ def _double_line(img: np.ndarray, points: list[tuple[float, float]], pitch: floa
         nx, ny = -(b[1] - a[1]) / length * gap, (b[0] - a[0]) / length * gap
         for s in (-1, 1):
             cv2.line(img, (round(a[0] + s * nx), round(a[1] + s * ny)), (round(b[0] + s * nx), round(b[1] + s * ny)),
-                     _bgr(color), width, cv2.LINE_AA)
+                     bgr(color), width, cv2.LINE_AA)
 
 
 def _level_name(img: np.ndarray, text: str, x: float, y: float, size: float, pal: Palette) -> None:
@@ -185,7 +182,7 @@ def _level_name(img: np.ndarray, text: str, x: float, y: float, size: float, pal
     thick = max(1, round(size * 0.08))
     (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
     cv2.putText(layer, text, (round(x - w / 2), round(y + h / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale,
-                _bgr(pal.cream), thick, cv2.LINE_AA)
+                bgr(pal.cream), thick, cv2.LINE_AA)
     cv2.addWeighted(layer, 0.5, img, 0.5, 0, dst=img)
 
 
@@ -257,7 +254,7 @@ def fixture_cases() -> list[FixtureCase]:
         add(f"extra_{pal_name.replace(' ', '_')}_{w}", img, t.board, note, ext="jpg" if n == 2 else "png")
     # screens with no LYNE board: an empty game area, and a plain wallpaper
     empty = np.empty((480, 640, 3), np.uint8)
-    empty[:] = _bgr(PALETTES["original"].background)
+    empty[:] = bgr(PALETTES["original"].background)
     for x in range(0, 700, 145):
         for y in range(0, 500, 145):
             _poly(empty, _outline("d", x, y, 58), PALETTES["original"].faint)

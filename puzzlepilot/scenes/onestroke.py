@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from puzzlepilot.scenes import FixtureCase
+from puzzlepilot.scenes.paint import bgr, mix, noise_photo, render_desktop, rounded_rect, shapes_scene
 from solvers.onestroke import Board, generate, solve
 
 RGB = tuple[int, int, int]
@@ -59,56 +60,35 @@ class Truth:
                        pitch=self.pitch * k, cell=self.cell * k)
 
 
-def _bgr(color: RGB) -> tuple[int, int, int]:
-    return (color[2], color[1], color[0])
-
-
-def _mix(color: RGB, other: RGB, t: float) -> RGB:
-    """``color`` moved a share t of the way toward ``other``."""
-    return tuple(round(a + (b - a) * t) for a, b in zip(color, other))  # type: ignore[return-value]
-
-
-def rounded_rect(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, radius: float, color: RGB) -> None:
-    """A filled rectangle with round corners (OpenCV has none)."""
-    x0, y0, x1, y1 = round(x0), round(y0), round(x1), round(y1)
-    r = max(0, min(round(radius), (x1 - x0) // 2, (y1 - y0) // 2))
-    c = _bgr(color)
-    cv2.rectangle(img, (x0 + r, y0), (x1 - r, y1), c, -1)
-    cv2.rectangle(img, (x0, y0 + r), (x1, y1 - r), c, -1)
-    if r:
-        for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
-            cv2.circle(img, (cx, cy), r, c, -1, cv2.LINE_AA)
-
-
 def _text(img: np.ndarray, text: str, centre: tuple[float, float], height: float, color: RGB, thick: float = 0.1) -> None:
     """Text of about ``height`` px, centred on a point."""
     scale = height / 22.0
     t = max(1, round(height * thick))
     (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, t)
     cv2.putText(img, text, (round(centre[0] - w / 2), round(centre[1] + h / 2)),
-                cv2.FONT_HERSHEY_SIMPLEX, scale, _bgr(color), t, cv2.LINE_AA)
+                cv2.FONT_HERSHEY_SIMPLEX, scale, bgr(color), t, cv2.LINE_AA)
 
 
 def draw_cat(img: np.ndarray, x: float, y: float, size: float, color: RGB) -> None:
     """The cat sitting on a cell centred at (x, y): coloured head with ears, white face,
     dark eyes, pink cheeks, feet below the cell and a tail curling up above it."""
     s = size / 2
-    dark = _mix(color, (60, 40, 30), 0.35)
+    dark = mix(color, (60, 40, 30), 0.35)
     # tail first, so the head covers its root
     tail = np.array([(x + 0.12 * s, y - 0.9 * s), (x + 0.16 * s, y - 1.2 * s),
                      (x + 0.08 * s, y - 1.4 * s), (x + 0.2 * s, y - 1.55 * s)]).round().astype(np.int32)
-    cv2.polylines(img, [tail], False, _bgr(color), max(2, round(0.2 * s)), cv2.LINE_AA)
+    cv2.polylines(img, [tail], False, bgr(color), max(2, round(0.2 * s)), cv2.LINE_AA)
     for fx in (-0.45, 0.25):   # feet
         rounded_rect(img, x + fx * s, y + 0.8 * s, x + (fx + 0.2) * s, y + 1.12 * s, 0.08 * s, (250, 236, 226))
     rounded_rect(img, x - s, y - s, x + s, y + s, 0.12 * size, color)
     rounded_rect(img, x - 0.92 * s, y - 0.05 * s, x + 0.92 * s, y + 0.9 * s, 0.1 * size, (255, 255, 255))
     for ex in (-1, 1):         # ears, eyes, cheeks
-        cv2.circle(img, (round(x + ex * 0.62 * s), round(y - 0.05 * s)), round(0.2 * s), _bgr(dark), max(1, round(0.06 * s)), cv2.LINE_AA)
+        cv2.circle(img, (round(x + ex * 0.62 * s), round(y - 0.05 * s)), round(0.2 * s), bgr(dark), max(1, round(0.06 * s)), cv2.LINE_AA)
         cv2.ellipse(img, (round(x + ex * 0.48 * s), round(y + 0.32 * s)), (max(1, round(0.1 * s)), max(1, round(0.15 * s))),
                     0, 0, 360, (30, 30, 30), -1, cv2.LINE_AA)
-        cv2.circle(img, (round(x + ex * 0.72 * s), round(y + 0.55 * s)), max(1, round(0.09 * s)), _bgr((245, 150, 150)), -1, cv2.LINE_AA)
+        cv2.circle(img, (round(x + ex * 0.72 * s), round(y + 0.55 * s)), max(1, round(0.09 * s)), bgr((245, 150, 150)), -1, cv2.LINE_AA)
     cv2.ellipse(img, (round(x), round(y + 0.45 * s)), (max(1, round(0.12 * s)), max(1, round(0.08 * s))),
-                0, 0, 180, _bgr(dark), max(1, round(0.05 * s)), cv2.LINE_AA)
+                0, 0, 180, bgr(dark), max(1, round(0.05 * s)), cv2.LINE_AA)
 
 
 def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: float = 1.0,
@@ -124,7 +104,7 @@ def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: 
     palette = THEMES[theme]
     rng = np.random.default_rng(seed)
     u = width / 1080
-    img = np.full((height, width, 3), _bgr(palette.background), np.uint8)
+    img = np.full((height, width, 3), bgr(palette.background), np.uint8)
     if frame:
         _draw_frame(img, u, int(rng.integers(1, 900)), int(rng.integers(0, 5000)))
     pitch = min(130 * u, 0.9 * width / board.cols, 0.62 * height / board.rows) * scale
@@ -136,17 +116,17 @@ def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: 
     if path and path[0] != board.start:
         path.insert(0, board.start)
     done = set(path)
-    tint = _mix(color, (255, 255, 255), 0.45)
+    tint = mix(color, (255, 255, 255), 0.45)
     for r, c in board.cells:
         x, y = centres[r * board.cols + c]
         rounded_rect(img, x - cell / 2, y - cell / 2, x + cell / 2, y + cell / 2, 0.14 * cell,
                      tint if (r, c) in done else palette.cell)
     if len(path) > 1:
-        line = _mix(color, (0, 0, 0), 0.12)
+        line = mix(color, (0, 0, 0), 0.12)
         pts = np.array([centres[r * board.cols + c] for r, c in path]).round().astype(np.int32)
-        cv2.polylines(img, [pts], False, _bgr(line), max(2, round(0.22 * cell)), cv2.LINE_AA)
+        cv2.polylines(img, [pts], False, bgr(line), max(2, round(0.22 * cell)), cv2.LINE_AA)
         for p in pts[1:]:
-            cv2.circle(img, (int(p[0]), int(p[1])), max(1, round(0.11 * cell)), _bgr(line), -1, cv2.LINE_AA)
+            cv2.circle(img, (int(p[0]), int(p[1])), max(1, round(0.11 * cell)), bgr(line), -1, cv2.LINE_AA)
     sx, sy = centres[board.start[0] * board.cols + board.start[1]]
     draw_cat(img, sx, sy, cell, color)
     text = board.to_text().replace("\n", "/")
@@ -156,21 +136,21 @@ def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: 
 def _draw_frame(img: np.ndarray, u: float, level: int, coins: int) -> None:
     """Title, back button, menu pill, coins pill and the four round buttons."""
     w, h = img.shape[1], img.shape[0]
-    cv2.rectangle(img, (0, round(28 * u)), (round(100 * u), round(168 * u)), _bgr((128, 222, 232)), -1)
-    cv2.circle(img, (round(130 * u), round(98 * u)), round(70 * u), _bgr((0, 200, 215)), -1, cv2.LINE_AA)
+    cv2.rectangle(img, (0, round(28 * u)), (round(100 * u), round(168 * u)), bgr((128, 222, 232)), -1)
+    cv2.circle(img, (round(130 * u), round(98 * u)), round(70 * u), bgr((0, 200, 215)), -1, cv2.LINE_AA)
     cv2.arrowedLine(img, (round(165 * u), round(98 * u)), (round(95 * u), round(98 * u)), (255, 255, 255),
                     max(2, round(22 * u)), cv2.LINE_AA, tipLength=0.6)
     _text(img, f"Level {level}", (w / 2 - 20 * u, 98 * u), 50 * u, (90, 90, 90), thick=0.1)
     rounded_rect(img, w - 345 * u, 50 * u, w - 57 * u, 140 * u, 45 * u, (200, 200, 200))
     cv2.circle(img, (round(w - 125 * u), round(95 * u)), round(22 * u), (255, 255, 255), max(2, round(7 * u)), cv2.LINE_AA)
     rounded_rect(img, w / 2 - 125 * u, 225 * u, w / 2 + 125 * u, 292 * u, 33 * u, (226, 226, 226))
-    cv2.circle(img, (round(w / 2 - 90 * u), round(258 * u)), round(28 * u), _bgr((250, 210, 40)), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(w / 2 - 90 * u), round(258 * u)), round(28 * u), bgr((250, 210, 40)), -1, cv2.LINE_AA)
     _text(img, str(coins), (w / 2 + 25 * u, 258 * u), 40 * u, (150, 150, 150))
     for i, col in enumerate(((30, 150, 240), (150, 210, 20), (245, 120, 160), (250, 170, 0))):
         x = w * (0.2 + 0.2 * i)
         y = h - 140 * u
-        rounded_rect(img, x - 70 * u, y, x + 70 * u, h, 20 * u, _mix(col, (255, 255, 255), 0.4))
-        cv2.circle(img, (round(x), round(y)), round(70 * u), _bgr(col), -1, cv2.LINE_AA)
+        rounded_rect(img, x - 70 * u, y, x + 70 * u, h, 20 * u, mix(col, (255, 255, 255), 0.4))
+        cv2.circle(img, (round(x), round(y)), round(70 * u), bgr(col), -1, cv2.LINE_AA)
         cv2.circle(img, (round(x), round(y)), round(35 * u), (255, 255, 255), max(2, round(12 * u)), cv2.LINE_AA)
 
 
@@ -183,32 +163,6 @@ def tight(board: Board) -> Board:
     r0, c0 = min(rows), min(cols)
     return Board(max(rows) - r0 + 1, max(cols) - c0 + 1,
                  frozenset((r - r0, c - c0) for r, c in board.cells), (board.start[0] - r0, board.start[1] - c0))
-
-
-def render_desktop(width: int, height: int, seed: int) -> np.ndarray:
-    """A desktop: gradient wallpaper, coloured icons, a taskbar and a few windows with
-    title bars, text lines and buttons (BGR)."""
-    rng = np.random.default_rng(seed)
-    ramp = np.linspace(0.0, 1.0, height)[:, None, None]
-    top, bottom = np.array([150, 90, 40]), np.array([220, 160, 90])   # BGR
-    img = np.broadcast_to(top + (bottom - top) * ramp, (height, width, 3)).astype(np.uint8).copy()
-    for i in range(6):
-        col = tuple(int(v) for v in rng.integers(40, 255, 3))
-        rounded_rect(img, 20, 20 + i * 90, 80, 80 + i * 90, 10, col)
-    cv2.rectangle(img, (0, height - 44), (width, height), (48, 44, 40), -1)
-    for _ in range(3):
-        w, h = int(rng.integers(width // 4, width // 2)), int(rng.integers(height // 4, height // 2))
-        x, y = int(rng.integers(100, width - w)), int(rng.integers(0, height - h - 44))
-        cv2.rectangle(img, (x, y), (x + w, y + h), (252, 252, 252), -1)
-        cv2.rectangle(img, (x, y), (x + w, y + 30), (222, 222, 222), -1)
-        cv2.rectangle(img, (x, y), (x + w, y + h), (160, 160, 160), 1)
-        for k in range(3):
-            cv2.circle(img, (x + w - 20 - 24 * k, y + 15), 7, ((90, 90, 235), (80, 200, 250), (90, 200, 90))[k], -1, cv2.LINE_AA)
-        for line in range(y + 50, y + h - 40, 22):
-            length = int(rng.integers(w // 4, w - 40))
-            cv2.line(img, (x + 20, line), (x + 20 + length, line), (120, 120, 120), 3)
-        rounded_rect(img, x + w - 110, y + h - 36, x + w - 20, y + h - 10, 5, (209, 209, 209))
-    return img
 
 
 def embed(phone: np.ndarray, truth: Truth, desktop: np.ndarray, x: int, y: int, k: float) -> tuple[np.ndarray, Truth]:
@@ -239,36 +193,10 @@ def remove_cat(image: np.ndarray, truth: Truth, board: Board) -> np.ndarray:
     x, y = truth.cells[board.start[0] * board.cols + board.start[1]]
     half = truth.cell / 2
     cv2.rectangle(out, (round(x - half - 2), round(y - truth.pitch)), (round(x + half + 2), round(y + half + 0.12 * truth.cell)),
-                  _bgr(BACKGROUND), -1)
+                  bgr(BACKGROUND), -1)
     rounded_rect(out, x - half, y - half, x + half, y + half, 0.14 * truth.cell, CELL_GREY)
     return out
 
-
-def noise_photo(width: int, height: int, seed: int) -> np.ndarray:
-    """A photo-like image: smooth random colour fields with grain."""
-    rng = np.random.default_rng(seed)
-    coarse = rng.integers(0, 256, (6, 10, 3), dtype=np.uint8)
-    img = cv2.resize(coarse, (width, height), interpolation=cv2.INTER_CUBIC).astype(np.int16)
-    img += rng.normal(0, 12, img.shape).astype(np.int16)
-    return np.clip(img, 0, 255).astype(np.uint8)
-
-
-def shapes_scene(width: int, height: int, seed: int) -> np.ndarray:
-    """Random circles, rectangles and triangles in many colours, greys among them."""
-    rng = np.random.default_rng(seed)
-    img = np.full((height, width, 3), 245, np.uint8)
-    for _ in range(40):
-        col = tuple(int(v) for v in (rng.integers(0, 256, 3) if rng.random() < 0.6 else [rng.integers(120, 230)] * 3))
-        x, y, s = int(rng.integers(0, width)), int(rng.integers(0, height)), int(rng.integers(20, 140))
-        kind = rng.integers(0, 3)
-        if kind == 0:
-            cv2.circle(img, (x, y), s // 2, col, -1, cv2.LINE_AA)
-        elif kind == 1:
-            rounded_rect(img, x, y, x + s, y + s * rng.uniform(0.6, 1.5), s * 0.1, col)
-        else:
-            tri = np.array([(x, y), (x + s, y), (x + s // 2, y - s)], np.int32)
-            cv2.fillPoly(img, [tri], col, cv2.LINE_AA)
-    return img
 
 
 # ---------------------------------------------------------------------------- fixtures

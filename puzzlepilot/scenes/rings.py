@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from puzzlepilot.scenes import FixtureCase
+from puzzlepilot.scenes.paint import bgr
 from solvers.rings import RINGS, SLICES, Board, generate
 from vision.rings import Arena
 
@@ -64,10 +65,6 @@ def style_named(name: str) -> Style:
     return STYLES.get(name) or CALIBRATION_STYLES[name]
 
 
-def _bgr(c: RGB) -> tuple[int, int, int]:
-    return (int(c[2]), int(c[1]), int(c[0]))
-
-
 def _shade(c: RGB, k: float) -> RGB:
     return tuple(int(max(0, min(255, v * k))) for v in c)  # type: ignore[return-value]
 
@@ -83,7 +80,7 @@ def arena_for(width: int, height: int) -> Arena:
 def backdrop(width: int, height: int, style: Style, seed: int) -> np.ndarray:
     """The stage behind the arena: a gradient and a crowd of small figures."""
     t = np.linspace(0.0, 1.0, height)[:, None, None]
-    top, bottom = np.array(_bgr(style.sky[0]), float), np.array(_bgr(style.sky[1]), float)
+    top, bottom = np.array(bgr(style.sky[0]), float), np.array(bgr(style.sky[1]), float)
     img = np.repeat((top * (1 - t) + bottom * t), width, axis=1).astype(np.uint8)
     rng = random.Random(seed)
     unit = height / 60
@@ -103,8 +100,8 @@ def draw_arena(img: np.ndarray, arena: Arena, style: Style) -> None:
     """Rim, tiles (filled in polar form), joints and the central disc."""
     h, w = img.shape[:2]
     cx, cy, R = arena.cx, arena.cy, arena.outer
-    cv2.circle(img, (round(cx), round(cy)), round(R * 1.07), _bgr(_shade(style.rim, 0.7)), -1, cv2.LINE_AA)
-    cv2.circle(img, (round(cx), round(cy)), round(R * 1.04), _bgr(style.rim), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(cx), round(cy)), round(R * 1.07), bgr(_shade(style.rim, 0.7)), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(cx), round(cy)), round(R * 1.04), bgr(style.rim), -1, cv2.LINE_AA)
     x0, x1 = max(0, int(cx - R) - 1), min(w, int(cx + R) + 2)
     y0, y1 = max(0, int(cy - R) - 1), min(h, int(cy + R) + 2)
     ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
@@ -113,7 +110,7 @@ def draw_arena(img: np.ndarray, arena: Arena, style: Style) -> None:
     ang = np.degrees(np.arctan2(dy, dx)) % 360.0          # clockwise from 9 o'clock
     inside = (rad <= R) & (rad >= arena.inner)
     ring = np.clip(((R - rad) / arena.width).astype(int), 0, RINGS - 1)
-    colours = np.array([_bgr(c) for c in style.tiles], np.float32)[ring]
+    colours = np.array([bgr(c) for c in style.tiles], np.float32)[ring]
     # Light falls from the top: tiles are a little brighter on the far side.
     colours *= (1.0 + 0.06 * (dy / R))[..., None]
     local_r = ((R - rad) / arena.width) % 1.0             # 0..1 across the ring
@@ -125,19 +122,19 @@ def draw_arena(img: np.ndarray, arena: Arena, style: Style) -> None:
         colours[np.abs(local_r - 0.5) < 0.06] *= 0.9
     elif style.pattern == "checker" and style.checker is not None:
         odd = (ring + np.round(ang / 30.0).astype(int)) % 2 == 1
-        other = np.array([_bgr(c) for c in style.checker], np.float32)[ring] * (1.0 + 0.06 * (dy / R))[..., None]
+        other = np.array([bgr(c) for c in style.checker], np.float32)[ring] * (1.0 + 0.06 * (dy / R))[..., None]
         colours[odd] = other[odd]
     region = img[y0:y1, x0:x1]
     region[inside] = np.clip(colours[inside], 0, 255).astype(np.uint8)
-    joint = _bgr(style.joint)
+    joint = bgr(style.joint)
     thick = max(1, round(arena.width * 0.07))
     for k in range(RINGS + 1):
         cv2.circle(img, (round(cx), round(cy)), round(arena.inner + k * arena.width), joint, thick, cv2.LINE_AA)
     for k in range(SLICES):
         a, b = arena.point(arena.inner, 15.0 + 30.0 * k), arena.point(R, 15.0 + 30.0 * k)
         cv2.line(img, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), joint, thick, cv2.LINE_AA)
-    cv2.circle(img, (round(cx), round(cy)), round(arena.inner - thick), _bgr(style.disc), -1, cv2.LINE_AA)
-    cv2.circle(img, (round(cx), round(cy)), round(arena.inner * 0.55), _bgr(_shade(style.disc, 0.9)), thick, cv2.LINE_AA)
+    cv2.circle(img, (round(cx), round(cy)), round(arena.inner - thick), bgr(style.disc), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(cx), round(cy)), round(arena.inner * 0.55), bgr(_shade(style.disc, 0.9)), thick, cv2.LINE_AA)
 
 
 # ---------------------------------------------------------------------------- enemies
@@ -152,7 +149,7 @@ def draw_paper_enemy(img: np.ndarray, x: float, y: float, size: float, kind: str
 
     def poly(points: list[tuple[float, float]], colour: RGB) -> None:
         pts = np.array([[round(x + dx * size), round(y + dy * size)] for dx, dy in points], np.int32)
-        cv2.fillPoly(img, [pts], _bgr(colour), cv2.LINE_AA)
+        cv2.fillPoly(img, [pts], bgr(colour), cv2.LINE_AA)
         cv2.polylines(img, [pts], True, (30, 30, 30), max(1, round(size * 0.03)), cv2.LINE_AA)
 
     poly([(-0.3, 0.36), (0.3, 0.36), (0.0, -0.1)], col)
@@ -169,7 +166,7 @@ def draw_enemy(img: np.ndarray, x: float, y: float, size: float, kind: str) -> N
 
     def ell(dx: float, dy: float, rx: float, ry: float, col: RGB, a0: int = 0, a1: int = 360) -> None:
         cv2.ellipse(img, pt(dx, dy), (max(1, round(rx * size)), max(1, round(ry * size))), 0, a0, a1,
-                    _bgr(col), -1, cv2.LINE_AA)
+                    bgr(col), -1, cv2.LINE_AA)
 
     def eyes(dy: float, gap: float, r: float) -> None:
         for sx in (-gap, gap):
@@ -221,13 +218,13 @@ def enemy_size(arena: Arena, ring: int) -> float:
 
 def _panel(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, fill: RGB, border: RGB) -> None:
     pts = (round(x0), round(y0)), (round(x1), round(y1))
-    cv2.rectangle(img, *pts, _bgr(fill), -1, cv2.LINE_AA)
-    cv2.rectangle(img, *pts, _bgr(border), max(1, round((y1 - y0) * 0.06)), cv2.LINE_AA)
+    cv2.rectangle(img, *pts, bgr(fill), -1, cv2.LINE_AA)
+    cv2.rectangle(img, *pts, bgr(border), max(1, round((y1 - y0) * 0.06)), cv2.LINE_AA)
 
 
 def _text(img: np.ndarray, text: str, x: float, y: float, height: float, color: RGB) -> None:
     scale = height / 22.0
-    cv2.putText(img, text, (round(x), round(y)), cv2.FONT_HERSHEY_DUPLEX, scale, _bgr(color),
+    cv2.putText(img, text, (round(x), round(y)), cv2.FONT_HERSHEY_DUPLEX, scale, bgr(color),
                 max(1, round(scale * 1.6)), cv2.LINE_AA)
 
 
@@ -236,7 +233,7 @@ def draw_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int) -> None
     h, w = img.shape[:2]
     u = h / 40
     _panel(img, u, u, u * 9, u * 3.4, (250, 246, 236), (200, 60, 60))
-    cv2.circle(img, (round(u * 2.3), round(u * 2.2)), round(u * 0.8), _bgr((220, 40, 60)), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(u * 2.3), round(u * 2.2)), round(u * 0.8), bgr((220, 40, 60)), -1, cv2.LINE_AA)
     _text(img, f"HP {hp}", u * 3.5, u * 2.9, u * 1.4, (60, 40, 40))
     _panel(img, w - u * 7, u, w - u, u * 3.4, (30, 30, 40), (240, 240, 240))
     _text(img, f"{seconds // 60}:{seconds % 60:02d}", w - u * 6, u * 2.9, u * 1.5, (255, 255, 255))

@@ -19,7 +19,8 @@ import numpy as np
 
 from calibration.valves import crop_square
 from puzzlepilot.scenes import FixtureCase
-from puzzlepilot.scenes.onestroke import embed, noise_photo, render_desktop, shapes_scene
+from puzzlepilot.scenes.onestroke import embed
+from puzzlepilot.scenes.paint import bgr, noise_photo, render_desktop, shapes_scene
 from solvers.valves import Board
 
 RGB = tuple[int, int, int]
@@ -62,10 +63,6 @@ class Truth:
         return Truth(self.board, {n: (x * k + dx, y * k + dy) for n, (x, y) in self.points.items()})
 
 
-def _bgr(color: RGB) -> tuple[int, int, int]:
-    return (color[2], color[1], color[0])
-
-
 def _pt(p: Point) -> tuple[int, int]:
     return (round(p[0]), round(p[1]))
 
@@ -91,40 +88,40 @@ def draw_wheel(img: np.ndarray, centre: Point, radius: float, closed: bool) -> N
     """A valve wheel: dark socket, rim, four spokes (+ open, × closed) and a hub."""
     x, y = centre
     thick = max(2, round(radius * 0.24))
-    cv2.circle(img, _pt(centre), round(radius * 1.12), _bgr(PIPE_EDGE), -1, cv2.LINE_AA)
+    cv2.circle(img, _pt(centre), round(radius * 1.12), bgr(PIPE_EDGE), -1, cv2.LINE_AA)
     rim = RED if closed else BRASS
     turn = np.pi / 4 if closed else 0.0
     for k in range(4):
         a = turn + k * np.pi / 2
         cv2.line(img, _pt(centre), _pt((x + np.cos(a) * radius * 0.85, y + np.sin(a) * radius * 0.85)),
-                 _bgr(rim), max(2, round(radius * 0.16)), cv2.LINE_AA)
-    cv2.circle(img, _pt(centre), round(radius * 0.86), _bgr(rim), thick, cv2.LINE_AA)
-    cv2.circle(img, _pt(centre), max(2, round(radius * 0.28)), _bgr(IRON), -1, cv2.LINE_AA)
+                 bgr(rim), max(2, round(radius * 0.16)), cv2.LINE_AA)
+    cv2.circle(img, _pt(centre), round(radius * 0.86), bgr(rim), thick, cv2.LINE_AA)
+    cv2.circle(img, _pt(centre), max(2, round(radius * 0.28)), bgr(IRON), -1, cv2.LINE_AA)
 
 
 def _bricks(img: np.ndarray, k: float) -> None:
-    img[:] = _bgr(WALL)
+    img[:] = bgr(WALL)
     h, w = img.shape[:2]
     bh, bw = 30 * k, 64 * k
     for row in range(int(h / bh) + 1):
         y = round(row * bh)
-        cv2.line(img, (0, y), (w, y), _bgr(MORTAR), max(1, round(2 * k)))
+        cv2.line(img, (0, y), (w, y), bgr(MORTAR), max(1, round(2 * k)))
         shift = 0 if row % 2 else bw / 2
         for col in range(int(w / bw) + 2):
             x = round(col * bw - shift)
-            cv2.line(img, (x, y), (x, round(y + bh)), _bgr(MORTAR), max(1, round(2 * k)))
+            cv2.line(img, (x, y), (x, round(y + bh)), bgr(MORTAR), max(1, round(2 * k)))
 
 
 def _pipe(img: np.ndarray, a: Point, b: Point, k: float, wet: bool) -> None:
-    cv2.line(img, _pt(a), _pt(b), _bgr(PIPE_EDGE), max(3, round(20 * k)), cv2.LINE_AA)
-    cv2.line(img, _pt(a), _pt(b), _bgr(PIPE), max(2, round(14 * k)), cv2.LINE_AA)
+    cv2.line(img, _pt(a), _pt(b), bgr(PIPE_EDGE), max(3, round(20 * k)), cv2.LINE_AA)
+    cv2.line(img, _pt(a), _pt(b), bgr(PIPE), max(2, round(14 * k)), cv2.LINE_AA)
     if wet:
-        cv2.line(img, _pt(a), _pt(b), _bgr(WATER), max(1, round(6 * k)), cv2.LINE_AA)
+        cv2.line(img, _pt(a), _pt(b), bgr(WATER), max(1, round(6 * k)), cv2.LINE_AA)
     else:
         (x0, y0), (x1, y1) = a, b
         n = np.hypot(x1 - x0, y1 - y0) or 1.0
         ox, oy = -(y1 - y0) / n * 4 * k, (x1 - x0) / n * 4 * k
-        cv2.line(img, _pt((x0 + ox, y0 + oy)), _pt((x1 + ox, y1 + oy)), _bgr(PIPE_SHINE),
+        cv2.line(img, _pt((x0 + ox, y0 + oy)), _pt((x1 + ox, y1 + oy)), bgr(PIPE_SHINE),
                  max(1, round(3 * k)), cv2.LINE_AA)
 
 
@@ -153,18 +150,18 @@ def render_sewer(closed: frozenset[str] | set[str] = frozenset(), *, scale: floa
         _pipe(img, at[a], at[b], k, (a, b) in wet)
     # inlet: a wide pipe from the wall's left edge, pouring; outlet: a grated drain to the right
     ix, iy = at[board.inlet]
-    cv2.rectangle(img, (0, round(iy - 26 * k)), (round(ix), round(iy + 26 * k)), _bgr(PIPE_EDGE), -1)
-    cv2.rectangle(img, (0, round(iy - 20 * k)), (round(ix), round(iy + 20 * k)), _bgr(IRON), -1)
-    cv2.rectangle(img, (0, round(iy - 10 * k)), (round(ix), round(iy + 10 * k)), _bgr(WATER), -1)
-    cv2.circle(img, _pt(at[board.inlet]), round(24 * k), _bgr(IRON), -1, cv2.LINE_AA)
-    cv2.circle(img, _pt(at[board.inlet]), round(14 * k), _bgr(WATER), -1, cv2.LINE_AA)
+    cv2.rectangle(img, (0, round(iy - 26 * k)), (round(ix), round(iy + 26 * k)), bgr(PIPE_EDGE), -1)
+    cv2.rectangle(img, (0, round(iy - 20 * k)), (round(ix), round(iy + 20 * k)), bgr(IRON), -1)
+    cv2.rectangle(img, (0, round(iy - 10 * k)), (round(ix), round(iy + 10 * k)), bgr(WATER), -1)
+    cv2.circle(img, _pt(at[board.inlet]), round(24 * k), bgr(IRON), -1, cv2.LINE_AA)
+    cv2.circle(img, _pt(at[board.inlet]), round(14 * k), bgr(WATER), -1, cv2.LINE_AA)
     ox, oy = at[board.outlet]
-    cv2.rectangle(img, (round(ox), round(oy - 22 * k)), (w, round(oy + 22 * k)), _bgr(PIPE_EDGE), -1)
+    cv2.rectangle(img, (round(ox), round(oy - 22 * k)), (w, round(oy + 22 * k)), bgr(PIPE_EDGE), -1)
     drain_wet = any(board.outlet in p for p in wet)
-    cv2.circle(img, _pt(at[board.outlet]), round(34 * k), _bgr(PIPE_EDGE), -1, cv2.LINE_AA)
-    cv2.circle(img, _pt(at[board.outlet]), round(28 * k), _bgr(WATER if drain_wet else MORTAR), -1, cv2.LINE_AA)
+    cv2.circle(img, _pt(at[board.outlet]), round(34 * k), bgr(PIPE_EDGE), -1, cv2.LINE_AA)
+    cv2.circle(img, _pt(at[board.outlet]), round(28 * k), bgr(WATER if drain_wet else MORTAR), -1, cv2.LINE_AA)
     for dx in (-14, -5, 5, 14):
-        cv2.line(img, _pt((ox + dx * k, oy - 26 * k)), _pt((ox + dx * k, oy + 26 * k)), _bgr(IRON),
+        cv2.line(img, _pt((ox + dx * k, oy - 26 * k)), _pt((ox + dx * k, oy + 26 * k)), bgr(IRON),
                  max(1, round(4 * k)), cv2.LINE_AA)
     for name in board.valves:
         if wheels:

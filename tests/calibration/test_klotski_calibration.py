@@ -12,7 +12,7 @@ from calibration import klotski as learner
 from calibration import profile as profiles
 from calibration.profile import ProfileError
 from puzzlepilot.scenes.klotski import STYLES, render
-from puzzlepilot.scenes.onestroke import render_desktop
+from puzzlepilot.scenes.paint import render_desktop
 from solvers.klotski import Board, generate
 from vision.klotski import parse
 from tests.helpers import run_cli as run

@@ -20,7 +20,8 @@ from calibration import profile as profiles
 from calibration.profile import Profile, ProfileError
 from puzzlepilot.games import GAMES
 from puzzlepilot.live import Change, Watcher
-from puzzlepilot.scenes.onestroke import THEMES, crop_board, render_phone, rounded_rect, tight
+from puzzlepilot.scenes.onestroke import THEMES, crop_board, render_phone, tight
+from puzzlepilot.scenes.paint import rounded_rect
 from solvers.onestroke import Board, generate, solve, validate
 from vision.common import NoBoardFound
 from vision.onestroke import look_of, parse

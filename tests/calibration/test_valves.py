@@ -7,7 +7,8 @@ import pytest
 
 from calibration.profile import ProfileError, save
 from calibration.valves import build, kinds, learn
-from puzzlepilot.scenes.onestroke import embed, render_desktop
+from puzzlepilot.scenes.onestroke import embed
+from puzzlepilot.scenes.paint import render_desktop
 from puzzlepilot.scenes.valves import GRAPH, WHEEL, render_sewer
 from solvers.valves import Board
 from vision.valves import parse

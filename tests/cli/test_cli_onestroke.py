@@ -6,7 +6,9 @@ import json
 import cv2
 import numpy as np
 
-from puzzlepilot.scenes.onestroke import render_desktop, render_phone
+from puzzlepilot.scenes.onestroke import render_phone
+
+from puzzlepilot.scenes.paint import render_desktop
 from solvers.onestroke import Board, validate
 from tests.helpers import run_cli as run
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from calibration.profile import Profile
 from puzzlepilot.scenes.klotski import LOOKS, STYLES, render, scrambled
-from puzzlepilot.scenes.onestroke import render_desktop
+from puzzlepilot.scenes.paint import render_desktop
 from solvers.klotski import LAYOUTS, Board, Piece, generate, layout
 from vision.common import NoBoardFound
 from vision.klotski import parse

@@ -11,10 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzlepilot.scenes.onestroke import (
-    BACKGROUND, CELL_GREY, draw_cat, noise_photo, remove_cat, render_desktop, render_phone,
-    rounded_rect, shapes_scene, tight,
-)
+from puzzlepilot.scenes.onestroke import BACKGROUND, CELL_GREY, draw_cat, remove_cat, render_phone, tight
+
+from puzzlepilot.scenes.paint import noise_photo, render_desktop, rounded_rect, shapes_scene
 from solvers.onestroke import Board, generate, solve
 from vision.common import NoBoardFound
 from vision.onestroke import parse

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calibration.profile import ProfileError, load
-from puzzlepilot.scenes.onestroke import noise_photo, render_desktop
+from puzzlepilot.scenes.paint import noise_photo, render_desktop
 from puzzlepilot.scenes.valves import GRAPH, POINTS, SIZE, profile_data, render_sewer
 from solvers.valves import Board
 from vision.common import NoBoardFound
