@@ -81,7 +81,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse that raises UsageError instead of exiting, so main() owns the exit."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}")
+        command = self.prog.removeprefix("puzzlepilot").strip()
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def build_parser() -> argparse.ArgumentParser:

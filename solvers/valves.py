@@ -308,6 +308,8 @@ def solve(board: Board, wrenches: int | None = None, all: bool = False) -> Solve
     left. ``wrenches`` overrides the board's; ``all`` lists every minimum answer in
     ``extra["solutions"]`` (the solution is the first, the answer nearest the inlet)."""
     total = board.wrenches if wrenches is None else wrenches
+    if total < 0:
+        raise BoardError(f"the wrenches must be 0 or more, not {total}")
     if total < len(board.closed):
         raise BoardError(f"{len(board.closed)} valves are closed, so there are at least as many "
                          f"wrenches, not {total}")

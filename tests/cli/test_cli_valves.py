@@ -113,3 +113,8 @@ def test_all_for_people_lists_every_answer():
     status, out, _ = run(["solve", "--game", "valves", "--board", "-", "--all"], "X A/X B/A C/B C/C Y/A D/D Y")
     assert status == 0 and "all 3 minimum answers:" in out
     assert ["A B", "A C", "C D"] == [line.strip() for line in out.splitlines()[-3:]]
+
+
+def test_a_negative_number_of_wrenches_is_bad_input():
+    status, out, err = run(["solve", "--game", "valves", "--board", "-", "--wrenches", "-3"], GAME)
+    assert status == 2 and out == "" and err == "puzzlepilot: error: the wrenches must be 0 or more, not -3\n"
