@@ -203,6 +203,7 @@ class LevelRecord:
     number: int
     game: str
     board: str
+    size: str
     solve_ms: float
     result: SolveResult
     before: np.ndarray
@@ -353,7 +354,7 @@ class LiveLoop:
         self.pending = self.drawing = None
         self.shown_step = 0
         record = LevelRecord(self.done + 1, step.parse.game, step.parse.board.to_text(),
-                             step.solve_ms, step.result, step.image)
+                             step.parse.board.size, step.solve_ms, step.result, step.image)
         if not step.result.solved:
             if self.hints is not None:
                 self.clear_hints()
@@ -420,10 +421,9 @@ class LiveLoop:
 
     def finish(self, record: LevelRecord, outcome: str) -> None:
         self.done += 1
-        rows = record.board.split("\n")
         result = record.result
         moves = f", {result.moves} moves" if result.solved else ""
-        self.log(f"level {record.number}: {record.game} {len(rows)}x{max(map(len, rows))}, "
+        self.log(f"level {record.number}: {record.game} {record.size}, "
                  f"solve {record.solve_ms:.1f} ms{moves}, {outcome}")
         if self.on_level is not None:
             self.on_level(record)

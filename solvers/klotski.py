@@ -75,6 +75,11 @@ class Board:
     target: str = "C"
     goal: tuple[int, int] = (3, 1)
 
+    @property
+    def size(self) -> str:
+        """The board's size for people (rows × columns)."""
+        return f"{self.rows}x{self.cols}"
+
     @classmethod
     def from_text(cls, text: str, target: str | None = None,
                   goal: tuple[int, int] | None = None) -> "Board":

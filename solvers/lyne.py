@@ -53,6 +53,11 @@ class Board:
         """The shapes' lower-case letters, sorted."""
         return sorted({ch.lower() for row in self.grid for ch in row if ch.isalpha()})
 
+    @property
+    def size(self) -> str:
+        """The board's size for people (rows × columns)."""
+        return f"{self.rows}x{self.cols}"
+
     @classmethod
     def from_text(cls, text: str) -> "Board":
         """Read the canonical text (one character per place, rows split by newlines or

@@ -61,6 +61,11 @@ class Board:
     cells: frozenset[Cell]
     start: Cell
 
+    @property
+    def size(self) -> str:
+        """The board's size for people (rows × columns)."""
+        return f"{self.rows}x{self.cols}"
+
     @classmethod
     def from_text(cls, text: str) -> "Board":
         """Read rows of ``#`` (cell), ``.`` (hole) and ``S`` (the start, a cell), separated

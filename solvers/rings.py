@@ -77,6 +77,11 @@ class Board:
     cells: tuple[str, ...]
     budget: int | None = None
 
+    @property
+    def size(self) -> str:
+        """The board's size for people (how many enemies stand on it)."""
+        return f"{sum(ch != '.' for ring in self.cells for ch in ring)} enemies"
+
     @classmethod
     def from_text(cls, text: str) -> "Board":
         """Read an optional ``moves: N`` line, then 4 lines of 12 characters (outer ring

@@ -75,6 +75,11 @@ class Board:
         """The points a wrench can close: all but the inlet and the outlet."""
         return tuple(p for p in self.points if p not in (self.inlet, self.outlet))
 
+    @property
+    def size(self) -> str:
+        """The board's size for people (how many points the pipes join)."""
+        return f"{len(self.points)} points"
+
     @classmethod
     def from_text(cls, text: str) -> "Board":
         """Read lines ``A B`` / ``A-B`` (pipes), ``inlet: X``, ``outlet: Y``, ``wrenches: 3``,
