@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -166,3 +167,29 @@ def find_on_screen(image: np.ndarray, timeout: float = 20.0) -> tuple[int, int] 
                 return x, y
             time.sleep(0.1)
     return None
+
+
+def calibrate_in_window(game: str, path: Path, image: np.ndarray, region: tuple[int, int, int, int],
+                        clicks: list[tuple[int, int]], env: dict[str, str], name: str = "picked") -> tuple[int, str]:
+    """``puzzlepilot calibrate GAME PATH --name NAME`` without --board, worked as a user
+    would: drag the box ``region`` (x, y, w, h) over the screenshot, then click each point of
+    ``clicks`` in turn (image coordinates). Returns the exit status and stderr."""
+    repo = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlepilot", "calibrate", game, str(path), "--name", name],
+                            cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        at = find_on_screen(image)
+        assert at is not None, "the calibration window never showed the screenshot"
+        x0, y0 = at
+        x, y, w, h = region
+        xdotool("mousemove", x0 + x, y0 + y, "mousedown", 1)
+        xdotool("mousemove", x0 + x + w // 2, y0 + y + h // 2)
+        xdotool("mousemove", x0 + x + w, y0 + y + h, "mouseup", 1)
+        for px, py in clicks:
+            xdotool("mousemove", x0 + px, y0 + py, "click", 1)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err

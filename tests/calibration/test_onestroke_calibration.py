@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from puzzlepilot.scenes.paint import rounded_rect
 from solvers.onestroke import Board, generate, solve, validate
 from vision.common import NoBoardFound
 from vision.onestroke import look_of, parse
-from tests.display import find_on_screen, xdotool
+from tests.display import calibrate_in_window
 from tests.helpers import run_cli as run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -266,26 +265,8 @@ def test_the_window_teaches_a_profile_from_a_box_and_two_clicks(display: str, st
     path = write(tmp_path, "small.png", img)
     region, examples = _picks(img, b, width)
     env = {**os.environ, "DISPLAY": display, "PUZZLEPILOT_PROFILES": str(store)}
-    proc = subprocess.Popen([sys.executable, "-m", "puzzlepilot", "calibrate", "onestroke", str(path), "--name", "picked"],
-                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        at = find_on_screen(img)
-        if at is None:
-            pytest.fail("the calibration window never showed the screenshot")
-        x0, y0 = at
-        x, y, w, h = region
-        xdotool("mousemove", x0 + x, y0 + y, "mousedown", 1)
-        xdotool("mousemove", x0 + x + w // 2, y0 + y + h // 2)
-        xdotool("mousemove", x0 + x + w, y0 + y + h, "mouseup", 1)
-        for kind in learner.KINDS:
-            px, py = examples[kind]
-            xdotool("mousemove", x0 + px, y0 + py, "click", 1)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 0, err
+    status, err = calibrate_in_window("onestroke", path, img, region, [examples[kind] for kind in learner.KINDS], env)
+    assert status == 0, err
     picked = profiles.load(store / "picked")
     assert parse(img, picked).board.to_text().replace("\n", "/") == text
 

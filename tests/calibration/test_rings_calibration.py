@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from puzzlepilot.scenes.rings import KINDS, on_desktop, render
 from solvers.rings import Board, generate, validate
 from vision.common import NoBoardFound, load_image
 from vision.rings import RING_PX, SLICE_PX, Look, classify, look_of, parse
-from tests.display import find_on_screen, xdotool
+from tests.display import calibrate_in_window
 from tests.helpers import run_cli as run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -305,26 +304,8 @@ def test_the_window_teaches_a_profile_from_a_box_and_four_clicks(display: str, s
     cv2.imwrite(str(path), img)
     region, examples = _picks(board, *size, 7)
     env = {**os.environ, "DISPLAY": display, "PUZZLEPILOT_PROFILES": str(store)}
-    proc = subprocess.Popen([sys.executable, "-m", "puzzlepilot", "calibrate", "rings", str(path), "--name", "picked"],
-                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        at = find_on_screen(img)
-        if at is None:
-            pytest.fail("the calibration window never showed the screenshot")
-        x0, y0 = at
-        x, y, w, h = region
-        xdotool("mousemove", x0 + x, y0 + y, "mousedown", 1)
-        xdotool("mousemove", x0 + x + w // 2, y0 + y + h // 2)
-        xdotool("mousemove", x0 + x + w, y0 + y + h, "mouseup", 1)
-        for kind in learner.KINDS:
-            px, py = examples[kind]
-            xdotool("mousemove", x0 + px, y0 + py, "click", 1)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 0, err
+    status, err = calibrate_in_window("rings", path, img, region, [examples[kind] for kind in learner.KINDS], env)
+    assert status == 0, err
     picked = profiles.load(store / "picked")
     other = generate(8, 4, 3, kinds=KINDS)
     assert parse(paper(other, 1280, 720, 8, 85), picked).board.to_text().replace("\n", "/") == as_read(other)
