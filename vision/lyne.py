@@ -8,15 +8,16 @@ Stages, each a function:
    opening removes the thin lines between nodes and the cream path lines.
 3. ``classify``: each foreground blob's outline says its kind — square (fills its box),
    octagon (a box with cut corners: a hub), triangle or diamond (half the box; a
-   triangle's weight sits low, a diamond's in the middle). A terminal has a ring whose colour differs from the fill inside it and a cream
-   centre. A hub's holes are diamonds of non-hub colour at the sprite's hole places
-   (filled ones count too).
+   triangle's weight sits low, a diamond's in the middle). A terminal has a ring whose
+   colour differs from the fill inside it (read inside the shape's half-way edge, past
+   the blur) and a cream centre. A hub's holes are diamonds of non-hub colour at the
+   sprite's hole places (filled ones count too: wider to both sides than a path line).
 4. ``fit_grid``: node centres cluster into rows and columns on one pitch; the board must
    sit centred in the area, every shape must have two terminals, and all nodes of a kind
    must share a colour — otherwise the image is refused ("no board found").
 Nothing depends on a palette, so all twelve work, and no calibration profile is needed
 (``profile`` is accepted and unused). The work is done on the area scaled to ``WORK``
-pixels: a 1920×1080 frame takes about 11 ms (``puzzlepilot bench lyne``).
+pixels: a 1920×1080 frame takes about 13 ms (``puzzlepilot bench lyne``).
 """
 from __future__ import annotations
 
@@ -323,7 +324,8 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     if kind == "hub":
         node.holes = _count_holes(roi, mask, node.ring, colours.background, (x, y))
         return node
-    if _differ(node.ring, node.fill) > 20 and _differ(_inner_ring(roi, mask, node, colours, band), node.fill) > 20:
+    node.ring = _inner_ring(roi, mask, node, colours, band)
+    if _differ(node.ring, node.fill) > 20:
         centre = _median(roi, dist >= 0.85 * depth)
         if colours.cream is not None and _differ(centre, tuple(int(v) for v in colours.cream)) > 40:
             raise NoBoardFound(f"a {kind} with a ring but no cream centre at ({x},{y})")
@@ -334,8 +336,9 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
 def _inner_ring(roi: np.ndarray, mask: np.ndarray, node: Node, colours: Colours, band: tuple[float, float]) -> tuple[int, int, int]:
     """The ring's colour read inside the shape's half-way edge. The outline lies where the
     colour first leaves the background: on a blurred image (JPEG, scaling) a few pixels
-    outside the shape's edge, so the band inside it that ``node.ring`` was read in holds
-    the blend of fill and background, which differs from the fill like a ring would. Here
+    outside the shape's edge, so the band inside it that ``node.ring`` was read in holds a
+    blend with the background, which can differ from the fill like a ring (an ordinary
+    node) or hide the ring (a bright ring on a dark background blends to the fill). Here
     the same band is measured from the edge of the pixels at least half as far from the
     background as the nearer of fill and that blend, holes filled (a blend of fill and
     cream centre can pass near the background's colour too)."""
@@ -358,7 +361,8 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     the hub wide, at fixed places. A drawn path crosses a hub through its centre as a
     double line about 0.1 of the hub wide, along the axis to a place or beside it (the
     diagonals); so a place holds a hole when a slightly smaller diamond there is nearly
-    all non-hub and the non-hub run across the axis is wider than a line."""
+    all non-hub and the non-hub run across the axis reaches farther to both sides than a
+    line along the axis does (a line beside it widens the run on one side only)."""
     # the octagon's inscribed circle gives centre and width even when stubs of path
     # lines stick out of the outline
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
@@ -386,16 +390,18 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         best, px, py = float(share[oy, ox]), px + ox - 1, py + oy - 1
         open_hole = float(cv2.filter2D(empty[box].astype(np.float32), -1, kernel)[r:r + 3, r:r + 3].max())
         # an open hole shows the background, which no path line has; a filled one is
-        # cream like the lines, so it must also be wider across the axis than a line
+        # cream like the lines, so across the axis it must reach to both sides farther
+        # than halfway from a line's half width (0.05) to its own (0.115)
         line = other[max(0, py - 1):py + 2, :].any(axis=0) if dx == 0 else other[:, max(0, px - 1):px + 2].any(axis=1)
-        found[name] = open_hole >= 0.3 or best >= 0.85 and _run(line, px if dx == 0 else py) >= 0.16 * width
+        found[name] = open_hole >= 0.3 or best >= 0.85 and _reach(line, px if dx == 0 else py) >= 0.0825 * width
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]
 
 
-def _run(line: np.ndarray, i: int) -> int:
-    """Length of the run of True through index i, bridging one-pixel gaps."""
+def _reach(line: np.ndarray, i: int) -> float:
+    """Pixels from the middle of index i to the end of the run of True through it on its
+    shorter side, bridging one-pixel gaps (0 when i is False)."""
     if not 0 <= i < len(line) or not line[i]:
         return 0
     lo = hi = i
@@ -403,7 +409,7 @@ def _run(line: np.ndarray, i: int) -> int:
         lo -= 1
     while hi < len(line) - 2 and (line[hi + 1] or line[hi + 2]):
         hi += 1
-    return hi - lo + 1
+    return min(i - lo, hi - i) + 0.5
 
 
 def _clusters(values: list[float], gap: float) -> list[float]:

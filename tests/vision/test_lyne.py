@@ -139,6 +139,25 @@ def test_any_generated_level_in_any_palette_and_size_reads_exactly(seed, rows, c
     assert text(parse(jpeg(image) if as_jpeg else image)) == truth.board
 
 
+def test_a_path_line_along_a_hubs_axis_is_not_read_as_a_filled_hole():
+    # a drawn path runs down into a 2-hole hub's centre where another meets it: the lines
+    # are as wide as a hole at the place above the centre, but only to one side
+    rng = random.Random(3285)
+    board, answer = generate(6, 7, rng, hubs=5)
+    image, truth = render(board, PALETTES["original"], 640, 480, drawn=half_drawn(board, answer, rng))
+    assert text(parse(jpeg(image, 95))) == truth.board
+
+
+def test_bright_terminal_rings_on_a_dark_background_are_read_inside_the_blur():
+    # small deep-space triangles in a JPEG: the blur of the orange ring into the dark
+    # background right at the outline has the fill's colour
+    rng = random.Random(1366)
+    board, _ = generate(7, 8, rng, hubs=7)
+    window, truth = render(board, PALETTES["deep space"], 640, 480)
+    image, truth = on_desktop(window, truth, 889, 939, (5, 83), seed=1366)
+    assert text(parse(jpeg(image, 70))) == truth.board
+
+
 def test_colours_of_each_shape_are_measured_for_the_hints():
     image, _ = render(Board.from_text("TSD/2S2/tsd/D2T"), PALETTES["original"], 640, 480)
     colours = parse(image).geometry["colours"]
