@@ -635,7 +635,7 @@ def generate(rows: int, cols: int, seed: int, fill: float = 0.85) -> Board:
     need = max(1, -(-int(fill * rows * cols * 1000) // 1000))
     holes_max = rows * cols - need
     for attempt in range(10_000):
-        holes = set(rng.sample(grid, rng.randint(0, holes_max // 2))) if attempt < 9_000 else set()
+        holes = set(rng.sample(grid, rng.randint(holes_max // 3, holes_max))) if attempt < 9_000 else set()
         open_cells = set(grid) - holes
         walk = [rng.choice(sorted(open_cells))]
         seen = {walk[0]}
