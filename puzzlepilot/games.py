@@ -79,9 +79,8 @@ class UnknownGame(KeyError):
 
 
 def parse_best(image: Any, games: list[Game], profile: Any = None) -> Any:
-    """The most confident reading of a screenshot among the games' visions (games without
-    a vision yet are skipped; with a profile, only its game's); ``NoBoardFound`` giving each
-    game's reason when none reads it."""
+    """The most confident reading of a screenshot among the games' visions (with a profile,
+    only its game's); ``NoBoardFound`` giving each game's reason when none reads it."""
     from vision.common import NoBoardFound
 
     if profile is not None:
@@ -94,10 +93,6 @@ def parse_best(image: Any, games: list[Game], profile: Any = None) -> Any:
         except NoBoardFound as exc:
             reasons.append(f"{game.name}: {exc}")
             continue
-        except ModuleNotFoundError as exc:
-            if len(games) == 1 or not exc.name or not exc.name.startswith("vision."):
-                raise
-            continue  # that game has no vision yet
         if best is None or found.confidence > best.confidence:
             best = found
     if best is None:
