@@ -5,14 +5,15 @@ wall, rusty pipes between the points, a valve wheel on every valve, the inlet pi
 left and the outlet drain on the right, water (blue) in every pipe the inlet still reaches.
 An open valve has a brass rim with its spokes upright (+); a closed one a red rim with the
 spokes turned (×). The picture is 960×600 at scale 1; every size is drawn, not resized,
-so small scenes stay crisp. ``make_profile`` writes the scene's profile (the reference
+so small scenes stay crisp. ``profile_data`` is the scene's profile (the reference
 picture with every valve open, the valve positions, open and closed valve crops), shipped
-in ``puzzlepilot/data/valves/sewer``; ``fixture_cases`` builds the vision's regression set.
+in ``puzzlepilot/data/valves/sewer`` (a test keeps the two equal; after changing the scene,
+write it again with ``calibration.profile.save(*profile_data(), folder)``);
+``fixture_cases`` builds the vision's regression set.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -198,14 +199,6 @@ def profile_data() -> tuple[dict[str, object], dict[str, np.ndarray]]:
     templates = {"reference": reference, "open": crop_square(reference, truth.points[probe], CROP),
                  "closed": crop_square(shut, POINTS[probe], CROP)}
     return data, templates
-
-
-def make_profile(dest: Path) -> None:
-    """Write the sewer profile folder (what ships in ``puzzlepilot/data/valves/sewer``)."""
-    from calibration.profile import save
-
-    data, templates = profile_data()
-    save(data, templates, dest)
 
 
 # ---------------------------------------------------------------------------- fixtures
