@@ -11,8 +11,10 @@ Stages, each a function the tests and ``--annotate`` can look at:
 2. ``unwarp``: the arena as a 4×12 grid of aligned patches (rows: radius, columns: angle).
 3. ``occupancy``: the tiles of one ring all look alike once unwarped, while a figure
    standing on a tile changes it (and, drawn upright on screen, looks different on every
-   slice). So per ring the empty look is learned from the largest group of near-identical
-   patches, and a cell is occupied when it differs from that look.
+   slice). So per ring the empty look is learned from the least textured group of
+   near-identical patches (alike figures may outnumber the empty tiles), and a cell is
+   occupied when it differs from that look by more than light does (``figure_measure``);
+   a cell too near the threshold is refused.
 4. ``read_budget``: wide panels in the top right are read by tesseract (``--psm 7``) until
    one says "Ring Moves ×N".
 
@@ -42,7 +44,10 @@ REDUCED = 480            # longest side of the image the circle search runs on
 RING_PX, SLICE_PX = 24, 32   # size of one unwarped cell
 EDGE_CONTRAST = 1.6      # ring/slice border edge strength over the average, at least
 SAME_TILE = 14.0         # mean Lab distance under which two unwarped tiles look alike
-OCCUPIED = 20.0          # mean Lab distance from the ring's empty look above which a cell is taken
+FIGURE = 14.0            # ``figure_measure`` from the ring's empty look above which a cell is taken
+CLEAR = 2.0              # a cell this many times off FIGURE (either way) is a sure call
+UNSURE = 0.3             # share of the log gap between the threshold and a sure call in which a
+                         # cell is refused as neither empty nor taken
 MIN_EMPTY = 3            # empty tiles a ring needs to show its empty look
 CANDIDATES = 6           # circles tried, strongest first
 
@@ -263,22 +268,45 @@ def distances(patches: np.ndarray, others: np.ndarray) -> np.ndarray:
     return np.linalg.norm(patches[:, None] - others[None, :], axis=-1).mean(axis=(2, 3))
 
 
+def figure_measure(patches: np.ndarray, look: np.ndarray | float) -> np.ndarray:
+    """How much each patch differs from a look beyond an even shift of colour: the 90th
+    percentile of the per-pixel Lab distance once the patch's median difference is taken out.
+    Light falling unevenly across the arena shifts a whole tile (the night look's outer empty
+    tiles differ by up to 15 on average, as much as a small figure on a wide tile changes
+    it), while a figure changes a part of it. Against a flat look (0) it is the patch's own
+    texture."""
+    diff = (patches - look).reshape(len(patches), -1, 3)
+    rest = np.linalg.norm(diff - np.median(diff, axis=1, keepdims=True), axis=-1)
+    return np.percentile(rest, 90, axis=1)
+
+
+def decide(measure: np.ndarray, threshold: float, clear: float) -> tuple[list[list[bool]], float]:
+    """Which cells hold something (measure above ``threshold``) and a confidence (0..1) from
+    the closest call, on a log scale where ``clear`` is a sure call; NoBoardFound when a cell
+    is within ``UNSURE`` of the threshold."""
+    margin = np.abs(np.log(np.maximum(measure, 1e-3) / threshold)) / math.log(clear / threshold)
+    if margin.min() < UNSURE:
+        r, s = np.unravel_index(int(np.argmin(margin)), margin.shape)
+        raise NoBoardFound(f"ring {r} slice {s} is neither clearly an empty tile nor clearly an enemy")
+    return (measure > threshold).tolist(), min(1.0, float(margin.min()))
+
+
 def occupancy(flat: np.ndarray) -> tuple[list[list[bool]], float]:
     """Which cells hold something, and a confidence (0..1) from how far the decisions are
-    from the threshold. Margins of each cell (tile borders) are left out."""
-    taken, margins = [], []
+    from the threshold; NoBoardFound when a ring shows too few empty tiles or a cell is
+    too near the threshold. Margins of each cell (tile borders) are left out."""
+    measures = []
     for r, patches in enumerate(cell_patches(flat)):
         diff = distances(patches, patches)
         alike = (diff < SAME_TILE).sum(axis=1)
-        seed = int(np.lexsort((diff.mean(axis=1), -alike))[0])
-        group = np.flatnonzero(diff[seed] < SAME_TILE)
-        if len(group) < MIN_EMPTY:
+        if alike.max() < MIN_EMPTY:
             raise NoBoardFound(f"ring {r}: too few empty tiles to tell them from the figures")
-        empty = np.median(patches[group], axis=0)
-        dist = np.linalg.norm(patches - empty, axis=-1).mean(axis=(1, 2))
-        taken.append([bool(d > OCCUPIED) for d in dist])
-        margins.append(float(np.min(np.abs(dist - OCCUPIED))) / OCCUPIED)
-    return taken, min(1.0, min(margins) * 2)
+        # Of the patches with enough look-alikes, the plainest seeds the empty group: alike
+        # figures (round ones look the same on every slice) may outnumber the empty tiles.
+        texture = np.where(alike >= MIN_EMPTY, figure_measure(patches, 0.0), np.inf)
+        group = np.flatnonzero(diff[int(np.argmin(texture))] < SAME_TILE)
+        measures.append(figure_measure(patches, np.median(patches[group], axis=0)))
+    return decide(np.stack(measures), FIGURE, CLEAR * FIGURE)
 
 
 # ---------------------------------------------------------------------------- 4. the budget
@@ -365,8 +393,6 @@ def profile_keymap(profile: Any) -> dict[str, Any] | None:
 # ---------------------------------------------------------------------------- a calibrated look
 
 LOOK_FIELDS = ("ring_radii", "centre_share", "outer_share", "empty_distance", "enemy_distance")
-UNSURE = 0.3             # share of the log gap between a look's empty and enemy distances, around
-                         # the threshold, in which a cell is refused as neither
 MIN_LOOKALIKE = 12       # cells that must look like the profile's empty tiles for an arena to count
 TILE_NOISE = 10.0        # Lab distance per pixel a tile may differ by (light, JPEG) and still be the tile
 EMPTY_FLOOR = 0.5        # least empty distance the threshold is set from (a clean frame gives ~0)
@@ -455,12 +481,7 @@ def look_distances(flat: np.ndarray, look: Look) -> np.ndarray:
 def classify(dist: np.ndarray, look: Look) -> tuple[list[list[bool]], float]:
     """Which cells hold something (distance above the look's threshold), and a confidence
     (0..1) from the closest call; NoBoardFound when a cell is too near the threshold to tell."""
-    threshold = look.threshold
-    margin = np.abs(np.log(np.maximum(dist, 1e-3) / threshold)) / math.log(look.enemy_distance / threshold)
-    if margin.min() < UNSURE:
-        r, s = np.unravel_index(int(np.argmin(margin)), margin.shape)
-        raise NoBoardFound(f"ring {r} slice {s} is neither clearly an empty tile nor clearly an enemy")
-    return (dist > threshold).tolist(), min(1.0, float(margin.min()))
+    return decide(dist, look.threshold, look.enemy_distance)
 
 
 def tile_blob(image: np.ndarray, look: Look, k: float) -> tuple[float, float, float] | None:

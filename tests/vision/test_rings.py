@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from puzzlepilot.scenes.rings import STYLES, backdrop, render
+from puzzlepilot.scenes.rings import STYLES, backdrop, enemy_size, render
 from solvers.rings import Board, generate
 from vision.common import NoBoardFound, load_image
 from vision.rings import find_arena, parse
@@ -46,6 +46,31 @@ def test_rendered_battles_read_exactly(seed, groups, style, size):
     found = parse(image)
     assert found.game == "rings" and text(found) == as_read(board)
     assert found.confidence >= 0.5
+
+
+def test_a_small_figure_under_night_light_is_not_taken_for_an_empty_tile():
+    """Issue 6: the night look lights the outer ring unevenly, so its empty tiles differ in
+    colour by nearly as much as a small figure on a wide outer tile changes its tile; slice
+    7's figure was read as empty (confidence 0.513)."""
+    board = generate(85831, 5, 3, kinds="gskb")
+    found = parse(render(board, 1024, 768, style="night", seed=85831, hud=False)[0])
+    assert text(found) == as_read(board)
+    assert found.confidence >= 0.6
+
+
+def test_alike_figures_outnumbering_the_empty_tiles_are_not_taken_for_them():
+    """A ring's empty look is learned from its largest group of alike patches; nine round
+    figures (alike on every tile, unlike the upright toys) outnumber the inner ring's three
+    empty tiles, yet they are the figures, and the plain tiles the empty look."""
+    board = Board(("x..x........", "x..x........", "..x..x......", "xxxxxxxxx..."), 3)
+    image, arena = render(Board(board.cells[:3] + ("." * 12,), 3), 960, 540, style="earth", seed=1, hud=False)
+    radius = round(enemy_size(arena, 3) * 0.4)
+    for s in range(9):
+        centre = tuple(round(v) for v in arena.cell(3, s))
+        cv2.circle(image, centre, radius, (40, 60, 200), -1, cv2.LINE_AA)
+        cv2.circle(image, centre, radius, (20, 20, 20), 3, cv2.LINE_AA)
+        cv2.circle(image, centre, radius // 3, (240, 240, 240), -1, cv2.LINE_AA)
+    assert text(parse(image)) == as_read(board)
 
 
 def test_geometry_and_cell_centres_match_the_drawing():
