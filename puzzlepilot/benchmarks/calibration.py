@@ -6,8 +6,8 @@ one 720×1280 frame; three phone sizes, fresh and half drawn. Klotski: the defau
 against the profile parse (board colour pinned) of the same frame, plain and on a 1080p
 desktop. LYNE: the default parse against the profile parse (background pinned) of the same
 game window on a 1080p desktop. Rings: the default parse of battles in the "earth" look
-against the profile parse of the same boards in the scenes' "paper" look (which the
-default vision misreads), the profile calibrated from one 1280×720 frame; 0.5× to 2× that
+against the profile parse of the same boards in the scenes' "paper" look, the profile
+calibrated from one 1280×720 frame; 0.5× to 2× that
 size and a 960×540 window on a 1366×768 desktop. Also the time ``learn`` takes on each
 calibration frame.
 """

@@ -49,8 +49,8 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           (70, 60, 96), (206, 198, 222), (96, 80, 120), "stripe"),
 )}
 
-# Looks for calibration only: the default vision misreads them, and ``STYLES`` is what the
-# default vision's tests and the practice board draw.
+# Looks for calibration only (a profile learns them); ``STYLES`` is what the default
+# vision's tests and the practice board draw.
 CALIBRATION_STYLES: dict[str, Style] = {s.name: s for s in (
     Style("paper", ((70, 16, 24), (150, 40, 40)), ((236, 226, 200), (214, 200, 170), (236, 226, 200), (200, 184, 150)),
           (96, 70, 50), (246, 240, 222), (60, 48, 40), "checker",
