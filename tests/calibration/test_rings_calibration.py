@@ -80,16 +80,6 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Shot]:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("store")
-
-
-@pytest.fixture(autouse=True)
-def _profiles_in(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(store))
-
-
-@pytest.fixture(scope="module")
 def paper_profile(shots: dict[str, Shot], store: Path) -> Profile:
     """The profile made by ``calibrate rings shot.png --board ...``: the board as typed, with
     enemy kinds and without its ``moves:`` line."""
