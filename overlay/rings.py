@@ -19,6 +19,8 @@ optional)::
      "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
      "clockwise": "right", "anticlockwise": "left",
      "inward": "up", "outward": "down", "confirm": "enter"}
+
+That example is ``EXAMPLE_KEYMAP``; ``puzzlepilot demo rings`` plays the practice arena with it.
 """
 from __future__ import annotations
 
@@ -104,6 +106,11 @@ def hints(parse: Parse, solution: Any, step: int | None = None) -> list[Shape]:
         shapes.append(Polyline(points, colour, width=width, arrows="end"))
         labels.append(Label(at, text, colour, size=arena.width * 0.3))
     return shapes + labels
+
+
+EXAMPLE_KEYMAP: dict[str, Any] = {
+    "rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
+    "clockwise": "right", "anticlockwise": "left", "inward": "up", "outward": "down", "confirm": "enter"}
 
 
 def plan(parse: Parse, solution: Any, keymap: dict[str, Any] | None = None) -> list[Action]:

@@ -11,6 +11,7 @@ checks that the practice board itself logged each level as solved.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import queue
 import shutil
@@ -22,7 +23,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from overlay.driver import Driver, DriverStopped
 from puzzlepilot.cli import IO, UsageError, write_annotation
@@ -107,12 +108,12 @@ def some_display() -> Iterator[str]:
 class PracticeProcess:
     """``puzzlepilot practice`` in a subprocess, its log lines collected by a thread."""
 
-    def __init__(self, game: str, seed: int, levels: int) -> None:
+    def __init__(self, game: str, seed: int, levels: int, extra: tuple[str, ...] = ()) -> None:
         self.lines: queue.Queue[str] = queue.Queue()
         self.log: list[str] = []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "puzzlepilot", "practice", game, "--seed", str(seed),
-             "--levels", str(levels), "--log"],
+             "--levels", str(levels), "--log", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             cwd=Path(__file__).resolve().parent.parent)
         threading.Thread(target=self._read, daemon=True).start()
@@ -182,9 +183,20 @@ def main(args: argparse.Namespace, io: IO) -> int:
         if record.after is not None:
             write_annotation(stem.with_name(f"{stem.name}-after.png"), record.after, [])
 
+    # A game played with keys (rings) needs a key map on both sides: the practice board
+    # takes the example one, and the driver presses it.
+    extra: tuple[str, ...] = ()
+    plan_options: dict[str, dict[str, Any]] = {}
+    if args.game == "rings":
+        from overlay.rings import EXAMPLE_KEYMAP
+
+        keys = args.out / "keymap.json"
+        keys.write_text(json.dumps(EXAMPLE_KEYMAP), encoding="utf-8")
+        extra, plan_options = ("--keymap", str(keys)), {"rings": {"keymap": EXAMPLE_KEYMAP}}
+
     with some_display() as display:
         log(f"display {display}: starting the practice board")
-        practice = PracticeProcess(args.game, args.seed, args.levels)
+        practice = PracticeProcess(args.game, args.seed, args.levels, extra)
         source = hints = None
         try:
             source = find_window(f"{TITLE} — {args.game}", practice)
@@ -194,7 +206,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
             loop = LiveLoop(source, Watcher([get(args.game)]), log, hints=hints,
                             driver=Driver(source.rect, speed=args.speed, log=lambda _: None),
                             levels=args.levels, on_level=save,
-                            alive=practice.check_alive)
+                            alive=practice.check_alive, plan_options=plan_options)
             loop.run(deadline=started + TIME_LIMIT)
             time.sleep(0.3)     # the board's own log line for the last level
             solved = [line for line in practice.collected() if line.startswith("solved level")]

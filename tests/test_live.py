@@ -397,3 +397,14 @@ def test_demo_runs_headless_and_saves_its_pictures(tmp_path: Path) -> None:
     assert "the practice board confirmed 3" in out
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(f"level{k}-{kind}.png" for k in (1, 2, 3) for kind in ("before", "hints", "after"))
+
+
+@pytest.mark.display
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+def test_demo_plays_ring_battles_with_the_example_key_map(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    demo = _python("demo", "rings", "--levels", "2", "--out", str(tmp_path), env=env)
+    out, err = demo.communicate(timeout=90)
+    assert demo.returncode == 0, err
+    assert "the practice board confirmed 2" in out
+    assert [line.endswith("played") for line in out.splitlines() if line.startswith("level ")] == [True, True]
