@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from calibration.common import moved, rgb, square
+from calibration.common import first_reading, moved, rgb, square
 from calibration.profile import Profile, ProfileError
 from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
@@ -51,17 +51,9 @@ def _from_board(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[s
     want = board.relabelled()
     t = want.piece(want.target)
     target = [t.height, t.width]
-    seen = []
-    for colour in main_colours(image):
-        try:
-            found = parse(image, trial(rgb(colour), target))
-        except NoBoardFound:
-            continue
-        if found.board.to_text() == want.to_text():
-            return build(image, found, target)
-        seen.append(found.board.to_text().replace("\n", "/"))
-    hint = f" (boards read: {', '.join(seen[:3])})" if seen else ""
-    raise ProfileError(f"no colour of the screenshot reads as the given board{hint}")
+    found = first_reading(main_colours(image), lambda colour: parse(image, trial(rgb(colour), target)),
+                          want.to_text(), "no colour of the screenshot reads as the given board")
+    return build(image, found, target)
 
 
 def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from calibration.common import moved, rgb, square
+from calibration.common import first_reading, moved, rgb, square
 from calibration.profile import Profile, ProfileError
 from solvers.lyne import Board
 from vision.common import NoBoardFound, Parse
@@ -56,18 +56,9 @@ def common_colours(image: np.ndarray, most: int = COMMON_COLOURS) -> list[np.nda
 
 
 def _from_board(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    want = board.to_text()
-    seen = []
-    for colour in common_colours(image):
-        try:
-            found = parse(image, trial(rgb(colour)))
-        except NoBoardFound:
-            continue
-        if found.board.to_text() == want:
-            return build(image, found)
-        seen.append(found.board.to_text().replace("\n", "/"))
-    hint = f" (boards read: {', '.join(seen[:3])})" if seen else ""
-    raise ProfileError(f"no colour of the screenshot, taken as the background, reads as the given board{hint}")
+    found = first_reading(common_colours(image), lambda colour: parse(image, trial(rgb(colour))), board.to_text(),
+                          "no colour of the screenshot, taken as the background, reads as the given board")
+    return build(image, found)
 
 
 def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
