@@ -12,8 +12,9 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -174,9 +175,7 @@ def calibrate_in_window(game: str, path: Path, image: np.ndarray, region: tuple[
     """``puzzlepilot calibrate GAME PATH --name NAME`` without --board, worked as a user
     would: drag the box ``region`` (x, y, w, h) over the screenshot, then click each point of
     ``clicks`` in turn (image coordinates). Returns the exit status and stderr."""
-    repo = Path(__file__).resolve().parents[1]
-    proc = subprocess.Popen([sys.executable, "-m", "puzzlepilot", "calibrate", game, str(path), "--name", name],
-                            cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = puzzlepilot("calibrate", game, str(path), "--name", name, env=env)
     try:
         at = find_on_screen(image)
         assert at is not None, "the calibration window never showed the screenshot"
@@ -193,3 +192,49 @@ def calibrate_in_window(game: str, path: Path, image: np.ndarray, region: tuple[
             proc.kill()
             proc.wait()
     return proc.returncode, err
+
+
+REPO = Path(__file__).resolve().parents[1]
+PRACTICE_TITLE = "puzzlepilot practice"
+
+
+def puzzlepilot(*argv: str, env: dict[str, str] | None = None, **kw: object) -> subprocess.Popen:
+    """``python -m puzzlepilot ARGV`` in a subprocess, text pipes on stdout and stderr."""
+    return subprocess.Popen([sys.executable, "-m", "puzzlepilot", *argv], cwd=REPO, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, **kw)
+
+
+def run_puzzlepilot(*argv: str, timeout: float = 60) -> tuple[int, str, str]:
+    """Run ``puzzlepilot ARGV`` to its end: (exit status, stdout, stderr)."""
+    proc = puzzlepilot(*argv)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        proc.kill()
+    return proc.returncode, out, err
+
+
+def wait_for_window(title: str, timeout: float = 5.0) -> None:
+    from vision.capture import find_windows
+
+    deadline = time.monotonic() + timeout
+    while not find_windows(title):
+        assert time.monotonic() < deadline, f"no window {title!r}"
+        time.sleep(0.05)
+
+
+@contextmanager
+def practice_board(*argv: str) -> Iterator[list[str]]:
+    """``puzzlepilot practice ARGV --log`` shown on the display for the block; yields the
+    list that gets the board's log lines (after its first) once the block ends."""
+    log: list[str] = []
+    practice = puzzlepilot("practice", *argv, "--log")
+    try:
+        assert practice.stdout.readline().startswith("level 1:")
+        wait_for_window(PRACTICE_TITLE)
+        yield log
+        time.sleep(0.3)     # the board's own log line for the last level
+    finally:
+        practice.terminate()
+        out, _ = practice.communicate(timeout=10)
+        log.extend(out.splitlines())

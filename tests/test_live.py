@@ -6,8 +6,6 @@ import io
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,9 +23,9 @@ from puzzlepilot.live import Change, LiveError, LiveLoop, Watcher
 from puzzlepilot.scenes.onestroke import render_phone
 from solvers.common import SolveResult
 from solvers.onestroke import Board, generate
+from tests.display import PRACTICE_TITLE, practice_board, puzzlepilot, run_puzzlepilot, wait_for_window
 from vision.capture import Rect
 
-REPO = Path(__file__).resolve().parents[1]
 GAME = get("onestroke")
 VIEW = (405, 720)
 UNSOLVABLE = Board.from_text("#S#\n###\n###")   # 5 dark cells, 4 light: no path from a light start
@@ -322,56 +320,30 @@ def test_bad_live_and_demo_options_are_one_line_and_status_2(argv: list[str]) ->
 
 # ---------------------------------------------------------------------------- on a display
 
-def _python(*argv: str, env: dict[str, str] | None = None, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "puzzlepilot", *argv], cwd=REPO, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, **kw)
-
-
-def _wait_for_window(title: str, timeout: float = 5.0) -> None:
-    from vision.capture import find_windows
-
-    deadline = time.monotonic() + timeout
-    while not find_windows(title):
-        assert time.monotonic() < deadline, f"no window {title!r}"
-        time.sleep(0.05)
-
-
 @pytest.mark.display
 def test_live_dry_run_then_play_solves_three_practice_levels_in_a_row(display: str) -> None:
-    practice = _python("practice", "onestroke", "--seed", "40", "--levels", "3", "--log",
-                       "--view", f"{VIEW[0]}x{VIEW[1]}", "--at", "30,30")
-    try:
-        assert practice.stdout.readline().startswith("level 1:")
-        _wait_for_window("puzzlepilot practice")
-        dry = _python("live", "--window", "puzzlepilot practice", "--play", "--dry-run", "--levels", "1",
-                      "--hints", "none")
-        dry_out, dry_err = dry.communicate(timeout=30)
-        assert dry.returncode == 0, dry_err
+    with practice_board("onestroke", "--seed", "40", "--levels", "3",
+                        "--view", f"{VIEW[0]}x{VIEW[1]}", "--at", "30,30") as log:
+        status, dry_out, dry_err = run_puzzlepilot("live", "--window", PRACTICE_TITLE, "--play", "--dry-run",
+                                                   "--levels", "1", "--hints", "none", timeout=30)
+        assert status == 0, dry_err
         assert "dry run: drag (" in dry_out and dry_out.rstrip().endswith("dry run")
-        player = _python("live", "--game", "onestroke", "--window", "puzzlepilot practice",
-                         "--play", "--speed", "2", "--levels", "3")
-        try:
-            out, err = player.communicate(timeout=60)
-        finally:
-            player.kill()
-        time.sleep(0.3)
-    finally:
-        practice.terminate()
-        log, _ = practice.communicate(timeout=10)
-    assert player.returncode == 0, err
+        status, out, err = run_puzzlepilot("live", "--game", "onestroke", "--window", PRACTICE_TITLE,
+                                           "--play", "--speed", "2", "--levels", "3")
+    assert status == 0, err
     played = [line for line in out.splitlines() if line.startswith("level ")]
     assert len(played) == 3 and all(line.endswith("played") or "second try" in line for line in played), out
-    assert [line for line in log.splitlines() if line.startswith("solved")] == \
+    assert [line for line in log if line.startswith("solved")] == \
         ["solved level 1", "solved level 2", "solved level 3"]
 
 
 @pytest.mark.display
 def test_ctrl_c_stops_the_live_loop_with_one_line(display: str) -> None:
-    practice = _python("practice", "onestroke", "--seed", "7", "--log", "--view", f"{VIEW[0]}x{VIEW[1]}")
+    practice = puzzlepilot("practice", "onestroke", "--seed", "7", "--log", "--view", f"{VIEW[0]}x{VIEW[1]}")
     try:
         assert practice.stdout.readline().startswith("level 1:")
-        _wait_for_window("puzzlepilot practice")
-        player = _python("live", "--game", "onestroke", "--window", "puzzlepilot practice")
+        wait_for_window(PRACTICE_TITLE)
+        player = puzzlepilot("live", "--game", "onestroke", "--window", PRACTICE_TITLE)
         try:
             assert player.stdout.readline().startswith("watching ")
             assert player.stdout.readline().endswith("hints shown\n")
@@ -390,7 +362,7 @@ def test_ctrl_c_stops_the_live_loop_with_one_line(display: str) -> None:
 def test_demo_runs_headless_and_saves_its_pictures(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     start = time.monotonic()
-    demo = _python("demo", "onestroke", "--levels", "3", "--out", str(tmp_path), env=env)
+    demo = puzzlepilot("demo", "onestroke", "--levels", "3", "--out", str(tmp_path), env=env)
     out, err = demo.communicate(timeout=90)
     assert demo.returncode == 0, err
     assert time.monotonic() - start < 60
@@ -403,7 +375,7 @@ def test_demo_runs_headless_and_saves_its_pictures(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
 def test_demo_plays_ring_battles_with_the_example_key_map(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
-    demo = _python("demo", "rings", "--levels", "2", "--out", str(tmp_path), env=env)
+    demo = puzzlepilot("demo", "rings", "--levels", "2", "--out", str(tmp_path), env=env)
     out, err = demo.communicate(timeout=90)
     assert demo.returncode == 0, err
     assert "the practice board confirmed 2" in out

@@ -7,7 +7,6 @@ import json
 import queue
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,9 @@ from puzzlepilot.live import Change, LiveLoop, Watcher
 from solvers.lyne import Board as LyneBoard
 from solvers.rings import Board as RingsBoard, apply_move, generate
 from tests.helpers import run_cli
-from tests.test_live import FakeHints, FakeSource, _python, _wait_for_window
+from tests.display import PRACTICE_TITLE as PRACTICE
+from tests.display import practice_board, puzzlepilot, run_puzzlepilot, wait_for_window
+from tests.test_live import FakeHints, FakeSource
 from vision.capture import Rect
 from vision.common import Parse
 from vision.rings import Arena
@@ -200,7 +201,6 @@ def test_bad_keymap_options_are_one_line_and_status_2(argv: list[str], message: 
 
 KEYS_FILE = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
              "clockwise": "right", "anticlockwise": "left", "inward": "up", "outward": "down", "confirm": "enter"}
-PRACTICE = "puzzlepilot practice"
 
 
 def _reader(proc: subprocess.Popen) -> "queue.Queue[str]":
@@ -233,16 +233,16 @@ def test_step_hints_on_the_rings_practice_board_move_on_with_each_move_made(disp
     from overlay.driver import Driver
     from vision.capture import window_source
 
-    practice = _python("practice", "rings", "--seed", "5", "--keymap", str(keymap_file), "--log", "--at", "40,40")
+    practice = puzzlepilot("practice", "rings", "--seed", "5", "--keymap", str(keymap_file), "--log", "--at", "40,40")
     watcher = None
     try:
         assert practice.stdout.readline().startswith("level 1:")
-        _wait_for_window(PRACTICE)
+        wait_for_window(PRACTICE)
         source = window_source(PRACTICE)
         found = RINGS.parse(source.grab())          # read and solved as live does it
         source.close()
         solution = RINGS.solve(found.board).solution
-        watcher = _python("live", "--game", "rings", "--window", PRACTICE, "--hints", "step")
+        watcher = puzzlepilot("live", "--game", "rings", "--window", PRACTICE, "--hints", "step")
         lines = _reader(watcher)
         assert lines.get(timeout=10).startswith("watching ")
         assert lines.get(timeout=10).endswith(f"{len(solution)} moves, hints shown")
@@ -258,24 +258,13 @@ def test_step_hints_on_the_rings_practice_board_move_on_with_each_move_made(disp
 
 @pytest.mark.display
 def test_the_keyboard_driver_plays_rings_practice_levels_with_a_key_map(display: str, keymap_file: Path) -> None:
-    practice = _python("practice", "rings", "--seed", "3", "--levels", "2", "--keymap", str(keymap_file), "--log")
-    try:
-        assert practice.stdout.readline().startswith("level 1:")
-        _wait_for_window(PRACTICE)
-        player = _python("live", "--game", "rings", "--window", PRACTICE, "--play", "--keymap", str(keymap_file),
-                         "--levels", "2", "--hints", "none")
-        try:
-            out, err = player.communicate(timeout=60)
-        finally:
-            player.kill()
-        time.sleep(0.3)
-    finally:
-        practice.terminate()
-        log, _ = practice.communicate(timeout=10)
-    assert player.returncode == 0, err
+    with practice_board("rings", "--seed", "3", "--levels", "2", "--keymap", str(keymap_file)) as log:
+        status, out, err = run_puzzlepilot("live", "--game", "rings", "--window", PRACTICE, "--play",
+                                           "--keymap", str(keymap_file), "--levels", "2", "--hints", "none")
+    assert status == 0, err
     played = [line for line in out.splitlines() if line.startswith("level ")]
     assert len(played) == 2 and all(line.endswith("played") for line in played), out
-    assert [line for line in log.splitlines() if line.startswith("solved")] == ["solved level 1", "solved level 2"]
+    assert [line for line in log if line.startswith("solved")] == ["solved level 1", "solved level 2"]
 
 
 @pytest.mark.display
@@ -283,18 +272,18 @@ def test_step_hints_on_the_lyne_practice_board_show_the_next_path_once_one_is_dr
     from overlay.driver import Driver
     from vision.capture import window_source
 
-    practice = _python("practice", "lyne", "--seed", "4", "--log", "--at", "40,40")
+    practice = puzzlepilot("practice", "lyne", "--seed", "4", "--log", "--at", "40,40")
     watcher = None
     try:
         assert practice.stdout.readline().startswith("level 1:")
-        _wait_for_window(PRACTICE)
+        wait_for_window(PRACTICE)
         source = window_source(PRACTICE)
         rect = source.rect()
         found = LYNE.parse(source.grab()).shifted(rect.left, rect.top)
         source.close()
         solution = LYNE.solve(found.board).solution
         assert len(solution) >= 2
-        watcher = _python("live", "--game", "lyne", "--window", PRACTICE, "--hints", "step")
+        watcher = puzzlepilot("live", "--game", "lyne", "--window", PRACTICE, "--hints", "step")
         lines = _reader(watcher)
         assert lines.get(timeout=10).startswith("watching ")
         assert lines.get(timeout=10).endswith("hints shown")

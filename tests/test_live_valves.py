@@ -7,21 +7,21 @@ import time
 
 import pytest
 
-from tests.test_live import _python, _wait_for_window
+from tests.display import PRACTICE_TITLE, puzzlepilot, wait_for_window
 
 
 @pytest.mark.display
 def test_live_play_solves_practice_sewers(display: str) -> None:
-    practice = _python("practice", "valves", "--seed", "1", "--levels", "2", "--log",
+    practice = puzzlepilot("practice", "valves", "--seed", "1", "--levels", "2", "--log",
                        "--view", "800x540", "--at", "30,30")
     log: list[str] = []
     reader = threading.Thread(target=lambda: log.extend(iter(practice.stdout.readline, "")), daemon=True)
     player = None
     try:
         reader.start()
-        _wait_for_window("puzzlepilot practice")
+        wait_for_window(PRACTICE_TITLE)
         # No --levels: the loop plays whatever level shows until the board has logged two.
-        player = _python("live", "--game", "valves", "--window", "puzzlepilot practice",
+        player = puzzlepilot("live", "--game", "valves", "--window", PRACTICE_TITLE,
                          "--play", "--speed", "2", "--hints", "none")
         deadline = time.monotonic() + 60
         while "solved level 2\n" not in log and time.monotonic() < deadline and player.poll() is None:
