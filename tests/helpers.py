@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import io
-from typing import Sequence
+from typing import Callable, Sequence
 
+import numpy as np
+import pytest
+
+from calibration.profile import Profile, ProfileError
 from puzzlepilot.cli import main
 
 
@@ -12,3 +16,17 @@ def run_cli(argv: Sequence[object], stdin: str = "") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     status = main([str(a) for a in argv], stdin=io.StringIO(stdin), stdout=out, stderr=err)
     return status, out.getvalue(), err.getvalue()
+
+
+MISSING = object()   # a field left out of profile.json
+
+
+def assert_field_refused(profile: Profile, field: str, value: object, parse: Callable[..., object]) -> None:
+    """The profile with ``field`` set to ``value`` (or left out) is refused by ``parse`` with
+    a ProfileError that names the field."""
+    data = {k: v for k, v in profile.data.items() if k != field}
+    if value is not MISSING:
+        data[field] = value
+    bad = Profile("bad", data["game"], profile.folder, data)
+    with pytest.raises(ProfileError, match=f"'{field}'"):
+        parse(np.zeros((64, 64, 3), np.uint8), bad)

@@ -15,3 +15,4 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(autouse=True)
 def _profiles_in(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(store))
+

@@ -25,6 +25,7 @@ from solvers.onestroke import Board, generate, solve, validate
 from vision.common import NoBoardFound
 from vision.onestroke import look_of, parse
 from tests.display import calibrate_in_window
+from tests.helpers import MISSING, assert_field_refused
 from tests.helpers import run_cli as run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -195,7 +196,6 @@ def test_live_watching_every_game_reads_the_night_look_with_the_profile(night_pr
 
 # ---------------------------------------------------------------------------- profile fields
 
-MISSING = object()
 
 
 @pytest.mark.parametrize("field, value", [
@@ -203,12 +203,7 @@ MISSING = object()
     ("tolerance", 0), ("tolerance", 2.5), ("tolerance", True), ("tolerance", MISSING), ("game", "lyne"),
 ])
 def test_malformed_fields_are_refused_naming_the_field(night_profile: Profile, field: str, value: object) -> None:
-    data = {k: v for k, v in night_profile.data.items() if k != field}
-    if value is not MISSING:
-        data[field] = value
-    bad = Profile("bad", data["game"], night_profile.folder, data)
-    with pytest.raises(ProfileError, match=f"'{field}'"):
-        parse(np.zeros((64, 64, 3), np.uint8), bad)
+    assert_field_refused(night_profile, field, value, parse)
 
 
 # ---------------------------------------------------------------------------- picks

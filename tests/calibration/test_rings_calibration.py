@@ -23,6 +23,7 @@ from solvers.rings import Board, generate, validate
 from vision.common import NoBoardFound, load_image
 from vision.rings import RING_PX, SLICE_PX, Look, classify, look_of, parse
 from tests.display import calibrate_in_window
+from tests.helpers import MISSING, assert_field_refused
 from tests.helpers import run_cli as run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -227,7 +228,6 @@ def test_a_key_map_rides_along_with_a_calibrated_look(paper_profile: Profile, sh
 
 # ---------------------------------------------------------------------------- profile fields
 
-MISSING = object()
 
 
 @pytest.mark.parametrize("field, value", [
@@ -237,12 +237,7 @@ MISSING = object()
     ("enemy_distance", MISSING), ("game", "lyne"),
 ])
 def test_malformed_fields_are_refused_naming_the_field(paper_profile: Profile, field: str, value: object) -> None:
-    data = {k: v for k, v in paper_profile.data.items() if k != field}
-    if value is not MISSING:
-        data[field] = value
-    bad = Profile("bad", data["game"], paper_profile.folder, data)
-    with pytest.raises(ProfileError, match=f"'{field}'"):
-        parse(np.zeros((64, 64, 3), np.uint8), bad)
+    assert_field_refused(paper_profile, field, value, parse)
 
 
 def test_a_missing_tile_template_is_refused_naming_it(paper_profile: Profile) -> None:
