@@ -1,92 +1,230 @@
-"""Make or check the screenshot fixtures: the vision's regression suite.
+"""Screenshot fixtures: the vision's regression suite, the project's and your own.
 
+    puzzlepilot fixtures add IMAGE --game GAME (--board TEXT|FILE | --no-board) [--dir DIR] [--note TEXT]
+    puzzlepilot fixtures check [GAME ...] [--dir DIR] [--profile NAME|DIR] [--sheet OUT.html]
     puzzlepilot fixtures make GAME [--dir DIR]
-    puzzlepilot fixtures check [GAME ...] [--dir DIR] [--profile NAME|DIR]
 
-``make`` renders the game's fixtures (deterministically: the same files every time) into
-``DIR/GAME/`` with ``expected.json``, the board each image shows. ``check`` parses every
-fixture again and prints a table of mismatches; it exits 1 when any fixture is read wrong.
-Run it after changing the vision.
+A fixture folder holds ``GAME/expected.json`` (image name → the board it shows, or null for
+"no board") beside the images. ``add`` copies one of your screenshots into your own fixture
+folder (never moving it) with the board it must read as, checked by the game's board parser;
+a screenshot that must be refused is added with ``--no-board``. ``check`` reads every image
+again and prints a table; it exits 1 on any difference, an image without an entry or an entry
+without its image. ``--sheet`` also writes an HTML contact sheet: each image, what was read,
+what was expected and where they differ.
+
+Your fixtures live in your data folder (``PUZZLEPILOT_FIXTURES`` overrides); the project's own,
+rendered by ``make`` (deterministic: the same files every time), live in the source checkout's
+``fixtures/`` folder — or, installed without a checkout, in a folder of their own in your data
+folder, where ``make`` writes them. ``check`` without ``--dir`` reads both. ``make`` replaces
+only files it wrote itself (listed in ``GAME/.made``); your images and entries stay.
 """
 from __future__ import annotations
 
 import argparse
+import base64
+import html
 import importlib
 import json
 import os
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from puzzlepilot.cli import IO, UsageError
 from puzzlepilot.games import GAMES, get
-from vision.common import NoBoardFound, load_image
+from solvers.common import BoardError
+from vision.common import ImageError, NoBoardFound, load_image
 
+# The project's rendered fixtures in a source checkout.
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "fixtures"
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+MADE_LIST = ".made"     # the names `make` wrote, so it never replaces or removes anything else
+
+
+def user_dir() -> Path:
+    """Your own fixtures: ``PUZZLEPILOT_FIXTURES``, else the user data folder (platformdirs)."""
+    env = os.environ.get("PUZZLEPILOT_FIXTURES")
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("puzzlepilot")) / "fixtures"
+
+
+def generated_dir() -> Path:
+    """Where ``make`` writes by default: the checkout's ``fixtures/`` when running from one,
+    else ``generated-fixtures`` beside your own in the data folder."""
+    if (DEFAULT_DIR.parent / "pyproject.toml").is_file():
+        return DEFAULT_DIR
+    return user_dir().parent / "generated-fixtures"
+
+
+EXAMPLES = """examples:
+  puzzlepilot fixtures add shot.png --game onestroke --board '##S#/#..#/####' --note 'night theme'
+  puzzlepilot fixtures add menu.png --game lyne --no-board      # must be refused
+  puzzlepilot fixtures check                                    # yours and the project's
+  puzzlepilot fixtures check onestroke --sheet sheet.html       # with a contact sheet
+  puzzlepilot fixtures make lyne --dir /tmp/fx                  # render the project's set
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", choices=("make", "check"), help="make: render them; check: parse them again")
-    p.add_argument("games", nargs="*", metavar="GAME", help="games (default for check: every game with fixtures)")
-    p.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=f"the fixtures folder (default {DEFAULT_DIR})")
-    p.add_argument("--profile", metavar="NAME|DIR", help="parse with a calibration profile (check)")
+    p.epilog = EXAMPLES
+    sub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p), required=True)
+    fmt = argparse.RawDescriptionHelpFormatter
+    add = sub.add_parser("add", help="store a screenshot of yours with the board it shows",
+                         formatter_class=fmt, epilog=EXAMPLES,
+                         description=f"Copy IMAGE into your fixture folder ({user_dir()}) with the "
+                                     "board it must read as.")
+    add.add_argument("image", metavar="IMAGE", help="the screenshot (copied, never moved)")
+    add.add_argument("--game", required=True, metavar="GAME", help=f"the game ({', '.join(GAMES)})")
+    board = add.add_mutually_exclusive_group(required=True)
+    board.add_argument("--board", metavar="TEXT|FILE",
+                       help="the board it shows: rows joined by '/', or a board text file")
+    board.add_argument("--no-board", action="store_true", help="the image shows no board: it must be refused")
+    add.add_argument("--dir", type=Path, help=f"the fixture folder (default {user_dir()})")
+    add.add_argument("--name", help="the file name to store it under (default: IMAGE's)")
+    add.add_argument("--note", default="", help="a note shown beside it")
+
+    check = sub.add_parser("check", help="read every fixture again; table of differences",
+                           formatter_class=fmt, epilog=EXAMPLES,
+                           description="Read every fixture again and compare with its expected "
+                                       "board; exit 1 on any difference.")
+    check.add_argument("games", nargs="*", metavar="GAME", help="games (default: every game with fixtures)")
+    check.add_argument("--dir", type=Path, action="append",
+                       help=f"a fixture folder, repeatable (default: yours, {user_dir()}, "
+                            f"and the project's, {generated_dir()})")
+    check.add_argument("--profile", metavar="NAME|DIR", help="parse with a calibration profile")
+    check.add_argument("--sheet", type=Path, metavar="OUT.html", help="also write an HTML contact sheet")
+
+    make = sub.add_parser("make", help="render the project's own fixtures of a game",
+                          formatter_class=fmt, epilog=EXAMPLES,
+                          description="Render the project's fixtures of each GAME into DIR/GAME; "
+                                      "files it did not write are left alone.")
+    make.add_argument("games", nargs="+", metavar="GAME")
+    make.add_argument("--dir", type=Path, help=f"the fixture folder (default {generated_dir()})")
 
 
 def main(args: argparse.Namespace, io: IO) -> int:
-    for g in args.games:
-        get(g)
-    if args.action == "make":
-        if not args.games:
-            raise UsageError("fixtures make needs a GAME")
-        for g in args.games:
-            count = make(g, args.dir)
-            io.out(f"{g}: wrote {count} fixtures to {args.dir / g}")
-        return 0
-    games = args.games or [g for g in GAMES if (args.dir / g / "expected.json").is_file()]
-    if not games:
-        raise UsageError(f"no fixtures in {args.dir} (make them with: puzzlepilot fixtures make GAME)")
-    profile = None
-    if args.profile:
-        from puzzlepilot.cli import load_profile
-        profile = load_profile(args.profile)
-    failures = 0
+    games = getattr(args, "games", None) or []
     for g in games:
-        rows = check(g, args.dir, profile)
-        bad = [r for r in rows if not r.ok]
-        failures += len(bad)
-        io.out(f"{g}: {len(rows) - len(bad)}/{len(rows)} fixtures read right")
-        if bad:
-            io.out(f"  {'fixture':32} {'expected':>10} {'got':>10}  detail")
-            for r in bad:
-                io.out(f"  {r.name:32} {r.expected_summary:>10} {r.got_summary:>10}  {r.detail}")
-    return 1 if failures else 0
+        get(g)
+    if args.action == "add":
+        return cmd_add(args, io)
+    if args.action == "make":
+        folder = args.dir or generated_dir()
+        for g in games:
+            count = make(g, folder)
+            io.out(f"{g}: wrote {count} fixtures to {folder / g}")
+        return 0
+    return cmd_check(args, io, games)
 
+
+# ---------------------------------------------------------------------------- add
+
+def cmd_add(args: argparse.Namespace, io: IO) -> int:
+    game = get(args.game)
+    source = Path(args.image)
+    load_image(source)      # refuses a missing or undecodable file
+    expected = None if args.no_board else board_text(args.board, game.name)
+    name = args.name or source.name
+    if Path(name).name != name or Path(name).suffix.lower() not in IMAGE_SUFFIXES:
+        raise UsageError(f"--name must be a plain file name ending in one of {', '.join(IMAGE_SUFFIXES)}: {name!r}")
+    folder = (args.dir or user_dir()) / game.name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create {folder}: {exc.strerror}") from None
+    entries = read_expected(folder)
+    target = folder / name
+    if name in entries or target.exists():
+        raise UsageError(f"{target} already exists: give another --name")
+    tmp = folder / f".{name}.tmp"
+    shutil.copyfile(source, tmp)
+    os.replace(tmp, target)
+    entries[name] = {"board": expected, "note": args.note}
+    write_expected(folder, entries)
+    io.out(f"added {target} ({'no board' if expected is None else _summary(expected)}); "
+           f"check it with: puzzlepilot fixtures check {game.name}" + (f" --dir {args.dir}" if args.dir else ""))
+    return 0
+
+
+def board_text(given: str, game: str) -> str:
+    """The expected board from ``--board`` (a file, or rows joined by '/'), checked by the
+    game's board parser and written the way the vision's reading is written."""
+    path = Path(given)
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() else given.replace("/", "\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read the board file {given}: {exc}") from None
+    try:
+        board = get(game).board.from_text(text)
+    except BoardError as exc:
+        raise BoardError(f"--board is not a {game} board: {exc}") from None
+    return board.to_text().replace("\n", "/")
+
+
+def read_expected(folder: Path) -> dict[str, dict]:
+    path = folder / "expected.json"
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path} is not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not all(isinstance(v, dict) and "board" in v for v in data.values()):
+        raise UsageError(f"{path}: expected an object of name → {{\"board\": ..., \"note\": ...}}")
+    return data
+
+
+def write_expected(folder: Path, entries: dict[str, dict]) -> None:
+    """Write expected.json atomically: a crash leaves the old file or the new one."""
+    tmp = folder / "expected.json.tmp"
+    tmp.write_text(json.dumps(dict(sorted(entries.items())), indent=1, ensure_ascii=False) + "\n",
+                   encoding="utf-8")
+    os.replace(tmp, folder / "expected.json")
+
+
+# ---------------------------------------------------------------------------- make
 
 def make(game: str, folder: Path) -> int:
-    """Render a game's fixtures into folder/game, replacing the old set atomically enough
-    that a crash leaves either the old or the new expected.json."""
+    """Render a game's fixtures into folder/game. Only files this command wrote before (listed
+    in ``.made``) are replaced or removed; other images and their entries stay."""
     import cv2
 
     cases = importlib.import_module(f"puzzlepilot.scenes.{game}").fixture_cases()
     out = folder / game
     out.mkdir(parents=True, exist_ok=True)
-    expected = {}
+    made_path = out / MADE_LIST
+    before = set(json.loads(made_path.read_text(encoding="utf-8"))) if made_path.is_file() else set()
+    entries = read_expected(out)
+    names = {f"{case.name}.{case.ext}" for case in cases}
+    clash = sorted(n for n in names if n not in before and (out / n).exists() and n not in entries)
+    if clash:
+        raise UsageError(f"{out} holds files make did not write with the names it writes: "
+                         f"{', '.join(clash)} (move them, or make into another --dir)")
+    for stale in before - names:
+        (out / stale).unlink(missing_ok=True)
+        entries.pop(stale, None)
     for case in cases:
         name = f"{case.name}.{case.ext}"
         params = [cv2.IMWRITE_JPEG_QUALITY, case.jpeg_quality] if case.ext == "jpg" else [cv2.IMWRITE_PNG_COMPRESSION, 9]
         ok, data = cv2.imencode(f".{case.ext}", case.image, params)
         if not ok:
             raise RuntimeError(f"cannot encode {name}")
-        (out / name).write_bytes(data.tobytes())
-        expected[name] = {"board": case.board, "note": case.note}
-    for stale in out.iterdir():
-        if stale.suffix in (".png", ".jpg") and stale.name not in expected:
-            stale.unlink()
-    tmp = out / "expected.json.tmp"
-    tmp.write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, out / "expected.json")
+        tmp = out / f".{name}.tmp"
+        tmp.write_bytes(data.tobytes())
+        os.replace(tmp, out / name)
+        entries[name] = {"board": case.board, "note": case.note}
+    tmp = out / f"{MADE_LIST}.tmp"
+    tmp.write_text(json.dumps(sorted(names)) + "\n", encoding="utf-8")
+    os.replace(tmp, made_path)
+    write_expected(out, entries)
     return len(cases)
 
+
+# ---------------------------------------------------------------------------- check
 
 @dataclass
 class Row:
@@ -96,18 +234,21 @@ class Row:
     confidence: float
     ms: float
     detail: str = ""
+    note: str = ""
+    path: Path | None = None
+    problem: str = ""       # "no entry" / "image missing": the row could not be compared
 
     @property
     def ok(self) -> bool:
-        return self.expected == self.got
+        return not self.problem and self.expected == self.got
 
     @property
     def expected_summary(self) -> str:
-        return _summary(self.expected)
+        return "-" if self.problem == "no entry" else _summary(self.expected)
 
     @property
     def got_summary(self) -> str:
-        return _summary(self.got)
+        return "-" if self.problem == "image missing" else _summary(self.got)
 
 
 def _summary(board: str | None) -> str:
@@ -118,15 +259,21 @@ def _summary(board: str | None) -> str:
 
 
 def check(game: str, folder: Path, profile: object = None) -> list[Row]:
-    """Parse every fixture of a game and compare with expected.json."""
-    path = folder / game / "expected.json"
-    if not path.is_file():
-        raise UsageError(f"no fixtures for {game} in {folder} (make them with: puzzlepilot fixtures make {game})")
-    expected = json.loads(path.read_text(encoding="utf-8"))
+    """Read every fixture of a game in folder/game again and compare it with expected.json;
+    images without an entry and entries without an image are rows too (never ok)."""
+    here = folder / game
+    expected = read_expected(here)
+    if not expected and not here.is_dir():
+        raise UsageError(f"no fixtures for {game} in {folder}")
     parse = get(game).parse
     rows = []
     for name, entry in sorted(expected.items()):
-        image = load_image(folder / game / name)
+        path = here / name
+        if not path.is_file():
+            rows.append(Row(name, entry["board"], None, 0.0, 0.0, "the image is not in the folder",
+                            entry.get("note", ""), path, "image missing"))
+            continue
+        image = load_image(path)
         start = time.perf_counter()
         try:
             found = parse(image, profile=profile) if profile else parse(image)
@@ -134,19 +281,125 @@ def check(game: str, folder: Path, profile: object = None) -> list[Row]:
         except NoBoardFound as exc:
             got, conf, detail = None, 0.0, str(exc)
         elapsed = (time.perf_counter() - start) * 1000
-        row = Row(name, entry["board"], got, conf, elapsed, detail)
+        row = Row(name, entry["board"], got, conf, elapsed, detail, entry.get("note", ""), path)
         if not row.ok and not row.detail:
             row.detail = cell_diff(row.expected, row.got)
+        elif not row.ok:
+            row.detail = f"{cell_diff(row.expected, row.got)}: {row.detail}"
         rows.append(row)
+    for path in sorted(here.iterdir()):
+        if path.suffix.lower() in IMAGE_SUFFIXES and path.name not in expected and not path.name.startswith("."):
+            rows.append(Row(path.name, None, None, 0.0, 0.0,
+                            f"not in expected.json: add it with puzzlepilot fixtures add {path} --game {game} --board ...",
+                            "", path, "no entry"))
     return rows
 
 
+def cmd_check(args: argparse.Namespace, io: IO, games: list[str]) -> int:
+    folders = args.dir or [user_dir(), generated_dir()]
+    folders = list(dict.fromkeys(f.resolve() for f in folders))
+    for folder in args.dir or []:
+        if not folder.is_dir():
+            raise UsageError(f"no such fixture folder: {folder}")
+    found = [(g, f) for f in folders for g in (games or GAMES) if (f / g).is_dir()]
+    if not found:
+        where = " or ".join(str(f) for f in folders)
+        raise UsageError(f"no fixtures{' for ' + ', '.join(games) if games else ''} in {where}; add yours with "
+                         "'puzzlepilot fixtures add IMAGE --game GAME --board TEXT', or render the project's "
+                         "with 'puzzlepilot fixtures make GAME' (a source checkout ships them in fixtures/)")
+    profile = None
+    if args.profile:
+        from puzzlepilot.cli import load_profile
+        profile = load_profile(args.profile)
+    failures, sections = 0, []
+    for game, folder in found:
+        rows = check(game, folder, profile)
+        sections.append((game, folder, rows))
+        bad = [r for r in rows if not r.ok]
+        failures += len(bad)
+        io.out(f"{game} ({folder / game}): {len(rows) - len(bad)}/{len(rows)} fixtures read right")
+        if bad:
+            io.out(f"  {'fixture':32} {'expected':>10} {'got':>10}  detail")
+            for r in bad:
+                io.out(f"  {r.name:32} {r.expected_summary:>10} {r.got_summary:>10}  {r.detail}")
+    if args.sheet:
+        write_sheet(args.sheet, sections)
+        io.out(f"contact sheet: {args.sheet}")
+    return 1 if failures else 0
+
+
 def cell_diff(expected: str | None, got: str | None) -> str:
+    """Where a reading differs from the expected board, in a few words."""
     if expected is None or got is None:
-        return f"got {got!r}" if got else "expected no board"
+        return f"got {got!r}" if got else "expected no board" if expected is None else "no board read"
     e, g = expected.split("/"), got.split("/")
     if len(e) != len(g) or any(len(a) != len(b) for a, b in zip(e, g)):
-        return f"size differs: got {got}"
+        return f"size differs: {_summary(got)} read, {_summary(expected)} expected"
     diffs = [f"({r},{c}) {a}→{b}" for r, (ea, ga) in enumerate(zip(e, g))
              for c, (a, b) in enumerate(zip(ea, ga)) if a != b]
     return "cells " + ", ".join(diffs[:6]) + (" …" if len(diffs) > 6 else "")
+
+
+# ---------------------------------------------------------------------------- contact sheet
+
+SHEET_STYLE = """body{font-family:sans-serif;margin:1em;background:#fafafa}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:6px;vertical-align:top;text-align:left}
+tr.bad{background:#fde8e8}tr.ok{background:#eef8ee}pre{margin:0;font-size:13px;line-height:1.1}
+b.diff{background:#f4a0a0}img{max-width:320px;max-height:240px}"""
+
+
+def write_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]]) -> None:
+    """An HTML page, one table row per fixture: the image (embedded thumbnail, so the page
+    stands alone), the board read with the differing cells marked, the board expected."""
+    parts = [f"<!doctype html><meta charset=utf-8><title>puzzlepilot fixtures check</title>"
+             f"<style>{SHEET_STYLE}</style><h1>puzzlepilot fixtures check</h1>"]
+    for game, folder, rows in sections:
+        bad = sum(not r.ok for r in rows)
+        parts.append(f"<h2>{html.escape(game)}: {len(rows) - bad}/{len(rows)} read right</h2>"
+                     f"<p>{html.escape(str(folder / game))}</p><table><tr><th>image</th><th>result</th>"
+                     "<th>read</th><th>expected</th></tr>")
+        for r in rows:
+            status = "ok" if r.ok else r.problem or "differs"
+            parts.append(
+                f"<tr class={'ok' if r.ok else 'bad'}><td>{_thumbnail(r.path)}<br>{html.escape(r.name)}</td>"
+                f"<td><b>{html.escape(status)}</b><br>confidence {r.confidence:.2f}, {r.ms:.0f} ms"
+                f"<br>{html.escape(r.note)}<br>{html.escape(r.detail)}</td>"
+                f"<td>{_board_html(r.got, r.expected, r.problem == 'image missing')}</td>"
+                f"<td>{_board_html(r.expected, None, r.problem == 'no entry')}</td></tr>")
+        parts.append("</table>")
+    try:
+        path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write the contact sheet {path}: {exc.strerror}") from None
+
+
+def _thumbnail(path: Path | None) -> str:
+    if path is None or not path.is_file():
+        return "(no image)"
+    import cv2
+
+    try:
+        image = load_image(path)
+    except ImageError:
+        return "(cannot decode)"
+    scale = min(1.0, 320 / image.shape[1], 240 / image.shape[0])
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return f'<img src="data:image/jpeg;base64,{base64.b64encode(data.tobytes()).decode()}">' if ok else ""
+
+
+def _board_html(board: str | None, other: str | None, absent: bool) -> str:
+    """A board as a block of text; cells that differ from ``other`` (same size) are marked."""
+    if absent:
+        return "-"
+    if board is None:
+        return "<i>no board</i>"
+    rows, others = board.split("/"), (other or "").split("/")
+    same_shape = other is not None and len(rows) == len(others) and all(
+        len(a) == len(b) for a, b in zip(rows, others))
+    lines = []
+    for r, row in enumerate(rows):
+        cells = [f"<b class=diff>{html.escape(c)}</b>" if same_shape and c != others[r][i] else html.escape(c)
+                 for i, c in enumerate(row)]
+        lines.append("".join(cells))
+    return "<pre>" + "\n".join(lines) + "</pre>"
