@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import re
 import sys
 import time
@@ -61,12 +62,77 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 # Further commands (live, practice, demo, calibrate, profiles) add one line here.
 
+# Help for people: a command's description (None: its module docstring) and examples.
+USER_HELP: dict[str, tuple[str | None, str]] = {
+    "solve": (None, """examples:
+  puzzlepilot solve --game onestroke --board level.txt
+  puzzlepilot solve shot.png --annotate hint.png          # any game is recognised
+  echo '##S#/#..#/####' | puzzlepilot solve --game onestroke --board - --json
+  puzzlepilot solve --game rings --board arena.txt --moves 4 --rule attacks
+"""),
+    "parse": (None, """examples:
+  puzzlepilot parse shot.png
+  puzzlepilot parse shot.png --game lyne --json
+  puzzlepilot parse other.png --profile night             # a calibrated look
+"""),
+    "live": ("""Watch a game on screen: each new level is read, solved and its answer drawn over the
+game (hints), or played with the mouse (--play). Ctrl-C stops (exit status 130) and leaves
+the mouse button released.
+
+Pick the game's window by a part of its title (--window), a screen rectangle (--region)
+or a whole monitor (--monitor). A phone or console game needs a window on this desktop
+first: a phone mirrored with scrcpy, a capture card shown by OBS, VLC or ffplay
+(README: "Getting a game into a window").
+
+--hints overlay draws the whole answer over the game; step shows one step at a time
+(a LYNE path, a ring move) and moves on as you make them; window shows the annotated
+capture in its own window; none only prints. --play plays each level, --dry-run prints
+the moves instead. The driver stops the moment you move the mouse.""", """examples:
+  puzzlepilot live --window "scrcpy" --game onestroke                # hints over a mirrored phone
+  puzzlepilot live --window "LYNE" --play                            # play LYNE level after level
+  puzzlepilot live --window "LYNE" --hints step                      # one path at a time
+  puzzlepilot live --region 100,80,800,600 --game klotski --hints window
+  puzzlepilot live --window "OBS" --game rings --hints step          # a capture card's picture
+  puzzlepilot live --window "Machinarium" --profile machinarium --play --dry-run
+"""),
+    "practice": ("""A practice window that plays a game by its rules, drawn in the look the vision is
+tested on: try hints and auto-play (puzzlepilot live) without the real game.
+
+Solve a level with the mouse (rings: also keys, with --keymap) and the next one follows,
+a new board each time (seed + 1). --board starts from your own board instead: a board
+text FILE ('-' reads standard input) for lyne, klotski or valves, written as
+"puzzlepilot solve --help" describes. Close the window or press Ctrl-C to stop.""", """examples:
+  puzzlepilot practice onestroke --size 7x7 --seed 5
+  puzzlepilot practice klotski --board layout.txt
+  puzzlepilot practice rings --keymap keys.json
+  # in a second terminal: puzzlepilot live --window "puzzlepilot practice" --play
+"""),
+    "demo": (None, """examples:
+  puzzlepilot demo                   # one-stroke, 3 levels; pictures in demo-out/index.html
+  puzzlepilot demo lyne --levels 2 --out /tmp/lyne-demo
+"""),
+    "calibrate": (None, """examples:
+  puzzlepilot calibrate onestroke shot.png --name night --board '##S##/#.###/#####/##.##'
+  puzzlepilot calibrate onestroke shot.png --name night           # mark the board in a window
+  puzzlepilot calibrate --check night a.png b.jpg --boards expected.txt
+"""),
+    "profiles": (None, """examples:
+  puzzlepilot profiles list
+  puzzlepilot profiles show night
+  puzzlepilot profiles delete night
+"""),
+    "bench": (None, """examples:
+  puzzlepilot bench --quick                  # a smoke run of everything
+  puzzlepilot bench onestroke klotski --json
+"""),
+}
+
 GAME_OPTIONS = {
     "metric": "--metric", "rule": "--rule", "moves": "--moves", "wrenches": "--wrenches", "all": "--all",
 }
 
 
-BOARD_FORMATS = """board texts (one line per row; '/' may join rows):
+BOARD_FORMATS = """board texts (one line per row, every row written out in full; '/' may join rows):
   onestroke  '#' a cell, '.' no cell, 'S' the start:            ##S#/#..#/####
   lyne       '.' empty, t/d/s a shape's node, T/D/S its two terminals, 1-4 a hub
              with that many holes (also the older 'rows cols' + tokens format)
@@ -91,12 +157,19 @@ def build_parser() -> argparse.ArgumentParser:
         prog="puzzlepilot",
         description="Read a puzzle game from a screenshot or a board text, solve it exactly, "
                     "and show the answer or play it.",
-        epilog=f"games: {games}. Exit status: 0 solved/parsed, 1 no solution, 2 bad input.")
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"""games: {games}
+exit status: 0 solved/parsed, 1 no solution, 2 bad input, 130 stopped by Ctrl-C
+examples:
+  puzzlepilot demo                                  # watch it play practice levels
+  puzzlepilot solve shot.png --annotate hint.png    # read, solve, draw the answer
+  puzzlepilot live --window "LYNE" --play           # play a game on screen
+  puzzlepilot COMMAND --help                        # each command's options and examples""")
     parser.add_argument("--version", action="version", version=f"puzzlepilot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     solve = sub.add_parser(
-        "solve", help="solve a board text or a screenshot", epilog=BOARD_FORMATS,
+        "solve", help="solve a board text or a screenshot", epilog=BOARD_FORMATS + "\n" + USER_HELP["solve"][1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Solve a board given as text (--board FILE, '-' for stdin) or read from a "
                     "screenshot (IMAGE).")
@@ -111,15 +184,17 @@ def build_parser() -> argparse.ArgumentParser:
     opts.add_argument("--wrenches", type=int, metavar="N", help="valves: wrenches available (default: the board's)")
     opts.add_argument("--all", action="store_true", default=None, help="valves: list every minimum answer")
 
-    parse = sub.add_parser("parse", help="read the board from a screenshot",
+    parse = sub.add_parser("parse", help="read the board from a screenshot", epilog=USER_HELP["parse"][1],
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Read the board from a screenshot and print it with its confidence.")
     parse.add_argument("image", metavar="IMAGE")
     _common_image_args(parse, games)
 
     for name, (module, help_text) in COMMANDS.items():
         mod = importlib.import_module(module)
-        p = sub.add_parser(name, help=help_text, description=user_text(mod.__doc__ or help_text),
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        description, examples = USER_HELP.get(name, (None, None))
+        p = sub.add_parser(name, help=help_text, description=description or user_text(mod.__doc__ or help_text),
+                           epilog=examples, formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
     return parser
 
@@ -155,10 +230,27 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     except KeyboardInterrupt:
         io.err("puzzlepilot: interrupted")
         return 130
+    except BrokenPipeError:
+        return closed_output()
+
+
+def closed_output() -> int:
+    """The reader of standard output went away (``puzzlepilot solve ... | head``): stop
+    quietly with the shell's status for it, 141, and no "Exception ignored" at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):   # stdout is not a real file (tests): nothing to silence
+        pass
+    return 141
 
 
 def run() -> None:
-    sys.exit(main())
+    status = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = closed_output()
+    sys.exit(status)
 
 
 # ---------------------------------------------------------------------------- solve, parse

@@ -48,3 +48,14 @@ def split_rows(text: str) -> list[str]:
     if not rows:
         raise BoardError("the board text is empty")
     return rows
+
+
+def check_width(rows: list[str], first_line: int = 1) -> int:
+    """The width every row must share, that of the first; a shorter or longer row is refused
+    naming it (a silently padded row would turn a typing slip into a different board)."""
+    width = len(rows[0])
+    for n, row in enumerate(rows):
+        if len(row) != width:
+            raise BoardError(f"row {n + 1} has {len(row)} places, expected {width} like the first row "
+                             "(every row must be written out in full)", first_line + n)
+    return width

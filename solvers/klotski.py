@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from solvers.common import BoardError, SolveResult, split_rows
+from solvers.common import BoardError, SolveResult, check_width, split_rows
 
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 METRICS = ("piece", "straight", "cell")
@@ -99,11 +99,9 @@ class Board:
             first += 1
         if not lines:
             raise BoardError("the board has no rows")
-        width = len(lines[0])
+        width = check_width(lines, first)
         cells: dict[str, list[tuple[int, int]]] = {}
         for r, line in enumerate(lines):
-            if len(line) != width:
-                raise BoardError(f"row has {len(line)} cells, the first row has {width}", first + r)
             for c, ch in enumerate(line):
                 if ch.isspace():
                     raise BoardError(f"blank inside a row at column {c + 1} (use '.' for empty)", first + r)

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from solvers.common import BoardError, SolveResult, split_rows
+from solvers.common import BoardError, SolveResult, check_width, split_rows
 
 Pos = tuple[int, int]
 STEPS: tuple[Pos, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -70,12 +70,11 @@ class Board:
             for n, row in enumerate(grid, 1):
                 if not row:
                     raise BoardError("blank row inside the board", n)
-            width = max(len(r) for r in grid)
-            grid = [r.ljust(width, ".") for r in grid]
         for n, row in enumerate(grid, 1):
             for ch in row:
                 if not (ch == "." or ch in "1234" or ch.isascii() and ch.isalpha()):
                     raise BoardError(f"unknown character {ch!r} (use . letters or hub digits 1-4)", n)
+        check_width(grid)
         board = cls(tuple(grid))
         for shape in board.shapes:
             ends = sum(row.count(shape.upper()) for row in grid)

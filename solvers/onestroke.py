@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-from solvers.common import BoardError, SolveResult, split_rows
+from solvers.common import BoardError, SolveResult, check_width, split_rows
 
 Cell = tuple[int, int]
 RESTARTS = 6      # budgeted runs before the final unbudgeted one
@@ -69,7 +69,7 @@ class Board:
     @classmethod
     def from_text(cls, text: str) -> "Board":
         """Read rows of ``#`` (cell), ``.`` (hole) and ``S`` (the start, a cell), separated
-        by newlines or ``/``; short rows are padded with holes."""
+        by newlines or ``/``; every row as wide as the first (a short row is refused)."""
         lines = split_rows(text)
         cells: set[Cell] = set()
         start: Cell | None = None
@@ -86,9 +86,10 @@ class Board:
                                          f"line {start[0] + 1}, column {start[1] + 1})", line=r + 1)
                     start = (r, c)
                 cells.add((r, c))
+        width = check_width(lines)
         if start is None:
             raise BoardError("no start cell 'S'")
-        return cls(len(lines), max(len(line) for line in lines), frozenset(cells), start)
+        return cls(len(lines), width, frozenset(cells), start)
 
     def to_text(self) -> str:
         return "\n".join(

@@ -30,8 +30,9 @@ def test_token_format_reads_question_marks_as_empty_and_keeps_case():
     assert board.shapes == ["a", "b", "c"]
 
 
-def test_ragged_rows_are_padded_with_empty_places():
-    assert Board.from_text("TT\nt").to_text() == "TT\nt."
+def test_a_short_row_is_refused_naming_it():
+    with pytest.raises(BoardError, match="line 2: row 2 has 1 places, expected 2"):
+        Board.from_text("TT\nt")
 
 
 @pytest.mark.parametrize("text, words", [

@@ -38,9 +38,10 @@ def test_slash_separated_rows_equal_newline_rows() -> None:
     assert Board.from_text(EXAMPLE.replace("\n", "/")) == Board.from_text(EXAMPLE)
 
 
-def test_ragged_rows_are_padded_with_holes() -> None:
-    board = Board.from_text("S##\n#\n##")
-    assert board.cols == 3 and board.to_text() == "S##\n#..\n##."
+@pytest.mark.parametrize("text, row", [("S##\n#\n###", 2), ("S##/###/####", 3)])
+def test_a_short_or_long_row_is_refused_naming_it(text: str, row: int) -> None:
+    with pytest.raises(BoardError, match=f"line {row}: row {row} has .* expected 3 like the first row"):
+        Board.from_text(text)
 
 
 @pytest.mark.parametrize("text, line, words", [
