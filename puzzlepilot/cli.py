@@ -232,6 +232,12 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         return 130
     except BrokenPipeError:
         return closed_output()
+    except ModuleNotFoundError as exc:
+        if exc.name != "tkinter":
+            raise
+        io.err("puzzlepilot: error: this needs tkinter, which is not installed "
+               "(Debian/Ubuntu: sudo apt-get install python3-tk)")
+        return 2
 
 
 def closed_output() -> int:
@@ -290,6 +296,23 @@ def read_screenshot(args: argparse.Namespace) -> Any:
         raise NoBoardFound(f"no board found in {args.image} ({exc})") from None
 
 
+NO_TESSERACT = ("tesseract is not installed, so the ring move budget (\"Ring Moves ×N\") cannot be "
+                "read from screenshots (Debian/Ubuntu: sudo apt-get install tesseract-ocr)")
+
+
+def tesseract_missing() -> bool:
+    import shutil
+
+    return shutil.which("tesseract") is None
+
+
+def warn_unread_budget(found: Any, io: IO, moves: int | None = None) -> None:
+    """Say why a ring screenshot came without its move budget when tesseract is missing,
+    instead of letting a default budget pass for the game's."""
+    if found.game == "rings" and moves is None and getattr(found.board, "budget", 0) is None and tesseract_missing():
+        io.err(f"puzzlepilot: warning: {NO_TESSERACT}; give --moves N")
+
+
 def load_profile(name: str) -> Any:
     from calibration.profile import load
 
@@ -298,6 +321,7 @@ def load_profile(name: str) -> Any:
 
 def cmd_parse(args: argparse.Namespace, io: IO) -> int:
     _, found = read_screenshot(args)
+    warn_unread_budget(found, io)
     text = found.board.to_text()
     if args.json:
         io.out(json.dumps({"game": found.game, "board": text.replace("\n", "/"),
@@ -317,6 +341,7 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     found = None
     if args.image:
         image, found = read_screenshot(args)
+        warn_unread_budget(found, io, args.moves)
         game, board = get(found.game), found.board
     else:
         if not args.game:

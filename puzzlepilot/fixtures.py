@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from puzzlepilot.cli import IO, UsageError
+from puzzlepilot.cli import IO, NO_TESSERACT, UsageError, tesseract_missing
 from puzzlepilot.games import GAMES, get
 from solvers.common import BoardError
 from vision.common import ImageError, NoBoardFound, load_image
@@ -307,6 +307,8 @@ def cmd_check(args: argparse.Namespace, io: IO, games: list[str]) -> int:
         raise UsageError(f"no fixtures{' for ' + ', '.join(games) if games else ''} in {where}; add yours with "
                          "'puzzlepilot fixtures add IMAGE --game GAME --board TEXT', or render the project's "
                          "with 'puzzlepilot fixtures make GAME' (a source checkout ships them in fixtures/)")
+    if any(g == "rings" for g, _ in found) and tesseract_missing():
+        io.err(f"puzzlepilot: warning: {NO_TESSERACT}: ring fixtures with a budget will differ")
     profile = None
     if args.profile:
         from puzzlepilot.cli import load_profile

@@ -1,6 +1,6 @@
 """Shared fixtures: ``display`` starts one Xvfb for the whole session.
 
-Display tests skip only when Xvfb is not installed, and are marked ``display`` on their
+Display tests skip only when Xvfb or tkinter is not installed (saying which), and are marked ``display`` on their
 own. pyautogui binds ``DISPLAY`` at import, so display tests import it inside the test,
 after this fixture has run.
 """
@@ -62,7 +62,11 @@ def _start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
 def display(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A private Xvfb screen (1280×800) as DISPLAY, with an empty XAUTHORITY file."""
     if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed")
+        pytest.skip("Xvfb is not installed (Debian/Ubuntu: apt-get install xvfb)")
+    try:
+        import tkinter  # noqa: F401  (every window here is Tk)
+    except ImportError:
+        pytest.skip("tkinter is not installed (Debian/Ubuntu: apt-get install python3-tk)")
     proc, name = _start_xvfb()
     auth = tmp_path_factory.mktemp("xvfb") / "Xauthority"
     auth.touch()

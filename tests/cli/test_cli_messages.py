@@ -66,3 +66,38 @@ def test_rings_name_the_short_ring():
     status, _, err = run_cli(["solve", "--game", "rings", "--board", "-"],
                              stdin="x...........\n............\n...........\n............")
     assert status == 2 and "ring 2 has 11 characters, expected 12" in err
+
+
+RING_SHOT = REPO / "fixtures" / "rings"
+
+
+def ring_fixture_with_budget() -> Path:
+    import json
+    entries = json.loads((RING_SHOT / "expected.json").read_text(encoding="utf-8"))
+    return RING_SHOT / next(n for n, e in sorted(entries.items()) if e["board"] and e["board"].startswith("moves:"))
+
+
+def test_without_tesseract_a_ring_screenshot_says_its_budget_is_unread(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("PATH", "/nonexistent")      # no tesseract on the path
+    status, out, err = run_cli(["parse", ring_fixture_with_budget(), "--game", "rings"])
+    assert status == 0
+    assert err.count("\n") == 1 and "tesseract is not installed" in err and "--moves N" in err
+    status, out, err = run_cli(["solve", ring_fixture_with_budget(), "--game", "rings", "--moves", "3"])
+    assert "tesseract" not in err        # the budget is given: nothing to warn about
+
+
+def test_a_missing_tkinter_is_one_line(monkeypatch: pytest.MonkeyPatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "tkinter", None)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    status, out, err = run_cli(["practice", "onestroke"])
+    assert status == 2 and "python3-tk" in err and err.count("\n") == 1
+
+
+def test_a_window_without_tkinter_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    import sys
+    monkeypatch.setitem(sys.modules, "tkinter", None)
+    monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(tmp_path))
+    shot = REPO / "fixtures" / "onestroke" / "crop_7x7_blue.png"
+    status, out, err = run_cli(["calibrate", "onestroke", shot, "--name", "t"])     # opens the picker
+    assert status == 2 and "needs tkinter" in err and "python3-tk" in err and err.count("\n") == 1

@@ -6,6 +6,8 @@ from typing import Iterator
 import numpy as np
 import pytest
 
+pytest.importorskip("tkinter", reason="tkinter is not installed (Debian/Ubuntu: apt-get install python3-tk)")
+
 from overlay.draw import Label, Marker, Polyline, render
 from overlay.window import MIN_PICTURE, ROOM_MARGIN, WINDOW_MAX, HintOverlay, HintWindow, beside, make_hints, translated
 from tests.display import bgr, wait_for_pixels
