@@ -5,12 +5,15 @@
 Starts ``puzzlepilot practice GAME`` as a subprocess and runs the live loop on its window
 with ``--play``, level after level. Without a display (no DISPLAY) it starts a private Xvfb
 for the run. For every level it saves the frame before, the frame with the hints drawn, and
-the frame after playing (``DIR/level1-before.png``, ``-hints.png``, ``-after.png``), and
+the frame after playing (``DIR/level1-before.png``, ``-hints.png``, ``-after.png``), collects
+them in one page, ``DIR/index.html``, with each level's answer as ``solve`` prints it, and
 checks that the practice board itself logged each level as solved.
 """
 from __future__ import annotations
 
 import argparse
+import html
+import importlib
 import json
 import os
 import queue
@@ -176,12 +179,16 @@ def main(args: argparse.Namespace, io: IO) -> int:
         io.out(text)
         io.stdout.flush()
 
+    records: list[LevelRecord] = []
+
     def save(record: LevelRecord) -> None:
         stem = args.out / f"level{record.number}"
         write_annotation(stem.with_name(f"{stem.name}-before.png"), record.before, [])
         write_annotation(stem.with_name(f"{stem.name}-hints.png"), record.before, record.shapes)
         if record.after is not None:
             write_annotation(stem.with_name(f"{stem.name}-after.png"), record.after, [])
+        records.append(record)
+        write_index(args.out, records)      # after every level: a stopped demo keeps its page
 
     # A game played with keys (rings) needs a key map on both sides: the practice board
     # takes the example one, and the driver presses it.
@@ -221,5 +228,40 @@ def main(args: argparse.Namespace, io: IO) -> int:
             practice.close()
     log(f"played {args.levels} levels in {time.monotonic() - started:.1f} s; "
         f"the practice board confirmed {len(solved)}")
-    log(f"pictures (before, hints, after for each level): {args.out.resolve()}")
+    log(f"pictures (before, hints, after for each level): {(args.out / INDEX).resolve()}")
     return 0 if len(solved) >= args.levels else 1
+
+
+INDEX = "index.html"
+PAGE_STYLE = """body{font-family:sans-serif;margin:1em 2em;background:#fafafa}
+figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}figcaption{font-weight:bold}
+img{max-width:420px;border:1px solid #ccc}pre{background:#fff;border:1px solid #ddd;padding:.5em;
+display:inline-block}"""
+
+
+def write_index(out: Path, records: list[LevelRecord]) -> None:
+    """``out/index.html``: per level, the pictures before, with the hints and after, and the
+    answer as ``puzzlepilot solve`` prints it (the same numbers as the hints picture)."""
+    parts = [f"<!doctype html><meta charset=utf-8><title>puzzlepilot demo</title><style>{PAGE_STYLE}</style>",
+             "<h1>puzzlepilot demo</h1>"]
+    for r in records:
+        stem = f"level{r.number}"
+        title = get(r.game).title
+        if r.result.solved:
+            summary = f"solved in {r.solve_ms:.1f} ms, {r.result.moves} moves"
+            show = getattr(importlib.import_module(f"solvers.{r.game}"), "show", None)
+            board = get(r.game).board.from_text(r.board)
+            answer = show(board, r.result.solution) if show else json.dumps(r.result.solution)
+        else:
+            summary, answer = f"no solution: {r.result.reason}", ""
+        figures = [(f"{stem}-before.png", "before"), (f"{stem}-hints.png", "the answer"),
+                   (f"{stem}-after.png", "after playing")]
+        parts.append(f"<h2>Level {r.number}: {html.escape(title)}, {html.escape(r.size)}</h2>"
+                     f"<p>{html.escape(summary)}</p><pre>{html.escape(r.board)}</pre> "
+                     f"<pre>{html.escape(answer)}</pre><div>")
+        parts += [f'<figure><figcaption>{caption}</figcaption><a href="{name}"><img src="{name}" alt="{caption}"></a></figure>'
+                  for name, caption in figures if (out / name).is_file()]
+        parts.append("</div>")
+    tmp = out / f".{INDEX}.tmp"
+    tmp.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    os.replace(tmp, out / INDEX)
