@@ -197,8 +197,10 @@ def _crossings(used: dict[frozenset, str]) -> list[str]:
 
 
 def show(board: Board, solution: dict[str, list[list[int]]]) -> str:
-    """Each path as its (row,col) steps, terminal to terminal (the CLI prints the board)."""
-    return "\n".join(f"{shape}: " + " ".join(f"({r},{c})" for r, c in path) for shape, path in solution.items())
+    """Each path as its (row,col) steps, terminal to terminal, numbered in the order the
+    hints and the driver take them (the CLI prints the board)."""
+    return "\n".join(f"{k}. {shape}: " + " ".join(f"({r},{c})" for r, c in solution[shape])
+                     for k, shape in enumerate(sorted(solution), 1))
 
 
 # ------------------------------------------------------------------------- the edge solver

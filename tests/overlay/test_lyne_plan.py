@@ -6,9 +6,9 @@ import pytest
 
 from overlay.actions import Drag
 from overlay.draw import Marker, Polyline, render
-from overlay.lyne import hints, plan, steps
+from overlay.lyne import hints, path_points, plan, steps
 from puzzlepilot.scenes.lyne import PALETTES, render as render_scene
-from solvers.lyne import Board, solve, validate
+from solvers.lyne import Board, show, solve, validate
 from vision.lyne import parse
 
 
@@ -42,10 +42,30 @@ def test_hints_draw_every_path_in_its_shape_colour_with_the_start_marked(level):
     lines = [s for s in shapes if isinstance(s, Polyline) and s.arrows == "each"]
     markers = [s for s in shapes if isinstance(s, Marker)]
     assert len(lines) == len(markers) == len(solution)
-    for line, marker, shape in zip(lines, markers, sorted(solution)):
+    for k, (line, marker, shape) in enumerate(zip(lines, markers, sorted(solution)), 1):
         assert line.color == tuple(found.geometry["colours"][shape])
-        assert marker.point == line.points[0] and marker.label == shape.upper()
+        assert marker.point == line.points[0] and marker.label == f"{k}{shape}"
     assert render(image, shapes).shape == image.shape
+
+
+def test_the_picture_numbers_the_paths_as_the_text_does(level):
+    _, found, solution, _ = level
+    labels = [s.label for s in hints(found, solution) if isinstance(s, Marker)]
+    text = show(found.board, solution).splitlines()
+    assert [line.split(":")[0].replace(". ", "") for line in text] == labels
+
+
+def test_paths_sharing_a_hub_pass_it_apart(level):
+    _, found, solution, _ = level
+    lines = [s for s in hints(found, solution) if isinstance(s, Polyline) and s.arrows == "each"]
+    points = [set(line.points) for line in lines]
+    for i, a in enumerate(points):
+        for b in points[i + 1:]:
+            assert not a & b, "two paths' lines meet at the same point"
+    pitch = found.geometry["pitch"]
+    for line, shape in zip(lines, sorted(solution)):   # and each stays near its own nodes
+        for (x, y), (tx, ty) in zip(line.points, path_points(found, solution[shape])):
+            assert abs(x - tx) <= 0.3 * pitch and abs(y - ty) <= 0.3 * pitch
 
 
 def test_hints_one_step_at_a_time_show_only_that_path(level):
