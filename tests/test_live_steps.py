@@ -145,7 +145,7 @@ def test_lyne_hints_move_on_one_path_once_a_drawing_on_the_same_board_settles() 
     screen.show(1, lyne_reading())
     loop.tick(), loop.tick()
     solution = loop.watcher.current.result.solution
-    order = [shape.upper() for shape in sorted(solution)]
+    order = [f"{k}{shape}" for k, shape in enumerate(sorted(solution), 1)]   # "1d": order and shape
     assert starts(on_show(hints)) == order[:1]
     for k in (2, 3, 4):                                   # a path being drawn: the frame keeps changing
         screen.show(k, lyne_reading())
@@ -170,7 +170,7 @@ def test_without_step_hints_every_path_shows_at_once_and_a_new_board_is_solved_a
     screen, hints, _, loop = loop_for(Watcher([LYNE]))
     screen.show(1, lyne_reading())
     assert loop.tick().change is Change.NEW
-    assert sorted(starts(on_show(hints))) == sorted(shape.upper() for shape in loop.watcher.current.result.solution)
+    assert starts(on_show(hints)) == [f"{k}{shape}" for k, shape in enumerate(sorted(loop.watcher.current.result.solution), 1)]
     screen.show(2, lyne_reading())
     loop.tick(), loop.tick()
     assert len(hints.calls) == 1
