@@ -146,3 +146,18 @@ def test_default_check_reads_the_users_and_the_projects(mine: Path):
     assert status == 0
     assert f"({mine / 'onestroke'}): 1/1" in out
     assert f"({DEFAULT_DIR / 'onestroke'})" in out
+
+
+def test_installed_without_a_checkout_make_and_check_use_the_data_folder(mine: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch):
+    import puzzlepilot.fixtures as fixtures
+
+    monkeypatch.setattr(fixtures, "DEFAULT_DIR", tmp_path / "site-packages" / "fixtures")
+    generated = mine.parent / "generated-fixtures"
+    status, _, err = run_cli(["fixtures", "check"])
+    assert status == 2 and str(mine) in err and str(generated) in err and "fixtures make GAME" in err
+    status, out, err = run_cli(["fixtures", "make", "valves"])
+    assert status == 0, err
+    assert str(generated / "valves") in out
+    status, out, _ = run_cli(["fixtures", "check"])
+    assert status == 0 and f"({generated / 'valves'})" in out
