@@ -154,6 +154,8 @@ def board_text(given: str, game: str) -> str:
     """The expected board from ``--board`` (a file, or rows joined by '/'), checked by the
     game's board parser and written the way the vision's reading is written."""
     path = Path(given)
+    if not path.is_file() and path.suffix.lower() in (".txt", ".json", ".board"):
+        raise UsageError(f"no such board file: {given}")
     try:
         text = path.read_text(encoding="utf-8") if path.is_file() else given.replace("/", "\n")
     except (OSError, UnicodeDecodeError) as exc:

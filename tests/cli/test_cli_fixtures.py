@@ -59,6 +59,8 @@ def test_a_no_board_fixture_and_a_wrong_one_are_told_apart(mine: Path):
 def test_add_refuses_a_bad_board_a_clash_and_a_missing_image(mine: Path, tmp_path: Path):
     status, _, err = run_cli(["fixtures", "add", SHOT, "--game", "klotski", "--board", "AB/C"])
     assert status == 2 and "klotski" in err and err.count("\n") == 1
+    status, _, err = run_cli(["fixtures", "add", SHOT, "--game", "onestroke", "--board", "boards/level.txt"])
+    assert status == 2 and "no such board file: boards/level.txt" in err
     status, _, err = run_cli(["fixtures", "add", tmp_path / "nope.png", "--game", "onestroke", "--no-board"])
     assert status == 2 and "no such image" in err
     assert run_cli(["fixtures", "add", SHOT, "--game", "onestroke", "--no-board"])[0] == 0
