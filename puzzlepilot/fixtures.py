@@ -96,7 +96,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        help=f"a fixture folder, repeatable (default: yours, {user_dir()}, "
                             f"and the project's, {generated_dir()})")
     check.add_argument("--profile", metavar="NAME|DIR", help="parse with a calibration profile")
-    check.add_argument("--sheet", type=Path, metavar="OUT.html", help="also write an HTML contact sheet")
+    check.add_argument("--sheet", type=Path, metavar="OUT.html|OUT.png",
+                       help="also write a contact sheet: an HTML page, or a picture for .png/.jpg")
 
     make = sub.add_parser("make", help="render the project's own fixtures of a game",
                           formatter_class=fmt, epilog=EXAMPLES,
@@ -250,7 +251,7 @@ class Row:
 
     @property
     def got_summary(self) -> str:
-        return "-" if self.problem == "image missing" else _summary(self.got)
+        return "-" if self.problem else _summary(self.got)     # a row with a problem was not read
 
 
 def _summary(board: str | None) -> str:
@@ -353,6 +354,60 @@ b.diff{background:#f4a0a0}img{max-width:320px;max-height:240px}"""
 
 
 def write_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]]) -> None:
+    """The contact sheet: a picture (``.png``, ``.jpg``) or else an HTML page."""
+    if path.suffix.lower() in (".png", ".jpg", ".jpeg"):
+        write_picture_sheet(path, sections)
+    else:
+        write_html_sheet(path, sections)
+
+
+TILE = (320, 240)      # thumbnail box of the picture sheet, px
+TILE_TEXT = 4          # lines of text under each thumbnail
+
+
+def write_picture_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]], columns: int = 4) -> None:
+    """One tile per fixture: the image framed green (read right) or red, and under it its name,
+    the result, and what was read against what was expected or where they differ."""
+    import cv2
+    import numpy as np
+
+    rows = [(game, r) for game, _, rs in sections for r in rs]
+    line_h, pad = 20, 8
+    tile_w, tile_h = TILE[0] + 2 * pad, TILE[1] + 2 * pad + TILE_TEXT * line_h
+    sheet = np.full((max(1, -(-len(rows) // columns)) * tile_h, columns * tile_w, 3), 250, np.uint8)
+    for k, (game, r) in enumerate(rows):
+        x0, y0 = (k % columns) * tile_w + pad, (k // columns) * tile_h + pad
+        colour = (60, 160, 60) if r.ok else (40, 40, 220)
+        image = _load_or_none(r.path)
+        if image is not None:
+            scale = min(TILE[0] / image.shape[1], TILE[1] / image.shape[0])
+            small = cv2.resize(image, (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale))),
+                               interpolation=cv2.INTER_AREA)
+            sheet[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+        cv2.rectangle(sheet, (x0 - 3, y0 - 3), (x0 + TILE[0] + 2, y0 + TILE[1] + 2), colour, 3)
+        status = "ok" if r.ok else r.problem or "differs"
+        lines = [f"{game}/{r.name}", f"{status}: read {r.got_summary}, expected {r.expected_summary}",
+                 *_wrapped(r.detail if not r.ok else r.note, 44, TILE_TEXT - 2)]
+        for n, text in enumerate(lines):
+            cv2.putText(sheet, text, (x0, y0 + TILE[1] + 18 + n * line_h), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                        colour if n == 1 else (30, 30, 30), 1, cv2.LINE_AA)
+    ok, data = cv2.imencode(path.suffix.lower(), sheet)
+    try:
+        path.write_bytes(data.tobytes())
+    except OSError as exc:
+        raise UsageError(f"cannot write the contact sheet {path}: {exc.strerror}") from None
+
+
+def _wrapped(text: str, width: int, lines: int) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``width`` characters (OpenCV's font is ASCII)."""
+    text = text.replace("→", "->").encode("ascii", "replace").decode()
+    out = [text[i:i + width] for i in range(0, len(text), width)][:lines]
+    if len(text) > width * lines:
+        out[-1] = out[-1][:-3] + "..."
+    return out
+
+
+def write_html_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]]) -> None:
     """An HTML page, one table row per fixture: the image (embedded thumbnail, so the page
     stands alone), the board read with the differing cells marked, the board expected."""
     parts = [f"<!doctype html><meta charset=utf-8><title>puzzlepilot fixtures check</title>"
@@ -377,15 +432,21 @@ def write_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]]) -> None
         raise UsageError(f"cannot write the contact sheet {path}: {exc.strerror}") from None
 
 
-def _thumbnail(path: Path | None) -> str:
+def _load_or_none(path: Path | None) -> "np.ndarray | None":
     if path is None or not path.is_file():
-        return "(no image)"
+        return None
+    try:
+        return load_image(path)
+    except ImageError:
+        return None
+
+
+def _thumbnail(path: Path | None) -> str:
     import cv2
 
-    try:
-        image = load_image(path)
-    except ImageError:
-        return "(cannot decode)"
+    image = _load_or_none(path)
+    if image is None:
+        return "(no image)"
     scale = min(1.0, 320 / image.shape[1], 240 / image.shape[0])
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 85])

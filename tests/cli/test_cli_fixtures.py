@@ -163,3 +163,17 @@ def test_installed_without_a_checkout_make_and_check_use_the_data_folder(mine: P
     assert str(generated / "valves") in out
     status, out, _ = run_cli(["fixtures", "check"])
     assert status == 0 and f"({generated / 'valves'})" in out
+
+
+def test_contact_sheet_as_a_picture(mine: Path, tmp_path: Path):
+    import cv2
+
+    assert run_cli(["fixtures", "add", NOT_A_GAME, "--game", "onestroke", "--no-board"])[0] == 0
+    assert run_cli(["fixtures", "add", SHOT, "--game", "onestroke", "--no-board", "--name", "wrong.png"])[0] == 0
+    sheet = tmp_path / "sheet.png"
+    assert run_cli(["fixtures", "check", "--dir", mine, "--sheet", sheet])[0] == 1
+    picture = cv2.imread(str(sheet))
+    assert picture is not None and picture.shape[1] >= 2 * 320
+    frames = picture.reshape(-1, 3)
+    red, green = (frames == (40, 40, 220)).all(axis=1).sum(), (frames == (60, 160, 60)).all(axis=1).sum()
+    assert red > 1000 and green > 1000        # one tile framed red (read wrong), one green
