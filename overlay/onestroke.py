@@ -18,7 +18,7 @@ PATH = (236, 64, 122)      # a strong pink-red: stands out on grey cells and pas
 HALO = (255, 255, 255)
 START = (46, 160, 67)
 END = (52, 73, 94)
-SMALL_PITCH = 60.0         # px; below it only every 5th step is numbered
+SMALL_PITCH = 36.0         # px; below it only every 5th step is numbered (the numbers would cover the cells)
 
 
 def path_points(parse: Parse, solution: Any) -> tuple[tuple[float, float], ...]:

@@ -71,8 +71,8 @@ def test_hints_draw_the_path_with_arrows_start_end_and_step_numbers(level):
 
 
 def test_small_boards_number_every_fifth_step_and_big_ones_every_step():
-    board = Board.from_text("S#########/##########")   # pitch 49 px at 540 wide, 108 at 1080
-    for width, every in ((540, 5), (1080, 1)):
+    board = Board.from_text("S#########/##########")   # pitch 33 px at 360 wide, 49 at 540, 108 at 1080
+    for width, every in ((360, 5), (540, 1), (1080, 1)):
         found = parse(render_phone(board, width=width, height=width * 16 // 9)[0])
         solution = solve(found.board).solution
         numbers = sorted(int(s.text) for s in hints(found, solution) if isinstance(s, Label))
