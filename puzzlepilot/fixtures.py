@@ -116,7 +116,10 @@ def main(args: argparse.Namespace, io: IO) -> int:
     if args.action == "make":
         folder = args.dir or generated_dir()
         for g in games:
-            count = make(g, folder)
+            try:
+                count = make(g, folder)
+            except OSError as exc:
+                raise UsageError(f"cannot write fixtures to {folder / g}: {exc.strerror or exc}") from None
             io.out(f"{g}: wrote {count} fixtures to {folder / g}")
         return 0
     return cmd_check(args, io, games)
@@ -142,10 +145,14 @@ def cmd_add(args: argparse.Namespace, io: IO) -> int:
     if name in entries or target.exists():
         raise UsageError(f"{target} already exists: give another --name")
     tmp = folder / f".{name}.tmp"
-    shutil.copyfile(source, tmp)
-    os.replace(tmp, target)
-    entries[name] = {"board": expected, "note": args.note}
-    write_expected(folder, entries)
+    try:
+        shutil.copyfile(source, tmp)
+        os.replace(tmp, target)
+        entries[name] = {"board": expected, "note": args.note}
+        write_expected(folder, entries)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}") from None
     io.out(f"added {target} ({'no board' if expected is None else _summary(expected)}); "
            f"check it with: puzzlepilot fixtures check {game.name}" + (f" --dir {args.dir}" if args.dir else ""))
     return 0
@@ -299,6 +306,10 @@ def check(game: str, folder: Path, profile: object = None) -> list[Row]:
 
 
 def cmd_check(args: argparse.Namespace, io: IO, games: list[str]) -> int:
+    sheet = args.sheet
+    if sheet is not None and (not sheet.parent.is_dir() or sheet.exists() and not sheet.is_file()):
+        raise UsageError(f"cannot write the contact sheet {sheet}: "
+                         + ("no such folder" if not sheet.parent.is_dir() else "not a regular file"))
     folders = args.dir or [user_dir(), generated_dir()]
     folders = list(dict.fromkeys(f.resolve() for f in folders))
     for folder in args.dir or []:

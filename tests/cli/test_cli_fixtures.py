@@ -177,3 +177,16 @@ def test_contact_sheet_as_a_picture(mine: Path, tmp_path: Path):
     frames = picture.reshape(-1, 3)
     red, green = (frames == (40, 40, 220)).all(axis=1).sum(), (frames == (60, 160, 60)).all(axis=1).sum()
     assert red > 1000 and green > 1000        # one tile framed red (read wrong), one green
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["fixtures", "make", "valves", "--dir", "{file}"], "cannot write fixtures to"),
+    (["fixtures", "check", "--sheet", "{tmp}"], "not a regular file"),
+    (["fixtures", "check", "--sheet", "{tmp}/no/such/sheet.html"], "no such folder"),
+    (["fixtures", "add", str(SHOT), "--game", "onestroke", "--no-board", "--dir", "{file}"], "cannot create"),
+])
+def test_unwritable_places_are_one_line_before_any_output(argv: list[str], words: str, mine: Path, tmp_path: Path):
+    file = tmp_path / "a_file"
+    file.write_text("not a folder")
+    status, out, err = run_cli([a.format(file=file, tmp=tmp_path) for a in argv])
+    assert status == 2 and out == "" and err.count("\n") == 1 and words in err
