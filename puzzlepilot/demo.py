@@ -172,7 +172,10 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("--levels must be at least 1")
     if args.speed <= 0:
         raise UsageError("--speed must be more than 0")
-    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot use --out {args.out}: {exc.strerror or exc}") from None
     started = time.monotonic()
 
     def log(text: str) -> None:

@@ -310,7 +310,7 @@ def test_an_already_solved_board_is_no_level(monkeypatch: pytest.MonkeyPatch) ->
     ["live", "--monitor", "1", "--dry-run"], ["live", "--monitor", "1", "--levels", "0"],
     ["live", "--monitor", "1", "--confirm", "2"], ["live", "--monitor", "1", "--play", "--confirm", "0"],
     ["live", "--window", "no such window, surely", "--game", "onestroke"],
-    ["demo", "chess"], ["demo", "--levels", "0"],
+    ["demo", "chess"], ["demo", "--levels", "0"], ["demo", "--out", __file__],
 ])
 def test_bad_live_and_demo_options_are_one_line_and_status_2(argv: list[str]) -> None:
     err = io.StringIO()
