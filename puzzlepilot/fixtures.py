@@ -69,9 +69,26 @@ EXAMPLES = """examples:
 """
 
 
+def intermixed(base: type[argparse.ArgumentParser]) -> type[argparse.ArgumentParser]:
+    """``base`` taking positionals between options too (``check onestroke --dir D lyne``):
+    argparse otherwise takes a positional list only once, in one piece."""
+    class Intermixed(base):  # type: ignore[valid-type, misc]
+        _inside = False
+
+        def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def]
+            if self._inside:        # parse_known_intermixed_args calls back here (Python < 3.13)
+                return super().parse_known_args(args, namespace)
+            self._inside = True
+            try:
+                return self.parse_known_intermixed_args(args, namespace)
+            finally:
+                self._inside = False
+    return Intermixed
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog = EXAMPLES
-    sub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p), required=True)
+    sub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=intermixed(type(p)), required=True)
     fmt = argparse.RawDescriptionHelpFormatter
     add = sub.add_parser("add", help="store a screenshot of yours with the board it shows",
                          formatter_class=fmt, epilog=EXAMPLES,

@@ -38,7 +38,8 @@ def test_add_copies_the_image_and_check_reads_it(mine: Path, tmp_path: Path):
     entry = json.loads((mine / "onestroke" / "expected.json").read_text())["shot.png"]
     assert entry == {"board": expected_board("onestroke", SHOT.name), "note": "blue"}
     # options before or after the game, one folder or the defaults
-    for argv in (["fixtures", "check", "onestroke", "--dir", mine], ["fixtures", "check", "--dir", mine, "onestroke"]):
+    for argv in (["fixtures", "check", "onestroke", "--dir", mine], ["fixtures", "check", "--dir", mine, "onestroke"],
+                 ["fixtures", "check", "onestroke", "--dir", mine, "lyne"]):
         status, out, err = run_cli(argv)
         assert status == 0, out + err
         assert "1/1 fixtures read right" in out
