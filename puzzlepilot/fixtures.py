@@ -449,9 +449,10 @@ def write_html_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]]) ->
             status = "ok" if r.ok else r.problem or "differs"
             parts.append(
                 f"<tr class={'ok' if r.ok else 'bad'}><td>{_thumbnail(r.path)}<br>{html.escape(r.name)}</td>"
-                f"<td><b>{html.escape(status)}</b><br>confidence {r.confidence:.2f}, {r.ms:.0f} ms"
-                f"<br>{html.escape(r.note)}<br>{html.escape(r.detail)}</td>"
-                f"<td>{_board_html(r.got, r.expected, r.problem == 'image missing')}</td>"
+                f"<td><b>{html.escape(status)}</b><br>"
+                + ("" if r.problem else f"confidence {r.confidence:.2f}, {r.ms:.0f} ms<br>")
+                + f"{html.escape(r.note)}<br>{html.escape(r.detail)}</td>"
+                f"<td>{_board_html(r.got, r.expected, bool(r.problem))}</td>"
                 f"<td>{_board_html(r.expected, None, r.problem == 'no entry')}</td></tr>")
         parts.append("</table>")
     try:
