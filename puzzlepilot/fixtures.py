@@ -159,12 +159,14 @@ def cmd_add(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"cannot create {folder}: {exc.strerror}") from None
     entries = read_expected(folder)
     target = folder / name
-    if name in entries or target.exists():
+    in_place = target.exists() and target.resolve() == source.resolve()   # an image put there by hand
+    if name in entries or target.exists() and not in_place:
         raise UsageError(f"{target} already exists: give another --name")
     tmp = folder / f".{name}.tmp"
     try:
-        shutil.copyfile(source, tmp)
-        os.replace(tmp, target)
+        if not in_place:
+            shutil.copyfile(source, tmp)
+            os.replace(tmp, target)
         entries[name] = {"board": expected, "note": args.note}
         write_expected(folder, entries)
     except OSError as exc:
@@ -275,7 +277,7 @@ class Row:
 
     @property
     def got_summary(self) -> str:
-        return "-" if self.problem else _summary(self.got)     # a row with a problem was not read
+        return "-" if self.problem in ("image missing", "unreadable image") else _summary(self.got)
 
 
 def _summary(board: str | None) -> str:
@@ -286,40 +288,51 @@ def _summary(board: str | None) -> str:
 
 
 def check(game: str, folder: Path, profile: object = None) -> list[Row]:
-    """Read every fixture of a game in folder/game again and compare it with expected.json;
-    images without an entry and entries without an image are rows too (never ok)."""
+    """Read every fixture of a game in folder/game again and compare it with expected.json.
+    Images without an entry (read, to show what to add), entries without an image and
+    images that do not decode are rows too, never ok."""
     here = folder / game
     expected = read_expected(here)
     if not expected and not here.is_dir():
         raise UsageError(f"no fixtures for {game} in {folder}")
-    parse = get(game).parse
     rows = []
     for name, entry in sorted(expected.items()):
-        path = here / name
+        path, note = here / name, entry.get("note", "")
         if not path.is_file():
-            rows.append(Row(name, entry["board"], None, 0.0, 0.0, "the image is not in the folder",
-                            entry.get("note", ""), path, "image missing"))
+            rows.append(Row(name, entry["board"], None, 0.0, 0.0, "the image is not in the folder", note, path,
+                            "image missing"))
             continue
-        image = load_image(path)
-        start = time.perf_counter()
-        try:
-            found = parse(image, profile=profile) if profile else parse(image)
-            got, conf, detail = found.board.to_text().replace("\n", "/"), found.confidence, ""
-        except NoBoardFound as exc:
-            got, conf, detail = None, 0.0, str(exc)
-        elapsed = (time.perf_counter() - start) * 1000
-        row = Row(name, entry["board"], got, conf, elapsed, detail, entry.get("note", ""), path)
-        if not row.ok and not row.detail:
-            row.detail = cell_diff(row.expected, row.got)
-        elif not row.ok:
-            row.detail = f"{cell_diff(row.expected, row.got)}: {row.detail}"
+        row = _read(game, path, profile, Row(name, entry["board"], None, 0.0, 0.0, "", note, path))
+        if not row.ok and not row.problem:
+            row.detail = f"{cell_diff(row.expected, row.got)}: {row.detail}" if row.detail else cell_diff(row.expected, row.got)
         rows.append(row)
     for path in sorted(here.iterdir()):
         if path.suffix.lower() in IMAGE_SUFFIXES and path.name not in expected and not path.name.startswith("."):
-            rows.append(Row(path.name, None, None, 0.0, 0.0,
-                            f"not in expected.json: add it with puzzlepilot fixtures add {path} --game {game} --board ...",
-                            "", path, "no entry"))
+            row = _read(game, path, profile, Row(path.name, None, None, 0.0, 0.0, "", "", path, "no entry"))
+            if row.problem == "no entry":
+                board = "--no-board" if row.got is None else f"--board '{row.got}'"
+                row.detail = (f"not in expected.json; if what was read is right: puzzlepilot fixtures add {path} "
+                              f"--game {game} {board}")
+            rows.append(row)
     return rows
+
+
+def _read(game: str, path: Path, profile: object, row: Row) -> Row:
+    """``row`` with the reading of the image at ``path`` filled in."""
+    parse = get(game).parse
+    try:
+        image = load_image(path)
+    except ImageError as exc:
+        row.problem, row.detail = "unreadable image", str(exc)
+        return row
+    start = time.perf_counter()
+    try:
+        found = parse(image, profile=profile) if profile else parse(image)
+        row.got, row.confidence = found.board.to_text().replace("\n", "/"), found.confidence
+    except NoBoardFound as exc:
+        row.detail = str(exc)
+    row.ms = (time.perf_counter() - start) * 1000
+    return row
 
 
 def cmd_check(args: argparse.Namespace, io: IO, games: list[str]) -> int:
@@ -450,9 +463,9 @@ def write_html_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]]) ->
             parts.append(
                 f"<tr class={'ok' if r.ok else 'bad'}><td>{_thumbnail(r.path)}<br>{html.escape(r.name)}</td>"
                 f"<td><b>{html.escape(status)}</b><br>"
-                + ("" if r.problem else f"confidence {r.confidence:.2f}, {r.ms:.0f} ms<br>")
+                + (f"confidence {r.confidence:.2f}, {r.ms:.0f} ms<br>" if r.got_summary != "-" else "")
                 + f"{html.escape(r.note)}<br>{html.escape(r.detail)}</td>"
-                f"<td>{_board_html(r.got, r.expected, bool(r.problem))}</td>"
+                f"<td>{_board_html(r.got, r.expected, r.got_summary == '-')}</td>"
                 f"<td>{_board_html(r.expected, None, r.problem == 'no entry')}</td></tr>")
         parts.append("</table>")
     try:

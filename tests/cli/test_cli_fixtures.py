@@ -78,12 +78,22 @@ def test_a_board_file_is_taken_as_well(mine: Path, tmp_path: Path):
     assert run_cli(["fixtures", "check", "onestroke", "--dir", mine])[0] == 0
 
 
-def test_an_image_without_an_entry_is_reported(mine: Path):
-    assert run_cli(["fixtures", "add", NOT_A_GAME, "--game", "lyne", "--no-board"])[0] == 0
-    shutil.copy(SHOT, mine / "lyne" / "stray.png")
-    status, out, _ = run_cli(["fixtures", "check", "lyne", "--dir", mine])
-    assert status == 1
-    assert "stray.png" in out and "not in expected.json" in out
+def test_an_image_without_an_entry_is_reported_with_what_to_add(mine: Path):
+    assert run_cli(["fixtures", "add", NOT_A_GAME, "--game", "onestroke", "--no-board"])[0] == 0
+    stray = mine / "onestroke" / "stray.png"
+    shutil.copy(SHOT, stray)
+    (mine / "onestroke" / "broken.png").write_bytes(b"not a picture")
+    status, out, _ = run_cli(["fixtures", "check", "onestroke", "--dir", mine])
+    assert status == 1 and "1/3 fixtures read right" in out
+    line = next(l for l in out.splitlines() if "stray.png" in l)
+    board = expected_board("onestroke", SHOT.name)
+    assert f"fixtures add {stray} --game onestroke --board '{board}'" in line
+    assert "cannot decode" in next(l for l in out.splitlines() if "broken.png" in l)
+    # the suggestion works on the image where it lies: the entry is added, the image stays
+    (mine / "onestroke" / "broken.png").unlink()
+    assert run_cli(["fixtures", "add", stray, "--game", "onestroke", "--board", board])[0] == 0
+    assert stray.read_bytes() == SHOT.read_bytes()
+    assert run_cli(["fixtures", "check", "onestroke", "--dir", mine])[0] == 0
 
 
 def test_make_leaves_the_users_files_alone(tmp_path: Path):
