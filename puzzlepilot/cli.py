@@ -232,11 +232,11 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         return 130
     except BrokenPipeError:
         return closed_output()
-    except ModuleNotFoundError as exc:
-        if exc.name != "tkinter":
-            raise
-        io.err("puzzlepilot: error: this needs tkinter, which is not installed "
-               "(Debian/Ubuntu: sudo apt-get install python3-tk)")
+    except ModuleNotFoundError as exc:    # an optional piece of the system, or a broken install
+        io.err("puzzlepilot: error: this needs tkinter, which is not installed (Debian/Ubuntu: sudo apt-get "
+               "install python3-tk)" if exc.name == "tkinter" else
+               f"puzzlepilot: error: the Python module {exc.name!r} is missing: install puzzlepilot again "
+               "(pip install .)")
         return 2
 
 
