@@ -63,7 +63,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 GAME_OPTIONS = {
     "metric": "--metric", "rule": "--rule", "moves": "--moves", "wrenches": "--wrenches", "all": "--all",
+    "max_positions": "--max-positions", "max_nodes": "--max-nodes",
 }
+# Search caps (--max-positions, --max-nodes) accept whole numbers in this range.
+MAX_CAP = 1_000_000_000
 
 
 BOARD_FORMATS = """board texts (one line per row; '/' may join rows):
@@ -110,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     opts.add_argument("--moves", type=int, metavar="N", help="rings: move budget, overriding the board's")
     opts.add_argument("--wrenches", type=int, metavar="N", help="valves: wrenches available (default: the board's)")
     opts.add_argument("--all", action="store_true", default=None, help="valves: list every minimum answer")
+    opts.add_argument("--max-positions", type=search_cap, metavar="N",
+                      help="klotski: give up after N positions (default: as many as fit in ~500 MB)")
+    opts.add_argument("--max-nodes", type=search_cap, metavar="N",
+                      help="lyne, onestroke: give up after N search nodes (default 2,000,000)")
 
     parse = sub.add_parser("parse", help="read the board from a screenshot",
                            description="Read the board from a screenshot and print it with its confidence.")
@@ -122,6 +129,17 @@ def build_parser() -> argparse.ArgumentParser:
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
     return parser
+
+
+def search_cap(text: str) -> int:
+    """A search cap option: a whole number from 1 to ``MAX_CAP``."""
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= MAX_CAP:
+        raise argparse.ArgumentTypeError(f"{text} is out of range (1 to {MAX_CAP:,})")
+    return value
 
 
 def user_text(doc: str) -> str:
@@ -232,6 +250,8 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         game = get(args.game)
         board = game.board.from_text(read_board_text(args.board, io))
     options = game_options(args, game)
+    if game.reports_progress:
+        options["progress"] = lambda text: io.err(f"puzzlepilot: {game.name}: {text} ...")
 
     start = time.perf_counter()
     result = game.solve(board, **options)

@@ -21,13 +21,16 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-from solvers.common import BoardError, SolveResult, split_rows
+from solvers.common import BoardError, Progress, SolveResult, split_rows
 
 Pos = tuple[int, int]
 STEPS: tuple[Pos, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 NONE = 1  # domain bit for "no edge"; shape i is bit 2 << i
+# The search gives up after this many nodes by default. Its memory is one domain list per
+# level of the depth-first search (a few hundred KB at most), so the cap bounds time.
+MAX_NODES = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -270,10 +273,12 @@ class _Net:
 class _Search:
     """Propagation and branching over edge domains (a list of bit sets per branch)."""
 
-    def __init__(self, net: _Net) -> None:
+    def __init__(self, net: _Net, limit: int = MAX_NODES, progress: Progress | None = None) -> None:
         self.net = net
         self.shape_bits = [2 << s for s in range(len(net.ends))]
         self.nodes = 0
+        self.limit = limit
+        self.progress = progress
 
     def restrict(self, dom: list[int], e: int, allowed: int, queue: list[int]) -> None:
         new = dom[e] & allowed
@@ -386,6 +391,10 @@ class _Search:
 
     def search(self, dom: list[int]) -> list[int] | None:
         self.nodes += 1
+        if self.nodes > self.limit:
+            raise _GaveUp
+        if self.progress is not None and not self.nodes & 1023:
+            self.progress(f"{self.nodes:,} nodes searched")
         if not self.connected(dom):
             return None
         e = self.choose(dom)
@@ -427,18 +436,28 @@ def _trail(net: _Net, dom: list[int], s: int) -> list[Pos]:
     return [net.pos[i] for i in reversed(trail)]
 
 
-def solve(board: Board, **options: Any) -> SolveResult:
-    """Find paths for every shape at once (exact: says so when none exist)."""
-    if options:
-        raise BoardError(f"lyne takes no options (got {', '.join(options)})")
+class _GaveUp(Exception):
+    """The search reached its node cap."""
+
+
+def solve(board: Board, max_nodes: int | None = None,
+          progress: Callable[[str], None] | None = None) -> SolveResult:
+    """Find paths for every shape at once (exact: says so when none exist). The search
+    gives up after ``max_nodes`` nodes (default ``MAX_NODES``); ``progress`` gets a line
+    about once a second after the first."""
     net = _Net.build(board)
-    search = _Search(net)
+    search = _Search(net, max_nodes or MAX_NODES, Progress(progress) if progress else None)
     dom = net.start[:]
     try:
         search.propagate(dom, list(range(len(net.pos))))
     except _Contradiction as exc:
         return SolveResult(False, reason=f"impossible from the start: {exc}", stats={"nodes": 0})
-    found = search.search(dom)
+    try:
+        found = search.search(dom)
+    except _GaveUp:
+        return SolveResult(False, reason=f"gave up after {search.limit:,} search nodes (the cap; "
+                                         "--max-nodes raises it)",
+                           stats={"nodes": search.limit, "edges": len(net.edges), "capped": True})
     stats = {"nodes": search.nodes, "edges": len(net.edges)}
     if found is None:
         return SolveResult(False, reason=f"no set of paths obeys the rules (searched {search.nodes} nodes)",

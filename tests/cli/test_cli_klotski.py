@@ -47,3 +47,15 @@ def test_malformed_board_exits_2_with_one_line():
 def test_option_of_another_game_is_refused():
     status, _, err = run(["solve", "--game", "klotski", "--board", "-", "--wrenches", "2"], CLASSIC)
     assert status == 2 and "--wrenches" in err
+
+
+def test_position_cap_gives_up_with_exit_1_and_says_so():
+    status, out, _ = run(["solve", "--game", "klotski", "--board", "-", "--json", "--max-positions", "500"], CLASSIC)
+    obj = json.loads(out)
+    assert status == 1 and not obj["solved"] and obj["reason"].startswith("gave up after 500 positions")
+
+
+def test_bad_position_caps_are_refused_in_one_line():
+    for value in ("0", "-5", "nan", "inf", "1e9", "2000000000", "x"):
+        status, out, err = run(["solve", "--game", "klotski", "--board", "-", "--max-positions", value], CLASSIC)
+        assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and "--max-positions" in err

@@ -177,6 +177,11 @@ def test_large_generated_levels_with_many_hubs_are_solved():
         solved(board.to_text())
 
 
-def test_solver_refuses_options():
-    with pytest.raises(BoardError, match="no options"):
-        solve(Board.from_text(B25), metric="cell")
+def test_search_gives_up_at_its_node_cap_and_says_so():
+    board, _ = generate(6, 8, random.Random(7), hubs=6)
+    needed = solve(board).stats["nodes"]
+    assert needed > 1
+    capped = solve(board, max_nodes=needed - 1)
+    assert not capped.solved and capped.stats["capped"]
+    assert capped.reason.startswith(f"gave up after {needed - 1:,} search nodes")
+    assert solve(board, max_nodes=needed).solved
