@@ -20,11 +20,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from puzzlepilot import __version__
-from puzzlepilot.games import GAMES, Game, UnknownGame, get, parse_best
-from calibration.profile import ProfileError
+from puzzlepilot.games import GAMES, Game, get, parse_best
 from solvers.common import BoardError
-from vision.capture import CaptureError
-from vision.common import ImageError, NoBoardFound
 
 
 class UsageError(Exception):
@@ -44,10 +41,24 @@ class IO:
         print(text, file=self.stderr)
 
 
-# Failures that are the input's fault: one line, status 2.
-EXPECTED: tuple[type[BaseException], ...] = (
-    UsageError, BoardError, ImageError, NoBoardFound, UnknownGame, ProfileError, CaptureError,
+# Failures that are the input's fault: one line, status 2. Named by module: a command that
+# never loads a module (solving a board text loads no vision, no numpy) cannot meet its
+# errors, so it need not import them to catch them (see expected_errors).
+EXPECTED = (
+    "puzzlepilot.cli:UsageError", "solvers.common:BoardError", "vision.common:ImageError",
+    "vision.common:NoBoardFound", "puzzlepilot.games:UnknownGame", "calibration.profile:ProfileError",
+    "vision.capture:CaptureError",
 )
+
+
+def expected_errors() -> tuple[type[BaseException], ...]:
+    """The ``EXPECTED`` error classes of the modules loaded so far."""
+    found = []
+    for name in EXPECTED:
+        module, _, cls = name.partition(":")
+        if module in sys.modules:
+            found.append(getattr(sys.modules[module], cls))
+    return tuple(found)
 
 # name → (module, one-line help); the module gives add_arguments(parser) and main(args, io).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -88,7 +99,9 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{command}: {message}" if command else message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command``, only that command's module is loaded for its options
+    (the others are listed by name and help), so ``solve`` does not import the live loop."""
     games = ", ".join(GAMES)
     parser = _Parser(
         prog="puzzlepilot",
@@ -124,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     _common_image_args(parse, games)
 
     for name, (module, help_text) in COMMANDS.items():
+        if command not in (None, name):
+            sub.add_parser(name, help=help_text)
+            continue
         mod = importlib.import_module(module)
         p = sub.add_parser(name, help=help_text, description=user_text(mod.__doc__ or help_text),
                            formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -157,7 +173,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     io = IO(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
     try:
-        parser = build_parser()
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(next((w for w in words if not w.startswith("-")), None))
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help(io.stdout)
@@ -167,7 +184,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         if args.command == "parse":
             return cmd_parse(args, io)
         return importlib.import_module(COMMANDS[args.command][0]).main(args, io)
-    except EXPECTED as exc:
+    except expected_errors() as exc:    # evaluated when an error is raised: what is loaded then
         io.err(f"puzzlepilot: error: {exc}")
         return 2
     except KeyboardInterrupt:
@@ -205,7 +222,7 @@ def game_options(args: argparse.Namespace, game: Game) -> dict[str, Any]:
 def read_screenshot(args: argparse.Namespace) -> Any:
     """Load the image and parse it with --game's vision or, without it, every game's,
     keeping the most confident reading."""
-    from vision.common import load_image
+    from vision.common import NoBoardFound, load_image
 
     image = load_image(args.image)
     profile = load_profile(args.profile) if args.profile else None
