@@ -45,10 +45,13 @@ MEMORY_BUDGET = 340_000_000
 MEMO_BUDGET = 100_000_000
 # How often (in positions) the search checks its cap and the clock for progress lines.
 CHECK_EVERY = 20_000
-# Move-list memos are kept for the process (this many piece sets) and on disk (up to
-# this many entries: a few MB) under this version.
+# Move-list memos are kept for the process (this many piece sets) and on disk (from
+# STORED_FROM entries, where building them costs a few ms, to STORED_ENTRIES: a few MB;
+# the STORED_KINDS most recent piece sets) under this version.
 KEPT_MEMOS = 8
+STORED_FROM = 2_000
 STORED_ENTRIES = 60_000
+STORED_KINDS = 32
 MEMO_VERSION = 1
 
 # Named classic 4×5 layouts; the figure is the known minimum under the piece metric
@@ -450,8 +453,8 @@ def _keep(space: _Space) -> None:
     _MEMOS[space.signature] = (space.memo_size, space.by_free)
     while len(_MEMOS) > KEPT_MEMOS:
         _MEMOS.pop(next(iter(_MEMOS)))
-    if space.stored < space.memo_size <= STORED_ENTRIES and space.n <= 64:
-        tables.store(_memo_name(space), MEMO_VERSION, (space.memo_size, space.by_free))
+    if space.stored < space.memo_size <= STORED_ENTRIES and space.memo_size >= STORED_FROM and space.n <= 64:
+        tables.store(_memo_name(space), MEMO_VERSION, (space.memo_size, space.by_free), "klotski-", STORED_KINDS)
 
 
 def _memo_name(space: _Space) -> str:

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from solvers import tables
 from solvers.common import BoardError, SolveResult, split_rows
 
 RINGS, SLICES = 4, 12
@@ -47,6 +48,8 @@ MAX_BUDGET = 5
 FORWARD_ONLY_DEPTH = 4    # forward-only search (attacks, n % 4 != 0) stores level 3 at most
 ATTACK_GOALS_UP_TO = 2    # attacks: goal positions are listed (for meeting) up to this many attacks
 RULES = ("strict", "attacks")
+TABLES_VERSION = 1        # of the move tables and backward levels in the table cache
+STORED_LEVELS = 2         # backward levels kept in the table cache (level 2: ~135,000 positions, 2 MB)
 EMPTY = "."
 
 
@@ -182,6 +185,12 @@ class _Tables:
 
 @lru_cache(maxsize=1)
 def _tables() -> _Tables:
+    """The move and goal tables, from the table cache (built on first use, ~15 ms)."""
+    return tables.cached("rings-tables", TABLES_VERSION, _build_tables,
+                         lambda t: isinstance(t, _Tables) and t.moves.shape == (len(MOVES), 6, 256))
+
+
+def _build_tables() -> _Tables:
     mirror = [4 * ((-(b // 4)) % SLICES) + b % 4 for b in range(48)]
     strict = np.zeros(256, dtype=np.int64)
     attack = np.zeros(256, dtype=np.int64)
@@ -357,29 +366,47 @@ class _Forward:
 @lru_cache(maxsize=4)
 def _backward(enemies: int, rule: str) -> "_Backward":
     """The backward levels for an enemy count and rule, kept between solves (a live loop
-    solves the same count again and again)."""
-    return _Backward(_strict_goals(enemies) if rule == "strict" else _attack_goals(enemies))
+    solves the same count again and again) and, up to ``STORED_LEVELS``, in the table
+    cache between processes."""
+    goals = _unique(_canon(_strict_goals(enemies) if rule == "strict" else _attack_goals(enemies)))
+    return _Backward(f"rings-backward-{rule}-{enemies}", goals)
 
 
 class _Backward:
-    """Levels of symmetry representatives at exactly b moves from a goal."""
+    """Levels of symmetry representatives at exactly b moves from a goal, and all of them
+    sorted (``seen``). Level b is taken from the table cache (file ``NAME-b``, holding the
+    level and ``seen`` through it) when it is there, else grown and stored."""
 
-    def __init__(self, goal_positions: np.ndarray) -> None:
-        goals = _unique(_canon(goal_positions))
+    def __init__(self, name: str, goals: np.ndarray) -> None:
+        self.name = name
         self.levels = [goals]
         self.seen = goals
 
     def level(self, depth: int) -> np.ndarray:
         while len(self.levels) <= depth:
-            grown = _unique(_canon(_apply(_tables().moves, self.levels[-1]).ravel()))
-            fresh = grown[~_member(grown, self.seen)]
+            name = f"{self.name}-{len(self.levels)}"
+            stored = tables.load(name, TABLES_VERSION) if len(self.levels) <= STORED_LEVELS else None
+            if _level_ok(stored, len(self.seen)):
+                fresh, self.seen = stored
+            else:
+                grown = _unique(_canon(_apply(_tables().moves, self.levels[-1]).ravel()))
+                fresh = grown[~_member(grown, self.seen)]
+                self.seen = np.sort(np.concatenate((self.seen, fresh)))
+                if len(self.levels) <= STORED_LEVELS:
+                    tables.store(name, TABLES_VERSION, (fresh, self.seen))
             self.levels.append(fresh)
-            self.seen = np.sort(np.concatenate((self.seen, fresh)))
         return self.levels[depth]
 
     @property
     def size(self) -> int:
         return sum(len(lvl) for lvl in self.levels)
+
+
+def _level_ok(stored: Any, seen_before: int) -> bool:
+    """A stored (level, seen) pair of the right types, sizes adding up."""
+    return (isinstance(stored, tuple) and len(stored) == 2
+            and all(isinstance(a, np.ndarray) and a.dtype == np.uint64 and a.ndim == 1 for a in stored)
+            and len(stored[1]) == seen_before + len(stored[0]))
 
 
 def _finish(state: int, depth: int, goal: Any) -> list[int]:

@@ -48,8 +48,10 @@ def load(name: str, version: int) -> Any | None:
         return None
 
 
-def store(name: str, version: int, value: Any) -> None:
-    """Keep the table for later processes; a cache that cannot be written is skipped."""
+def store(name: str, version: int, value: Any, family: str | None = None, keep: int = 0) -> None:
+    """Keep the table for later processes; a cache that cannot be written is skipped.
+    With ``family`` (a name prefix) and ``keep``, only the ``keep`` most recently written
+    tables of the family stay (tables made per board kind would otherwise pile up)."""
     path = path_of(name, version)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -61,6 +63,12 @@ def store(name: str, version: int, value: Any) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+        return
+    if family and keep:
+        with contextlib.suppress(OSError):
+            kin = sorted(path.parent.glob(f"{family}*.f{FORMAT}v*.pickle"), key=lambda p: p.stat().st_mtime)
+            for old in kin[:-keep]:
+                old.unlink(missing_ok=True)
 
 
 def cached(name: str, version: int, build: Callable[[], Any], check: Callable[[Any], bool]) -> Any:

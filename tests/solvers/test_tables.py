@@ -2,6 +2,7 @@
 damaged file is rebuilt rather than trusted."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,31 @@ def test_klotski_reuses_the_stored_move_lists_in_a_new_process(cache: Path, monk
     assert space.memo_size > 0 and space.by_free
     result = klotski.solve(board, metric="straight")
     assert result.moves == 90 and klotski.validate(board, result.solution, "straight") == []
+
+
+def test_only_the_most_recent_tables_of_a_family_are_kept(cache: Path) -> None:
+    for i in range(5):
+        tables.store(f"fam-{i}", 1, i, "fam-", 3)
+        os.utime(tables.path_of(f"fam-{i}", 1), (i, i))      # distinct, ordered times
+    tables.store("other", 1, "x")
+    assert sorted(p.name.split(".")[0] for p in cache.iterdir()) == ["fam-2", "fam-3", "fam-4", "other"]
+    tables.store("fam-5", 1, 5, "fam-", 3)
+    assert sorted(p.name.split(".")[0] for p in cache.glob("fam-*")) == ["fam-3", "fam-4", "fam-5"]
+
+
+def test_rings_answers_stay_right_from_corrupt_stored_levels(cache: Path) -> None:
+    from solvers import rings
+
+    board = rings.generate(5, 3, 3)
+    rings._backward.cache_clear()
+    rings._tables.cache_clear()
+    first = rings.solve(board)
+    stored = sorted(cache.glob("rings-*"))
+    assert first.solved and stored
+    for path in stored:
+        path.write_bytes(path.read_bytes()[:-100] + bytes(100))
+    rings._backward.cache_clear()
+    rings._tables.cache_clear()
+    again = rings.solve(board)
+    assert again.moves == first.moves and rings.validate(board, again.solution) == []
+    assert all(tables.load(p.name.split(".")[0], rings.TABLES_VERSION) is not None for p in stored)
