@@ -31,6 +31,8 @@ NONE = 1  # domain bit for "no edge"; shape i is bit 2 << i
 # The search gives up after this many nodes by default. Its memory is one domain list per
 # level of the depth-first search (a few hundred KB at most), so the cap bounds time.
 MAX_NODES = 2_000_000
+# Search nodes before the search starts again with probing at the root (see solve).
+PROBE_AFTER = 300
 
 
 @dataclass(frozen=True)
@@ -279,6 +281,7 @@ class _Search:
         self.nodes = 0
         self.limit = limit
         self.progress = progress
+        self.probe_depth = 0    # search nodes shallower than this probe every open edge
 
     def restrict(self, dom: list[int], e: int, allowed: int, queue: list[int]) -> None:
         new = dom[e] & allowed
@@ -339,33 +342,80 @@ class _Search:
             if count_open == 1:
                 self.restrict(dom, open_edge, bit if fixed % 2 else ~bit, queue)
 
-    def connected(self, dom: list[int]) -> bool:
-        """Each shape's nodes and drawn edges must lie in one component of the edges
-        the shape may still use (a closed loop through hubs alone fails here)."""
+    def settle(self, dom: list[int]) -> bool:
+        """Apply the cut rules of every shape (``cuts``) and propagate, until nothing
+        changes; False when the branch breaks a rule."""
+        try:
+            while True:
+                queue: list[int] = []
+                for s, bit in enumerate(self.shape_bits):
+                    self.cuts(dom, s, bit, queue)
+                if not queue:
+                    return True
+                self.propagate(dom, queue)
+        except _Contradiction:
+            return False
+
+    def cuts(self, dom: list[int], s: int, bit: int, queue: list[int]) -> None:
+        """Shape s is one trail from its first terminal to its second through its nodes
+        and drawn edges (its *needs*), in the graph of edges it may still use. A need
+        out of reach of the first terminal breaks the rules, and an edge out of reach
+        cannot be the shape's. A bridge of that graph (Tarjan, one depth-first pass) is
+        crossed by the trail once if the second terminal is beyond it — so it is drawn —
+        and never otherwise, as the trail could not come back: it is left undrawn, and
+        needs beyond it break the rules."""
         net = self.net
-        for s, bit in enumerate(self.shape_bits):
-            adj: dict[int, list[int]] = {}
-            drawn = []
-            for e, (a, b) in enumerate(net.edges):
-                d = dom[e]
-                if d & bit:
-                    adj.setdefault(a, []).append(b)
-                    adj.setdefault(b, []).append(a)
-                    if d == bit:
-                        drawn.append(a)
-            root = net.ends[s][0]
-            seen = {root}
-            stack = [root]
-            while stack:
-                for m in adj.get(stack.pop(), ()):
-                    if m not in seen:
-                        seen.add(m)
-                        stack.append(m)
-            if any(net.owner[i] == s and i not in seen for i in range(len(net.pos))):
-                return False
-            if any(a not in seen for a in drawn):
-                return False
-        return True
+        size = len(net.pos)
+        adj: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+        needed = [o == s for o in net.owner]
+        for e, (a, b) in enumerate(net.edges):
+            d = dom[e]
+            if d & bit:
+                adj[a].append((b, e))
+                adj[b].append((a, e))
+                if d == bit:
+                    needed[a] = needed[b] = True
+        first, last = net.ends[s]
+        disc = [-1] * size
+        low = [0] * size
+        below = [0] * size             # needs in the depth-first subtree
+        beyond = [False] * size        # the subtree holds the last terminal
+        disc[first] = low[first] = 0
+        count = 1
+        stack = [(first, -1, iter(adj[first]))]
+        while stack:
+            u, via, rest = stack[-1]
+            for v, e in rest:
+                if e == via:
+                    continue
+                if disc[v] < 0:
+                    disc[v] = low[v] = count
+                    count += 1
+                    stack.append((v, e, iter(adj[v])))
+                    break
+                low[u] = min(low[u], disc[v])
+            else:
+                stack.pop()
+                below[u] += needed[u]
+                beyond[u] = beyond[u] or u == last
+                if stack:
+                    p = stack[-1][0]
+                    low[p] = min(low[p], low[u])
+                    below[p] += below[u]
+                    beyond[p] = beyond[p] or beyond[u]
+                    if low[u] > disc[p]:            # via is a bridge
+                        if beyond[u]:
+                            self.restrict(dom, via, bit, queue)
+                        elif below[u]:
+                            raise _Contradiction(f"shape {s} would cross a bridge twice")
+                        else:
+                            self.restrict(dom, via, ~bit, queue)
+        for i in range(size):
+            if needed[i] and disc[i] < 0:
+                raise _Contradiction(f"shape {s} cannot reach {net.pos[i]}")
+        for e, (a, b) in enumerate(net.edges):
+            if dom[e] & bit and disc[a] < 0:
+                self.restrict(dom, e, ~bit, queue)
 
     def choose(self, dom: list[int]) -> int:
         """The open edge with the fewest choices, at the node with the least slack."""
@@ -389,13 +439,49 @@ class _Search:
                     best, best_key = e, key
         return best
 
-    def search(self, dom: list[int]) -> list[int] | None:
+    def probe(self, dom: list[int]) -> bool:
+        """Failed-literal probing: every value of every open edge is tried with full
+        propagation, and the values that break a rule are removed, until nothing
+        changes. False when the branch breaks a rule."""
+        changed = True
+        while changed:
+            changed = False
+            for e, d in enumerate(dom):
+                if not d & (d - 1):
+                    continue
+                for bit in (NONE, *self.shape_bits):
+                    if not dom[e] & bit or not dom[e] & (dom[e] - 1):
+                        continue
+                    child = dom[:]
+                    queue: list[int] = []
+                    try:
+                        self.restrict(child, e, bit, queue)
+                        self.propagate(child, queue)
+                    except _Contradiction:
+                        pass
+                    else:
+                        if self.settle(child):
+                            continue
+                    queue = []
+                    try:
+                        self.restrict(dom, e, ~bit, queue)
+                        self.propagate(dom, queue)
+                    except _Contradiction:
+                        return False
+                    if not self.settle(dom):
+                        return False
+                    changed = True
+        return True
+
+    def search(self, dom: list[int], depth: int = 0) -> list[int] | None:
         self.nodes += 1
         if self.nodes > self.limit:
             raise _GaveUp
         if self.progress is not None and not self.nodes & 1023:
             self.progress(f"{self.nodes:,} nodes searched")
-        if not self.connected(dom):
+        if not self.settle(dom):
+            return None
+        if depth < self.probe_depth and not self.probe(dom):
             return None
         e = self.choose(dom)
         if e < 0:
@@ -410,7 +496,7 @@ class _Search:
                 self.propagate(child, queue)
             except _Contradiction:
                 continue
-            found = self.search(child)
+            found = self.search(child, depth + 1)
             if found is not None:
                 return found
         return None
@@ -452,13 +538,24 @@ def solve(board: Board, max_nodes: int | None = None,
         search.propagate(dom, list(range(len(net.pos))))
     except _Contradiction as exc:
         return SolveResult(False, reason=f"impossible from the start: {exc}", stats={"nodes": 0})
+    # Most boards need a few dozen nodes; a board that takes more is searched again with
+    # probing at the root, which costs ~50 ms but cuts the hardest (hub-dense) boards from
+    # tens of thousands of nodes to tens.
+    limit = search.limit
+    search.limit = min(limit, PROBE_AFTER)
     try:
-        found = search.search(dom)
+        try:
+            found = search.search(dom[:])
+        except _GaveUp:
+            if limit <= PROBE_AFTER:
+                raise
+            search.limit, search.probe_depth = limit, 1
+            found = search.search(dom)
     except _GaveUp:
-        return SolveResult(False, reason=f"gave up after {search.limit:,} search nodes (the cap; "
+        return SolveResult(False, reason=f"gave up after {limit:,} search nodes (the cap; "
                                          "--max-nodes raises it)",
-                           stats={"nodes": search.limit, "edges": len(net.edges), "capped": True})
-    stats = {"nodes": search.nodes, "edges": len(net.edges)}
+                           stats={"nodes": limit, "edges": len(net.edges), "capped": True})
+    stats = {"nodes": search.nodes, "edges": len(net.edges), "probed": search.probe_depth > 0}
     if found is None:
         return SolveResult(False, reason=f"no set of paths obeys the rules (searched {search.nodes} nodes)",
                            stats=stats)

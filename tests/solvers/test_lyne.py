@@ -1,7 +1,7 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from solvers.common import BoardError
 from solvers.lyne import Board, generate, solve, solve_plain, validate
@@ -175,6 +175,29 @@ def test_large_generated_levels_with_many_hubs_are_solved():
     for _ in range(5):
         board, _ = generate(6, 8, rng, hubs=6)
         solved(board.to_text())
+
+
+# A hub-dense level on which the search without probing passes 80,000 nodes.
+HUB_DENSE = "Tt.2s./.2222./.S33s./.s22T./.S2.2./..232./..232d/Dd2d2D"
+
+
+def test_hub_dense_level_is_solved_through_probing():
+    board = Board.from_text(HUB_DENSE)
+    result = solve(board)
+    assert result.solved and validate(board, result.solution) == []
+    assert result.stats["probed"] and result.stats["nodes"] < 2000
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(7, 8), st.integers(6, 15), st.integers(0, 10**6))
+def test_generated_levels_up_to_8x8_with_many_hubs_are_solved(size, hubs, seed):
+    try:
+        board, _ = generate(size, size, random.Random(seed), hubs=hubs, tries=300)
+    except ValueError:      # no level with that many hubs from this seed
+        assume(False)
+    result = solve(board, max_nodes=50_000)
+    assert result.solved, result.reason
+    assert validate(board, result.solution) == []
 
 
 def test_search_gives_up_at_its_node_cap_and_says_so():
