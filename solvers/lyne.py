@@ -8,13 +8,18 @@ is passed exactly k times, so it touches exactly 2k path edges. An *edge* joins 
 The solver reasons about edges, not paths: every edge carries a domain, a bit set of
 "none" and the shapes that may use it. Propagation to a fixpoint uses the node degrees
 (ordinary 2, terminal 1, hub 2k), hub parity per shape (a path never ends in a hub),
-crossing diagonals of a 2×2 and per-shape connectivity; search branches on the edge with
-the fewest choices at the tightest node, trying "no edge" first (hubs get most of their
-edges from shape nodes). A full assignment is turned into paths by tracing each shape's
-Euler trail (Hierholzer) from one terminal to the other. Measured (``bench lyne``): real
-levels need under 5 search nodes; generated 6×8 levels with six or more hubs at most a
-few hundred (~15 ms), where the plain per-shape path search, ``solve_plain`` (kept as
-the baseline and the tests' reference), takes seconds.
+crossing diagonals of a 2×2, and per shape the cuts of the edges it may still use: what
+the first terminal cannot reach cannot be the shape's (and breaks the branch if the shape
+needs it), and a bridge is drawn when the second terminal lies beyond it, else left
+undrawn (the trail could not come back). Search branches on the edge with the fewest
+choices at the tightest node, trying "no edge" first (hubs get most of their edges from
+shape nodes); a board that takes more than ``PROBE_AFTER`` nodes is searched again with
+failed-literal probing at the root (every value of every open edge tried and propagated),
+which settles hub-dense boards. A full assignment is turned into paths by tracing each
+shape's Euler trail (Hierholzer) from one terminal to the other. Measured (``bench
+lyne``): real levels need under 5 search nodes; generated 7×7–8×8 levels with up to 15
+hubs a few ms typically and ~0.2 s at worst, where the plain per-shape path search,
+``solve_plain`` (kept as the baseline and the tests' reference), takes seconds.
 """
 from __future__ import annotations
 
