@@ -457,26 +457,27 @@ class _Search:
                 for bit in (NONE, *self.shape_bits):
                     if not dom[e] & bit or not dom[e] & (dom[e] - 1):
                         continue
-                    child = dom[:]
-                    queue: list[int] = []
-                    try:
-                        self.restrict(child, e, bit, queue)
-                        self.propagate(child, queue)
-                    except _Contradiction:
-                        pass
-                    else:
-                        if self.settle(child):
-                            continue
-                    queue = []
-                    try:
-                        self.restrict(dom, e, ~bit, queue)
-                        self.propagate(dom, queue)
-                    except _Contradiction:
+                    child = self.narrowed(dom, e, bit)
+                    if child is not None and self.settle(child):
+                        continue
+                    rest = self.narrowed(dom, e, ~bit)
+                    if rest is None or not self.settle(rest):
                         return False
-                    if not self.settle(dom):
-                        return False
+                    dom[:] = rest
                     changed = True
         return True
+
+    def narrowed(self, dom: list[int], e: int, allowed: int) -> list[int] | None:
+        """A copy of the domains with edge e narrowed to ``allowed`` and propagated; None
+        when that breaks a rule."""
+        child = dom[:]
+        queue: list[int] = []
+        try:
+            self.restrict(child, e, allowed, queue)
+            self.propagate(child, queue)
+        except _Contradiction:
+            return None
+        return child
 
     def search(self, dom: list[int], depth: int = 0) -> list[int] | None:
         self.nodes += 1
@@ -494,12 +495,8 @@ class _Search:
         d = dom[e]
         choices = ([NONE] if d & NONE else []) + [bit for bit in self.shape_bits if d & bit]
         for bit in choices:
-            child = dom[:]
-            queue: list[int] = []
-            try:
-                self.restrict(child, e, bit, queue)
-                self.propagate(child, queue)
-            except _Contradiction:
+            child = self.narrowed(dom, e, bit)
+            if child is None:
                 continue
             found = self.search(child, depth + 1)
             if found is not None:
