@@ -52,7 +52,7 @@ KEPT_MEMOS = 8
 STORED_FROM = 2_000
 STORED_ENTRIES = 60_000
 STORED_KINDS = 32
-MEMO_VERSION = 1
+MEMO_VERSION = 2
 
 # Named classic 4×5 layouts; the figure is the known minimum under the piece metric
 # (None: no solution). Source: the layout table of fayaa.com, as used by many solvers.
@@ -408,10 +408,11 @@ class _Space:
                 if tl in seen:
                     continue
                 seen.append(tl)
-                key = (v - code_offset[v], tl, free)
+                k = code_class[v]
+                key = (k, tl, free)
                 moves = piece_moves.get(key)
                 if moves is None:
-                    moves = piece_moves[key] = self.moves_of(code_class[v], tl, free)
+                    moves = piece_moves[key] = self.moves_of(k, tl, free)
                     self.memo_size += len(moves)
                 found += moves
         entry[1][s & entry[0]] = found
