@@ -259,3 +259,18 @@ def test_long_searches_report_progress(monkeypatch):
     quiet: list[str] = []
     solve(Board.from_text(CLASSIC), progress=quiet.append)     # the real clock: under a second
     assert quiet == []
+
+
+@pytest.mark.parametrize("rows, cols, seed", [(4, 4, s) for s in range(4)] + [(5, 4, s) for s in range(3)])
+def test_solver_matches_the_reference_on_generated_packed_boards(rows, cols, seed):
+    """Packed boards mix every piece shape next to one another (the move memo must keep
+    the shapes apart), at sizes the hypothesis boards do not reach."""
+    from solvers.klotski import generate
+
+    board = generate(rows, cols, seed, empty=3 if rows == 4 else 2)
+    for metric in ("piece", "cell"):
+        result = solve(board, metric=metric)
+        best = reference_minimum(board, metric)
+        assert (result.moves if result.solved else None) == best
+        if result.solved:
+            assert validate(board, result.solution, metric) == []
