@@ -13,10 +13,11 @@ the first terminal cannot reach cannot be the shape's (and breaks the branch if 
 needs it), and a bridge is drawn when the second terminal lies beyond it, else left
 undrawn (the trail could not come back). Search branches on the edge with the fewest
 choices at the tightest node, trying "no edge" first (hubs get most of their edges from
-shape nodes); a board that takes more than ``PROBE_AFTER`` nodes is searched again with
-failed-literal probing at the root (every value of every open edge tried and propagated),
-which settles hub-dense boards. A full assignment is turned into paths by tracing each
-shape's Euler trail (Hierholzer) from one terminal to the other. Measured (``bench
+shape nodes); a board that takes more than a few hundred nodes is searched again with
+failed-literal probing (every value of every open edge tried and propagated) at the root,
+then at the first levels (``RUNS``), which settles hub-dense boards. A full assignment is
+turned into paths by tracing each shape's Euler trail (Hierholzer) from one terminal to
+the other. Measured (``bench
 lyne``): real levels need under 5 search nodes; generated 7×7–8×8 levels with up to 15
 hubs a few ms typically and ~0.2 s at worst, where the plain per-shape path search,
 ``solve_plain`` (kept as the baseline and the tests' reference), takes seconds.
@@ -36,8 +37,9 @@ NONE = 1  # domain bit for "no edge"; shape i is bit 2 << i
 # The search gives up after this many nodes by default. Its memory is one domain list per
 # level of the depth-first search (a few hundred KB at most), so the cap bounds time.
 MAX_NODES = 2_000_000
-# Search nodes before the search starts again with probing at the root (see solve).
-PROBE_AFTER = 300
+# The successive runs of the search (see solve): how deep it probes, and how many nodes
+# it may take before the next run (None: up to the cap).
+RUNS: tuple[tuple[int, int | None], ...] = ((0, 300), (1, 300), (4, None))
 
 
 @dataclass(frozen=True)
@@ -540,19 +542,21 @@ def solve(board: Board, max_nodes: int | None = None,
         search.propagate(dom, list(range(len(net.pos))))
     except _Contradiction as exc:
         return SolveResult(False, reason=f"impossible from the start: {exc}", stats={"nodes": 0})
-    # Most boards need a few dozen nodes; a board that takes more is searched again with
-    # probing at the root, which costs ~50 ms but cuts the hardest (hub-dense) boards from
-    # tens of thousands of nodes to tens.
+    # Most boards need a few dozen nodes and no probing; a board that takes more is
+    # searched again probing at the root (~50 ms, settles most hub-dense boards), then
+    # again probing the first levels. Each run's nodes count towards the cap.
     limit = search.limit
-    search.limit = min(limit, PROBE_AFTER)
+    found = None
     try:
-        try:
-            found = search.search(dom[:])
-        except _GaveUp:
-            if limit <= PROBE_AFTER:
-                raise
-            search.limit, search.probe_depth = limit, 1
-            found = search.search(dom)
+        for depth, budget in RUNS:
+            search.probe_depth = depth
+            search.limit = limit if budget is None else min(limit, search.nodes + budget)
+            try:
+                found = search.search(dom[:])
+                break
+            except _GaveUp:
+                if search.limit >= limit:
+                    raise
     except _GaveUp:
         return SolveResult(False, reason=f"gave up after {limit:,} search nodes (the cap; "
                                          "--max-nodes raises it)",
