@@ -50,6 +50,7 @@ ATTACK_GOALS_UP_TO = 2    # attacks: goal positions are listed (for meeting) up 
 RULES = ("strict", "attacks")
 TABLES_VERSION = 1        # of the move tables and backward levels in the table cache
 STORED_LEVELS = 2         # backward levels kept in the table cache (level 2: ~135,000 positions, 2 MB)
+LOAD_SPEEDUP = 25         # loading a stored backward level is ~25x quicker per position than growing a level
 EMPTY = "."
 
 
@@ -382,6 +383,12 @@ class _Backward:
         self.levels = [goals]
         self.seen = goals
 
+    def ready(self, depth: int) -> bool:
+        """Level ``depth`` is at hand: grown already, or it and the levels before it are
+        in the table cache."""
+        return depth < len(self.levels) or depth <= STORED_LEVELS and all(
+            tables.path_of(f"{self.name}-{d}", TABLES_VERSION).is_file() for d in range(len(self.levels), depth + 1))
+
     def level(self, depth: int) -> np.ndarray:
         while len(self.levels) <= depth:
             name = f"{self.name}-{len(self.levels)}"
@@ -484,8 +491,13 @@ def _meet(forward: _Forward, backward: _Backward, depth: int, goal: Any,
     """Moves of length ``depth`` meeting a backward level, or None."""
     def cost(a: int) -> float:
         f = _estimate([len(lvl.states) for lvl in forward.levels], a)
+        b = _estimate([len(lvl) for lvl in backward.levels], depth - a)
+        if depth - a < len(backward.levels):
+            return f
+        if backward.ready(depth - a):       # a load from the table cache away
+            return f + b / LOAD_SPEEDUP
         # The backward side costs a canonical fold per expansion on top.
-        return f + 3 * _estimate([len(lvl) for lvl in backward.levels], depth - a)
+        return f + 3 * b
 
     a = min(range(max(0, depth - 2), depth + 1), key=cost)
     canon = forward.canon(a)
