@@ -46,12 +46,12 @@ MEMO_BUDGET = 100_000_000
 # How often (in positions) the search checks its cap and the clock for progress lines.
 CHECK_EVERY = 20_000
 # Move-list memos are kept for the process (this many piece sets) and on disk (from
-# STORED_FROM entries, where building them costs a few ms, to STORED_ENTRIES: a few MB;
+# STORED_FROM entries, where building them costs a few ms, to STORED_ENTRIES: ~2 MB;
 # the STORED_KINDS most recent piece sets) under this version.
 KEPT_MEMOS = 8
 STORED_FROM = 2_000
-STORED_ENTRIES = 60_000
-STORED_KINDS = 32
+STORED_ENTRIES = 30_000
+STORED_KINDS = 16
 MEMO_VERSION = 2
 
 # Named classic 4×5 layouts; the figure is the known minimum under the piece metric

@@ -50,6 +50,7 @@ ATTACK_GOALS_UP_TO = 2    # attacks: goal positions are listed (for meeting) up 
 RULES = ("strict", "attacks")
 TABLES_VERSION = 1        # of the move tables and backward levels in the table cache
 STORED_LEVELS = 2         # backward levels kept in the table cache (level 2: ~135,000 positions, 2 MB)
+STORED_FILES = 16         # backward level files kept (the most recent enemy counts and rules)
 LOAD_SPEEDUP = 25         # loading a stored backward level is ~25x quicker per position than growing a level
 EMPTY = "."
 
@@ -400,7 +401,7 @@ class _Backward:
                 fresh = grown[~_member(grown, self.seen)]
                 self.seen = np.sort(np.concatenate((self.seen, fresh)))
                 if len(self.levels) <= STORED_LEVELS:
-                    tables.store(name, TABLES_VERSION, (fresh, self.seen))
+                    tables.store(name, TABLES_VERSION, (fresh, self.seen), "rings-backward-", STORED_FILES)
             self.levels.append(fresh)
         return self.levels[depth]
 
