@@ -2,8 +2,9 @@
 
     puzzlepilot bench [TARGET ...] [--quick] [--json]
 
-Targets are games (onestroke, lyne, klotski, rings, valves), ``live`` and ``calibration``; no target runs
-them all. Every figure is printed as a table; ratios against the baseline, measured in the
+Targets are games (onestroke, lyne, klotski, rings, valves), ``live``, ``calibration``,
+``vision`` (every game's parse of a 1080p frame, and the live step to hints drawn) and
+``cold`` (whole commands in fresh processes); no target runs them all. Every figure is printed as a table; ratios against the baseline, measured in the
 same run, are what to compare between machines.
 """
 from __future__ import annotations
@@ -26,6 +27,8 @@ TARGETS = {
     "valves": "puzzlepilot.benchmarks.valves",
     "live": "puzzlepilot.benchmarks.live",
     "calibration": "puzzlepilot.benchmarks.calibration",
+    "vision": "puzzlepilot.benchmarks.vision",
+    "cold": "puzzlepilot.benchmarks.cold",
 }
 
 

@@ -21,11 +21,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from puzzlepilot import __version__
-from puzzlepilot.games import GAMES, Game, UnknownGame, get, parse_best
-from calibration.profile import ProfileError
+from puzzlepilot.games import GAMES, Game, get, parse_best
 from solvers.common import BoardError
-from vision.capture import CaptureError
-from vision.common import ImageError, NoBoardFound
 
 
 class UsageError(Exception):
@@ -45,10 +42,24 @@ class IO:
         print(text, file=self.stderr)
 
 
-# Failures that are the input's fault: one line, status 2.
-EXPECTED: tuple[type[BaseException], ...] = (
-    UsageError, BoardError, ImageError, NoBoardFound, UnknownGame, ProfileError, CaptureError,
+# Failures that are the input's fault: one line, status 2. Named by module: a command that
+# never loads a module (solving a board text loads no vision, no numpy) cannot meet its
+# errors, so it need not import them to catch them (see expected_errors).
+EXPECTED = (
+    "puzzlepilot.cli:UsageError", "solvers.common:BoardError", "vision.common:ImageError",
+    "vision.common:NoBoardFound", "puzzlepilot.games:UnknownGame", "calibration.profile:ProfileError",
+    "vision.capture:CaptureError",
 )
+
+
+def expected_errors() -> tuple[type[BaseException], ...]:
+    """The ``EXPECTED`` error classes of the modules loaded so far."""
+    found = []
+    for name in EXPECTED:
+        module, _, cls = name.partition(":")
+        if module in sys.modules:
+            found.append(getattr(sys.modules[module], cls))
+    return tuple(found)
 
 # name → (module, one-line help); the module gives add_arguments(parser) and main(args, io).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -129,7 +140,10 @@ text FILE ('-' reads standard input) for lyne, klotski or valves, written as
 
 GAME_OPTIONS = {
     "metric": "--metric", "rule": "--rule", "moves": "--moves", "wrenches": "--wrenches", "all": "--all",
+    "max_positions": "--max-positions", "max_nodes": "--max-nodes",
 }
+# Search caps (--max-positions, --max-nodes) accept whole numbers in this range.
+MAX_CAP = 1_000_000_000
 
 
 BOARD_FORMATS = """board texts (one line per row, every row written out in full; '/' may join rows):
@@ -151,7 +165,9 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{command}: {message}" if command else message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command``, only that command's module is loaded for its options
+    (the others are listed by name and help), so ``solve`` does not import the live loop."""
     games = ", ".join(GAMES)
     parser = _Parser(
         prog="puzzlepilot",
@@ -183,6 +199,10 @@ examples:
     opts.add_argument("--moves", type=int, metavar="N", help="rings: move budget, overriding the board's")
     opts.add_argument("--wrenches", type=int, metavar="N", help="valves: wrenches available (default: the board's)")
     opts.add_argument("--all", action="store_true", default=None, help="valves: list every minimum answer")
+    opts.add_argument("--max-positions", type=search_cap, metavar="N",
+                      help="klotski: give up after N positions (default: as many as fit in ~500 MB)")
+    opts.add_argument("--max-nodes", type=search_cap, metavar="N",
+                      help="lyne, onestroke: give up after N search nodes (default 2,000,000)")
 
     parse = sub.add_parser("parse", help="read the board from a screenshot", epilog=USER_HELP["parse"][1],
                            formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -191,12 +211,26 @@ examples:
     _common_image_args(parse, games)
 
     for name, (module, help_text) in COMMANDS.items():
+        if command not in (None, name):
+            sub.add_parser(name, help=help_text)
+            continue
         mod = importlib.import_module(module)
         description, examples = USER_HELP.get(name, (None, None))
         p = sub.add_parser(name, help=help_text, description=description or user_text(mod.__doc__ or help_text),
                            epilog=examples, formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
     return parser
+
+
+def search_cap(text: str) -> int:
+    """A search cap option: a whole number from 1 to ``MAX_CAP``."""
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= MAX_CAP:
+        raise argparse.ArgumentTypeError(f"{text} is out of range (1 to {MAX_CAP:,})")
+    return value
 
 
 def user_text(doc: str) -> str:
@@ -214,7 +248,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     io = IO(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
     try:
-        parser = build_parser()
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(next((w for w in words if not w.startswith("-")), None))
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help(io.stdout)
@@ -224,7 +259,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         if args.command == "parse":
             return cmd_parse(args, io)
         return importlib.import_module(COMMANDS[args.command][0]).main(args, io)
-    except EXPECTED as exc:
+    except expected_errors() as exc:    # evaluated when an error is raised: what is loaded then
         io.err(f"puzzlepilot: error: {exc}")
         return 2
     except KeyboardInterrupt:
@@ -285,7 +320,7 @@ def game_options(args: argparse.Namespace, game: Game) -> dict[str, Any]:
 def read_screenshot(args: argparse.Namespace) -> Any:
     """Load the image and parse it with --game's vision or, without it, every game's,
     keeping the most confident reading."""
-    from vision.common import load_image
+    from vision.common import NoBoardFound, load_image
 
     image = load_image(args.image)
     profile = load_profile(args.profile) if args.profile else None
@@ -349,6 +384,8 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         game = get(args.game)
         board = game.board.from_text(read_board_text(args.board, io))
     options = game_options(args, game)
+    if game.reports_progress:
+        options["progress"] = lambda text: io.err(f"puzzlepilot: {game.name}: {text} ...")
 
     start = time.perf_counter()
     result = game.solve(board, **options)

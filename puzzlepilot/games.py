@@ -18,6 +18,7 @@ class Game:
     name: str
     title: str
     options: tuple[str, ...] = ()   # solver keyword options the command line may pass
+    reports_progress: bool = False  # solve takes progress=callable (lines for long searches)
 
     def _module(self, package: str) -> ModuleType:
         return importlib.import_module(f"{package}.{self.name}")
@@ -65,9 +66,9 @@ class Game:
 
 
 GAMES: dict[str, Game] = {g.name: g for g in (
-    Game("onestroke", "One-stroke (一笔画完)"),
-    Game("lyne", "LYNE"),
-    Game("klotski", "Klotski / Huarong Dao", options=("metric",)),
+    Game("onestroke", "One-stroke (一笔画完)", options=("max_nodes",), reports_progress=True),
+    Game("lyne", "LYNE", options=("max_nodes",), reports_progress=True),
+    Game("klotski", "Klotski / Huarong Dao", options=("metric", "max_positions"), reports_progress=True),
     Game("rings", "Ring battles (Paper Mario: The Origami King)", options=("rule", "moves")),
     Game("valves", "Valves (Machinarium)", options=("wrenches", "all")),
 )}

@@ -2,8 +2,9 @@
 the splitting of board texts into rows."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 
 class BoardError(ValueError):
@@ -59,3 +60,18 @@ def check_width(rows: list[str], first_line: int = 1) -> int:
             raise BoardError(f"row {n + 1} has {len(row)} places, expected {width} like the first row "
                              "(every row must be written out in full)", first_line + n)
     return width
+
+
+class Progress:
+    """Passes a long search's progress lines to ``say`` (e.g. a stderr writer): none in
+    the first second, then at most one a second, so quick searches print nothing."""
+
+    def __init__(self, say: Callable[[str], None] | None, every: float = 1.0) -> None:
+        self.say = say
+        self.every = every
+        self.next = time.monotonic() + every
+
+    def __call__(self, text: str) -> None:
+        if self.say is not None and time.monotonic() >= self.next:
+            self.say(text)
+            self.next = time.monotonic() + self.every

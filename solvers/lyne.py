@@ -8,26 +8,38 @@ is passed exactly k times, so it touches exactly 2k path edges. An *edge* joins 
 The solver reasons about edges, not paths: every edge carries a domain, a bit set of
 "none" and the shapes that may use it. Propagation to a fixpoint uses the node degrees
 (ordinary 2, terminal 1, hub 2k), hub parity per shape (a path never ends in a hub),
-crossing diagonals of a 2×2 and per-shape connectivity; search branches on the edge with
-the fewest choices at the tightest node, trying "no edge" first (hubs get most of their
-edges from shape nodes). A full assignment is turned into paths by tracing each shape's
-Euler trail (Hierholzer) from one terminal to the other. Measured (``bench lyne``): real
-levels need under 5 search nodes; generated 6×8 levels with six or more hubs at most a
-few hundred (~15 ms), where the plain per-shape path search, ``solve_plain`` (kept as
-the baseline and the tests' reference), takes seconds.
+crossing diagonals of a 2×2, and per shape the cuts of the edges it may still use: what
+the first terminal cannot reach cannot be the shape's (and breaks the branch if the shape
+needs it), and a bridge is drawn when the second terminal lies beyond it, else left
+undrawn (the trail could not come back). Search branches on the edge with the fewest
+choices at the tightest node, trying "no edge" first (hubs get most of their edges from
+shape nodes); a board that takes more than a few hundred nodes is searched again with
+failed-literal probing (every value of every open edge tried and propagated) at the root,
+then at the first levels (``RUNS``), which settles hub-dense boards. A full assignment is
+turned into paths by tracing each shape's Euler trail (Hierholzer) from one terminal to
+the other. Measured (``bench
+lyne``): real levels need under 5 search nodes; generated 7×7–8×8 levels with up to 15
+hubs a few ms typically and ~0.2 s at worst, where the plain per-shape path search,
+``solve_plain`` (kept as the baseline and the tests' reference), takes seconds.
 """
 from __future__ import annotations
 
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-from solvers.common import BoardError, SolveResult, check_width, split_rows
+from solvers.common import BoardError, Progress, SolveResult, check_width, split_rows
 
 Pos = tuple[int, int]
 STEPS: tuple[Pos, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 NONE = 1  # domain bit for "no edge"; shape i is bit 2 << i
+# The search gives up after this many nodes by default. Its memory is one domain list per
+# level of the depth-first search (a few hundred KB at most), so the cap bounds time.
+MAX_NODES = 2_000_000
+# The successive runs of the search (see solve): how deep it probes, and how many nodes
+# it may take before the next run (None: up to the cap).
+RUNS: tuple[tuple[int, int | None], ...] = ((0, 300), (1, 300), (4, None))
 
 
 @dataclass(frozen=True)
@@ -271,10 +283,13 @@ class _Net:
 class _Search:
     """Propagation and branching over edge domains (a list of bit sets per branch)."""
 
-    def __init__(self, net: _Net) -> None:
+    def __init__(self, net: _Net, limit: int = MAX_NODES, progress: Progress | None = None) -> None:
         self.net = net
         self.shape_bits = [2 << s for s in range(len(net.ends))]
         self.nodes = 0
+        self.limit = limit
+        self.progress = progress
+        self.probe_depth = 0    # search nodes shallower than this probe every open edge
 
     def restrict(self, dom: list[int], e: int, allowed: int, queue: list[int]) -> None:
         new = dom[e] & allowed
@@ -335,33 +350,80 @@ class _Search:
             if count_open == 1:
                 self.restrict(dom, open_edge, bit if fixed % 2 else ~bit, queue)
 
-    def connected(self, dom: list[int]) -> bool:
-        """Each shape's nodes and drawn edges must lie in one component of the edges
-        the shape may still use (a closed loop through hubs alone fails here)."""
+    def settle(self, dom: list[int]) -> bool:
+        """Apply the cut rules of every shape (``cuts``) and propagate, until nothing
+        changes; False when the branch breaks a rule."""
+        try:
+            while True:
+                queue: list[int] = []
+                for s, bit in enumerate(self.shape_bits):
+                    self.cuts(dom, s, bit, queue)
+                if not queue:
+                    return True
+                self.propagate(dom, queue)
+        except _Contradiction:
+            return False
+
+    def cuts(self, dom: list[int], s: int, bit: int, queue: list[int]) -> None:
+        """Shape s is one trail from its first terminal to its second through its nodes
+        and drawn edges (its *needs*), in the graph of edges it may still use. A need
+        out of reach of the first terminal breaks the rules, and an edge out of reach
+        cannot be the shape's. A bridge of that graph (Tarjan, one depth-first pass) is
+        crossed by the trail once if the second terminal is beyond it — so it is drawn —
+        and never otherwise, as the trail could not come back: it is left undrawn, and
+        needs beyond it break the rules."""
         net = self.net
-        for s, bit in enumerate(self.shape_bits):
-            adj: dict[int, list[int]] = {}
-            drawn = []
-            for e, (a, b) in enumerate(net.edges):
-                d = dom[e]
-                if d & bit:
-                    adj.setdefault(a, []).append(b)
-                    adj.setdefault(b, []).append(a)
-                    if d == bit:
-                        drawn.append(a)
-            root = net.ends[s][0]
-            seen = {root}
-            stack = [root]
-            while stack:
-                for m in adj.get(stack.pop(), ()):
-                    if m not in seen:
-                        seen.add(m)
-                        stack.append(m)
-            if any(net.owner[i] == s and i not in seen for i in range(len(net.pos))):
-                return False
-            if any(a not in seen for a in drawn):
-                return False
-        return True
+        size = len(net.pos)
+        adj: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+        needed = [o == s for o in net.owner]
+        for e, (a, b) in enumerate(net.edges):
+            d = dom[e]
+            if d & bit:
+                adj[a].append((b, e))
+                adj[b].append((a, e))
+                if d == bit:
+                    needed[a] = needed[b] = True
+        first, last = net.ends[s]
+        disc = [-1] * size
+        low = [0] * size
+        below = [0] * size             # needs in the depth-first subtree
+        beyond = [False] * size        # the subtree holds the last terminal
+        disc[first] = low[first] = 0
+        count = 1
+        stack = [(first, -1, iter(adj[first]))]
+        while stack:
+            u, via, rest = stack[-1]
+            for v, e in rest:
+                if e == via:
+                    continue
+                if disc[v] < 0:
+                    disc[v] = low[v] = count
+                    count += 1
+                    stack.append((v, e, iter(adj[v])))
+                    break
+                low[u] = min(low[u], disc[v])
+            else:
+                stack.pop()
+                below[u] += needed[u]
+                beyond[u] = beyond[u] or u == last
+                if stack:
+                    p = stack[-1][0]
+                    low[p] = min(low[p], low[u])
+                    below[p] += below[u]
+                    beyond[p] = beyond[p] or beyond[u]
+                    if low[u] > disc[p]:            # via is a bridge
+                        if beyond[u]:
+                            self.restrict(dom, via, bit, queue)
+                        elif below[u]:
+                            raise _Contradiction(f"shape {s} would cross a bridge twice")
+                        else:
+                            self.restrict(dom, via, ~bit, queue)
+        for i in range(size):
+            if needed[i] and disc[i] < 0:
+                raise _Contradiction(f"shape {s} cannot reach {net.pos[i]}")
+        for e, (a, b) in enumerate(net.edges):
+            if dom[e] & bit and disc[a] < 0:
+                self.restrict(dom, e, ~bit, queue)
 
     def choose(self, dom: list[int]) -> int:
         """The open edge with the fewest choices, at the node with the least slack."""
@@ -385,9 +447,50 @@ class _Search:
                     best, best_key = e, key
         return best
 
-    def search(self, dom: list[int]) -> list[int] | None:
+    def probe(self, dom: list[int]) -> bool:
+        """Failed-literal probing: every value of every open edge is tried with full
+        propagation, and the values that break a rule are removed, until nothing
+        changes. False when the branch breaks a rule."""
+        changed = True
+        while changed:
+            changed = False
+            for e, d in enumerate(dom):
+                if not d & (d - 1):
+                    continue
+                for bit in (NONE, *self.shape_bits):
+                    if not dom[e] & bit or not dom[e] & (dom[e] - 1):
+                        continue
+                    child = self.narrowed(dom, e, bit)
+                    if child is not None and self.settle(child):
+                        continue
+                    rest = self.narrowed(dom, e, ~bit)
+                    if rest is None or not self.settle(rest):
+                        return False
+                    dom[:] = rest
+                    changed = True
+        return True
+
+    def narrowed(self, dom: list[int], e: int, allowed: int) -> list[int] | None:
+        """A copy of the domains with edge e narrowed to ``allowed`` and propagated; None
+        when that breaks a rule."""
+        child = dom[:]
+        queue: list[int] = []
+        try:
+            self.restrict(child, e, allowed, queue)
+            self.propagate(child, queue)
+        except _Contradiction:
+            return None
+        return child
+
+    def search(self, dom: list[int], depth: int = 0) -> list[int] | None:
         self.nodes += 1
-        if not self.connected(dom):
+        if self.nodes > self.limit:
+            raise _GaveUp
+        if self.progress is not None and not self.nodes & 1023:
+            self.progress(f"{self.nodes:,} nodes searched")
+        if not self.settle(dom):
+            return None
+        if depth < self.probe_depth and not self.probe(dom):
             return None
         e = self.choose(dom)
         if e < 0:
@@ -395,14 +498,10 @@ class _Search:
         d = dom[e]
         choices = ([NONE] if d & NONE else []) + [bit for bit in self.shape_bits if d & bit]
         for bit in choices:
-            child = dom[:]
-            queue: list[int] = []
-            try:
-                self.restrict(child, e, bit, queue)
-                self.propagate(child, queue)
-            except _Contradiction:
+            child = self.narrowed(dom, e, bit)
+            if child is None:
                 continue
-            found = self.search(child)
+            found = self.search(child, depth + 1)
             if found is not None:
                 return found
         return None
@@ -428,19 +527,42 @@ def _trail(net: _Net, dom: list[int], s: int) -> list[Pos]:
     return [net.pos[i] for i in reversed(trail)]
 
 
-def solve(board: Board, **options: Any) -> SolveResult:
-    """Find paths for every shape at once (exact: says so when none exist)."""
-    if options:
-        raise BoardError(f"lyne takes no options (got {', '.join(options)})")
+class _GaveUp(Exception):
+    """The search reached its node cap."""
+
+
+def solve(board: Board, max_nodes: int | None = None,
+          progress: Callable[[str], None] | None = None) -> SolveResult:
+    """Find paths for every shape at once (exact: says so when none exist). The search
+    gives up after ``max_nodes`` nodes (default ``MAX_NODES``); ``progress`` gets a line
+    about once a second after the first."""
     net = _Net.build(board)
-    search = _Search(net)
+    search = _Search(net, max_nodes or MAX_NODES, Progress(progress) if progress else None)
     dom = net.start[:]
     try:
         search.propagate(dom, list(range(len(net.pos))))
     except _Contradiction as exc:
         return SolveResult(False, reason=f"impossible from the start: {exc}", stats={"nodes": 0})
-    found = search.search(dom)
-    stats = {"nodes": search.nodes, "edges": len(net.edges)}
+    # Most boards need a few dozen nodes and no probing; a board that takes more is
+    # searched again probing at the root (~50 ms, settles most hub-dense boards), then
+    # again probing the first levels. Each run's nodes count towards the cap.
+    limit = search.limit
+    found = None
+    try:
+        for depth, budget in RUNS:
+            search.probe_depth = depth
+            search.limit = limit if budget is None else min(limit, search.nodes + budget)
+            try:
+                found = search.search(dom[:])
+                break
+            except _GaveUp:
+                if search.limit >= limit:
+                    raise
+    except _GaveUp:
+        return SolveResult(False, reason=f"gave up after {limit:,} search nodes (the cap; "
+                                         "--max-nodes raises it)",
+                           stats={"nodes": limit, "edges": len(net.edges), "capped": True})
+    stats = {"nodes": search.nodes, "edges": len(net.edges), "probed": search.probe_depth > 0}
     if found is None:
         return SolveResult(False, reason=f"no set of paths obeys the rules (searched {search.nodes} nodes)",
                            stats=stats)

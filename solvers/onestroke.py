@@ -40,10 +40,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-from solvers.common import BoardError, SolveResult, check_width, split_rows
+from solvers.common import BoardError, Progress, SolveResult, check_width, split_rows
 
 Cell = tuple[int, int]
 RESTARTS = 6      # budgeted runs before the final unbudgeted one
+# The search gives up after this many nodes by default, fewer when the failed positions it
+# remembers (one set entry a node at most) would pass MEMORY_BUDGET bytes.
+MAX_NODES = 2_000_000
+MEMORY_BUDGET = 800_000_000
 
 
 def adjacent(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
@@ -157,9 +161,20 @@ def _bits(mask: int) -> list[int]:
 
 # ---------------------------------------------------------------------------- solver
 
-def solve(board: Board, limit: int | None = None) -> SolveResult:
-    """A path from the start through every cell, or the reason there is none. With
-    ``limit`` the search gives up after that many nodes (``stats["capped"]``)."""
+def node_cap(board: Board) -> int:
+    """The default node cap: ``MAX_NODES``, or fewer on boards so big that the failed
+    positions remembered (a set entry of a tuple and a cells-wide int, ~130 bytes plus 4
+    per 30 cells) would not fit in ``MEMORY_BUDGET``."""
+    return min(MAX_NODES, MEMORY_BUDGET // (130 + 4 * -(-len(board.cells) // 30)))
+
+
+def solve(board: Board, max_nodes: int | None = None,
+          progress: Callable[[str], None] | None = None) -> SolveResult:
+    """A path from the start through every cell, or the reason there is none. The search
+    gives up after ``max_nodes`` nodes (default ``node_cap``; ``stats["capped"]``);
+    ``progress`` gets a line about once a second after the first."""
+    limit = max_nodes or node_cap(board)
+    tick = Progress(progress)
     g = _grid(board)
     s = g.bit(board.start)
     if g.full == 1 << s:
@@ -185,14 +200,14 @@ def solve(board: Board, limit: int | None = None) -> SolveResult:
         # second run are solved before it would pay.
         matching = _Matching(g) if run else None
         for first, last_ok, dead in searches:
-            run_limit = budget << (2 * run) if run < RESTARTS or len(searches) > 1 else None
-            if limit is not None:
-                run_limit = limit - nodes if run_limit is None else min(run_limit, limit - nodes)
+            run_limit = budget << (2 * run) if run < RESTARTS or len(searches) > 1 else limit
+            run_limit = min(run_limit, limit - nodes)
+            done = nodes
             path, used = _dfs(g, first, lambda head, free: _moves(g, head, free, last_ok, rank, matching),
-                              run_limit, dead)
+                              run_limit, dead, lambda n: tick(f"{done + n:,} nodes searched"))
             nodes += used
-            finished = run_limit is None or used < run_limit
-            if path is not None or finished or (limit is not None and nodes >= limit):
+            finished = used < run_limit
+            if path is not None or finished or nodes >= limit:
                 if path is not None and first != s:
                     path.reverse()
                 return _result(g, path, nodes, not finished, "exhaustive")
@@ -208,7 +223,8 @@ def _result(g: _Grid, path: list[int] | None, nodes: int, capped: bool, kind: st
     if path is not None:
         return SolveResult(True, [list(g.cell(i)) for i in path], len(path) - 1, stats={"nodes": nodes})
     if capped:
-        return SolveResult(False, reason=f"gave up after {nodes} nodes", stats={"nodes": nodes, "capped": True})
+        return SolveResult(False, reason=f"gave up after {nodes:,} nodes (the cap; --max-nodes raises it)",
+                           stats={"nodes": nodes, "capped": True})
     return SolveResult(False, reason=f"no path visits every cell ({kind} search, {nodes} nodes)",
                        stats={"nodes": nodes})
 
@@ -263,11 +279,13 @@ def _no_path_proof(board: Board, g: _Grid) -> str | None:
 
 
 def _dfs(g: _Grid, start: int, expand: Callable[[int, int], list[int]],
-         limit: int | None, dead: set[tuple[int, int]] | None = None) -> tuple[list[int] | None, int]:
+         limit: int | None, dead: set[tuple[int, int]] | None = None,
+         tick: Callable[[int], None] | None = None) -> tuple[list[int] | None, int]:
     """Depth-first search over paths from ``start``; ``expand(head, free)`` gives the moves
     to try, last first. (path of bit indices or None, nodes visited). With ``dead``, the
     positions (head, free cells) known to fail are not searched again, and those found
-    to fail are added: many paths reach the same position."""
+    to fail are added: many paths reach the same position. ``tick(nodes)`` is called
+    every 4,096 nodes (progress lines)."""
     path = [start]
     nodes = 1
     free = g.full & ~(1 << start)
@@ -290,6 +308,8 @@ def _dfs(g: _Grid, start: int, expand: Callable[[int, int], list[int]],
             continue
         path.append(head)
         nodes += 1
+        if tick is not None and not nodes & 4095:
+            tick(nodes)
         if not free:
             return path, nodes
         stack.append((expand(head, free), free))

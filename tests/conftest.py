@@ -94,3 +94,16 @@ def tk_window(display: str) -> Iterator[Callable[..., TkWindow]]:
     yield open_window
     for window in opened:
         window.close()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The solvers' table cache (solvers.tables) goes to a folder of this session, not the
+    user's cache."""
+    saved = os.environ.get("PUZZLEPILOT_CACHE")
+    os.environ["PUZZLEPILOT_CACHE"] = str(tmp_path_factory.mktemp("table-cache"))
+    yield
+    if saved is None:
+        os.environ.pop("PUZZLEPILOT_CACHE", None)
+    else:
+        os.environ["PUZZLEPILOT_CACHE"] = saved

@@ -47,7 +47,39 @@ def run(bench: Bench) -> None:
     altered = [_swap_terminal(board, rng) for board in levels]
     _compare(bench, "lyne_altered", f"LYNE the same levels with one terminal moved (mostly no answer; "
                                     f"{sum(not solve(b).solved for b in altered)} of {count} proved so, ms)", altered)
+    _hard(bench)
     _vision(bench)
+
+
+def hard_levels(count: int) -> list[Board]:
+    """Generated 7×7 and 8×8 levels with 9 to 15 hubs (half each size), the kind on which
+    the search used to pass tens of thousands of nodes."""
+    levels = []
+    for size in (7, 8):
+        rng = random.Random(size * 1000)
+        while len(levels) < count * (size - 6) // 2:
+            try:
+                levels.append(generate(size, size, rng, hubs=rng.randint(9, 15), tries=2000)[0])
+            except ValueError:
+                continue
+    return levels
+
+
+def _hard(bench: Bench) -> None:
+    """The edge solver alone on hub-dense levels (the plain search does not finish them):
+    time, nodes, how many needed probing, how many took over 100 ms."""
+    levels = hard_levels(10 if bench.quick else 60)
+    times, nodes, probed = [], [], 0
+    for board in levels:
+        seconds, result = bench.timed(lambda: solve(board))
+        assert result.solved, board.to_text()
+        times.append(seconds)
+        nodes.append(result.stats["nodes"])
+        probed += result.stats["probed"]
+    med, worst = summary(times)
+    bench.table("lyne_hard", f"LYNE generated 7x7 and 8x8 levels with 9-15 hubs ({len(levels)} levels, ms)",
+                ["median", "worst", "total", "over 100 ms", "search nodes (max)", "probed"],
+                [[med, worst, ms(sum(times)), sum(t > 0.1 for t in times), max(nodes), probed]])
 
 
 def _compare(bench: Bench, key: str, title: str, boards: list[Board]) -> None:

@@ -80,7 +80,7 @@ def boards(size: int, count: int, seed: int) -> tuple[dict[str, list[Board]], in
         if len(kinds["search"]) < count:
             cut = _without(base, rng, (0, 1))
             if cut is not None:
-                result = solve(cut, limit=SEARCH_LIMIT)
+                result = solve(cut, max_nodes=SEARCH_LIMIT)
                 if result.stats.get("capped"):
                     given_up += 1
                 elif not result.solved and result.stats["nodes"] > 0:
@@ -102,7 +102,7 @@ def holed_boards(size: int, count: int, seed: int, limit: int = HOLED_LIMIT) -> 
         if not _connected(cells):
             continue
         board = Board(size, size, cells, rng.choice(sorted(cells)))
-        result = solve(board, limit=limit)
+        result = solve(board, max_nodes=limit)
         if result.stats.get("capped"):
             given_up += 1
             continue

@@ -47,3 +47,27 @@ def test_malformed_board_exits_2_with_one_line():
 def test_option_of_another_game_is_refused():
     status, _, err = run(["solve", "--game", "klotski", "--board", "-", "--wrenches", "2"], CLASSIC)
     assert status == 2 and "--wrenches" in err
+
+
+def test_position_cap_gives_up_with_exit_1_and_says_so():
+    status, out, _ = run(["solve", "--game", "klotski", "--board", "-", "--json", "--max-positions", "500"], CLASSIC)
+    obj = json.loads(out)
+    assert status == 1 and not obj["solved"] and obj["reason"].startswith("gave up after 500 positions")
+
+
+def test_bad_position_caps_are_refused_in_one_line():
+    for value in ("0", "-5", "nan", "inf", "1e9", "2000000000", "x"):
+        status, out, err = run(["solve", "--game", "klotski", "--board", "-", "--max-positions", value], CLASSIC)
+        assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and "--max-positions" in err
+
+
+def test_long_searches_print_progress_on_stderr_only(monkeypatch):
+    import solvers.klotski as klotski
+    from solvers.common import Progress
+
+    monkeypatch.setattr(klotski, "CHECK_EVERY", 1000)
+    monkeypatch.setattr(klotski, "Progress", lambda say: Progress(say, every=0.0))
+    status, out, err = run(["solve", "--game", "klotski", "--board", "-", "--json"], CLASSIC)
+    assert status == 0 and json.loads(out)["moves"] == 81
+    lines = err.strip().splitlines()
+    assert lines and all(line.startswith("puzzlepilot: klotski: ") and "positions searched" in line for line in lines)

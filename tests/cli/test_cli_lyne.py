@@ -65,3 +65,12 @@ def test_solve_image_writes_an_annotated_picture(tmp_path):
 def test_image_without_a_board_exits_2_with_one_line():
     status, out, err = run(["parse", str(FIXTURES / "none_empty_area.png"), "--game", "lyne"])
     assert status == 2 and out == "" and err.count("\n") == 1 and "no board" in err
+
+
+def test_node_cap_gives_up_with_exit_1_and_bad_caps_exit_2():
+    hub_dense = "Tt.2s./.2222./.S33s./.s22T./.S2.2./..232./..232d/Dd2d2D"
+    status, out, _ = run(["solve", "--game", "lyne", "--board", "-", "--json", "--max-nodes", "5"], hub_dense)
+    obj = json.loads(out)
+    assert status == 1 and not obj["solved"] and obj["reason"].startswith("gave up after 5 search nodes")
+    status, out, err = run(["solve", "--game", "lyne", "--board", "-", "--max-nodes", "1e400"], hub_dense)
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and "--max-nodes" in err

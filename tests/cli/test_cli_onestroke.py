@@ -72,3 +72,11 @@ def test_an_image_with_no_board_exits_2_with_one_line(tmp_path):
     status, out, err = run(["parse", str(path), "--game", "onestroke"])
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and "no board found" in err.lower() or "no grid" in err
+
+
+def test_node_cap_gives_up_with_exit_1_and_bad_caps_exit_2():
+    status, out, _ = run(["solve", "--game", "onestroke", "--board", "-", "--json", "--max-nodes", "1"], BOARD)
+    obj = json.loads(out)
+    assert status == 1 and not obj["solved"] and obj["reason"].startswith("gave up after 1 nodes")
+    status, out, err = run(["solve", "--game", "onestroke", "--board", "-", "--max-nodes", "0"], BOARD)
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and "--max-nodes" in err

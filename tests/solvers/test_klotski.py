@@ -214,3 +214,63 @@ def test_rule_checker_enforces_the_metric_shape_of_moves():
     assert validate(board, [{"piece": "C", "path": "DR"}], "piece") == []
     assert validate(board, [{"piece": "C", "path": "DR"}], "straight")
     assert validate(board, [{"piece": "C", "path": "DR"}], "cell")
+
+
+# ------------------------------------------------------------------------- search bounds
+
+def test_search_gives_up_at_its_position_cap_and_says_so():
+    board = Board.from_text(CLASSIC)
+    result = solve(board, max_positions=1000)
+    assert not result.solved and result.solution is None and result.stats["capped"]
+    assert result.reason.startswith("gave up after 1,000 positions")
+    assert solve(board, max_positions=result.stats["positions"] * 20).moves == 81
+
+
+def test_a_proof_of_no_solution_is_not_a_give_up():
+    result = solve(layout("走投无路"), max_positions=10**6)
+    assert not result.solved and "capped" not in result.stats and "all 7,462" in result.reason
+
+
+def test_default_cap_keeps_big_boards_within_the_memory_budget():
+    from solvers.klotski import MEMORY_BUDGET, _Space, bytes_per_position
+
+    small = Board.from_text(CLASSIC)
+    big = Board.make(20, 20, [Piece("C", 0, 9, 2, 2)] + [Piece("ABDEFGHIJKLMNOPQRSTU"[i], 5 + i // 10, 2 * (i % 10), 1, 2)
+                                                          for i in range(20)])
+    for board in (small, big):
+        per = bytes_per_position(_Space(board, "piece", True))
+        assert 150 < per < 2000
+    assert bytes_per_position(_Space(big, "piece", True)) > bytes_per_position(_Space(small, "piece", True))
+    result = solve(big, max_positions=5000)
+    assert result.solved or result.stats.get("capped")
+    assert MEMORY_BUDGET // bytes_per_position(_Space(big, "piece", True)) > 100_000
+
+
+def test_long_searches_report_progress(monkeypatch):
+    import solvers.klotski as klotski
+    from solvers.common import Progress
+
+    monkeypatch.setattr(klotski, "CHECK_EVERY", 500)
+    monkeypatch.setattr(klotski, "Progress", lambda say: Progress(say, every=0.0))
+    lines: list[str] = []
+    solve(Board.from_text(CLASSIC), progress=lines.append)
+    assert lines and all("positions searched" in line for line in lines)
+    monkeypatch.undo()
+    quiet: list[str] = []
+    solve(Board.from_text(CLASSIC), progress=quiet.append)     # the real clock: under a second
+    assert quiet == []
+
+
+@pytest.mark.parametrize("rows, cols, seed", [(4, 4, s) for s in range(4)] + [(5, 4, s) for s in range(3)])
+def test_solver_matches_the_reference_on_generated_packed_boards(rows, cols, seed):
+    """Packed boards mix every piece shape next to one another (the move memo must keep
+    the shapes apart), at sizes the hypothesis boards do not reach."""
+    from solvers.klotski import generate
+
+    board = generate(rows, cols, seed, empty=3 if rows == 4 else 2)
+    for metric in ("piece", "cell"):
+        result = solve(board, metric=metric)
+        best = reference_minimum(board, metric)
+        assert (result.moves if result.solved else None) == best
+        if result.solved:
+            assert validate(board, result.solution, metric) == []

@@ -1,7 +1,7 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from solvers.common import BoardError
 from solvers.lyne import Board, generate, solve, solve_plain, validate
@@ -178,6 +178,41 @@ def test_large_generated_levels_with_many_hubs_are_solved():
         solved(board.to_text())
 
 
-def test_solver_refuses_options():
-    with pytest.raises(BoardError, match="no options"):
-        solve(Board.from_text(B25), metric="cell")
+# A hub-dense level on which the search without probing passes 80,000 nodes.
+HUB_DENSE = "Tt.2s./.2222./.S33s./.s22T./.S2.2./..232./..232d/Dd2d2D"
+
+
+def test_hub_dense_level_is_solved_through_probing():
+    board = Board.from_text(HUB_DENSE)
+    result = solve(board)
+    assert result.solved and validate(board, result.solution) == []
+    assert result.stats["probed"] and result.stats["nodes"] < 2000
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(7, 8), st.integers(6, 15), st.integers(0, 10**6))
+def test_generated_levels_up_to_8x8_with_many_hubs_are_solved(size, hubs, seed):
+    try:
+        board, _ = generate(size, size, random.Random(seed), hubs=hubs, tries=300)
+    except ValueError:      # no level with that many hubs from this seed
+        assume(False)
+    result = solve(board, max_nodes=50_000)
+    assert result.solved, result.reason
+    assert validate(board, result.solution) == []
+
+
+def test_search_gives_up_at_its_node_cap_and_says_so():
+    board, _ = generate(6, 8, random.Random(7), hubs=6)
+    needed = solve(board).stats["nodes"]
+    assert needed > 1
+    capped = solve(board, max_nodes=needed - 1)
+    assert not capped.solved and capped.stats["capped"]
+    assert capped.reason.startswith(f"gave up after {needed - 1:,} search nodes")
+    assert solve(board, max_nodes=needed).solved
+
+
+def test_a_level_that_root_probing_leaves_hard_is_settled_by_deeper_probing():
+    board = Board.from_text("..s.22s/Sss2232/d.dT32./22D22TS/d2d.2s2/....23s/...Dd.s")
+    result = solve(board)
+    assert result.solved and validate(board, result.solution) == []
+    assert result.stats["nodes"] < 1500     # root probing alone: 4,000 nodes

@@ -123,7 +123,7 @@ def test_edge_needs_no_matching_can_meet_prove_no_solution_without_search(text: 
 
 
 def test_node_limit_gives_up_and_says_so() -> None:
-    result = solve(Board.from_text(EXAMPLE), limit=5)
+    result = solve(Board.from_text(EXAMPLE), max_nodes=5)
     assert not result.solved and result.stats["capped"] and result.reason.startswith("gave up")
     assert search_plain(Board.from_text(EXAMPLE), limit=5).stats["capped"]
 

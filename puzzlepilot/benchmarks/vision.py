@@ -1,0 +1,92 @@
+"""Vision speed per game on full-screen frames, what the live loop sees at 1080p.
+
+Each game's rendered fixtures that show a board (``puzzlepilot.scenes.GAME.fixture_cases``)
+are put on a 1920×1080 desktop (pasted in the middle when smaller, scaled down to fit
+when larger), then:
+
+- parse: the game's vision on the frame, median and worst over the frames and repeats,
+  and how many frames it read right (the fixture's board) — a fast wrong read is no win;
+- changed frame → hints drawn: the live loop's step (change check, parse, solve, hints
+  drawn on the overlay) on a frame showing a new level, the frames taking turns so that
+  every step meets a change; the overlay is real on a private Xvfb when installed (else on
+  DISPLAY; with neither, hints are not drawn and the table says so).
+
+No baseline: these are the figures issue 18 sets limits for (parse ≤ 30 ms, changed frame
+→ hints ≤ 60 ms); each game's own benchmark compares its vision with a plain one.
+"""
+from __future__ import annotations
+
+import importlib
+from contextlib import ExitStack
+
+import numpy as np
+
+from puzzlepilot.bench import Bench, summary
+from puzzlepilot.games import GAMES, get
+
+SCREEN = (1920, 1080)
+
+
+def frames_of(game: str, quick: bool) -> list[tuple[np.ndarray, str]]:
+    """(1920×1080 frame, board text) for the game's fixtures that show a board."""
+    import cv2
+
+    from puzzlepilot.scenes.paint import render_desktop
+
+    cases = [c for c in importlib.import_module(f"puzzlepilot.scenes.{game}").fixture_cases() if c.board]
+    frames = []
+    for i, case in enumerate(cases[:3] if quick else cases):
+        image = case.image
+        h, w = image.shape[:2]
+        k = min(1.0, SCREEN[0] / w, SCREEN[1] / h)
+        if k < 1.0:
+            image = cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
+            h, w = image.shape[:2]
+        frame = render_desktop(*SCREEN, seed=i)
+        top, left = (SCREEN[1] - h) // 2, (SCREEN[0] - w) // 2
+        frame[top:top + h, left:left + w] = image
+        frames.append((frame, case.board))
+    return frames
+
+
+def run(bench: Bench) -> None:
+    from puzzlepilot.benchmarks.live import FakeSource, _overlay
+    from puzzlepilot.live import LiveLoop, Watcher
+    from vision.common import NoBoardFound
+
+    repeat = 2 if bench.quick else 5
+    parse_rows, live_rows = [], []
+    with ExitStack() as stack:
+        hints, where = _overlay(stack)
+        for name in GAMES:
+            bench.progress(f"  vision {name} ...")
+            game = get(name)
+            frames = frames_of(name, bench.quick)
+            times, right = [], 0
+            for frame, board in frames:
+                for i in range(repeat):
+                    try:
+                        seconds, found = bench.timed(lambda: game.parse(frame))
+                    except NoBoardFound:
+                        seconds, found = bench.timed(lambda: None)[0], None
+                        if i == 0:
+                            bench.progress(f"    {name}: no board read from a fixture on the 1080p desktop")
+                    times.append(seconds)
+                    right += i == 0 and found is not None and found.board.to_text() == game.board.from_text(board).to_text()
+            parse_rows.append([name, len(frames), f"{right}/{len(frames)}", *summary(times)])
+
+            source = FakeSource(frames[0][0])
+            loop = LiveLoop(source, Watcher([game]), lambda _: None, hints=hints)
+            steps = []
+            for turn in range(repeat * max(2, len(frames))):
+                source.frame = frames[turn % len(frames)][0]
+                if len(frames) == 1:        # one frame: make every step a change all the same
+                    loop.watcher.forget()
+                steps.append(bench.timed(loop.tick)[0])
+            live_rows.append([name, *summary(steps)])
+            if hints is not None:
+                hints.clear()
+    bench.table("vision_parse", "vision: parse of a 1920×1080 frame (ms)",
+                ["game", "frames", "read right", "median", "worst"], parse_rows)
+    bench.table("vision_live", f"vision: live step, changed 1080p frame → hints ({where}) (ms)",
+                ["game", "median", "worst"], live_rows)

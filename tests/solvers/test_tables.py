@@ -1,0 +1,113 @@
+"""The solvers' table cache: tables come back as stored, and a missing, stale, foreign or
+damaged file is rebuilt rather than trusted."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from solvers import klotski, tables
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PUZZLEPILOT_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_a_stored_table_comes_back_and_is_not_rebuilt(cache: Path) -> None:
+    built = []
+    value = tables.cached("t", 1, lambda: built.append(1) or {"a": [1, 2]}, lambda v: isinstance(v, dict))
+    again = tables.cached("t", 1, lambda: built.append(1) or {}, lambda v: isinstance(v, dict))
+    assert value == again == {"a": [1, 2]} and built == [1]
+
+
+@pytest.mark.parametrize("damage", [
+    lambda data: data[: len(data) // 2],                                  # truncated
+    lambda data: data[:-40] + bytes([data[-40] ^ 0x10]) + data[-39:],     # one bit flipped
+    lambda data: b"not a table at all",                                   # foreign file
+    lambda data: b"",                                                     # empty
+])
+def test_a_damaged_table_is_rebuilt_and_stored_again(cache: Path, damage) -> None:
+    tables.store("t", 1, list(range(1000)))
+    path = tables.path_of("t", 1)
+    path.write_bytes(damage(path.read_bytes()))
+    assert tables.load("t", 1) is None
+    assert tables.cached("t", 1, lambda: list(range(1000)), lambda v: isinstance(v, list)) == list(range(1000))
+    assert tables.load("t", 1) == list(range(1000))
+
+
+def test_a_table_of_another_version_or_name_is_not_used(cache: Path) -> None:
+    tables.store("t", 1, "old")
+    assert tables.load("t", 2) is None
+    tables.path_of("u", 1).write_bytes(tables.path_of("t", 1).read_bytes())
+    assert tables.load("u", 1) is None
+
+
+def test_a_value_failing_its_check_is_rebuilt(cache: Path) -> None:
+    tables.store("t", 1, "a string where a dict belongs")
+    assert tables.cached("t", 1, lambda: {"ok": 1}, lambda v: isinstance(v, dict)) == {"ok": 1}
+
+
+def test_a_cache_path_that_is_a_file_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("mine")
+    monkeypatch.setenv("PUZZLEPILOT_CACHE", str(blocker))
+    assert tables.cached("t", 1, lambda: 7, lambda v: v == 7) == 7
+    assert blocker.read_text() == "mine"
+
+
+def test_klotski_answers_stay_right_from_a_corrupt_move_cache(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    board = klotski.layout("横刀立马")
+    monkeypatch.setattr(klotski, "_MEMOS", {})
+    first = klotski.solve(board)
+    stored = list(cache.glob("klotski-*"))
+    assert first.moves == 81 and len(stored) == 1
+    for path in stored:       # corrupt in place: same size, garbage in the middle
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2: len(data) // 2 + 64] = bytes(64)
+        path.write_bytes(bytes(data))
+    monkeypatch.setattr(klotski, "_MEMOS", {})
+    again = klotski.solve(board)
+    assert again.moves == 81 and klotski.validate(board, again.solution) == []
+    assert tables.load(stored[0].name.split(".")[0], klotski.MEMO_VERSION) is not None   # rewritten whole
+
+
+def test_klotski_reuses_the_stored_move_lists_in_a_new_process(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    board = klotski.layout("横刀立马")
+    monkeypatch.setattr(klotski, "_MEMOS", {})
+    klotski.solve(board, metric="straight")
+    monkeypatch.setattr(klotski, "_MEMOS", {})     # as a fresh process: only the disk is left
+    space = klotski._space(board, "straight", True)
+    assert space.memo_size > 0 and space.by_free
+    result = klotski.solve(board, metric="straight")
+    assert result.moves == 90 and klotski.validate(board, result.solution, "straight") == []
+
+
+def test_only_the_most_recent_tables_of_a_family_are_kept(cache: Path) -> None:
+    for i in range(5):
+        tables.store(f"fam-{i}", 1, i, "fam-", 3)
+        os.utime(tables.path_of(f"fam-{i}", 1), (i, i))      # distinct, ordered times
+    tables.store("other", 1, "x")
+    assert sorted(p.name.split(".")[0] for p in cache.iterdir()) == ["fam-2", "fam-3", "fam-4", "other"]
+    tables.store("fam-5", 1, 5, "fam-", 3)
+    assert sorted(p.name.split(".")[0] for p in cache.glob("fam-*")) == ["fam-3", "fam-4", "fam-5"]
+
+
+def test_rings_answers_stay_right_from_corrupt_stored_levels(cache: Path) -> None:
+    from solvers import rings
+
+    board = rings.generate(5, 3, 3)
+    rings._backward.cache_clear()
+    rings._tables.cache_clear()
+    first = rings.solve(board)
+    stored = sorted(cache.glob("rings-*"))
+    assert first.solved and stored
+    for path in stored:
+        path.write_bytes(path.read_bytes()[:-100] + bytes(100))
+    rings._backward.cache_clear()
+    rings._tables.cache_clear()
+    again = rings.solve(board)
+    assert again.moves == first.moves and rings.validate(board, again.solution) == []
+    assert all(tables.load(p.name.split(".")[0], rings.TABLES_VERSION) is not None for p in stored)
