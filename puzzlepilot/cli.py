@@ -2,7 +2,7 @@
 
 ``main(argv, stdin, stdout, stderr) -> exit status``. Expected failures (bad files, board
 texts, options, images without a board) become one line on stderr and status 2 here, in
-one place; anything else is a bug and surfaces as a traceback.
+one place; anything else is a bug: one line and status 3 (``--debug`` adds the traceback).
 
 Commands beyond ``solve`` and ``parse`` live in their own modules, each with
 ``add_arguments(parser)`` and ``main(args, io) -> int``; ``COMMANDS`` lists them.
@@ -12,9 +12,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import re
 import sys
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -61,6 +63,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 # Further commands (live, practice, demo, calibrate, profiles) add one line here.
 
+MAX_BOARD_BYTES = 4 * 1024 * 1024   # a board text longer than this is refused unread
+
 GAME_OPTIONS = {
     "metric": "--metric", "rule": "--rule", "moves": "--moves", "wrenches": "--wrenches", "all": "--all",
 }
@@ -91,8 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="puzzlepilot",
         description="Read a puzzle game from a screenshot or a board text, solve it exactly, "
                     "and show the answer or play it.",
-        epilog=f"games: {games}. Exit status: 0 solved/parsed, 1 no solution, 2 bad input.")
+        epilog=f"games: {games}. Exit status: 0 solved/parsed, 1 no solution, 2 bad input, "
+               "3 internal error (a defect: report it with --debug output).")
     parser.add_argument("--version", action="version", version=f"puzzlepilot {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     solve = sub.add_parser(
@@ -138,9 +144,13 @@ def _common_image_args(p: argparse.ArgumentParser, games: str) -> None:
 def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     io = IO(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+    # OpenCV's own warnings would add lines before ours (errors still raise).
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    debug = "--debug" in argv   # allowed anywhere on the line, not only before the command
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args = parser.parse_args([a for a in argv if a != "--debug"] if debug else argv)
         if args.command is None:
             parser.print_help(io.stdout)
             return 2
@@ -155,6 +165,16 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     except KeyboardInterrupt:
         io.err("puzzlepilot: interrupted")
         return 130
+    except RecursionError:
+        io.err("puzzlepilot: error: the input is nested too deeply to read")
+        return 2
+    except Exception as exc:   # the guard: a defect is one line and status 3, never a traceback
+        if debug:
+            traceback.print_exc(file=io.stderr)
+        detail = " ".join(str(exc).split())[:300]
+        io.err(f"puzzlepilot: internal error: {type(exc).__name__}: {detail}; "
+               "please report it with the --debug output")
+        return 3
 
 
 def run() -> None:
@@ -164,15 +184,34 @@ def run() -> None:
 # ---------------------------------------------------------------------------- solve, parse
 
 def read_board_text(source: str, io: IO) -> str:
+    """A board text from a file or standard input ('-'), at most MAX_BOARD_BYTES, UTF-8;
+    UsageError or BoardError with one line otherwise."""
     if source == "-":
-        return io.stdin.read()
+        if io.stdin is None or io.stdin.closed:
+            raise UsageError("--board -: standard input is closed")
+        try:
+            text = io.stdin.read(MAX_BOARD_BYTES + 1)
+        except UnicodeDecodeError:
+            raise BoardError("standard input is not UTF-8 text") from None
+        except OSError as exc:
+            raise UsageError(f"cannot read standard input: {exc.strerror or exc}") from None
+        if len(text) > MAX_BOARD_BYTES:
+            raise BoardError(f"the board text on standard input is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB")
+        return text
     path = Path(source)
     if not path.is_file():
-        raise UsageError(f"no such board file: {source}")
+        raise UsageError(f"not a regular file: {source}" if path.exists() else f"no such board file: {source}")
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            data = f.read(MAX_BOARD_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
+    if len(data) > MAX_BOARD_BYTES:
+        raise BoardError(f"{source} is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB: not a board text")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BoardError(f"{source} is not a text file") from None
+        raise BoardError(f"{source} is not a UTF-8 text file") from None
 
 
 def game_options(args: argparse.Namespace, game: Game) -> dict[str, Any]:
