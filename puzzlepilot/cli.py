@@ -109,7 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("image", nargs="?", metavar="IMAGE", help="a screenshot to read the board from")
     solve.add_argument("--board", metavar="FILE", help="a board text file ('-' reads standard input)")
     _common_image_args(solve, games)
-    solve.add_argument("--annotate", metavar="OUT.png", help="write the screenshot with the solution drawn on it")
+    solve.add_argument("--annotate", metavar="OUT.png",
+                       help="write the screenshot with the solution drawn on it (a new file, or over a "
+                            "regular file; folders, links and devices are refused)")
     opts = solve.add_argument_group("game options")
     opts.add_argument("--metric", choices=("piece", "straight", "cell"), help="klotski: how moves are counted (default piece)")
     opts.add_argument("--rule", choices=("strict", "attacks"), help="rings: what counts as solved (default strict)")
@@ -261,6 +263,8 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("give either an IMAGE or --board FILE")
     if args.annotate and not args.image:
         raise UsageError("--annotate needs a screenshot (IMAGE)")
+    if args.annotate:
+        check_output_file(Path(args.annotate))
     found = None
     if args.image:
         image, found = read_screenshot(args)
@@ -296,21 +300,38 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     return 0 if result.solved else 1
 
 
+def check_output_file(path: Path) -> None:
+    """UsageError unless ``path`` may be written: a new file in an existing folder, or a
+    regular file (never a folder, link, FIFO or device)."""
+    if path.is_symlink() or path.exists() and not path.is_file():
+        raise UsageError(f"{path} exists and is not a regular file; not replaced")
+    if not path.parent.is_dir():
+        raise UsageError(f"no such folder: {path.parent}")
+
+
 def write_annotation(path: Path, image: Any, shapes: list[Any]) -> None:
-    """Draw the hints on the screenshot and write it atomically (no half-written file)."""
+    """Draw the hints on the screenshot and write it atomically (no half-written file):
+    a new file, or over a regular file of that name; anything else there (a folder, a
+    link, a FIFO, a device) is refused and left alone. The temporary file is unique, in
+    the same folder, and removed on any failure."""
     import cv2
     from overlay.draw import render
 
-    suffix = path.suffix.lower() or ".png"
+    check_output_file(path)
+    suffix = path.suffix.lower()
     ok, data = cv2.imencode(suffix if suffix in (".png", ".jpg", ".jpeg", ".bmp") else ".png",
                             render(image, shapes))
     if not ok:
         raise UsageError(f"cannot encode {path}")
-    if not path.parent.is_dir():
-        raise UsageError(f"no such folder for --annotate: {path.parent}")
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data.tobytes())
-    tmp.replace(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{time.monotonic_ns()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.tobytes())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def print_solution(io: IO, game: Game, board: Any, result: Any, elapsed_ms: float, found: Any) -> None:
