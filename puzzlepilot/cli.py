@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import re
 import sys
@@ -19,7 +20,7 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from puzzlepilot import __version__
 from puzzlepilot.games import GAMES, Game, UnknownGame, get, parse_best
@@ -79,6 +80,22 @@ BOARD_FORMATS = """board texts (one line per row; '/' may join rows):
              9 o'clock, clockwise), '.' empty, any letter an enemy
   valves     lines 'A B' (a pipe), 'inlet: X', 'outlet: Y', 'wrenches: 3'
 """
+
+
+def number(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from ``low`` to ``high`` (nan, inf and values
+    that would busy-loop or sleep for years are refused with one line)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and low <= value <= high):
+            raise argparse.ArgumentTypeError(f"must be a number from {low:g} to {high:g}, not {text!r}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
 
 
 class _Parser(argparse.ArgumentParser):
