@@ -208,7 +208,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
 
             hints = make_hints("overlay")
             loop = LiveLoop(source, Watcher([get(args.game)]), log, hints=hints,
-                            driver=Driver(source.rect, speed=args.speed, log=lambda _: None),
+                            driver=Driver(source.rect, speed=args.speed, log=lambda _: None, guard=source),
                             levels=args.levels, on_level=save,
                             alive=practice.check_alive, plan_options=plan_options)
             loop.run(deadline=started + TIME_LIMIT)
