@@ -126,11 +126,11 @@ def read_json(path: Path, max_bytes: int = 4 * 1024 * 1024) -> Any:
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not UTF-8 text") from None
+        raise ValueError(f"{path} is not JSON: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON ({exc})") from None
+        raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
-        raise ValueError(f"{path}: JSON nested too deeply") from None
+        raise ValueError(f"{path} is not JSON this tool reads: nested too deeply") from None
 
 
 def load(name_or_dir: str | Path) -> Profile:
