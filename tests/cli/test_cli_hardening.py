@@ -160,3 +160,33 @@ def test_a_failed_annotate_write_is_one_line_and_leaves_no_temporary_file(tmp_pa
     monkeypatch.setattr(os, "replace", refused)
     one_line(*run(["solve", SHOT, "--annotate", tmp_path / "out.png"]))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_calibrating_valves_without_a_display_says_so_truthfully(tmp_path, monkeypatch):
+    board = tmp_path / "graph.txt"
+    board.write_text("A B\nB C\ninlet: A\noutlet: C\nclosed: B\n")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(tmp_path / "store"))
+    shot = REPO / "fixtures" / "valves" / "sewer_A_640.png"
+    status, out, err = run(["calibrate", "valves", shot, "--name", "v", "--board", board])
+    one_line(status, out, err)
+    assert "no display" in err and "give --board" not in err
+
+
+def test_calibrate_check_prints_nothing_before_a_bad_expected_board(tmp_path, monkeypatch):
+    from calibration import profile as profiles
+
+    monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(tmp_path / "store"))
+    profiles.save({"game": "onestroke", "name": "p", "tolerance": 30, "cell_rgb": [200, 200, 200]}, {}, tmp_path / "p")
+    boards = tmp_path / "boards.txt"
+    boards.write_text("##S#\n####\n\nnot a board ?\n")
+    status, out, err = run(["calibrate", "--check", tmp_path / "p", SHOT, SHOT, "--boards", boards])
+    one_line(status, out, err)
+
+
+def test_live_frames_too_small_for_a_board_are_no_board():
+    from puzzlepilot.games import GAMES, parse_best
+    from vision.common import NoBoardFound
+
+    with pytest.raises(NoBoardFound, match="too small"):
+        parse_best(np.zeros((3, 900, 3), np.uint8), list(GAMES.values()))
