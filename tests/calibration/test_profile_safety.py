@@ -127,3 +127,11 @@ def test_malformed_profile_json_is_one_line(tmp_path, text):
     (tmp_path / "profile.json").write_bytes(text.encode("utf-8", "surrogateescape") if "\xff" not in text else b"\xff\xfe{")
     status, out, err = run(["profiles", "show", tmp_path])
     assert status == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("colour", [[1, 2], [1, 2, 3, 4], ["r", "g", "b"], [256, 0, 0], [True, 0, 0], "red"])
+def test_a_malformed_profile_colour_is_refused_naming_the_field(tmp_path, colour):
+    (tmp_path / "profile.json").write_text(json.dumps({"version": 1, "game": "klotski", "board_colour": colour}))
+    shot = Path(__file__).resolve().parents[2] / "fixtures" / "klotski" / "flat_60_zhihuiruoding.png"
+    status, out, err = run(["solve", shot, "--profile", tmp_path])
+    assert status == 2 and out == "" and "board_colour" in err and err.count("\n") == 1

@@ -190,3 +190,10 @@ def test_live_frames_too_small_for_a_board_are_no_board():
 
     with pytest.raises(NoBoardFound, match="too small"):
         parse_best(np.zeros((3, 900, 3), np.uint8), list(GAMES.values()))
+
+
+@pytest.mark.parametrize("game, text", [("lyne", "  TSD\nTSD"), ("lyne", "\tTtT"), ("onestroke", "  ##S#"),
+                                        ("klotski", " CCA\n CCA")])
+def test_leading_blanks_in_a_row_are_refused_by_every_game(game, text):
+    status, out, err = run(["solve", "--game", game, "--board", "-"], stdin=text)
+    one_line(status, out, err)
