@@ -83,19 +83,22 @@ class XlibFinder:
     def focus(self, wid: int) -> None:
         """Raise the window and give it the keyboard focus: through the window manager
         (``_NET_ACTIVE_WINDOW``) when one runs, and directly, which works without one."""
-        from Xlib import protocol
+        from Xlib import error, protocol
 
         window = self._window(wid)
-        try:
-            active = self._display.intern_atom("_NET_ACTIVE_WINDOW")
-            event = protocol.event.ClientMessage(window=window, client_type=active,
-                                                 data=(32, [2, self._X.CurrentTime, 0, 0, 0]))
-            self._root.send_event(event, event_mask=self._X.SubstructureRedirectMask | self._X.SubstructureNotifyMask)
-            window.configure(stack_mode=self._X.Above)
-            window.set_input_focus(self._X.RevertToParent, self._X.CurrentTime)
-            self._display.sync()
-        except self._errors:
-            raise CaptureError(f"window 0x{wid:x} was closed") from None
+        # Requests without a reply fail later, through a handler: catch them, or
+        # python-xlib prints them on stderr.
+        failed = error.CatchError()
+        active = self._display.intern_atom("_NET_ACTIVE_WINDOW")
+        event = protocol.event.ClientMessage(window=window, client_type=active,
+                                             data=(32, [2, self._X.CurrentTime, 0, 0, 0]))
+        self._root.send_event(event, event_mask=self._X.SubstructureRedirectMask | self._X.SubstructureNotifyMask,
+                              onerror=failed)
+        window.configure(stack_mode=self._X.Above, onerror=failed)
+        window.set_input_focus(self._X.RevertToParent, self._X.CurrentTime, onerror=failed)
+        self._display.sync()
+        if failed.get_error() is not None:
+            raise CaptureError(f"window 0x{wid:x} cannot take the focus (closed or not shown)")
 
     def has_focus(self, wid: int) -> bool:
         """Whether the keyboard focus is on the window or inside it."""
