@@ -181,7 +181,11 @@ def check_destination(dest: Path) -> None:
     folder, or a profile folder this tool wrote."""
     if dest.is_symlink() or dest.exists() and not dest.is_dir():
         raise ProfileError(f"{dest} exists and is not a folder; give a new folder for the profile")
-    if dest.is_dir() and any(dest.iterdir()) and not owned(dest):
+    try:
+        foreign = dest.is_dir() and any(dest.iterdir()) and not owned(dest)
+    except OSError as exc:
+        raise ProfileError(f"cannot look into {dest}: {exc.strerror or exc}") from None
+    if foreign:
         raise ProfileError(f"{dest} holds files that are not a puzzlepilot profile; "
                            "give a new or empty folder (nothing was written)")
 

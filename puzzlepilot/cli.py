@@ -168,6 +168,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv   # allowed anywhere on the line, not only before the command
     try:
+        if any("\0" in a for a in argv):   # no path or value holds one; Path() would raise
+            raise UsageError("an argument holds a NUL character")
         parser = build_parser()
         args = parser.parse_args([a for a in argv if a != "--debug"] if debug else argv)
         if args.command is None:
