@@ -514,9 +514,12 @@ def main(args: argparse.Namespace, io: IO) -> int:
                         driver=driver, fps=args.fps, levels=args.levels, dry_run=args.dry_run,
                         confirm=args.confirm, plan_options=options)
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
-        loop.run()
-    except (LiveError, DriverStopped, CaptureError) as exc:
-        # The source was open: a capture failing now is the game going away, not bad input.
+        try:
+            loop.run()
+        except CaptureError as exc:
+            # It was captured at the start: failing now is the game going away, not bad input.
+            raise LiveError(str(exc)) from None
+    except (LiveError, DriverStopped) as exc:
         io.err(f"puzzlepilot: stopped: {exc}")
         return 1
     finally:
