@@ -153,3 +153,29 @@ def test_a_drag_stops_when_another_window_covers_the_game_under_the_pointer(desk
         source.close()
     assert not button_pressed()
     assert [e for e in mouse_events(covers[0].settle()) if e[0] in ("press", "motion")] == []
+
+
+def test_live_play_stops_with_status_1_when_the_game_closes_mid_drag(desktop, tk_window, pointer) -> None:
+    """A fault injected during live play: the game window closes while a path is being
+    drawn. The player says so (status 1, one line), the button is up, and the window
+    beneath got at most a stray event or two."""
+    from tests.display import REPO, puzzlepilot
+
+    beneath = tk_window("Desk", Rect(20, 20, 700, 740), "#404040")
+    game = tk_window("Faulty Game", Rect(40, 40, 624, 624))
+    game.send(f"image {REPO / 'fixtures' / 'onestroke' / 'drawn_6x6_orange_crop.png'}")
+    player = puzzlepilot("live", "--game", "onestroke", "--window", "Faulty Game", "--play", "--levels", "1",
+                         "--speed", "0.2", "--hints", "overlay")
+    try:
+        game.wait_for(lambda e: e[0] == "motion", timeout=20)
+        game.close()
+        out, err = player.communicate(timeout=30)
+    finally:
+        if player.poll() is None:
+            player.kill()
+            player.communicate()
+    assert player.returncode == 1, (out, err)
+    assert err.count("\n") == 1 and err.startswith("puzzlepilot: stopped: "), err
+    assert not button_pressed()
+    stray = [e for e in mouse_events(beneath.settle()) if e[0] in ("press", "motion")]
+    assert len(stray) <= 2, f"the drag went on in the window beneath: {stray}"
