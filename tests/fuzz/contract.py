@@ -1,9 +1,13 @@
-"""What every fuzz case checks: the command line's contract and the answers' validity."""
+"""What every fuzz case checks: the command line's contract, the answers' validity, and
+on small boards a brute-force search judged by the checker alone: a "no solution" must
+have none (one-stroke, valves), and a valves answer must be a minimum. Klotski, LYNE and
+ring battles have no such search here: their "none" is checked for its reason only."""
 from __future__ import annotations
 
+import itertools
 import json
 import time
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from hypothesis import HealthCheck, settings
 
@@ -49,3 +53,54 @@ def check_solve_json(status: int, out: str, options: dict[str, object] | None = 
         assert problems == [], f"{obj['board']}: {problems}"
     else:
         assert obj["solved"] is False and obj.get("reason"), obj
+    if game.name in BRUTE_FORCE:
+        found = BRUTE_FORCE[game.name](board)
+        if found is not ...:     # ...: too big to search by brute force
+            if status == 1:
+                assert found is None, f"{obj['board']}: 'no solution', yet {found} passes the checker"
+            elif game.name == "valves":    # the answer is a minimum: no smaller one exists
+                assert found is not None and len(found) == len(obj["solution"]), (obj, found)
+
+
+def onestroke_answer(board: Any) -> Any:
+    """A path that the checker accepts, by trying every walk from the start (small boards),
+    None when there is none; ... when the board is too big to try."""
+    from solvers.onestroke import validate
+
+    if len(board.cells) > 14:
+        return ...
+    path = [board.start]
+
+    def walk() -> list[list[int]] | None:
+        if len(path) == len(board.cells):
+            answer = [list(p) for p in path]
+            return answer if validate(board, answer) == [] else None
+        r, c = path[-1]
+        for nxt in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if nxt in board.cells and nxt not in path:
+                path.append(nxt)
+                found = walk()
+                path.pop()
+                if found is not None:
+                    return found
+        return None
+
+    return walk()
+
+
+def valves_answer(board: Any) -> Any:
+    """The smallest set of valves the checker accepts, trying every set smallest first
+    (small boards); None when none does; ... when the board is too big to try."""
+    from solvers.valves import validate
+
+    names = sorted({p for pipe in board.pipes for p in pipe} - {board.inlet, board.outlet} - set(board.closed))
+    if len(names) > 10:
+        return ...
+    for size in range(len(names) + 1):
+        for shut in itertools.combinations(names, size):
+            if validate(board, list(shut)) == []:
+                return list(shut)
+    return None
+
+
+BRUTE_FORCE: dict[str, Callable[[Any], Any]] = {"onestroke": onestroke_answer, "valves": valves_answer}
