@@ -73,14 +73,19 @@ def header_size(head: bytes) -> tuple[int, int] | None:
 def _pil_size(path: Path) -> tuple[int, int] | None:
     """(width, height) of another format, read by Pillow from the header only; None when
     Pillow does not know the format."""
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as im:
-            return im.size
-    except (UnidentifiedImageError, Image.DecompressionBombError):
-        return None
-    except (OSError, ValueError, SyntaxError, struct.error):
+        with warnings.catch_warnings():   # Pillow's bomb warning would add a line before ours
+            warnings.simplefilter("ignore")
+            with Image.open(path) as im:
+                return im.size
+    except Image.DecompressionBombError:
+        raise ImageError(f"{path} has more than {MAX_PIXELS // 1_000_000} million pixels, "
+                         "more than this tool reads") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, struct.error):
         return None
 
 

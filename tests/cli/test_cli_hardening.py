@@ -197,3 +197,14 @@ def test_live_frames_too_small_for_a_board_are_no_board():
 def test_leading_blanks_in_a_row_are_refused_by_every_game(game, text):
     status, out, err = run(["solve", "--game", game, "--board", "-"], stdin=text)
     one_line(status, out, err)
+
+
+def test_a_huge_picture_in_another_format_is_refused_without_a_warning_line(tmp_path):
+    from PIL import Image
+
+    path = tmp_path / "bomb.gif"
+    Image.new("1", (12000, 9000)).save(path)   # small file, 108 million pixels
+    proc = subprocess.run([sys.executable, "-m", "puzzlepilot", "parse", str(path)], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1, proc.stderr
+    assert "12000×9000" in proc.stderr
