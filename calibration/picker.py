@@ -23,7 +23,8 @@ def pick(image: np.ndarray, kinds: tuple[str, ...], title: str = "calibrate") ->
     import cv2
 
     if os.name != "nt" and not os.environ.get("DISPLAY"):
-        raise PickCancelled("calibrating without --board opens a window, and there is no display: give --board")
+        raise PickCancelled("picking points on the screenshot opens a window, and there is no display "
+                            "(DISPLAY is not set)")
     h, w = image.shape[:2]
     scale = min(1.0, MAX_VIEW[0] / w, MAX_VIEW[1] / h)
     view = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image

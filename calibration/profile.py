@@ -8,7 +8,10 @@ A profile folder holds ``profile.json`` and PNG templates::
 
 Profiles are stored by name under the user's config folder (platformdirs), or anywhere as a
 folder. Writing is atomic: a new folder is filled beside the old one and swapped in, so a
-crash leaves the old profile intact.
+crash leaves the old profile intact. Nothing of the user's is ever replaced or removed: a
+profile is written only to a new (or empty) folder or over one this tool wrote (it holds the
+:data:`MARKER` file and nothing but the profile's own files), and only such folders are
+deleted. Template files must lie inside the profile folder.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import numpy as np
 
 SCHEMA_VERSION = 1
 PROFILE_FILE = "profile.json"
+MARKER = ".puzzlepilot-profile"     # in every folder save() writes: the tool owns that folder
 
 
 class ProfileError(Exception):
@@ -73,13 +77,16 @@ class Profile:
 
     def template(self, key: str) -> np.ndarray:
         """A template image named in ``templates`` (BGR)."""
-        import cv2
+        from vision.common import ImageError, load_image
 
         templates = self.get("templates", dict)
         if key not in templates:
             raise ProfileError(f"profile {self.name}: field 'templates.{key}' is missing")
-        path = self.folder / str(templates[key])
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        path = template_path(self.folder, templates[key])
+        try:
+            image = load_image(path, min_side=1) if path is not None else None
+        except ImageError:
+            image = None
         if image is None:
             raise ProfileError(f"profile {self.name}: template 'templates.{key}' ({path.name}) is not a readable PNG")
         return image
@@ -96,15 +103,47 @@ def resolve(name_or_dir: str | Path) -> Path:
     raise ProfileError(f"no profile named {str(name_or_dir)!r} (neither a folder nor in {profiles_dir()})")
 
 
+def template_path(folder: Path, name: Any) -> Path | None:
+    """The template file ``name`` in the profile folder; None when it is not a plain file
+    name of a regular file inside the folder (absolute paths, '..' and links out are refused)."""
+    if not isinstance(name, str) or not name or "\0" in name:
+        return None
+    path = folder / name
+    try:
+        inside = path.resolve().is_relative_to(folder.resolve())
+    except (OSError, ValueError):
+        return None
+    return path if inside and path.is_file() else None
+
+
+def read_json(path: Path, max_bytes: int = 4 * 1024 * 1024) -> Any:
+    """A JSON file of at most ``max_bytes``; ValueError with one line for anything else
+    (not UTF-8, not JSON, nested too deeply, too big)."""
+    with path.open("rb") as f:
+        raw = f.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise ValueError(f"{path}: longer than {max_bytes // (1024 * 1024)} MB")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not JSON: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise ValueError(f"{path} is not JSON this tool reads: nested too deeply") from None
+
+
 def load(name_or_dir: str | Path) -> Profile:
     folder = resolve(name_or_dir)
     path = folder / PROFILE_FILE
     if not path.is_file():
         raise ProfileError(f"{folder} is not a profile: it has no {PROFILE_FILE}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ProfileError(f"{path}: not valid JSON ({exc})") from None
+        data = read_json(path)
+    except ValueError as exc:
+        raise ProfileError(str(exc)) from None
+    except OSError as exc:
+        raise ProfileError(f"cannot read {path}: {exc.strerror or exc}") from None
     if not isinstance(data, dict):
         raise ProfileError(f"{path}: must hold a JSON object")
     profile = Profile(name=folder.name, game="", folder=folder, data=data)
@@ -114,29 +153,73 @@ def load(name_or_dir: str | Path) -> Profile:
     profile.game = profile.get("game", str)
     profile.name = profile.get("name", str, folder.name)
     for key, file in profile.get("templates", dict, {}).items():
-        if not isinstance(file, str) or not (folder / file).is_file():
-            raise ProfileError(f"profile {profile.name}: field 'templates.{key}' names a missing file {file!r}")
+        if template_path(folder, file) is None:
+            raise ProfileError(f"profile {profile.name}: field 'templates.{key}' must name a file "
+                               f"inside the profile folder, not {file!r}")
     return profile
 
 
+def owned(folder: Path) -> bool:
+    """Whether this tool wrote ``folder`` and it holds nothing else: the marker file (or,
+    for profiles written before the marker, profile.json) and the profile's own files."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    names = {p.name for p in folder.iterdir()}
+    if MARKER not in names and PROFILE_FILE not in names:
+        return False
+    try:
+        data = read_json(folder / PROFILE_FILE) if PROFILE_FILE in names else {}
+    except (ValueError, OSError):
+        data = {}
+    templates = data.get("templates") if isinstance(data, dict) else None
+    ours = {MARKER, PROFILE_FILE} | {f"{key}.png" for key in (templates if isinstance(templates, dict) else {})}
+    return names <= ours
+
+
+def check_destination(dest: Path) -> None:
+    """ProfileError unless a profile may be written to ``dest``: a new path, an empty
+    folder, or a profile folder this tool wrote."""
+    if dest.is_symlink() or dest.exists() and not dest.is_dir():
+        raise ProfileError(f"{dest} exists and is not a folder; give a new folder for the profile")
+    try:
+        foreign = dest.is_dir() and any(dest.iterdir()) and not owned(dest)
+    except OSError as exc:
+        raise ProfileError(f"cannot look into {dest}: {exc.strerror or exc}") from None
+    if foreign:
+        raise ProfileError(f"{dest} holds files that are not a puzzlepilot profile; "
+                           "give a new or empty folder (nothing was written)")
+
+
 def save(data: dict[str, Any], templates: dict[str, np.ndarray], dest: Path) -> Profile:
-    """Write a profile folder atomically: profile.json plus one PNG per template."""
+    """Write a profile folder atomically: profile.json plus one PNG per template, filled in
+    a new folder beside ``dest`` and renamed into place. ``dest`` must be new, an empty
+    folder, or a profile folder this tool wrote (see :func:`owned`); ProfileError otherwise,
+    with nothing written."""
     import cv2
 
     dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    check_destination(dest)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ProfileError(f"cannot create {dest.parent}: {exc.strerror or exc}") from None
     data = {**data, "version": SCHEMA_VERSION,
             "templates": {key: f"{key}.png" for key in templates}}
-    work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    try:
+        work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    except OSError as exc:
+        raise ProfileError(f"cannot write in {dest.parent}: {exc.strerror or exc}") from None
     try:
         for key, image in templates.items():
             if not cv2.imwrite(str(work / f"{key}.png"), image):
                 raise ProfileError(f"cannot write template {key}")
         (work / PROFILE_FILE).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        (work / MARKER).write_text("written by puzzlepilot calibrate: this folder is replaced "
+                                   "when the profile is written again\n", encoding="utf-8")
         old = dest.with_name(f".{dest.name}.old")
-        if dest.exists():
+        if dest.is_dir():
             shutil.rmtree(old, ignore_errors=True)
-            dest.rename(old)
+            dest.rename(old)      # empty or ours (checked above)
         work.rename(dest)
         shutil.rmtree(old, ignore_errors=True)
     except BaseException:
@@ -160,9 +243,13 @@ def stored() -> list[tuple[str, Profile | ProfileError]]:
 
 
 def delete(name: str) -> Path:
-    """Remove a stored profile by name (never an arbitrary folder)."""
+    """Remove a stored profile by name: only a folder this tool wrote (:func:`owned`),
+    never an arbitrary folder or one holding the user's own files."""
     folder = profiles_dir() / name
-    if "/" in name or name.startswith(".") or not folder.is_dir():
+    if "/" in name or "\\" in name or name.startswith(".") or not folder.is_dir() or folder.is_symlink():
         raise ProfileError(f"no stored profile named {name!r} in {profiles_dir()}")
+    if not owned(folder):
+        raise ProfileError(f"{folder} is not a profile folder puzzlepilot wrote (or holds other files); "
+                           "not deleted")
     shutil.rmtree(folder)
     return folder

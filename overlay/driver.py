@@ -9,12 +9,18 @@ Before each step the pointer must still be where we put it; if not, the user mov
 the button is released and :class:`DriverStopped` raised. pyautogui's fail-safe (pointer
 in a screen corner) stays on. pyautogui is imported on first use because it binds the
 display at import.
+
+With a ``guard`` (the game's window, :class:`WindowGuard`), input goes only to the game:
+before the first key the window is given the focus, and before every key it must still
+have it; before the press of a drag and at every step while the button is held the window
+must still exist and be the topmost window under the pointer. Otherwise the button is
+released where it is and :class:`DriverStopped` says what happened.
 """
 from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from overlay.actions import Action, Click, Drag, Key, Point, action_points, describe
 from vision.capture import CaptureError, Rect, xlib_quiet
@@ -31,19 +37,40 @@ class DriverStopped(Exception):
     have left the game window."""
 
 
+FOCUS_WAIT = 1.0      # s the window may take to get the focus once asked
+
+
+class WindowGuard(Protocol):
+    """The game's window, asked before input is sent (``vision.capture.WindowSource``)."""
+
+    def focus(self) -> None:
+        """Raise the window and give it the keyboard focus (CaptureError when gone)."""
+        ...
+
+    def has_focus(self) -> bool:
+        ...
+
+    def under_pointer(self) -> bool:
+        """Whether the window exists and is the topmost one under the pointer."""
+        ...
+
+
 class Driver:
-    """Performs ``overlay.actions`` on the screen (or only logs them with ``dry_run``)."""
+    """Performs ``overlay.actions`` on the screen (or only logs them with ``dry_run``).
+    ``guard``: the game's window, checked before input is sent (see the module notes)."""
 
     def __init__(self, window: Callable[[], Rect], *, speed: float = 1.0, dry_run: bool = False,
-                 log: Callable[[str], None] = print) -> None:
-        if speed <= 0:
-            raise ValueError(f"speed must be positive, not {speed}")
+                 log: Callable[[str], None] = print, guard: WindowGuard | None = None) -> None:
+        if not (math.isfinite(speed) and speed > 0):
+            raise ValueError(f"speed must be a positive number, not {speed}")
         self._window = window
         self._speed = speed
         self._dry_run = dry_run
         self._log = log
+        self._guard = guard
         self._gui: Any = None
         self._at: Point | None = None   # where we last put the pointer
+        self._holding = False           # the button is down (a drag in progress)
 
     def perform(self, actions: list[Action]) -> None:
         """Check every point against the window, then play the actions in order."""
@@ -55,6 +82,7 @@ class Driver:
             return
         gui = self._pyautogui()
         self._at = None
+        focused = False
         try:
             for action in actions:
                 self._check_inside(action)
@@ -65,6 +93,10 @@ class Driver:
                 elif isinstance(action, Click):
                     self._drag((action.point,))
                 elif isinstance(action, Key):
+                    if not focused:
+                        self._give_focus()
+                        focused = True
+                    self._check_focus(action)
                     gui.keyDown(action.key)
                     try:
                         time.sleep(SETTLE / self._speed)
@@ -96,11 +128,46 @@ class Driver:
                 raise DriverStopped(f"({x:.0f},{y:.0f}) is outside the game window "
                                     f"{rect.to_text()}: {describe(action)}")
 
+    def _give_focus(self) -> None:
+        """Give the game window the keyboard focus and wait until it has it."""
+        if self._guard is None:
+            return
+        try:
+            self._guard.focus()
+        except CaptureError as exc:
+            raise DriverStopped(str(exc)) from None
+        deadline = time.monotonic() + FOCUS_WAIT
+        while not self._guard.has_focus():
+            if time.monotonic() > deadline:
+                raise DriverStopped("the game window did not take the keyboard focus; no key was sent")
+            time.sleep(0.02)
+
+    def _check_focus(self, action: Key) -> None:
+        """DriverStopped unless the game window still has the focus (another window may
+        have taken it: the keys would go there)."""
+        if self._guard is not None and not self._guard.has_focus():
+            raise DriverStopped(f"the game window lost the keyboard focus; stopped before {describe(action)}")
+
+    def _check_under_pointer(self) -> None:
+        """DriverStopped unless the game window exists and is topmost under the pointer."""
+        if self._guard is None:
+            return
+        try:
+            self._window()
+        except CaptureError as exc:
+            raise DriverStopped(str(exc)) from None
+        if not self._guard.under_pointer():
+            x, y = self._gui.position()
+            raise DriverStopped(f"the game window is not under the pointer at ({x},{y}) "
+                                "(closed, moved or covered by another window)")
+
     def _drag(self, points: tuple[Point, ...]) -> None:
         """Press at the first point, glide through the others, release; a click is a drag
         of one point. The button is held a moment at both ends: games that sample input
         once per frame miss a press and release sent together."""
         self._move(points[0])
+        self._check_under_pointer()   # before pressing: the press must reach the game
+        self._holding = True
         try:
             self._gui.mouseDown()   # inside: an interrupt may land after the press is sent
             time.sleep(SETTLE / self._speed)
@@ -110,6 +177,7 @@ class Driver:
                 time.sleep(SETTLE / self._speed)
             self._expect(self._at)
         finally:
+            self._holding = False
             self._release()   # also when stopped or interrupted: never leave the button down
 
     def _glide(self, a: Point, b: Point) -> None:
@@ -129,6 +197,8 @@ class Driver:
         """Move the pointer, first making sure it is still where we left it."""
         if self._at is not None:
             self._expect(self._at)
+        if self._holding:
+            self._check_under_pointer()   # every step of a drag: the game may have closed
         self._gui.moveTo(round(point[0]), round(point[1]))
         self._at = point
 

@@ -134,10 +134,10 @@ def plan(parse: Parse, solution: Any, keymap: dict[str, Any] | None = None) -> l
 
 def load_keymap(path: Path) -> dict[str, Any]:
     """A key map from a JSON file, checked field by field; ValueError saying what is wrong."""
+    from calibration.profile import read_json
+
     try:
-        keymap = json.loads(path.read_text(encoding="utf-8"))
+        keymap = read_json(path)   # bounded; not UTF-8, not JSON or too deep: ValueError
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
     return check_keymap(keymap)

@@ -35,7 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the game and the screenshot to learn from; with --check, the images to check")
     p.add_argument("--name", help="the profile's name (stored in the user's profile folder)")
     p.add_argument("--board", metavar="TEXT|FILE", help="the board the screenshot shows (rows joined by '/' or newlines, or a file)")
-    p.add_argument("--dir", type=Path, help="write the profile into this folder instead of the profile store")
+    p.add_argument("--dir", type=Path, help="write the profile into this folder instead of the profile store "
+                                            "(a new or empty folder, or a profile folder calibrate wrote: "
+                                            "other folders are refused, never emptied)")
     p.add_argument("--check", metavar="NAME|DIR", help="check a profile on IMAGEs")
     p.add_argument("--boards", metavar="FILE", help="with --check: the expected boards")
 
@@ -50,26 +52,28 @@ def main(args: argparse.Namespace, io: IO) -> int:
     if "/" in args.name or args.name.startswith("."):
         raise UsageError(f"--name must be a plain name, not {args.name!r}")
     game, image_path = get(args.items[0]), Path(args.items[1])
+    dest = args.dir or profiles.profiles_dir() / args.name
+    profiles.check_destination(dest)   # refuse a folder of the user's before any work
     learner = learner_for(game.name)
     image = load_image(image_path)
 
-    board = None
-    if args.board:
-        text = read_board_text(args.board, io) if Path(args.board).is_file() else args.board
-        board = as_read(game.board.from_text(text))
-        data, templates = learner.learn(image, board=board)
-    else:
-        from calibration.picker import PickCancelled, pick
+    from calibration.picker import PickCancelled, pick
 
-        try:
+    board = None
+    try:
+        if args.board:
+            text = read_board_text(args.board, io) if Path(args.board).is_file() else args.board
+            board = as_read(game.board.from_text(text))
+            data, templates = learner.learn(image, board=board)   # valves still picks points
+        else:
             region, examples = pick(image, learner.KINDS, title=f"calibrate {game.name}: {image_path.name}")
-        except PickCancelled as exc:
-            raise UsageError(str(exc)) from None
-        data, templates = learner.learn(image, region=region, examples=examples)
+            data, templates = learner.learn(image, region=region, examples=examples)
+    except PickCancelled as exc:
+        hint = "" if args.board else "; give --board to calibrate without the window"
+        raise UsageError(f"{exc}{hint}") from None
     data.update({"game": game.name, "name": args.name, "created": time.strftime("%Y-%m-%d %H:%M:%S"),
                  "source": {"image": image_path.name, "size": [image.shape[1], image.shape[0]]}})
 
-    dest = args.dir or profiles.profiles_dir() / args.name
     with tempfile.TemporaryDirectory() as tmp:
         trial = profiles.save(data, templates, Path(tmp) / args.name)
         try:
@@ -110,23 +114,24 @@ def reads_as(found: Any, given: Any) -> bool:
     return found.to_text() == given.to_text()
 
 
-def expected_boards(source: str | None, images: list[Path]) -> dict[Path, str | None]:
+def expected_boards(source: str | None, images: list[Path], io: IO) -> dict[Path, str | None]:
     """The expected board of each image (None where none is given)."""
     if source is None:
         return {p: None for p in images}
-    path = Path(source)
-    if not path.is_file():
+    if not Path(source).is_file():
         raise UsageError(f"no such boards file: {source}")
-    text = path.read_text(encoding="utf-8")
+    text = read_board_text(source, io)
     try:
         table = json.loads(text)
+    except RecursionError:
+        raise UsageError(f"{source}: JSON nested too deeply") from None
     except json.JSONDecodeError:
         blocks = [b.strip() for b in text.replace("\r\n", "\n").split("\n\n") if b.strip()]
         if len(blocks) != len(images):
             raise UsageError(f"{source} holds {len(blocks)} boards for {len(images)} images") from None
         return {p: b for p, b in zip(images, blocks)}
-    if not isinstance(table, dict):
-        raise UsageError(f"{source}: a JSON boards file maps image file names to boards")
+    if not isinstance(table, dict) or not all(isinstance(b, str) for b in table.values()):
+        raise UsageError(f"{source}: a JSON boards file maps image file names to board texts")
     return {p: table.get(p.name, table.get(str(p))) for p in images}
 
 
@@ -136,13 +141,16 @@ def check(args: argparse.Namespace, io: IO) -> int:
     images = [Path(i) for i in args.items]
     if not images:
         raise UsageError("calibrate --check needs at least one IMAGE")
-    expected = expected_boards(args.boards, images)
-    loaded = [(p, load_image(p)) for p in images]   # every file is read before anything is printed
+    expected = expected_boards(args.boards, images, io)
+    # Every file and expected board is read before anything is printed: a bad one fails
+    # with its one line, not after a header and some results.
+    loaded = [(p, load_image(p)) for p in images]
+    wants = {p: as_read(game.board.from_text(b)).to_text().replace("\n", "/") if b else None
+             for p, b in expected.items()}
     bad = 0
     io.out(f"profile {prof.name} ({game.name}):")
     for path, image in loaded:
-        want = expected[path]
-        want = as_read(game.board.from_text(want)).to_text().replace("\n", "/") if want else None
+        want = wants[path]
         try:
             found = game.parse(image, profile=prof)
         except NoBoardFound as exc:

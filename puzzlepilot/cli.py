@@ -2,7 +2,7 @@
 
 ``main(argv, stdin, stdout, stderr) -> exit status``. Expected failures (bad files, board
 texts, options, images without a board) become one line on stderr and status 2 here, in
-one place; anything else is a bug and surfaces as a traceback.
+one place; anything else is a bug: one line and status 3 (``--debug`` adds the traceback).
 
 Commands beyond ``solve`` and ``parse`` live in their own modules, each with
 ``add_arguments(parser)`` and ``main(args, io) -> int``; ``COMMANDS`` lists them.
@@ -12,13 +12,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import re
 import sys
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from puzzlepilot import __version__
 from puzzlepilot.games import GAMES, Game, get, parse_best
@@ -138,6 +140,8 @@ text FILE ('-' reads standard input) for lyne, klotski or valves, written as
 """),
 }
 
+MAX_BOARD_BYTES = 4 * 1024 * 1024   # a board text longer than this is refused unread
+
 GAME_OPTIONS = {
     "metric": "--metric", "rule": "--rule", "moves": "--moves", "wrenches": "--wrenches", "all": "--all",
     "max_positions": "--max-positions", "max_nodes": "--max-nodes",
@@ -155,6 +159,22 @@ BOARD_FORMATS = """board texts (one line per row, every row written out in full;
              9 o'clock, clockwise), '.' empty, any letter an enemy
   valves     lines 'A B' (a pipe), 'inlet: X', 'outlet: Y', 'wrenches: 3'
 """
+
+
+def number(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from ``low`` to ``high`` (nan, inf and values
+    that would busy-loop or sleep for years are refused with one line)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and low <= value <= high):
+            raise argparse.ArgumentTypeError(f"must be a number from {low:g} to {high:g}, not {text!r}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
 
 
 class _Parser(argparse.ArgumentParser):
@@ -175,13 +195,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                     "and show the answer or play it.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=f"""games: {games}
-exit status: 0 solved/parsed, 1 no solution, 2 bad input, 130 stopped by Ctrl-C
+exit status: 0 solved/parsed, 1 no solution, 2 bad input,
+  3 internal error (a defect: report it with --debug output), 130 stopped by Ctrl-C
 examples:
   puzzlepilot demo                                  # watch it play practice levels
   puzzlepilot solve shot.png --annotate hint.png    # read, solve, draw the answer
   puzzlepilot live --window "LYNE" --play           # play a game on screen
   puzzlepilot COMMAND --help                        # each command's options and examples""")
     parser.add_argument("--version", action="version", version=f"puzzlepilot {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     solve = sub.add_parser(
@@ -192,7 +214,9 @@ examples:
     solve.add_argument("image", nargs="?", metavar="IMAGE", help="a screenshot to read the board from")
     solve.add_argument("--board", metavar="FILE", help="a board text file ('-' reads standard input)")
     _common_image_args(solve, games)
-    solve.add_argument("--annotate", metavar="OUT.png", help="write the screenshot with the solution drawn on it")
+    solve.add_argument("--annotate", metavar="OUT.png",
+                       help="write the screenshot with the solution drawn on it (a new file, or over a "
+                            "regular file; folders, links and devices are refused)")
     opts = solve.add_argument_group("game options")
     opts.add_argument("--metric", choices=("piece", "straight", "cell"), help="klotski: how moves are counted (default piece)")
     opts.add_argument("--rule", choices=("strict", "attacks"), help="rings: what counts as solved (default strict)")
@@ -247,10 +271,16 @@ def _common_image_args(p: argparse.ArgumentParser, games: str) -> None:
 def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     io = IO(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+    # OpenCV's own warnings would add lines before ours (errors still raise).
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    debug = "--debug" in argv   # allowed anywhere on the line, not only before the command
     try:
-        words = sys.argv[1:] if argv is None else argv
+        if any("\0" in a for a in argv):   # no path or value holds one; Path() would raise
+            raise UsageError("an argument holds a NUL character")
+        words = [a for a in argv if a != "--debug"] if debug else argv
         parser = build_parser(next((w for w in words if not w.startswith("-")), None))
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
         if args.command is None:
             parser.print_help(io.stdout)
             return 2
@@ -273,6 +303,16 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
                f"puzzlepilot: error: the Python module {exc.name!r} is missing: install puzzlepilot again "
                "(pip install .)")
         return 2
+    except RecursionError:
+        io.err("puzzlepilot: error: the input is nested too deeply to read")
+        return 2
+    except Exception as exc:   # the guard: a defect is one line and status 3, never a traceback
+        if debug:
+            traceback.print_exc(file=io.stderr)
+        detail = " ".join(str(exc).split())[:300]
+        io.err(f"puzzlepilot: internal error: {type(exc).__name__}: {detail}; "
+               "please report it with the --debug output")
+        return 3
 
 
 def closed_output() -> int:
@@ -297,15 +337,34 @@ def run() -> None:
 # ---------------------------------------------------------------------------- solve, parse
 
 def read_board_text(source: str, io: IO) -> str:
+    """A board text from a file or standard input ('-'), at most MAX_BOARD_BYTES, UTF-8;
+    UsageError or BoardError with one line otherwise."""
     if source == "-":
-        return io.stdin.read()
+        if io.stdin is None or io.stdin.closed:
+            raise UsageError("--board -: standard input is closed")
+        try:
+            text = io.stdin.read(MAX_BOARD_BYTES + 1)
+        except UnicodeDecodeError:
+            raise BoardError("standard input is not UTF-8 text") from None
+        except OSError as exc:
+            raise UsageError(f"cannot read standard input: {exc.strerror or exc}") from None
+        if len(text) > MAX_BOARD_BYTES:
+            raise BoardError(f"the board text on standard input is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB")
+        return text
     path = Path(source)
     if not path.is_file():
-        raise UsageError(f"no such board file: {source}")
+        raise UsageError(f"not a regular file: {source}" if path.exists() else f"no such board file: {source}")
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            data = f.read(MAX_BOARD_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
+    if len(data) > MAX_BOARD_BYTES:
+        raise BoardError(f"{source} is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB: not a board text")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BoardError(f"{source} is not a text file") from None
+        raise BoardError(f"{source} is not a UTF-8 text file") from None
 
 
 def game_options(args: argparse.Namespace, game: Game) -> dict[str, Any]:
@@ -373,6 +432,8 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("give either an IMAGE or --board FILE")
     if args.annotate and not args.image:
         raise UsageError("--annotate needs a screenshot (IMAGE)")
+    if args.annotate:
+        check_output_file(Path(args.annotate))
     found = None
     if args.image:
         image, found = read_screenshot(args)
@@ -411,21 +472,38 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     return 0 if result.solved else 1
 
 
+def check_output_file(path: Path) -> None:
+    """UsageError unless ``path`` may be written: a new file in an existing folder, or a
+    regular file (never a folder, link, FIFO or device)."""
+    if path.is_symlink() or path.exists() and not path.is_file():
+        raise UsageError(f"{path} exists and is not a regular file; not replaced")
+    if not path.parent.is_dir():
+        raise UsageError(f"no such folder: {path.parent}")
+
+
 def write_annotation(path: Path, image: Any, shapes: list[Any]) -> None:
-    """Draw the hints on the screenshot and write it atomically (no half-written file)."""
+    """Draw the hints on the screenshot and write it atomically (no half-written file):
+    a new file, or over a regular file of that name; anything else there (a folder, a
+    link, a FIFO, a device) is refused and left alone. The temporary file is unique, in
+    the same folder, and removed on any failure."""
     import cv2
     from overlay.draw import render
 
-    suffix = path.suffix.lower() or ".png"
+    check_output_file(path)
+    suffix = path.suffix.lower()
     ok, data = cv2.imencode(suffix if suffix in (".png", ".jpg", ".jpeg", ".bmp") else ".png",
                             render(image, shapes))
     if not ok:
         raise UsageError(f"cannot encode {path}")
-    if not path.parent.is_dir():
-        raise UsageError(f"no such folder for --annotate: {path.parent}")
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data.tobytes())
-    tmp.replace(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{time.monotonic_ns()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.tobytes())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def print_solution(io: IO, game: Game, board: Any, result: Any, elapsed_ms: float, found: Any) -> None:

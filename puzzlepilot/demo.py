@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from overlay.driver import Driver, DriverStopped
-from puzzlepilot.cli import IO, UsageError, write_annotation
+from puzzlepilot.cli import IO, UsageError, check_output_file, number, write_annotation
 from puzzlepilot.games import get
 from puzzlepilot.live import LevelRecord, LiveError, LiveLoop, Watcher
 from puzzlepilot.practice import TITLE, boards
@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the game ({', '.join(boards())}; default onestroke)")
     p.add_argument("--levels", type=int, default=3, metavar="N", help="levels to play (default 3)")
     p.add_argument("--seed", type=int, default=1, help="the practice board's first seed (default 1)")
-    p.add_argument("--speed", type=float, default=2.0, metavar="S", help="mouse speed factor (default 2)")
+    p.add_argument("--speed", type=number(0.05, 20), default=2.0, metavar="S", help="mouse speed factor, 0.05 to 20 (default 2)")
     p.add_argument("--out", type=Path, default=Path("demo-out"), metavar="DIR",
                    help="where the pictures go (default ./demo-out)")
 
@@ -170,12 +170,14 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"no practice board for {args.game} yet (boards: {', '.join(boards())})")
     if args.levels < 1:
         raise UsageError("--levels must be at least 1")
-    if args.speed <= 0:
-        raise UsageError("--speed must be more than 0")
+    # Absolute: the practice board runs in another folder and reads the key map from here.
+    args.out = args.out.resolve()
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"cannot use --out {args.out}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot create {args.out}: {exc.strerror or exc}") from None
+    keys = args.out / "keymap.json"
+    check_output_file(keys)
     started = time.monotonic()
 
     def log(text: str) -> None:
@@ -200,7 +202,6 @@ def main(args: argparse.Namespace, io: IO) -> int:
     if args.game == "rings":
         from overlay.rings import EXAMPLE_KEYMAP
 
-        keys = args.out / "keymap.json"
         keys.write_text(json.dumps(EXAMPLE_KEYMAP), encoding="utf-8")
         extra, plan_options = ("--keymap", str(keys)), {"rings": {"keymap": EXAMPLE_KEYMAP}}
 
@@ -214,7 +215,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
 
             hints = make_hints("overlay")
             loop = LiveLoop(source, Watcher([get(args.game)]), log, hints=hints,
-                            driver=Driver(source.rect, speed=args.speed, log=lambda _: None),
+                            driver=Driver(source.rect, speed=args.speed, log=lambda _: None, guard=source),
                             levels=args.levels, on_level=save,
                             alive=practice.check_alive, plan_options=plan_options)
             loop.run(deadline=started + TIME_LIMIT)

@@ -82,8 +82,9 @@ class UnknownGame(KeyError):
 def parse_best(image: Any, games: list[Game], profile: Any = None) -> Any:
     """The most confident reading of a screenshot among the games' visions (with a profile,
     only its game's); ``NoBoardFound`` giving each game's reason when none reads it."""
-    from vision.common import NoBoardFound
+    from vision.common import NoBoardFound, check_size
 
+    check_size(image.shape[1], image.shape[0], "the picture")   # a tiny window is no board
     if profile is not None:
         # A profile teaches one game's look; the other games' visions cannot use it.
         games = [g for g in games if g.name == profile.game] or games

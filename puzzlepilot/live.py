@@ -35,10 +35,10 @@ from typing import Any, Callable
 import numpy as np
 
 from overlay.driver import Driver, DriverStopped
-from puzzlepilot.cli import IO, UsageError, load_profile
+from puzzlepilot.cli import IO, UsageError, load_profile, number
 from puzzlepilot.games import GAMES, Game, get, parse_best
 from solvers.common import SolveResult
-from vision.capture import Rect
+from vision.capture import CaptureError, Rect, WindowSource
 from vision.common import NoBoardFound, Parse
 
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
@@ -50,7 +50,11 @@ NO_BOARD = ""           # stepping: the candidate when a frame showed no board (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", metavar="GAME", help=f"the game ({', '.join(GAMES)}); default: recognise any")
     where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--window", metavar="TITLE", help="capture the window whose title contains TITLE")
+    where.add_argument("--window", metavar="TITLE",
+                       help="capture the window whose title contains TITLE (several such windows are "
+                            "listed and refused: give the full title or --window-id)")
+    where.add_argument("--window-id", type=window_id, metavar="ID",
+                       help="capture the window with this X window id (0x… or decimal, as listed)")
     where.add_argument("--region", metavar="X,Y,W,H", help="capture a fixed screen rectangle")
     where.add_argument("--monitor", type=int, metavar="N", help="capture monitor N (1, 2, …; 0: all)")
     p.add_argument("--play", action="store_true",
@@ -58,16 +62,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hints", choices=HINT_KINDS, default="overlay",
                    help="where hints go: drawn over the game, over it one step at a time (advancing as "
                         "the board moves on), in their own window beside it, or nowhere (default overlay)")
-    p.add_argument("--fps", type=float, default=10.0, help="frames checked per second (default 10)")
+    p.add_argument("--fps", type=number(0.1, 120), default=10.0, help="frames checked per second, 0.1 to 120 (default 10)")
     p.add_argument("--dry-run", action="store_true", help="with --play: print the moves instead of making them")
-    p.add_argument("--speed", type=float, metavar="S", help="with --play: mouse speed factor (default: the driver's)")
-    p.add_argument("--confirm", type=float, metavar="S",
+    p.add_argument("--speed", type=number(0.05, 20), metavar="S",
+                   help="with --play: mouse speed factor, 0.05 to 20 (default: the driver's)")
+    p.add_argument("--confirm", type=number(0.1, 600), metavar="S",
                    help=f"with --play: seconds a played level may take to give way to the next "
                         f"(default {CONFIRM_SECONDS:g})")
     p.add_argument("--levels", type=int, metavar="N", help="stop after N levels")
     p.add_argument("--profile", metavar="NAME|DIR", help="a calibration profile for the vision")
     p.add_argument("--keymap", metavar="FILE",
                    help="with --play: ring battles' keys (JSON, as overlay/rings.py describes) to play with")
+
+
+def window_id(text: str) -> int:
+    """An argparse type: a window id, hexadecimal (0x…) or decimal."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a window id is a number (0x… or decimal), not {text!r}") from None
+    if not 0 < value < 2 ** 32:
+        raise argparse.ArgumentTypeError(f"no window has the id {text!r}")
+    return value
 
 
 # ---------------------------------------------------------------------------- per frame
@@ -435,8 +451,8 @@ def open_source(args: argparse.Namespace) -> Any:
     """The capture source the options name."""
     from vision.capture import Rect, monitor_source, region_source, window_source
 
-    if args.window is not None:
-        return window_source(args.window)
+    if args.window is not None or args.window_id is not None:
+        return window_source(args.window, args.window_id)
     if args.region is not None:
         try:
             return region_source(Rect.parse(args.region))
@@ -446,20 +462,17 @@ def open_source(args: argparse.Namespace) -> Any:
 
 
 def check_options(args: argparse.Namespace) -> None:
-    if args.fps <= 0 or args.fps > 120:
-        raise UsageError("--fps must be more than 0 and at most 120")
     if args.levels is not None and args.levels < 1:
         raise UsageError("--levels must be at least 1")
     if (args.dry_run or args.speed is not None or args.confirm is not None) and not args.play:
         raise UsageError("--dry-run, --speed and --confirm go with --play")
-    if args.confirm is not None and args.confirm <= 0:
-        raise UsageError("--confirm must be more than 0")
-    if args.speed is not None and args.speed <= 0:
-        raise UsageError("--speed must be more than 0")
     if args.keymap is not None and not args.play:
         raise UsageError("--keymap goes with --play")
     if args.keymap is not None and args.game not in (None, "rings"):
         raise UsageError("--keymap is for rings: the other games are played with the mouse")
+    if args.keymap is not None and args.window is None and args.window_id is None:
+        raise UsageError("--keymap needs --window or --window-id: keys go only to the game's window, "
+                         "which a region or monitor does not name")
 
 
 def plan_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
@@ -495,12 +508,17 @@ def main(args: argparse.Namespace, io: IO) -> int:
         if args.play:
             speed = {} if args.speed is None else {"speed": args.speed}
             # The driver's lines are the dry run's output; when playing, the level lines say enough.
-            driver = Driver(source.rect, dry_run=args.dry_run, log=log if args.dry_run else lambda _: None, **speed)
+            driver = Driver(source.rect, dry_run=args.dry_run, log=log if args.dry_run else lambda _: None,
+                            guard=source if isinstance(source, WindowSource) else None, **speed)
         loop = LiveLoop(source, Watcher(games, profile, stepping=args.hints == "step"), log, hints=hints,
                         driver=driver, fps=args.fps, levels=args.levels, dry_run=args.dry_run,
                         confirm=args.confirm, plan_options=options)
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
-        loop.run()
+        try:
+            loop.run()
+        except CaptureError as exc:
+            # It was captured at the start: failing now is the game going away, not bad input.
+            raise LiveError(str(exc)) from None
     except (LiveError, DriverStopped) as exc:
         io.err(f"puzzlepilot: stopped: {exc}")
         return 1

@@ -78,7 +78,7 @@ class Board:
         if re.fullmatch(r"\s*\d+\s+\d+\s*", rows[0]):
             grid = _from_token_rows(rows)
         else:
-            grid = [row.strip() for row in rows]
+            grid = list(rows)   # leading blanks are refused below, as in every game
             for n, row in enumerate(grid, 1):
                 if not row:
                     raise BoardError("blank row inside the board", n)

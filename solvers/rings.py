@@ -96,7 +96,7 @@ class Board:
         first = 1
         if lines[0].strip().lower().startswith("moves"):
             head, _, value = lines[0].partition(":")
-            if head.strip().lower() != "moves" or not value.strip().isdigit():
+            if head.strip().lower() != "moves" or not (value.strip().isascii() and value.strip().isdigit()):
                 raise BoardError("expected 'moves: N' with N a whole number", line=1)
             budget = int(value)
             lines, first = lines[1:], 2

@@ -190,7 +190,7 @@ def test_a_moved_lyne_window_is_no_path_drawn() -> None:
 @pytest.mark.parametrize("argv, message", [
     (["live", "--monitor", "1", "--keymap", "k.json"], "--keymap goes with --play"),
     (["live", "--monitor", "1", "--play", "--game", "lyne", "--keymap", "k.json"], "--keymap is for rings"),
-    (["live", "--monitor", "1", "--play", "--keymap", "/no/such/keys.json"], "cannot read"),
+    (["live", "--window", "game", "--play", "--keymap", "/no/such/keys.json"], "cannot read"),
 ])
 def test_bad_keymap_options_are_one_line_and_status_2(argv: list[str], message: str) -> None:
     status, _, err = run_cli(argv)

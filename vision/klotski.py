@@ -84,8 +84,8 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """The Klotski board in a screenshot, or NoBoardFound."""
     target_shape = None if profile is None else profile.get("target", list, None)
     empties = None if profile is None else profile.get("empty_cells", int, None)
-    fixed = None if profile is None else profile.get("board_colour", list, None)
-    colours = [np.array(fixed[::-1], np.float32)] if fixed else main_colours(image_bgr)
+    fixed = profile.colour("board_colour") if profile is not None and "board_colour" in profile.data else None
+    colours = [np.array(fixed, np.float32)] if fixed else main_colours(image_bgr)
     early: list[str] = []     # regions without piece-like holes
     late: list[str] = []      # regions with pieces that did not make a board: say why
     for colour in colours:

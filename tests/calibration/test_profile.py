@@ -29,7 +29,7 @@ def test_rewriting_a_profile_replaces_it_whole(store):
     profiles.save({"game": "lyne", "name": "p"}, {"a": tile(1), "b": tile(2)}, store / "p")
     profiles.save({"game": "lyne", "name": "p"}, {"a": tile(3)}, store / "p")
     again = profiles.load(store / "p")
-    assert sorted(p.name for p in again.folder.iterdir()) == ["a.png", "profile.json"]
+    assert sorted(p.name for p in again.folder.iterdir()) == [profiles.MARKER, "a.png", "profile.json"]
     assert [p.name for p in store.iterdir()] == ["p"]
 
 

@@ -93,6 +93,19 @@ class WindowFinder(Protocol):
         """The window's current client rectangle; CaptureError when it is gone."""
         ...
 
+    def focus(self, wid: int) -> None:
+        """Raise the window and give it the keyboard focus; CaptureError when it is gone."""
+        ...
+
+    def has_focus(self, wid: int) -> bool:
+        """Whether the keyboard focus is on the window (or inside it)."""
+        ...
+
+    def under_pointer(self, wid: int) -> bool:
+        """Whether the window is the topmost one under the pointer (it exists, is not
+        covered there)."""
+        ...
+
     def close(self) -> None:
         ...
 
@@ -164,8 +177,13 @@ class ScreenSource:
     def grab(self) -> np.ndarray:
         import cv2
 
+        import mss
+
         r = self.rect()
-        shot = self._mss.grab({"left": r.left, "top": r.top, "width": r.width, "height": r.height})
+        try:
+            shot = self._mss.grab({"left": r.left, "top": r.top, "width": r.width, "height": r.height})
+        except mss.exception.ScreenShotError as exc:   # e.g. the window went away meanwhile
+            raise CaptureError(f"cannot capture {self._what}: {exc}") from None
         # BGRA with alpha 0 under X: drop the alpha, never use it.
         return cv2.cvtColor(np.asarray(shot), cv2.COLOR_BGRA2BGR)
 
@@ -199,30 +217,70 @@ def monitor_source(index: int) -> ScreenSource:
 
 
 class WindowSource(ScreenSource):
-    """A window found by title; its rectangle is looked up again on every ``rect()``."""
+    """A window found by title; its rectangle is looked up again on every ``rect()``.
+
+    It is also the driver's guard (``overlay.driver.WindowGuard``): ``focus``,
+    ``has_focus`` and ``under_pointer`` ask about this very window, so input is sent only
+    while it is the one that gets it."""
 
     def __init__(self, finder: WindowFinder, info: WindowInfo) -> None:
         self.title, _, self.window_id = info
         self._finder = finder
         super().__init__(lambda _: finder.rect(self.window_id), f"window {self.title!r}")
 
+    def focus(self) -> None:
+        self._finder.focus(self.window_id)
+
+    def has_focus(self) -> bool:
+        return self._finder.has_focus(self.window_id)
+
+    def under_pointer(self) -> bool:
+        return self._finder.under_pointer(self.window_id)
+
     def close(self) -> None:
         super().close()
         self._finder.close()
 
 
-def window_source(title: str) -> WindowSource:
-    """The largest visible window whose title contains ``title``."""
+def describe_window(info: WindowInfo) -> str:
+    """One window for a listing: id, title and where it is."""
+    title, rect, wid = info
+    return f"0x{wid:x} {title!r} ({rect.width}x{rect.height} at {rect.left},{rect.top})"
+
+
+def choose_window(title: str, found: list[WindowInfo]) -> WindowInfo:
+    """The one window ``title`` names: the only one whose title contains it, or the only
+    one whose title is exactly it; several are refused with a listing (a screenshot of
+    the game in an image viewer must never be mistaken for the game)."""
+    if len(found) == 1:
+        return found[0]
+    exact = [w for w in found if w[0] == title]
+    if len(exact) == 1:
+        return exact[0]
+    listing = "; ".join(describe_window(w) for w in found[:8])
+    raise CaptureError(f"{len(found)} windows are titled like {title!r}: {listing}; "
+                       "choose one with --window-id ID or its full title")
+
+
+def window_source(title: str | None = None, window_id: int | None = None) -> WindowSource:
+    """The window whose title contains ``title`` (exactly one, see :func:`choose_window`),
+    or the window ``window_id``."""
     finder = _finder()
-    found = finder.find(title)
-    if not found:
-        others = sorted({t for t, _, _ in finder.find("") if t})
-        finder.close()
-        listing = "; ".join(repr(t) for t in others[:12]) or "none"
-        raise CaptureError(f"no window titled like {title!r} (windows: {listing})")
-    best = max(found, key=lambda w: w[1].width * w[1].height)
     try:
-        return WindowSource(finder, best)
+        found = finder.find(title or "")
+        if window_id is not None:
+            found = [w for w in found if w[2] == window_id]
+            if not found:
+                raise CaptureError(f"no window 0x{window_id:x} is shown (list them with xwininfo -root -tree, "
+                                   "or give --window TITLE)")
+            chosen = found[0]
+        elif not found:
+            others = sorted({t for t, _, _ in finder.find("") if t})
+            listing = "; ".join(repr(t) for t in others[:12]) or "none"
+            raise CaptureError(f"no window titled like {title!r} (windows: {listing})")
+        else:
+            chosen = choose_window(title or "", found)
+        return WindowSource(finder, chosen)
     except CaptureError:
         finder.close()
         raise

@@ -49,5 +49,26 @@ class DesktopFinder:
         except Exception:  # each library raises its own type for a closed window
             raise CaptureError("the window was closed") from None
 
+    def focus(self, wid: int) -> None:
+        try:
+            self._seen[wid].activate()
+        except Exception:  # each library raises its own type for a closed window
+            raise CaptureError("the window was closed") from None
+
+    def has_focus(self, wid: int) -> bool:
+        try:
+            return bool(self._seen[wid].isActive)
+        except Exception:
+            return False
+
+    def under_pointer(self, wid: int) -> bool:
+        """Only whether the window still exists: these libraries do not tell which window
+        is under a point (untested platforms; X11 checks the window stack)."""
+        try:
+            self.rect(wid)
+        except CaptureError:
+            return False
+        return True
+
     def close(self) -> None:
         self._seen.clear()

@@ -61,13 +61,66 @@ class XlibFinder:
         return found
 
     def rect(self, wid: int) -> Rect:
-        window = self._display.create_resource_object("window", wid)
+        window = self._window(wid)
         try:
             if window.get_attributes().map_state != self._X.IsViewable:
                 raise CaptureError(f"window 0x{wid:x} is no longer shown")
             return self._client_rect(window)
         except self._errors:
             raise CaptureError(f"window 0x{wid:x} was closed") from None
+
+    def _window(self, wid: int) -> object:
+        return self._display.create_resource_object("window", wid)
+
+    def _ancestors(self, window: object) -> list[int]:
+        """The ids of ``window`` and every window above it, up to the root."""
+        chain: list[int] = []
+        while window is not None and int(window.id) not in (0, int(self._root.id)):
+            chain.append(int(window.id))
+            window = window.query_tree().parent
+        return chain
+
+    def focus(self, wid: int) -> None:
+        """Raise the window and give it the keyboard focus: through the window manager
+        (``_NET_ACTIVE_WINDOW``) when one runs, and directly, which works without one."""
+        from Xlib import error, protocol
+
+        window = self._window(wid)
+        # Requests without a reply fail later, through a handler: catch them, or
+        # python-xlib prints them on stderr.
+        failed = error.CatchError()
+        active = self._display.intern_atom("_NET_ACTIVE_WINDOW")
+        event = protocol.event.ClientMessage(window=window, client_type=active,
+                                             data=(32, [2, self._X.CurrentTime, 0, 0, 0]))
+        self._root.send_event(event, event_mask=self._X.SubstructureRedirectMask | self._X.SubstructureNotifyMask,
+                              onerror=failed)
+        window.configure(stack_mode=self._X.Above, onerror=failed)
+        window.set_input_focus(self._X.RevertToParent, self._X.CurrentTime, onerror=failed)
+        self._display.sync()
+        if failed.get_error() is not None:
+            raise CaptureError(f"window 0x{wid:x} cannot take the focus (closed or not shown)")
+
+    def has_focus(self, wid: int) -> bool:
+        """Whether the keyboard focus is on the window or inside it."""
+        try:
+            focus = self._display.get_input_focus().focus
+            return not isinstance(focus, int) and wid in self._ancestors(focus)
+        except self._errors:
+            return False
+
+    def under_pointer(self, wid: int) -> bool:
+        """Whether the window is the one the pointer is over (not covered by another,
+        not closed): the chain of windows under the pointer, top-level down, holds it."""
+        try:
+            window, chain = self._root, []
+            while True:
+                child = window.query_pointer().child
+                if isinstance(child, int) or int(child.id) == 0:
+                    return wid in chain
+                chain.append(int(child.id))
+                window = child
+        except self._errors:
+            return False
 
     def close(self) -> None:
         self._display.close()

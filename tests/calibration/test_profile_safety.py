@@ -1,0 +1,137 @@
+"""Profiles never remove or replace what the user did not let the tool write: calibrate into
+a folder of the user's is refused before any work, delete removes only folders the tool
+wrote, templates must lie inside the profile folder, and malformed JSON is one line."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import profile as profiles
+from calibration.profile import ProfileError
+from puzzlepilot.scenes.klotski import render
+from solvers.klotski import generate
+from tests.helpers import run_cli as run
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(tmp_path / "store"))
+    return tmp_path / "store"
+
+
+def tile(value: int) -> np.ndarray:
+    return np.full((8, 8, 3), value, np.uint8)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def calibrate_args(tmp_path: Path) -> list[object]:
+    board = generate(5, 4, 3)
+    img, _ = render(board, style="flat", cell=60)
+    shot = tmp_path / "shot.png"
+    cv2.imwrite(str(shot), img)
+    return ["calibrate", "klotski", shot, "--name", "mine", "--board", board.to_text().replace("\n", "/")]
+
+
+def test_calibrate_into_a_folder_of_the_users_is_refused_and_leaves_it_whole(tmp_path, store):
+    user = tmp_path / "documents"
+    user.mkdir()
+    (user / "thesis.txt").write_text("years of work")
+    (user / "sub").mkdir()
+    (user / "sub" / "notes.md").write_text("notes")
+    before = snapshot(user)
+    status, out, err = run([*calibrate_args(tmp_path), "--dir", user])
+    assert status == 2 and out == "" and err.count("\n") == 1 and "not a puzzlepilot profile" in err
+    assert snapshot(user) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["documents", "shot.png"]   # no temp folder left
+
+
+def test_calibrate_writes_into_a_new_or_empty_folder_and_over_its_own(tmp_path, store):
+    args = calibrate_args(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run([*args, "--dir", empty])[0] == 0
+    assert (empty / profiles.MARKER).is_file() and profiles.load(empty).game == "klotski"
+    assert run([*args, "--dir", empty])[0] == 0   # again: the folder is the tool's own
+    assert run([*args, "--dir", tmp_path / "new" / "deeper"])[0] == 0
+
+
+def test_a_profile_folder_holding_a_file_of_the_users_is_not_replaced(tmp_path):
+    dest = tmp_path / "p"
+    profiles.save({"game": "lyne", "name": "p"}, {"a": tile(1)}, dest)
+    (dest / "mine.txt").write_text("keep me")
+    with pytest.raises(ProfileError, match="not a puzzlepilot profile"):
+        profiles.save({"game": "lyne", "name": "p"}, {"a": tile(2)}, dest)
+    assert (dest / "mine.txt").read_text() == "keep me"
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo", "symlink"])
+def test_a_destination_that_is_not_a_plain_folder_is_refused(tmp_path, kind):
+    dest = tmp_path / "dest"
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    if kind == "file":
+        dest.write_text("user data")
+    elif kind == "fifo":
+        os.mkfifo(dest)
+    else:
+        dest.symlink_to(target)
+    with pytest.raises(ProfileError, match="not a folder"):
+        profiles.save({"game": "lyne", "name": "p"}, {}, dest)
+    assert dest.is_symlink() if kind == "symlink" else dest.exists()
+    assert list(target.iterdir()) == []
+
+
+def test_delete_removes_only_folders_the_tool_wrote(store):
+    profiles.save({"game": "klotski", "name": "wood"}, {"a": tile(1)}, store / "wood")
+    (store / "holiday-photos").mkdir()
+    (store / "holiday-photos" / "beach.jpg").write_bytes(b"jpeg")
+    profiles.save({"game": "klotski", "name": "mixed"}, {}, store / "mixed")
+    (store / "mixed" / "letter.txt").write_text("mine")
+    for name in ("holiday-photos", "mixed"):
+        status, out, err = run(["profiles", "delete", name])
+        assert status == 2 and out == "" and "not deleted" in err and err.count("\n") == 1
+    assert (store / "holiday-photos" / "beach.jpg").exists() and (store / "mixed" / "letter.txt").exists()
+    assert run(["profiles", "delete", "wood"])[0] == 0 and not (store / "wood").exists()
+
+
+def test_a_profile_written_before_the_marker_can_still_be_deleted(store):
+    folder = store / "old"
+    folder.mkdir(parents=True)
+    cv2.imwrite(str(folder / "a.png"), tile(5))
+    (folder / "profile.json").write_text(json.dumps({"version": 1, "game": "lyne", "templates": {"a": "a.png"}}))
+    assert run(["profiles", "delete", "old"])[0] == 0 and not folder.exists()
+
+
+@pytest.mark.parametrize("name", ["../outside.png", "/etc/hostname", "link.png", "", "sub/../../outside.png"])
+def test_template_paths_must_stay_inside_the_profile_folder(tmp_path, name):
+    folder = tmp_path / "p"
+    folder.mkdir()
+    cv2.imwrite(str(tmp_path / "outside.png"), tile(7))
+    (folder / "link.png").symlink_to(tmp_path / "outside.png")
+    (folder / "profile.json").write_text(json.dumps({"version": 1, "game": "lyne", "templates": {"hub": name}}))
+    with pytest.raises(ProfileError, match="inside the profile folder"):
+        profiles.load(folder)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"version": 1, "game": "lyne", "x": ' + "[" * 50_000 + "]" * 50_000 + "}",
+                                  "\ufeff{}", "\xff\xfe{"])
+def test_malformed_profile_json_is_one_line(tmp_path, text):
+    (tmp_path / "profile.json").write_bytes(text.encode("utf-8", "surrogateescape") if "\xff" not in text else b"\xff\xfe{")
+    status, out, err = run(["profiles", "show", tmp_path])
+    assert status == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("colour", [[1, 2], [1, 2, 3, 4], ["r", "g", "b"], [256, 0, 0], [True, 0, 0], "red"])
+def test_a_malformed_profile_colour_is_refused_naming_the_field(tmp_path, colour):
+    (tmp_path / "profile.json").write_text(json.dumps({"version": 1, "game": "klotski", "board_colour": colour}))
+    shot = Path(__file__).resolve().parents[2] / "fixtures" / "klotski" / "flat_60_zhihuiruoding.png"
+    status, out, err = run(["solve", shot, "--profile", tmp_path])
+    assert status == 2 and out == "" and "board_colour" in err and err.count("\n") == 1

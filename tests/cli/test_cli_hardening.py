@@ -1,0 +1,210 @@
+"""The command line's contract on hostile input: one line and exit 2 for bad input, exit 3
+(one line; --debug for the traceback) for a defect, bounded reads, and --annotate that never
+replaces what is not a regular file."""
+from __future__ import annotations
+
+import io
+import os
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from puzzlepilot import cli
+from tests.helpers import run_cli as run
+
+REPO = Path(__file__).resolve().parents[2]
+SHOT = REPO / "fixtures" / "onestroke" / sorted(p.name for p in (REPO / "fixtures" / "onestroke").glob("*.png"))[0]
+
+
+def one_line(status: int, out: str, err: str, want: int = 2) -> None:
+    assert status == want, err
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def png_header_only(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize("size", [(1, 1), (1, 5000), (5000, 1), (8, 300)])
+def test_tiny_and_thin_images_are_no_board(tmp_path, size):
+    path = tmp_path / "thin.png"
+    cv2.imwrite(str(path), np.full((size[1], size[0], 3), 90, np.uint8))
+    status, out, err = run(["solve", path])
+    one_line(status, out, err)
+    assert "too small" in err
+
+
+def test_a_huge_image_is_refused_from_its_header_without_decoding(tmp_path):
+    path = tmp_path / "huge.png"
+    path.write_bytes(png_header_only(40000, 30000))
+    status, out, err = run(["parse", path])
+    one_line(status, out, err)
+    assert "40000×30000" in err
+
+
+def test_a_huge_jpeg_header_is_read_too(tmp_path):
+    ok, data = cv2.imencode(".jpg", np.zeros((40, 30, 3), np.uint8))
+    raw = bytearray(data.tobytes())
+    i = raw.index(b"\xff\xc0")
+    raw[i + 5:i + 9] = struct.pack(">HH", 60000, 60000)
+    path = tmp_path / "huge.jpg"
+    path.write_bytes(bytes(raw))
+    one_line(*run(["solve", path]))
+
+
+def test_decoder_warnings_do_not_reach_stderr(tmp_path):
+    ok, data = cv2.imencode(".png", np.full((64, 64, 3), 40, np.uint8))
+    raw = bytearray(data.tobytes())
+    raw[-20] ^= 0xFF   # a broken IDAT: libpng complains on the C stderr
+    path = tmp_path / "broken.png"
+    path.write_bytes(bytes(raw))
+    proc = subprocess.run([sys.executable, "-m", "puzzlepilot", "solve", str(path)], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("puzzlepilot: error: not an image")
+
+
+@pytest.mark.parametrize("content", ["moves: \u00b2\n" + ("." * 12 + "\n") * 4, "moves: \u0663\n" + ("." * 12 + "\n") * 4])
+def test_unicode_digits_are_not_a_move_budget(tmp_path, content):
+    path = tmp_path / "b.txt"
+    path.write_text(content, encoding="utf-8")
+    one_line(*run(["solve", "--game", "rings", "--board", path]))
+
+
+def test_board_texts_are_read_at_most_a_few_megabytes(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"#" * (cli.MAX_BOARD_BYTES + 10))
+    status, out, err = run(["solve", "--game", "onestroke", "--board", path])
+    one_line(status, out, err)
+    assert "MB" in err
+    status, out, err = run(["solve", "--game", "onestroke", "--board", "-"], stdin="#" * (cli.MAX_BOARD_BYTES + 10))
+    one_line(status, out, err)
+
+
+@pytest.mark.parametrize("source", ["/proc/self/mem", "/dev/null", "utf16", "dir"])
+def test_unreadable_board_sources_are_one_line(tmp_path, source):
+    if source == "utf16":
+        source = tmp_path / "u16.txt"
+        source.write_text("##S#\n####\n", encoding="utf-16")
+    elif source == "dir":
+        source = tmp_path
+    one_line(*run(["solve", "--game", "onestroke", "--board", source]))
+
+
+def test_closed_stdin_is_one_line():
+    closed = io.StringIO()
+    closed.close()
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(["solve", "--game", "klotski", "--board", "-"], stdin=closed, stdout=out, stderr=err)
+    one_line(status, out.getvalue(), err.getvalue())
+
+
+def test_an_internal_error_is_one_line_and_exit_3_with_the_traceback_on_debug(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a defect\nover two lines")
+
+    monkeypatch.setattr(cli, "cmd_solve", broken)
+    status, out, err = run(["solve", "--game", "klotski", "--board", "-"])
+    one_line(status, out, err, want=3)
+    assert "internal error" in err and "--debug" in err
+    status, out, err = run(["solve", "--game", "klotski", "--board", "-", "--debug"])
+    assert status == 3 and "Traceback" in err and "ZeroDivisionError" in err
+
+
+@pytest.mark.parametrize("kind", ["dir", "fifo", "symlink", "missing-folder", "device"])
+def test_annotate_refuses_what_is_not_a_regular_file(tmp_path, kind):
+    target = tmp_path / "out.png"
+    if kind == "dir":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "symlink":
+        (tmp_path / "real.txt").write_text("mine")
+        target.symlink_to(tmp_path / "real.txt")
+    elif kind == "missing-folder":
+        target = tmp_path / "nowhere" / "out.png"
+    else:
+        target = Path("/dev/full")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    status, out, err = run(["solve", SHOT, "--annotate", target])
+    one_line(status, out, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before   # nothing left behind
+    if kind == "symlink":
+        assert (tmp_path / "real.txt").read_text() == "mine"
+    if kind == "device":
+        assert Path("/dev/full").is_char_device()
+
+
+def test_annotate_overwrites_a_regular_file_the_user_named(tmp_path):
+    target = tmp_path / "out.png"
+    target.write_bytes(b"old")
+    status, out, err = run(["solve", SHOT, "--annotate", target])
+    assert status == 0, err
+    assert cv2.imread(str(target)) is not None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.png"]
+
+
+def test_a_failed_annotate_write_is_one_line_and_leaves_no_temporary_file(tmp_path, monkeypatch):
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refused)
+    one_line(*run(["solve", SHOT, "--annotate", tmp_path / "out.png"]))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_calibrating_valves_without_a_display_says_so_truthfully(tmp_path, monkeypatch):
+    board = tmp_path / "graph.txt"
+    board.write_text("A B\nB C\ninlet: A\noutlet: C\nclosed: B\n")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(tmp_path / "store"))
+    shot = REPO / "fixtures" / "valves" / "sewer_A_640.png"
+    status, out, err = run(["calibrate", "valves", shot, "--name", "v", "--board", board])
+    one_line(status, out, err)
+    assert "no display" in err and "give --board" not in err
+
+
+def test_calibrate_check_prints_nothing_before_a_bad_expected_board(tmp_path, monkeypatch):
+    from calibration import profile as profiles
+
+    monkeypatch.setenv("PUZZLEPILOT_PROFILES", str(tmp_path / "store"))
+    profiles.save({"game": "onestroke", "name": "p", "tolerance": 30, "cell_rgb": [200, 200, 200]}, {}, tmp_path / "p")
+    boards = tmp_path / "boards.txt"
+    boards.write_text("##S#\n####\n\nnot a board ?\n")
+    status, out, err = run(["calibrate", "--check", tmp_path / "p", SHOT, SHOT, "--boards", boards])
+    one_line(status, out, err)
+
+
+def test_live_frames_too_small_for_a_board_are_no_board():
+    from puzzlepilot.games import GAMES, parse_best
+    from vision.common import NoBoardFound
+
+    with pytest.raises(NoBoardFound, match="too small"):
+        parse_best(np.zeros((3, 900, 3), np.uint8), list(GAMES.values()))
+
+
+@pytest.mark.parametrize("game, text", [("lyne", "  TSD\nTSD"), ("lyne", "\tTtT"), ("onestroke", "  ##S#"),
+                                        ("klotski", " CCA\n CCA")])
+def test_leading_blanks_in_a_row_are_refused_by_every_game(game, text):
+    status, out, err = run(["solve", "--game", game, "--board", "-"], stdin=text)
+    one_line(status, out, err)
+
+
+def test_a_huge_picture_in_another_format_is_refused_without_a_warning_line(tmp_path):
+    from PIL import Image
+
+    path = tmp_path / "bomb.gif"
+    Image.new("1", (12000, 9000)).save(path)   # small file, 108 million pixels
+    proc = subprocess.run([sys.executable, "-m", "puzzlepilot", "parse", str(path)], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1, proc.stderr
+    assert "12000×9000" in proc.stderr

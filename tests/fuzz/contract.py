@@ -1,0 +1,106 @@
+"""What every fuzz case checks: the command line's contract, the answers' validity, and
+on small boards a brute-force search judged by the checker alone: a "no solution" must
+have none (one-stroke, valves), and a valves answer must be a minimum. Klotski, LYNE and
+ring battles have no such search here: their "none" is checked for its reason only."""
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from typing import Any, Callable, Sequence
+
+from hypothesis import HealthCheck, settings
+
+from puzzlepilot.games import get
+from tests.helpers import run_cli
+
+TIME_LIMIT = 20.0     # s a single case may take (a bounded search, a bounded read)
+QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+
+def fuzz(quick: int) -> settings:
+    """``quick`` examples in the default run; the ``fuzz`` profile's many with -m fuzz."""
+    if settings.default.max_examples >= 1000:    # the long profile is loaded
+        return settings(settings.default)
+    return settings(max_examples=quick, deadline=None, suppress_health_check=QUIET)
+
+
+def run(argv: Sequence[object], stdin: str = "") -> tuple[int, str, str]:
+    """Run the command line; assert the contract: status 0, 1 or 2 (never 3, the internal
+    error, nor a traceback), one line on stderr and nothing on stdout for 2, in bounded time."""
+    start = time.perf_counter()
+    status, out, err = run_cli(argv, stdin)
+    elapsed = time.perf_counter() - start
+    assert status in (0, 1, 2), f"status {status}: {err}"
+    assert "Traceback" not in err and "internal error" not in err, err
+    if status == 2:
+        assert out == "" and err.count("\n") == 1 and err.startswith("puzzlepilot: "), (out, err)
+    assert elapsed < TIME_LIMIT, f"{elapsed:.1f} s for {list(map(str, argv))}"
+    return status, out, err
+
+
+def check_solve_json(status: int, out: str, options: dict[str, object] | None = None) -> None:
+    """A ``solve --json`` answer: 0 with a solution the game's independent checker accepts,
+    1 with solved false and a reason."""
+    if status == 2:
+        return
+    obj = json.loads(out)
+    game = get(obj["game"])
+    board = game.board.from_text(obj["board"])
+    if status == 0:
+        assert obj["solved"] is True
+        problems = game.validate(board, obj["solution"], **(options or {}))
+        assert problems == [], f"{obj['board']}: {problems}"
+    else:
+        assert obj["solved"] is False and obj.get("reason"), obj
+    if game.name in BRUTE_FORCE:
+        found = BRUTE_FORCE[game.name](board)
+        if found is not ...:     # ...: too big to search by brute force
+            if status == 1:
+                assert found is None, f"{obj['board']}: 'no solution', yet {found} passes the checker"
+            elif game.name == "valves":    # the answer is a minimum: no smaller one exists
+                assert found is not None and len(found) == len(obj["solution"]), (obj, found)
+
+
+def onestroke_answer(board: Any) -> Any:
+    """A path that the checker accepts, by trying every walk from the start (small boards),
+    None when there is none; ... when the board is too big to try."""
+    from solvers.onestroke import validate
+
+    if len(board.cells) > 14:
+        return ...
+    path = [board.start]
+
+    def walk() -> list[list[int]] | None:
+        if len(path) == len(board.cells):
+            answer = [list(p) for p in path]
+            return answer if validate(board, answer) == [] else None
+        r, c = path[-1]
+        for nxt in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if nxt in board.cells and nxt not in path:
+                path.append(nxt)
+                found = walk()
+                path.pop()
+                if found is not None:
+                    return found
+        return None
+
+    return walk()
+
+
+def valves_answer(board: Any) -> Any:
+    """The smallest set of valves the checker accepts, trying every set smallest first
+    (small boards); None when none does; ... when the board is too big to try."""
+    from solvers.valves import validate
+
+    names = sorted({p for pipe in board.pipes for p in pipe} - {board.inlet, board.outlet} - set(board.closed))
+    if len(names) > 10:
+        return ...
+    for size in range(len(names) + 1):
+        for shut in itertools.combinations(names, size):
+            if validate(board, list(shut)) == []:
+                return list(shut)
+    return None
+
+
+BRUTE_FORCE: dict[str, Callable[[Any], Any]] = {"onestroke": onestroke_answer, "valves": valves_answer}
