@@ -1,11 +1,12 @@
 """Teach the vision a new look from one screenshot, or check a profile on others.
 
-    puzzlepilot calibrate GAME SCREENSHOT --name NAME [--board TEXT|FILE] [--dir DIR]
+    puzzlepilot calibrate GAME SCREENSHOT --name NAME [--board TEXT|FILE] [--picks FILE] [--dir DIR]
     puzzlepilot calibrate --check NAME|DIR IMAGE... [--boards FILE]
 
 With ``--board`` (what the board in the screenshot is, as text or a file) the board is
 found and cropped automatically; without it a window opens: drag a box around the board,
-then click one example of each kind it asks for. The profile is read back on the same
+then click one example of each kind it asks for (valves: ``--picks`` gives the box and the
+points as JSON instead, see ``calibration/valves.py``). Esc in the window cancels. The profile is read back on the same
 screenshot before it is stored; a profile that does not read its own screenshot is not
 written. ``--check`` parses each image with the profile and prints its confidence and the
 places that differ from the expected boards (``--boards``: a JSON object of file name →
@@ -35,6 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the game and the screenshot to learn from; with --check, the images to check")
     p.add_argument("--name", help="the profile's name (stored in the user's profile folder)")
     p.add_argument("--board", metavar="TEXT|FILE", help="the board the screenshot shows (rows joined by '/' or newlines, or a file)")
+    p.add_argument("--picks", type=Path, metavar="FILE",
+                   help="valves: the box and points as JSON instead of the window (see README)")
     p.add_argument("--dir", type=Path, help="write the profile into this folder instead of the profile store")
     p.add_argument("--check", metavar="NAME|DIR", help="check a profile on IMAGEs")
     p.add_argument("--boards", metavar="FILE", help="with --check: the expected boards")
@@ -53,19 +56,24 @@ def main(args: argparse.Namespace, io: IO) -> int:
     learner = learner_for(game.name)
     image = load_image(image_path)
 
-    board = None
-    if args.board:
-        text = read_board_text(args.board, io) if Path(args.board).is_file() else args.board
-        board = as_read(game.board.from_text(text))
-        data, templates = learner.learn(image, board=board)
-    else:
-        from calibration.picker import PickCancelled, pick
+    if args.picks and not hasattr(learner, "read_picks"):
+        raise UsageError(f"--picks applies to valves calibration, not {game.name}")
+    if args.picks and not args.board:
+        raise UsageError("--picks needs --board (the graph says which points the picks are)")
+    from calibration.picker import PickCancelled, pick
 
-        try:
+    board = None
+    try:
+        if args.board:
+            text = read_board_text(args.board, io) if Path(args.board).is_file() else args.board
+            board = as_read(game.board.from_text(text))
+            region, examples = learner.read_picks(args.picks, board) if args.picks else (None, None)
+            data, templates = learner.learn(image, board=board, region=region, examples=examples)
+        else:
             region, examples = pick(image, learner.KINDS, title=f"calibrate {game.name}: {image_path.name}")
-        except PickCancelled as exc:
-            raise UsageError(str(exc)) from None
-        data, templates = learner.learn(image, region=region, examples=examples)
+            data, templates = learner.learn(image, region=region, examples=examples)
+    except PickCancelled as exc:
+        raise UsageError(str(exc)) from None
     data.update({"game": game.name, "name": args.name, "created": time.strftime("%Y-%m-%d %H:%M:%S"),
                  "source": {"image": image_path.name, "size": [image.shape[1], image.shape[0]]}})
 

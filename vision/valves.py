@@ -10,6 +10,7 @@ calibration profile (``calibration/profile.py``; the shipped one is our own sewe
      "valves": {"A": [x, y], ...},                            # every valve of the graph
      "valve_size": 50,                                        # side of the valve crops
      "reference_shut": [],        # valves shown shut in reference.png
+     "shut_look": "template",     # or "red wrench" (no closed.png; see stage 2b)
      "close": "click",            # or "wrench-then-click" with "wrench": [x, y]
      "templates": {"reference": "reference.png", "open": "open.png", "closed": "closed.png"}}
 
@@ -24,6 +25,15 @@ Stages:
    reference picture, where it is open, so valves drawn differently each match their own
    — and with the closed crop; the nearer look wins, and a valve like neither means this
    is not the scene. Valves shut in the reference use the generic open crop;
+2b. ``read_wrenches`` (``"shut_look": "red wrench"``, a reference with every valve open,
+   as the player's screenshot of Machinarium's panel): each valve is sought near its
+   mapped place with its own open look, the open valves found refine scale and offset,
+   and the scene is compared with the reference at a working scale (valves WORK_CROP px):
+   a pixel differs when its Lab colour lies outside the range of its reference
+   neighbourhood (so a pixel of misalignment or blur is no difference). A valve whose
+   middle is covered by a thick patch of new red is closed; one whose middle matches is
+   open; anything else there, or a difference anywhere in the scene not joined to a
+   wrench (a scribble, a covering window, another scene), refuses the picture;
 3. ``fit``: the scale and offset that put the profile's valves on the wheels found, by
    least squares, for the points that are not valves (inlet, outlet, wrench).
 
@@ -53,6 +63,14 @@ MIN_COARSE = 0.4            # coarse correlation worth refining (other pictures:
 MIN_MATCH = 0.55            # refined correlation with the reference picture
 MIN_VALVE = 0.5             # a valve's correlation with the look it is said to have
 MIN_GAP = 0.05              # … and how much nearer that look must be than the other
+WORK_CROP = 36              # red wrench looks: a valve crop's side at the working scale
+CHANGED = 14.0              # Lab distance outside the reference neighbourhood's range
+NEW_RED = 14.0              # a* gained over the reference by a wrench's red …
+RED_A = 28.0                # … to at least this a* (copper pipes reach ~20)
+WRENCH_COVER = 0.25         # share of a valve's disc (radius 0.45 crop) a wrench covers
+OPEN_RED = 0.06             # … and the most new red an open valve's disc may show
+OPEN_CHANGED = 0.12         # most of a valve's middle (radius 0.22 crop) that may differ when open
+MAX_BLOT = 0.08             # a difference not on a wrench, in valve crop areas: refused
 
 
 @dataclass(frozen=True)
@@ -67,9 +85,16 @@ class Scene:
     fine: np.ndarray                # … and at most 2·FINE_WIDTH wide, to shrink templates from
     points: dict[str, tuple[float, float]]
     open_looks: dict[str, np.ndarray]   # each valve's, BGR, valve_size square
-    closed_look: np.ndarray
+    closed_look: np.ndarray | None      # None: closed valves carry a red wrench
     close: str
     wrench: tuple[float, float] | None
+    size: int                           # valve_size
+    work: np.ndarray | None             # red wrench looks: the reference, Lab, at the working scale
+
+    @property
+    def work_k(self) -> float:
+        """Reference pixels → working-scale pixels."""
+        return min(1.0, WORK_CROP / self.size)
 
 
 @dataclass(frozen=True)
@@ -129,7 +154,10 @@ def _scene(folder: str, stamp: int) -> Scene:
     points[board.inlet] = point("inlet", prof.get("inlet", list))
     points[board.outlet] = point("outlet", prof.get("outlet", list))
     size = prof.get("valve_size", int)
-    looks = {key: prof.template(key) for key in ("open", "closed")}
+    shut_look = prof.get("shut_look", str, "template")
+    if shut_look not in ("template", "red wrench"):
+        raise ProfileError(f"{where}: field 'shut_look' must be 'template' or 'red wrench', not {shut_look!r}")
+    looks = {key: prof.template(key) for key in (("open", "closed") if shut_look == "template" else ("open",))}
     for key, look in looks.items():
         if look.shape[:2] != (size, size):
             raise ProfileError(f"{where}: template '{key}' must be {size}x{size} (field 'valve_size')")
@@ -146,7 +174,13 @@ def _scene(folder: str, stamp: int) -> Scene:
     wrench = point("wrench", prof.get("wrench", list)) if close == "wrench-then-click" else None
     coarse = _shrunk(reference, COARSE_WIDTH / w)
     fine = _shrunk(reference, min(1.0, 2 * FINE_WIDTH / w))
-    return Scene(prof.name, board, reference, coarse, fine, points, open_looks, looks["closed"], close, wrench)
+    work = None
+    if shut_look == "red wrench":
+        if shut:
+            raise ProfileError(f"{where}: a 'red wrench' profile needs a reference with every valve open ('reference_shut')")
+        work = _lab(_shrunk(colour, min(1.0, WORK_CROP / size)))
+    return Scene(prof.name, board, reference, coarse, fine, points, open_looks, looks.get("closed"), close, wrench,
+                 size, work)
 
 
 # ---------------------------------------------------------------------------- locate
@@ -233,36 +267,112 @@ class Valves:
     found: dict[str, tuple[float, float]]
 
 
+def _lab(image: np.ndarray) -> np.ndarray:
+    """Float Lab (L 0–100, a and b about ±100) of a BGR picture, lightly blurred."""
+    return cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+
+
+def _seek(image: np.ndarray, where: Placement, sc: Scene, name: str, look: np.ndarray, k: float,
+          ) -> tuple[float, tuple[float, float]]:
+    """(likeness, image position) of a valve look sought a few pixels around where the
+    placement maps the valve, compared at ``k`` × the image's scale."""
+    size = sc.size
+    look = _shrunk(look, k * where.scale)
+    centre = (size // 2 + 0.5) * look.shape[0] / size    # the valve's point in a look
+    half = (size / 2 + max(2, 0.15 * size)) * where.scale
+    x, y = where.map(sc.points[name])
+    x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
+    if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
+        raise NoBoardFound(f"valve {name} lies outside the image")
+    window = _shrunk(image[y0:y1, x0:x1], k)
+    score, u, v = likeness(window, look)
+    # window pixel → continuous window → image pixel coordinates
+    return score, (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
+                   y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
+
+
 def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     """Tell each valve open or closed by the nearer look. Looks and image meet at the
     smaller of their two scales, and each look is sought a few pixels around the mapped
     position, so a scale off by a percent or a hand-placed point off by a few pixels still
     reads — and the place found is the wheel's true centre."""
-    size = sc.closed_look.shape[0]
-    k = min(1.0, 1 / where.scale)               # image → comparison scale
-    closed_look = _shrunk(sc.closed_look, min(1.0, where.scale))
-    centre = (size // 2 + 0.5) * closed_look.shape[0] / size    # the valve's point in a look
-    half = (size / 2 + max(2, 0.15 * size)) * where.scale
+    assert sc.closed_look is not None
     closed, weakest, found = set(), 1.0, {}
+    k = min(1.0, 1 / where.scale)
     for name in sc.board.valves:
-        x, y = where.map(sc.points[name])
-        x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
-        if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
-            raise NoBoardFound(f"valve {name} lies outside the image")
-        window = _shrunk(image[y0:y1, x0:x1], k)
-        open_look = _shrunk(sc.open_looks[name], min(1.0, where.scale))
-        (is_open, ox, oy), (is_closed, cx, cy) = (likeness(window, look) for look in (open_look, closed_look))
+        (is_open, at_open), (is_closed, at_closed) = (_seek(image, where, sc, name, look, k)
+                                                      for look in (sc.open_looks[name], sc.closed_look))
         if max(is_open, is_closed) < MIN_VALVE or abs(is_open - is_closed) < MIN_GAP:
             raise NoBoardFound(f"valve {name} looks neither open nor closed "
                                f"(likeness {is_open:.2f} open, {is_closed:.2f} closed)")
-        u, v = (cx, cy) if is_closed > is_open else (ox, oy)
-        # window pixel → continuous window → image pixel coordinates
-        found[name] = (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
-                       y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
+        found[name] = at_closed if is_closed > is_open else at_open
         if is_closed > is_open:
             closed.add(name)
         weakest = min(weakest, max(is_open, is_closed))
     return Valves(frozenset(closed), weakest, found)
+
+
+def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
+    """Tell each valve open or closed by a red wrench over it (module doc, stage 2b)."""
+    assert sc.work is not None
+    k = sc.work_k
+    sought = {name: _seek(image, where, sc, name, sc.open_looks[name], min(1.0, k / where.scale))
+              for name in sc.board.valves}
+    sure = {name: at for name, (score, at) in sought.items() if score >= MIN_VALVE}
+    if len(sure) >= 3:
+        where = fit(sc, Valves(frozenset(), 0.0, sure))
+    # The image at the working scale, laid over the reference's working picture.
+    h, w = sc.work.shape[:2]
+    f = min(1.0, k / where.scale)                       # image → shrunk image
+    x0, y0 = max(0, int(where.x) - 2), max(0, int(where.y) - 2)
+    x1 = min(image.shape[1], int(where.x + sc.reference.shape[1] * where.scale) + 3)
+    y1 = min(image.shape[0], int(where.y + sc.reference.shape[0] * where.scale) + 3)
+    small = _shrunk(image[y0:y1, x0:x1], f)
+    step = where.scale / k * f                          # working pixel → shrunk-image pixels
+    warp = np.float32([[step, 0, (where.x - x0) * f + 0.5 * step - 0.5],
+                       [0, step, (where.y - y0) * f + 0.5 * step - 0.5]])
+    seen = _lab(cv2.warpAffine(small, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE))
+    ref = sc.work
+    box = np.ones((3, 3), np.uint8)
+    low, high = cv2.erode(ref, box), cv2.dilate(ref, box)
+    shift = np.median((seen - ref)[::3, ::3].reshape(-1, 3), axis=0)   # an even change of light or cast
+    seen_even = seen - shift
+    outside = np.maximum(low - seen_even, 0) + np.maximum(seen_even - high, 0)
+    changed = np.sqrt((outside ** 2).sum(axis=2)) > CHANGED
+    red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A)
+    thick = max(3, round(WORK_CROP * 0.12)) | 1
+    red = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_OPEN,
+                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thick, thick))) > 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+    crop = sc.size * k
+    yy, xx = np.mgrid[0:h, 0:w]
+    closed, weakest, on_wrench = set(), 1.0, set()
+    for name in sc.board.valves:
+        cx, cy = sc.points[name][0] * k, sc.points[name][1] * k
+        far = (xx - cx) ** 2 + (yy - cy) ** 2
+        disc, middle = far <= (0.45 * crop) ** 2, far <= (0.22 * crop) ** 2
+        cover = float(red[disc].mean())
+        differs = float(changed[middle].mean())
+        if cover >= WRENCH_COVER:
+            closed.add(name)
+            on_wrench.update(int(i) for i in np.unique(labels[disc & red]))
+            weakest = min(weakest, min(1.0, cover / WRENCH_COVER / 2))
+        elif differs <= OPEN_CHANGED and cover <= OPEN_RED:
+            weakest = min(weakest, sought[name][0])
+        else:
+            raise NoBoardFound(f"valve {name} is covered by something that is not a wrench "
+                               f"({differs:.0%} of its middle differs from the calibrated look, {cover:.0%} red)")
+    # Whatever differs must belong to a wrench: the blobs joined to a closed valve's red.
+    blot = MAX_BLOT * (sc.size * k) ** 2
+    for i in range(1, count):
+        if i not in on_wrench and stats[i, cv2.CC_STAT_AREA] > blot:
+            bx = stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] / 2
+            by = stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] / 2
+            ix, iy = where.map((bx / k, by / k))
+            raise NoBoardFound(f"the {sc.name} scene differs from its calibrated picture near "
+                               f"({ix:.0f}, {iy:.0f}): drawn over, covered, or another scene")
+    return Valves(frozenset(closed), weakest, {name: where.map(sc.points[name]) for name in sc.board.valves})
 
 
 def fit(sc: Scene, valves: Valves) -> Placement:
@@ -292,7 +402,7 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     where = locate(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), sc)
     if where.score < MIN_MATCH:
         raise NoBoardFound(f"the {sc.name} scene is not in the image (best likeness {where.score:.2f})")
-    valves = read_valves(image_bgr, where, sc)
+    valves = (read_valves if sc.closed_look is not None else read_wrenches)(image_bgr, where, sc)
     placed = fit(sc, valves)
     b = sc.board
     try:
@@ -305,5 +415,5 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         names.append("wrench")
         cells.append(placed.map(sc.wrench))
     geometry = {"profile": sc.name, "names": names, "origin": [placed.x, placed.y], "scale": placed.scale,
-                "radius": sc.closed_look.shape[0] * placed.scale / 2, "close": sc.close}
+                "radius": sc.size * placed.scale / 2, "close": sc.close}
     return Parse("valves", board, min(where.score, valves.weakest), cells, geometry)
