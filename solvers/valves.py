@@ -398,4 +398,5 @@ def show(board: Board, solution: list[str]) -> str:
     left = board.wrenches - len(board.closed) - len(solution)
     return (f"close {len(solution)} valve{'s' if len(solution) != 1 else ''}: {', '.join(solution)}"
             f"  ({left} wrench{'es' if left != 1 else ''} left after that)\n"
+            + "".join(f"  {k}. close {name}\n" for k, name in enumerate(solution, start=1)) +
             f"water from {board.inlet} no longer reaches {board.outlet}")
