@@ -67,7 +67,10 @@ WORK_CROP = 36              # red wrench looks: a valve crop's side at the worki
 CHANGED = 14.0              # Lab distance outside the reference neighbourhood's range
 NEW_RED = 14.0              # a* gained over the reference by a wrench's red …
 RED_A = 28.0                # … to at least this a* (copper pipes reach ~20)
-WRENCH_COVER = 0.25         # share of a valve's disc (radius 0.45 crop) a wrench covers
+WRENCH_COVER = 0.25         # share of a valve's disc (radius 0.45 crop) a wrench covers …
+WRENCH_BODY = 0.25          # … with red at least this share of a valve crop thick …
+HANDLE_REACH = 1.6          # … and a handle reaching this many valve widths out …
+HANDLE_SPREAD = 0.2         # … straight: off the line from the valve's middle, in valve widths
 OPEN_RED = 0.06             # … and the most new red an open valve's disc may show
 OPEN_CHANGED = 0.12         # most of a valve's middle (radius 0.22 crop) that may differ when open
 MAX_BLOT = 0.08             # a difference not on a wrench, in valve crop areas: refused
@@ -341,9 +344,10 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     outside = np.maximum(low - seen_even, 0) + np.maximum(seen_even - high, 0)
     changed = np.sqrt((outside ** 2).sum(axis=2)) > CHANGED
     red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A)
-    thick = max(3, round(WORK_CROP * 0.12)) | 1
-    red = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_OPEN,
-                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thick, thick))) > 0
+    # A wrench's head is solid red a quarter of a valve wide; a marker's stroke is not.
+    thick = round(WRENCH_BODY * WORK_CROP) | 1
+    solid = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_OPEN,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thick, thick))) > 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
     crop = sc.size * k
     yy, xx = np.mgrid[0:h, 0:w]
@@ -352,13 +356,17 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
         cx, cy = sc.points[name][0] * k, sc.points[name][1] * k
         far = (xx - cx) ** 2 + (yy - cy) ** 2
         disc, middle = far <= (0.45 * crop) ** 2, far <= (0.22 * crop) ** 2
-        cover = float(red[disc].mean())
+        cover = float(solid[disc].mean())
         differs = float(changed[middle].mean())
         if cover >= WRENCH_COVER:
+            others = [(x * k, y * k) for n, (x, y) in sc.points.items() if n != name]
+            handle = _handle(red, disc & solid, (cx, cy), others, 0.87 * crop)
+            if handle is not None:
+                raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({handle})")
             closed.add(name)
-            on_wrench.update(int(i) for i in np.unique(labels[disc & red]))
+            on_wrench.update(int(i) for i in np.unique(labels[disc & solid]))
             weakest = min(weakest, min(1.0, cover / WRENCH_COVER / 2))
-        elif differs <= OPEN_CHANGED and cover <= OPEN_RED:
+        elif differs <= OPEN_CHANGED and float(red[disc].mean()) <= OPEN_RED:
             weakest = min(weakest, sought[name][0])
         else:
             raise NoBoardFound(f"valve {name} is covered by something that is not a wrench "
@@ -373,6 +381,44 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
             raise NoBoardFound(f"the {sc.name} scene differs from its calibrated picture near "
                                f"({ix:.0f}, {iy:.0f}): drawn over, covered, or another scene")
     return Valves(frozenset(closed), weakest, {name: where.map(sc.points[name]) for name in sc.board.valves})
+
+
+def _handle(red: np.ndarray, head: np.ndarray, centre: tuple[float, float], others: list[tuple[float, float]],
+            body: float) -> str | None:
+    """Why the red over a valve is not a wrench, or None when it is one. A wrench's handle
+    leaves the valve as a straight bar: of the red joined to its head (``head``: the solid
+    red on the valve), the part beyond 0.8 body widths reaches at least HANDLE_REACH out,
+    at least half of it lies within ±30° of one direction (another wrench's red may join),
+    and at least 40 % of that half lies along the line from the valve's middle (within
+    HANDLE_SPREAD of it) and reaches HANDLE_REACH out too. A marker's blob
+    or squiggle fails one of these. Red on the other points (``others``; a wrench hung
+    there) is left out."""
+    _, labels = cv2.connectedComponents(red.astype(np.uint8), connectivity=8)
+    ys, xs = np.nonzero(np.isin(labels, [i for i in np.unique(labels[head]) if i]))
+    mine = np.ones(len(xs), bool)
+    for ox, oy in others:
+        mine &= np.hypot(xs - ox, ys - oy) > 0.6 * body
+    xs, ys = xs[mine], ys[mine]
+    dx, dy = xs - centre[0], ys - centre[1]
+    far = np.hypot(dx, dy)
+    out = far >= 0.8 * body
+    if far.max(initial=0) < HANDLE_REACH * body or out.sum() < 0.1 * body ** 2:
+        return "no handle leaves it"
+    angles = np.arctan2(dy[out], dx[out])
+    counts, edges = np.histogram(angles, bins=36, range=(-math.pi, math.pi))
+    window = np.convolve(np.concatenate([counts, counts[:5]]), np.ones(6), "valid")[:36]
+    best = int(np.argmax(window))
+    if window[best] < 0.5 * out.sum():
+        return "its red leaves it in many directions"
+    start = edges[best] + math.pi
+    inside = (angles + math.pi - start) % (2 * math.pi) <= math.radians(60)
+    mean = math.atan2(np.sin(angles[inside]).mean(), np.cos(angles[inside]).mean())
+    along = np.abs((angles - mean + math.pi) % (2 * math.pi) - math.pi) <= math.radians(30)
+    across = np.abs(-dx[out][along] * math.sin(mean) + dy[out][along] * math.cos(mean))
+    reach = far[out][along][across <= HANDLE_SPREAD * body]
+    if reach.size < 0.4 * across.size or reach.max(initial=0) < HANDLE_REACH * body:
+        return "its red is no straight handle"
+    return None
 
 
 def fit(sc: Scene, valves: Valves) -> Placement:

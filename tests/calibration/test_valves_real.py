@@ -1,0 +1,186 @@
+"""Valves on Machinarium's real panel (``../shared/real/valves/panel_open.jpg``, skipped when
+absent): a player's calibration given as a picks file, then readings of the panel at other
+crops, scales and JPEG qualities with red wrenches drawn on valves at run time (no picture
+derived from the panel is stored). A picture drawn over by hand, or another scene, is
+refused; the answer is judged by the rule checker, and hints sit on the real valves."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.profile import load
+from puzzlepilot.scenes.valves import draw_wrench
+from solvers.valves import Board, solve, validate
+from tests.helpers import run_cli as run
+from vision.common import NoBoardFound
+from vision.valves import parse
+
+PANEL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real" / "valves" / "panel_open.jpg"
+
+# The player's input: GAMES.md §5's graph, and where they clicked on the 1000x1000 panel —
+# the box around the panel, the inlet (bottom left), the outlet (the top pipe with the
+# arrow), the eleven valves with a "+" in letter order (which drawn valve is which letter
+# is the player's call; here the middle row is A-F and the bottom row G-K, left to right),
+# and a point on the rim of valve A.
+GRAPH = ("inlet: X\noutlet: Y\nwrenches: 3\nX G\nX H\nX K\nX B\nY C\nY D\nY E\nY J\nY B\nY H\nY I\n"
+         "A D\nA C\nA I\nA J\nA F\nA G\nB I\nF K\n")
+VALVES = {"A": (203, 442), "B": (343, 449), "C": (455, 445), "D": (576, 451), "E": (673, 450), "F": (806, 446),
+          "G": (204, 758), "H": (356, 758), "I": (468, 750), "J": (668, 738), "K": (810, 726)}
+PICKS = {"box": [40, 20, 910, 950], "inlet": [140, 862], "outlet": [442, 112],
+         "valves": [list(VALVES[v]) for v in sorted(VALVES)], "rim": [236, 442]}
+BODY = 66                   # a valve body's width on the panel, px
+
+
+@pytest.fixture(scope="module")
+def panel() -> np.ndarray:
+    if not PANEL.is_file():
+        pytest.skip("the real screenshots (../shared/real) are not here")
+    return cv2.imread(str(PANEL))
+
+
+@pytest.fixture(scope="module")
+def profile(panel, tmp_path_factory):
+    """The player's calibration, through the command line."""
+    work = tmp_path_factory.mktemp("machinarium")
+    (work / "graph.txt").write_text(GRAPH)
+    (work / "picks.json").write_text(json.dumps(PICKS))
+    status, out, err = run(["calibrate", "valves", PANEL, "--name", "machinarium", "--board", work / "graph.txt",
+                            "--picks", work / "picks.json", "--dir", work / "profile"])
+    assert status == 0, err
+    return load(work / "profile")
+
+
+def shot(panel: np.ndarray, closed: str, angle: float = -35.0, crop: tuple[int, int, int, int] = (0, 0, 1000, 1000),
+         scale: float = 1.0, quality: int | None = None) -> tuple[np.ndarray, dict[str, tuple[float, float]]]:
+    """The panel with red wrenches on the ``closed`` valves, cropped, scaled and maybe JPEG'd,
+    and where each valve then is."""
+    image = panel.copy()
+    for name in closed:
+        draw_wrench(image, VALVES[name], BODY, angle, blur=1.2)
+    x, y, w, h = crop
+    image = image[y:y + h, x:x + w]
+    if scale != 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    if quality:
+        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    return image, {n: ((px - x) * scale, (py - y) * scale) for n, (px, py) in VALVES.items()}
+
+
+def test_the_calibration_reads_its_own_screenshot_with_every_valve_open(panel, profile):
+    found = parse(panel, profile=profile)
+    assert found.board == Board.from_text(GRAPH) and found.confidence > 0.8
+    assert profile.data["shut_look"] == "red wrench"
+
+
+@pytest.mark.parametrize("closed, kw", [
+    ("ABH", {}),
+    ("ABH", {"scale": 0.6}),
+    ("CGK", {"crop": (20, 0, 980, 1000), "scale": 0.75, "quality": 70}),
+    ("DEJ", {"scale": 1.4, "angle": 20}),
+    ("F", {"crop": (30, 10, 940, 980), "scale": 0.5}),
+    ("ABH", {"scale": 0.45, "quality": 60}),
+    ("IJK", {"angle": -90}),
+    ("ABC", {"angle": 160, "scale": 0.8}),
+    ("A", {"crop": (0, 0, 1000, 1000), "scale": 1.2, "quality": 80}),
+])
+def test_wrenches_read_as_closed_valves_at_other_crops_and_scales(panel, profile, closed, kw):
+    image, at = shot(panel, closed, **kw)
+    found = parse(image, profile=profile)
+    assert found.board.closed == frozenset(closed)
+    where = dict(zip(found.geometry["names"], found.cells))
+    scale = kw.get("scale", 1.0)
+    for name, (x, y) in at.items():                 # hints go on the real valves
+        assert abs(where[name][0] - x) <= 0.15 * BODY * scale and abs(where[name][1] - y) <= 0.15 * BODY * scale, name
+    result = solve(found.board)
+    if result.solved:
+        assert validate(found.board, result.solution) == []
+
+
+def scribble(image: np.ndarray, near: tuple[float, float], colour: tuple[int, int, int], thick: int, seed: int) -> np.ndarray:
+    """A hand-drawn squiggle around a point."""
+    rng = np.random.default_rng(seed)
+    points = (np.array(near) + np.cumsum(rng.normal(0, 25, (12, 2)), axis=0)).astype(np.int32)
+    cv2.polylines(image, [points], False, colour, thick, cv2.LINE_AA)
+    return image
+
+
+@pytest.mark.parametrize("what", ["black squiggle on the pipes", "blue squiggle on a valve", "red squiggle on a valve",
+                                  "red squiggle on the wall", "thick red marker on a valve", "grey patch",
+                                  "white squiggle, smaller"])
+def test_a_picture_drawn_over_is_refused(panel, profile, what):
+    image, at = shot(panel, "AB", scale=0.7 if "smaller" in what else 1.0)
+    s = 0.7 if "smaller" in what else 1.0
+    if what == "black squiggle on the pipes":
+        scribble(image, (300, 620), (20, 20, 20), 4, 1)
+    elif what == "blue squiggle on a valve":
+        scribble(image, at["D"], (200, 80, 20), 3, 2)
+    elif what == "red squiggle on a valve":
+        scribble(image, at["C"], (40, 40, 210), 5, 3)
+    elif what == "red squiggle on the wall":
+        scribble(image, (760, 600), (40, 40, 210), 4, 4)
+    elif what == "thick red marker on a valve":
+        scribble(image, at["D"], (40, 40, 210), 9, 5)
+    elif what == "grey patch":
+        cv2.rectangle(image, (600, 600), (760, 700), (128, 128, 128), -1)
+    else:
+        scribble(image, (500 * s, 500 * s), (240, 240, 240), 3, 6)
+    with pytest.raises(NoBoardFound):
+        parse(image, profile=profile)
+
+
+def test_other_scenes_are_refused(panel, profile):
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "valves"
+    for name in ("sewer_ABH_480.png", "none_desktop.png", "none_photo.jpg"):
+        with pytest.raises(NoBoardFound):
+            parse(cv2.imread(str(fixtures / name)), profile=profile)
+    with pytest.raises(NoBoardFound):
+        parse(np.ascontiguousarray(panel[:, ::-1]), profile=profile)    # mirrored: not the scene
+    with pytest.raises(NoBoardFound):
+        parse(panel)                                  # our own sewer's profile does not read the real panel
+
+
+def test_solve_with_the_profile_draws_the_hints_on_the_real_valves(panel, profile, tmp_path):
+    image, _ = shot(panel, "A", scale=0.8, quality=85)
+    cv2.imwrite(str(tmp_path / "panel.jpg"), image)
+    status, out, err = run(["solve", tmp_path / "panel.jpg", "--game", "valves", "--profile", profile.folder,
+                            "--annotate", tmp_path / "hints.png"])
+    assert status == 0, err
+    assert "close 2 valves: B, H  (0 wrenches left after that)" in out and "1. close B" in out
+    drawn = cv2.imread(str(tmp_path / "hints.png")).astype(int) - image.astype(int)
+    for name in "BH":                               # red ink on the ring around each valve to close
+        x, y = (round(v * 0.8) for v in VALVES[name])
+        ring = drawn[y - 40:y + 40, x - 40:x + 40]
+        assert (np.abs(ring).sum(axis=2) > 60).mean() > 0.05, name
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"valves": []}, "must list 11 points"),
+    ({"box": [40, 20, 910]}, "'box' must be 4 numbers"),
+    ({"rim": "here"}, "'rim' must be 2 numbers"),
+    ({"inlet": [140, -3]}, "'inlet' must be 2 numbers of 0 or more"),
+    ({"box": [40, 20, 2000, 950]}, "reaches outside"),
+    ({"extra": 1}, "unknown extra"),
+    ({"valves": {"A": [1, 2]}}, "must name exactly the graph's valves"),
+])
+def test_a_bad_picks_file_is_one_line_and_exit_2(panel, tmp_path, change, message):
+    (tmp_path / "graph.txt").write_text(GRAPH)
+    (tmp_path / "picks.json").write_text(json.dumps({**PICKS, **change}))
+    status, out, err = run(["calibrate", "valves", PANEL, "--name", "x", "--board", tmp_path / "graph.txt",
+                            "--picks", tmp_path / "picks.json", "--dir", tmp_path / "profile"])
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err
+    assert not (tmp_path / "profile").exists()
+
+
+@pytest.mark.parametrize("content, message", [(None, "no such picks file"), ("{nope", "not valid JSON"),
+                                              ("[1, 2]", "must hold a JSON object")])
+def test_an_unreadable_picks_file_is_one_line_and_exit_2(panel, tmp_path, content, message):
+    (tmp_path / "graph.txt").write_text(GRAPH)
+    if content is not None:
+        (tmp_path / "picks.json").write_text(content)
+    status, _, err = run(["calibrate", "valves", PANEL, "--name", "x", "--board", tmp_path / "graph.txt",
+                          "--picks", tmp_path / "picks.json"])
+    assert status == 2 and len(err.strip().splitlines()) == 1 and message in err
