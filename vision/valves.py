@@ -67,9 +67,9 @@ WORK_CROP = 36              # red wrench looks: a valve crop's side at the worki
 CHANGED = 14.0              # Lab distance outside the reference neighbourhood's range
 NEW_RED = 14.0              # a* gained over the reference by a wrench's red …
 RED_A = 28.0                # … to at least this a* (copper pipes reach ~20)
-WRENCH_COVER = 0.25         # share of a valve's disc (radius 0.45 crop) a wrench covers …
-WRENCH_BODY = 0.25          # … with red at least this share of a valve crop thick …
-HANDLE_REACH = 1.6          # … and a handle reaching this many valve widths out …
+WRENCH_COVER = 0.35         # share of a valve's disc (radius 0.45 crop) a wrench covers …
+WRENCH_BODY = 0.3          # … with red at least this share of a valve crop thick …
+HANDLE_REACH = 1.8          # … and a straight handle reaching this many valve widths out …
 HANDLE_SPREAD = 0.2         # … straight: off the line from the valve's middle, in valve widths
 OPEN_RED = 0.06             # … and the most new red an open valve's disc may show
 OPEN_CHANGED = 0.12         # most of a valve's middle (radius 0.22 crop) that may differ when open
@@ -390,33 +390,30 @@ def _handle(red: np.ndarray, head: np.ndarray, centre: tuple[float, float], othe
     red on the valve), the part beyond 0.8 body widths reaches at least HANDLE_REACH out,
     at least half of it lies within ±30° of one direction (another wrench's red may join),
     and at least 40 % of that half lies along the line from the valve's middle (within
-    HANDLE_SPREAD of it) and reaches HANDLE_REACH out too. A marker's blob
+    HANDLE_SPREAD of it), unbroken from 0.8 to HANDLE_REACH valve widths out. A marker's blob
     or squiggle fails one of these. Red on the other points (``others``; a wrench hung
-    there) is left out."""
+    there) counts only for the handle being unbroken."""
     _, labels = cv2.connectedComponents(red.astype(np.uint8), connectivity=8)
     ys, xs = np.nonzero(np.isin(labels, [i for i in np.unique(labels[head]) if i]))
-    mine = np.ones(len(xs), bool)
-    for ox, oy in others:
-        mine &= np.hypot(xs - ox, ys - oy) > 0.6 * body
-    xs, ys = xs[mine], ys[mine]
     dx, dy = xs - centre[0], ys - centre[1]
     far = np.hypot(dx, dy)
-    out = far >= 0.8 * body
-    if far.max(initial=0) < HANDLE_REACH * body or out.sum() < 0.1 * body ** 2:
+    mine = far >= 0.8 * body                    # beyond the head, and not on another point
+    for ox, oy in others:
+        mine &= np.hypot(xs - ox, ys - oy) > 0.6 * body
+    if far.max(initial=0) < HANDLE_REACH * body or mine.sum() < 0.1 * body ** 2:
         return "no handle leaves it"
-    angles = np.arctan2(dy[out], dx[out])
-    counts, edges = np.histogram(angles, bins=36, range=(-math.pi, math.pi))
+    angles = np.arctan2(dy, dx)
+    counts, edges = np.histogram(angles[mine], bins=36, range=(-math.pi, math.pi))
     window = np.convolve(np.concatenate([counts, counts[:5]]), np.ones(6), "valid")[:36]
     best = int(np.argmax(window))
-    if window[best] < 0.5 * out.sum():
+    if window[best] < 0.5 * mine.sum():
         return "its red leaves it in many directions"
-    start = edges[best] + math.pi
-    inside = (angles + math.pi - start) % (2 * math.pi) <= math.radians(60)
+    inside = mine & ((angles - edges[best]) % (2 * math.pi) <= math.radians(60))
     mean = math.atan2(np.sin(angles[inside]).mean(), np.cos(angles[inside]).mean())
     along = np.abs((angles - mean + math.pi) % (2 * math.pi) - math.pi) <= math.radians(30)
-    across = np.abs(-dx[out][along] * math.sin(mean) + dy[out][along] * math.cos(mean))
-    reach = far[out][along][across <= HANDLE_SPREAD * body]
-    if reach.size < 0.4 * across.size or reach.max(initial=0) < HANDLE_REACH * body:
+    on_line = along & (np.abs(-dx * math.sin(mean) + dy * math.cos(mean)) <= HANDLE_SPREAD * body)
+    steps = np.histogram(far[on_line] / body, bins=round((HANDLE_REACH - 0.8) * 10), range=(0.8, HANDLE_REACH))[0]
+    if (on_line & mine).sum() < 0.4 * (along & mine).sum() or not steps.all():
         return "its red is no straight handle"
     return None
 
