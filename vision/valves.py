@@ -92,7 +92,8 @@ class Scene:
     close: str
     wrench: tuple[float, float] | None
     size: int                           # valve_size
-    work: np.ndarray | None             # red wrench looks: the reference, Lab, at the working scale
+    work: np.ndarray | None             # red wrench looks: the reference, Lab, at the working scale,
+    work_range: tuple[np.ndarray, np.ndarray] | None    # … and its 3x3 neighbourhoods' least and most
 
     @property
     def work_k(self) -> float:
@@ -177,13 +178,15 @@ def _scene(folder: str, stamp: int) -> Scene:
     wrench = point("wrench", prof.get("wrench", list)) if close == "wrench-then-click" else None
     coarse = _shrunk(reference, COARSE_WIDTH / w)
     fine = _shrunk(reference, min(1.0, 2 * FINE_WIDTH / w))
-    work = None
+    work = work_range = None
     if shut_look == "red wrench":
         if shut:
             raise ProfileError(f"{where}: a 'red wrench' profile needs a reference with every valve open ('reference_shut')")
         work = _lab(_shrunk(colour, min(1.0, WORK_CROP / size)))
+        box = np.ones((3, 3), np.uint8)
+        work_range = (cv2.erode(work, box), cv2.dilate(work, box))
     return Scene(prof.name, board, reference, coarse, fine, points, open_looks, looks.get("closed"), close, wrench,
-                 size, work)
+                 size, work, work_range)
 
 
 # ---------------------------------------------------------------------------- locate
@@ -233,7 +236,9 @@ def locate(grey: np.ndarray, sc: Scene) -> Placement:
     y1 = min(h, int(best.y + rh * best.scale * 1.045 + margin) + 1)
     window = _shrunk(grey[y0:y1, x0:x1], k)
     fine = Placement(best.x, best.y, best.scale, -1.0)     # coarse scores do not compare
-    for spread, step, with_centre in ((0.045, 0.015, True), (0.01, 0.005, False)):
+    # (A red wrench profile refines scale and offset from the valves found: one pass does.)
+    passes = ((0.045, 0.015, True), (0.01, 0.005, False))[:1 if sc.work is not None else 2]
+    for spread, step, with_centre in passes:
         centre = fine.scale
         for j in range(-round(spread / step), round(spread / step) + 1):
             if j == 0 and not with_centre:
@@ -336,10 +341,9 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
                        [0, step, (where.y - y0) * f + 0.5 * step - 0.5]])
     seen = _lab(cv2.warpAffine(small, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE))
-    ref = sc.work
-    box = np.ones((3, 3), np.uint8)
-    low, high = cv2.erode(ref, box), cv2.dilate(ref, box)
-    shift = np.median((seen - ref)[::3, ::3].reshape(-1, 3), axis=0)   # an even change of light or cast
+    assert sc.work_range is not None
+    low, high = sc.work_range
+    shift = np.median((seen - sc.work)[::3, ::3].reshape(-1, 3), axis=0)   # an even change of light or cast
     seen_even = seen - shift
     outside = np.maximum(low - seen_even, 0) + np.maximum(seen_even - high, 0)
     changed = np.sqrt((outside ** 2).sum(axis=2)) > CHANGED
@@ -349,24 +353,29 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     solid = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_OPEN,
                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thick, thick))) > 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+    red_labels = cv2.connectedComponents(red.astype(np.uint8), connectivity=8)[1]
     crop = sc.size * k
-    yy, xx = np.mgrid[0:h, 0:w]
+    r = math.ceil(0.45 * crop) + 1
     closed, weakest, on_wrench = set(), 1.0, set()
     for name in sc.board.valves:
         cx, cy = sc.points[name][0] * k, sc.points[name][1] * k
+        wx, wy = max(0, round(cx) - r), max(0, round(cy) - r)
+        near = np.s_[wy:round(cy) + r + 1, wx:round(cx) + r + 1]        # a square around the valve
+        yy, xx = np.ogrid[near]
         far = (xx - cx) ** 2 + (yy - cy) ** 2
         disc, middle = far <= (0.45 * crop) ** 2, far <= (0.22 * crop) ** 2
-        cover = float(solid[disc].mean())
-        differs = float(changed[middle].mean())
+        cover = float(solid[near][disc].mean())
+        differs = float(changed[near][middle].mean())
         if cover >= WRENCH_COVER:
+            head = red_labels[near][disc & solid[near]]
             others = [(x * k, y * k) for n, (x, y) in sc.points.items() if n != name]
-            handle = _handle(red, disc & solid, (cx, cy), others, 0.87 * crop)
+            handle = _handle(red_labels, head, (cx, cy), others, 0.87 * crop)
             if handle is not None:
                 raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({handle})")
             closed.add(name)
-            on_wrench.update(int(i) for i in np.unique(labels[disc & solid]))
+            on_wrench.update(int(i) for i in np.unique(labels[near][disc & solid[near]]))
             weakest = min(weakest, min(1.0, cover / WRENCH_COVER / 2))
-        elif differs <= OPEN_CHANGED and float(red[disc].mean()) <= OPEN_RED:
+        elif differs <= OPEN_CHANGED and float(red[near][disc].mean()) <= OPEN_RED:
             weakest = min(weakest, sought[name][0])
         else:
             raise NoBoardFound(f"valve {name} is covered by something that is not a wrench "
@@ -383,23 +392,25 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     return Valves(frozenset(closed), weakest, {name: where.map(sc.points[name]) for name in sc.board.valves})
 
 
-def _handle(red: np.ndarray, head: np.ndarray, centre: tuple[float, float], others: list[tuple[float, float]],
-            body: float) -> str | None:
+def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float],
+            others: list[tuple[float, float]], body: float) -> str | None:
     """Why the red over a valve is not a wrench, or None when it is one. A wrench's handle
-    leaves the valve as a straight bar: of the red joined to its head (``head``: the solid
-    red on the valve), the part beyond 0.8 body widths reaches at least HANDLE_REACH out,
+    leaves the valve as a straight bar: of the red joined to its head (``head``: the labels,
+    in ``red_labels``, of the solid red on the valve), the part beyond 0.8 body widths reaches at least HANDLE_REACH out,
     at least half of it lies within ±30° of one direction (another wrench's red may join),
     and at least 40 % of that half lies along the line from the valve's middle (within
     HANDLE_SPREAD of it), unbroken from 0.8 to HANDLE_REACH valve widths out. A marker's blob
     or squiggle fails one of these. Red on the other points (``others``; a wrench hung
     there) counts only for the handle being unbroken."""
-    _, labels = cv2.connectedComponents(red.astype(np.uint8), connectivity=8)
-    ys, xs = np.nonzero(np.isin(labels, [i for i in np.unique(labels[head]) if i]))
-    dx, dy = xs - centre[0], ys - centre[1]
+    reach = math.ceil((HANDLE_REACH + 0.5) * body)
+    x0, y0 = max(0, round(centre[0]) - reach), max(0, round(centre[1]) - reach)
+    near = red_labels[y0:round(centre[1]) + reach + 1, x0:round(centre[0]) + reach + 1]
+    ys, xs = np.nonzero(np.isin(near, [i for i in np.unique(head) if i]))
+    dx, dy = xs + x0 - centre[0], ys + y0 - centre[1]
     far = np.hypot(dx, dy)
     mine = far >= 0.8 * body                    # beyond the head, and not on another point
     for ox, oy in others:
-        mine &= np.hypot(xs - ox, ys - oy) > 0.6 * body
+        mine &= np.hypot(dx + centre[0] - ox, dy + centre[1] - oy) > 0.6 * body
     if far.max(initial=0) < HANDLE_REACH * body or mine.sum() < 0.1 * body ** 2:
         return "no handle leaves it"
     angles = np.arctan2(dy, dx)

@@ -12,27 +12,16 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.profile import load
-from puzzlepilot.scenes.valves import draw_wrench
+from puzzlepilot.benchmarks.valves import GAME, PANEL, PANEL_BODY as BODY, PANEL_PICKS as PICKS
+from puzzlepilot.benchmarks.valves import PANEL_VALVES as VALVES, panel_profile, panel_shot as shot
 from solvers.valves import Board, solve, validate
 from tests.helpers import run_cli as run
 from vision.common import NoBoardFound
 from vision.valves import parse
 
-PANEL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real" / "valves" / "panel_open.jpg"
-
-# The player's input: GAMES.md §5's graph, and where they clicked on the 1000x1000 panel —
-# the box around the panel, the inlet (bottom left), the outlet (the top pipe with the
-# arrow), the eleven valves with a "+" in letter order (which drawn valve is which letter
-# is the player's call; here the middle row is A-F and the bottom row G-K, left to right),
-# and a point on the rim of valve A.
-GRAPH = ("inlet: X\noutlet: Y\nwrenches: 3\nX G\nX H\nX K\nX B\nY C\nY D\nY E\nY J\nY B\nY H\nY I\n"
-         "A D\nA C\nA I\nA J\nA F\nA G\nB I\nF K\n")
-VALVES = {"A": (203, 442), "B": (343, 449), "C": (455, 445), "D": (576, 451), "E": (673, 450), "F": (806, 446),
-          "G": (204, 758), "H": (356, 758), "I": (468, 750), "J": (668, 738), "K": (810, 726)}
-PICKS = {"box": [40, 20, 910, 950], "inlet": [140, 862], "outlet": [442, 112],
-         "valves": [list(VALVES[v]) for v in sorted(VALVES)], "rim": [236, 442]}
-BODY = 66                   # a valve body's width on the panel, px
+# The player's input (GAMES.md §5's graph, and where they clicked on the panel: the box,
+# inlet, outlet, the eleven valves in letter order, the rim of A) is the bench's too.
+GRAPH = GAME.replace("/", "\n") + "\n"
 
 
 @pytest.fixture(scope="module")
@@ -44,30 +33,8 @@ def panel() -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def profile(panel, tmp_path_factory):
-    """The player's calibration, through the command line."""
-    work = tmp_path_factory.mktemp("machinarium")
-    (work / "graph.txt").write_text(GRAPH)
-    (work / "picks.json").write_text(json.dumps(PICKS))
-    status, out, err = run(["calibrate", "valves", PANEL, "--name", "machinarium", "--board", work / "graph.txt",
-                            "--picks", work / "picks.json", "--dir", work / "profile"])
-    assert status == 0, err
-    return load(work / "profile")
-
-
-def shot(panel: np.ndarray, closed: str, angle: float = -35.0, crop: tuple[int, int, int, int] = (0, 0, 1000, 1000),
-         scale: float = 1.0, quality: int | None = None) -> tuple[np.ndarray, dict[str, tuple[float, float]]]:
-    """The panel with red wrenches on the ``closed`` valves, cropped, scaled and maybe JPEG'd,
-    and where each valve then is."""
-    image = panel.copy()
-    for name in closed:
-        draw_wrench(image, VALVES[name], BODY, angle, blur=1.2)
-    x, y, w, h = crop
-    image = image[y:y + h, x:x + w]
-    if scale != 1.0:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
-    if quality:
-        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
-    return image, {n: ((px - x) * scale, (py - y) * scale) for n, (px, py) in VALVES.items()}
+    """The player's calibration (picks file, graph), through the command line."""
+    return panel_profile(tmp_path_factory.mktemp("machinarium"))
 
 
 def test_the_calibration_reads_its_own_screenshot_with_every_valve_open(panel, profile):
@@ -88,7 +55,7 @@ def test_the_calibration_reads_its_own_screenshot_with_every_valve_open(panel, p
     ("A", {"crop": (0, 0, 1000, 1000), "scale": 1.2, "quality": 80}),
 ])
 def test_wrenches_read_as_closed_valves_at_other_crops_and_scales(panel, profile, closed, kw):
-    image, at = shot(panel, closed, **kw)
+    image, at = shot(closed, **kw)
     found = parse(image, profile=profile)
     assert found.board.closed == frozenset(closed)
     where = dict(zip(found.geometry["names"], found.cells))
@@ -112,7 +79,7 @@ def scribble(image: np.ndarray, near: tuple[float, float], colour: tuple[int, in
                                   "red squiggle on the wall", "thick red marker on a valve", "grey patch",
                                   "white squiggle, smaller"])
 def test_a_picture_drawn_over_is_refused(panel, profile, what):
-    image, at = shot(panel, "AB", scale=0.7 if "smaller" in what else 1.0)
+    image, at = shot("AB", scale=0.7 if "smaller" in what else 1.0)
     s = 0.7 if "smaller" in what else 1.0
     if what == "black squiggle on the pipes":
         scribble(image, (300, 620), (20, 20, 20), 4, 1)
@@ -144,7 +111,7 @@ def test_other_scenes_are_refused(panel, profile):
 
 
 def test_solve_with_the_profile_draws_the_hints_on_the_real_valves(panel, profile, tmp_path):
-    image, _ = shot(panel, "A", scale=0.8, quality=85)
+    image, _ = shot("A", scale=0.8, quality=85)
     cv2.imwrite(str(tmp_path / "panel.jpg"), image)
     status, out, err = run(["solve", tmp_path / "panel.jpg", "--game", "valves", "--profile", profile.folder,
                             "--annotate", tmp_path / "hints.png"])
