@@ -89,7 +89,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
                              f"not the given board; nothing written")
     saved = profiles.save(data, templates, dest)
     io.out(f"profile {args.name!r} for {game.name} written to {saved.folder}")
-    io.out(f"reads {image_path.name} back: {found.board.to_text().count(chr(10)) + 1} rows, confidence {found.confidence:.2f}")
+    io.out(f"reads {image_path.name} back: a board of {found.board.size}, confidence {found.confidence:.2f}")
     io.out(f"use it with: --profile {args.name if args.dir is None else saved.folder}")
     return 0
 

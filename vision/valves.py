@@ -55,7 +55,8 @@ from solvers.valves import Board
 from vision.common import NoBoardFound, Parse
 
 SHIPPED = Path(__file__).resolve().parent.parent / "puzzlepilot" / "data" / "valves" / "sewer"
-COARSE_WIDTH = 96           # template width of the coarse scale sweep
+COARSE_WIDTH = 96           # template width of the coarse scale sweep (drawn scenes) …
+COARSE_PAINTED = 64         # … and for red wrench profiles (painted panels, blurry photos)
 FINE_WIDTH = 240            # template width of the refinement
 SMALLEST = 0.25             # the scene may be this share of the largest size that fits
 MIN_SCENE = 240             # … and no narrower than this many pixels
@@ -68,10 +69,11 @@ CHANGED = 14.0              # Lab distance outside the reference neighbourhood's
 NEW_RED = 14.0              # a* gained over the reference by a wrench's red …
 RED_A = 28.0                # … to at least this a* (copper pipes reach ~20)
 WRENCH_COVER = 0.35         # share of a valve's disc (radius 0.45 crop) a wrench covers …
-WRENCH_BODY = 0.3          # … with red at least this share of a valve crop thick …
+WRENCH_BODY = 0.3           # … with red at least this share of a valve crop thick …
 HANDLE_REACH = 1.8          # … and a straight handle reaching this many valve widths out …
 HANDLE_SPREAD = 0.2         # … straight: off the line from the valve's middle, in valve widths
-OPEN_RED = 0.06             # … and the most new red an open valve's disc may show
+WRENCH_SURE = 0.5           # a wrench's cover taken as certain (confidence 1)
+OPEN_RED = 0.06             # the most new red an open valve's disc may show
 OPEN_CHANGED = 0.12         # most of a valve's middle (radius 0.22 crop) that may differ when open
 MAX_BLOT = 0.08             # a difference not on a wrench, in valve crop areas: refused
 
@@ -84,7 +86,7 @@ class Scene:
     name: str
     board: Board
     reference: np.ndarray           # grey
-    coarse: np.ndarray              # the reference COARSE_WIDTH wide
+    coarse: np.ndarray              # the reference COARSE_WIDTH (or COARSE_PAINTED) wide
     fine: np.ndarray                # … and at most 2·FINE_WIDTH wide, to shrink templates from
     points: dict[str, tuple[float, float]]
     open_looks: dict[str, np.ndarray]   # each valve's, BGR, valve_size square
@@ -176,7 +178,7 @@ def _scene(folder: str, stamp: int) -> Scene:
     if close not in ("click", "wrench-then-click"):
         raise ProfileError(f"{where}: field 'close' must be 'click' or 'wrench-then-click', not {close!r}")
     wrench = point("wrench", prof.get("wrench", list)) if close == "wrench-then-click" else None
-    coarse = _shrunk(reference, COARSE_WIDTH / w)
+    coarse = _shrunk(reference, (COARSE_WIDTH if shut_look == "template" else COARSE_PAINTED) / w)
     fine = _shrunk(reference, min(1.0, 2 * FINE_WIDTH / w))
     work = work_range = None
     if shut_look == "red wrench":
@@ -214,14 +216,15 @@ def locate(grey: np.ndarray, sc: Scene) -> Placement:
     smallest = max(largest * SMALLEST, MIN_SCENE / rw)
     if smallest > largest:
         raise NoBoardFound(f"the image is too small to show the scene ({w}x{h})")
-    # Coarse: the template fixed at COARSE_WIDTH, the image shrunk to match each scale.
-    base_k = COARSE_WIDTH / (rw * smallest)
+    # Coarse: the template fixed at its width, the image shrunk to match each scale.
+    width = sc.coarse.shape[1]
+    base_k = width / (rw * smallest)
     base = _shrunk(grey, min(1.0, base_k))
     best = Placement(0, 0, 0, -1.0)
     steps = max(1, math.ceil(math.log(largest / smallest) / math.log(1.06)))
     for i in range(steps + 1):
         s = largest * (smallest / largest) ** (i / steps)
-        k = COARSE_WIDTH / (rw * s)
+        k = width / (rw * s)
         score, x, y = _match(_shrunk(base, k / min(1.0, base_k)), sc.coarse)
         if score > best.score:
             best = Placement(x / k, y / k, s, score)
@@ -229,15 +232,17 @@ def locate(grey: np.ndarray, sc: Scene) -> Placement:
         return best
     # Fine: around the coarse place (off by up to a coarse pixel and half the 6 % scale
     # step), scale within ±4.5 % in 1.5 % steps, then ±1 % in 0.5 % steps.
-    k = min(1.0, FINE_WIDTH / (rw * best.scale))
-    margin = 2 * rw * best.scale / COARSE_WIDTH + 0.04 * rw * best.scale
+    # (A red wrench profile refines scale and offset from the valves found: a smaller
+    # template and one pass do.)
+    wrench = sc.work is not None
+    k = min(1.0, FINE_WIDTH * (0.6 if wrench else 1.0) / (rw * best.scale))
+    margin = 2 * rw * best.scale / width + 0.04 * rw * best.scale
     x0, y0 = max(0, int(best.x - margin)), max(0, int(best.y - margin))
     x1 = min(w, int(best.x + rw * best.scale * 1.045 + margin) + 1)
     y1 = min(h, int(best.y + rh * best.scale * 1.045 + margin) + 1)
     window = _shrunk(grey[y0:y1, x0:x1], k)
     fine = Placement(best.x, best.y, best.scale, -1.0)     # coarse scores do not compare
-    # (A red wrench profile refines scale and offset from the valves found: one pass does.)
-    passes = ((0.045, 0.015, True), (0.01, 0.005, False))[:1 if sc.work is not None else 2]
+    passes = ((0.045, 0.015, True), (0.01, 0.005, False))[:1 if wrench else 2]
     for spread, step, with_centre in passes:
         centre = fine.scale
         for j in range(-round(spread / step), round(spread / step) + 1):
@@ -374,7 +379,7 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
                 raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({handle})")
             closed.add(name)
             on_wrench.update(int(i) for i in np.unique(labels[near][disc & solid[near]]))
-            weakest = min(weakest, min(1.0, cover / WRENCH_COVER / 2))
+            weakest = min(weakest, min(1.0, cover / WRENCH_SURE))
         elif differs <= OPEN_CHANGED and float(red[near][disc].mean()) <= OPEN_RED:
             weakest = min(weakest, sought[name][0])
         else:
