@@ -75,6 +75,7 @@ HANDLE_SPREAD = 0.2         # … straight: off the line from the valve's middle
 WRENCH_SURE = 0.5           # a wrench's cover taken as certain (confidence 1)
 OPEN_RED = 0.06             # the most new red an open valve's disc may show
 OPEN_CHANGED = 0.12         # most of a valve's middle (radius 0.22 crop) that may differ when open
+INSET = 0.06                # red wrench profiles: the reference's margin a crop may cut
 MAX_BLOT = 0.08             # a difference not on a wrench, in valve crop areas: refused
 
 
@@ -86,6 +87,8 @@ class Scene:
     name: str
     board: Board
     reference: np.ndarray           # grey
+    inset: tuple[int, int]          # the part ``locate`` seeks starts this far in (x, y) …
+    inner: np.ndarray               # … and is this (grey): the reference less a margin
     coarse: np.ndarray              # the reference COARSE_WIDTH (or COARSE_PAINTED) wide
     fine: np.ndarray                # … and at most 2·FINE_WIDTH wide, to shrink templates from
     points: dict[str, tuple[float, float]]
@@ -178,8 +181,13 @@ def _scene(folder: str, stamp: int) -> Scene:
     if close not in ("click", "wrench-then-click"):
         raise ProfileError(f"{where}: field 'close' must be 'click' or 'wrench-then-click', not {close!r}")
     wrench = point("wrench", prof.get("wrench", list)) if close == "wrench-then-click" else None
-    coarse = _shrunk(reference, (COARSE_WIDTH if shut_look == "template" else COARSE_PAINTED) / w)
-    fine = _shrunk(reference, min(1.0, 2 * FINE_WIDTH / w))
+    # A player's box around a painted panel takes in some of its surroundings, which another
+    # crop may cut: those profiles seek the reference less INSET of each side.
+    mx, my = (0, 0) if shut_look == "template" else (round(INSET * w), round(INSET * h))
+    inner = reference[my:h - my, mx:w - mx]
+    iw = inner.shape[1]
+    coarse = _shrunk(inner, (COARSE_WIDTH if shut_look == "template" else COARSE_PAINTED) / iw)
+    fine = _shrunk(inner, min(1.0, 2 * FINE_WIDTH / iw))
     work = work_range = None
     if shut_look == "red wrench":
         if shut:
@@ -187,7 +195,7 @@ def _scene(folder: str, stamp: int) -> Scene:
         work = _lab(_shrunk(colour, min(1.0, WORK_CROP / size)))
         box = np.ones((3, 3), np.uint8)
         work_range = (cv2.erode(work, box), cv2.dilate(work, box))
-    return Scene(prof.name, board, reference, coarse, fine, points, open_looks, looks.get("closed"), close, wrench,
+    return Scene(prof.name, board, reference, (mx, my), inner, coarse, fine, points, open_looks, looks.get("closed"), close, wrench,
                  size, work, work_range)
 
 
@@ -209,9 +217,9 @@ def _shrunk(image: np.ndarray, k: float) -> np.ndarray:
 
 def locate(grey: np.ndarray, sc: Scene) -> Placement:
     """Where the scene's reference picture is in a grey image, at what scale (see the
-    module doc)."""
+    module doc); the reference less its inset must lie inside the image."""
     h, w = grey.shape
-    rh, rw = sc.reference.shape
+    rh, rw = sc.inner.shape
     largest = min(w / rw, h / rh)
     smallest = max(largest * SMALLEST, MIN_SCENE / rw)
     if smallest > largest:
@@ -252,7 +260,8 @@ def locate(grey: np.ndarray, sc: Scene) -> Placement:
             score, x, y = _match(window, _shrunk(sc.fine, s * k * rw / sc.fine.shape[1]))
             if score > fine.score:
                 fine = Placement(x0 + x / k, y0 + y / k, s, score)
-    return fine
+    mx, my = sc.inset
+    return Placement(fine.x - mx * fine.scale, fine.y - my * fine.scale, fine.scale, fine.score)
 
 
 # ---------------------------------------------------------------------------- valves
@@ -346,13 +355,16 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
                        [0, step, (where.y - y0) * f + 0.5 * step - 0.5]])
     seen = _lab(cv2.warpAffine(small, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE))
+    shown = cv2.warpAffine(np.full(small.shape[:2], 255, np.uint8), warp, (w, h),
+                           flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderValue=0)
+    shown = cv2.erode(shown, np.ones((5, 5), np.uint8)) > 0    # the part of the scene the image shows
     assert sc.work_range is not None
     low, high = sc.work_range
-    shift = np.median((seen - sc.work)[::3, ::3].reshape(-1, 3), axis=0)   # an even change of light or cast
+    shift = np.median((seen - sc.work)[shown][::9], axis=0)   # an even change of light or cast
     seen_even = seen - shift
     outside = np.maximum(low - seen_even, 0) + np.maximum(seen_even - high, 0)
-    changed = np.sqrt((outside ** 2).sum(axis=2)) > CHANGED
-    red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A)
+    changed = (np.sqrt((outside ** 2).sum(axis=2)) > CHANGED) & shown
+    red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A) & shown
     # A wrench's head is solid red a quarter of a valve wide; a marker's stroke is not.
     thick = round(WRENCH_BODY * WORK_CROP) | 1
     solid = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_OPEN,

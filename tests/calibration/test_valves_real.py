@@ -53,6 +53,8 @@ def test_the_calibration_reads_its_own_screenshot_with_every_valve_open(panel, p
     ("IJK", {"angle": -90}),
     ("ABC", {"angle": 160, "scale": 0.8}),
     ("A", {"crop": (0, 0, 1000, 1000), "scale": 1.2, "quality": 80}),
+    ("ABH", {"crop": (90, 70, 830, 870), "scale": 0.9, "quality": 80}),    # tighter than the player's box
+    ("CEI", {"crop": (60, 40, 880, 900), "scale": 0.6}),
 ])
 def test_wrenches_read_as_closed_valves_at_other_crops_and_scales(panel, profile, closed, kw):
     image, at = shot(closed, **kw)
