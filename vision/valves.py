@@ -26,18 +26,23 @@ Stages:
    — and with the closed crop; the nearer look wins, and a valve like neither means this
    is not the scene. Valves shut in the reference use the generic open crop;
 2b. ``read_wrenches`` (``"shut_look": "red wrench"``, a reference with every valve open,
-   as the player's screenshot of Machinarium's panel): each valve is sought near its
-   mapped place with its own open look, the open valves found refine scale and offset,
-   and the scene is compared with the reference at a working scale (valves WORK_CROP px):
-   a pixel differs when its Lab colour lies outside the range of its reference
-   neighbourhood (so a pixel of misalignment or blur is no difference). A valve whose
-   middle is covered by a thick patch of new red is closed; one whose middle matches is
-   open; anything else there, or a difference anywhere in the scene not joined to a
-   wrench (a scribble, a covering window, another scene), refuses the picture;
+   as the player's screenshot of Machinarium's painted panel, where a closed valve carries
+   a red wrench): ``locate`` seeks the reference less an INSET margin (a crop may cut the
+   player's loose box) with a 64 px coarse and a smaller fine template; each valve is
+   sought near its mapped place with its own open look, and the open valves found refine
+   scale and offset. The part of the scene the image shows is compared with the reference
+   at a working scale (valves WORK_CROP px): a pixel differs when its Lab colour lies
+   outside the range of its reference 3×3 neighbourhood (a pixel of misalignment or blur
+   is no difference). A valve is closed when solid new red (WRENCH_BODY thick) covers
+   WRENCH_COVER of its disc and a straight handle leaves it (``_handle``); open when its
+   middle matches and shows no new red; anything else there (a marker's blob, a squiggle,
+   a patch), or a difference anywhere in the scene not joined to a wrench, refuses the
+   picture;
 3. ``fit``: the scale and offset that put the profile's valves on the wheels found, by
    least squares, for the points that are not valves (inlet, outlet, wrench).
 
-Cost: 15–40 ms for a 1920×1080 screenshot on two busy cores (``puzzlepilot bench valves``).
+Cost: 15–40 ms for a 1920×1080 screenshot on two busy cores, about 30 ms for the real
+panel (800×800, red wrench profile) on two very busy ones (``puzzlepilot bench valves``).
 """
 from __future__ import annotations
 
@@ -361,9 +366,10 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     assert sc.work_range is not None
     low, high = sc.work_range
     shift = np.median((seen - sc.work)[shown][::9], axis=0)   # an even change of light or cast
-    seen_even = seen - shift
-    outside = np.maximum(low - seen_even, 0) + np.maximum(seen_even - high, 0)
-    changed = (np.sqrt((outside ** 2).sum(axis=2)) > CHANGED) & shown
+    seen_even = seen - shift.astype(np.float32)
+    outside = np.maximum(low - seen_even, 0)
+    outside += np.maximum(seen_even - high, 0)
+    changed = (cv2.transform(outside * outside, np.ones((1, 3), np.float32)) > CHANGED ** 2) & shown
     red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A) & shown
     # A wrench's head is solid red a quarter of a valve wide; a marker's stroke is not.
     thick = round(WRENCH_BODY * WORK_CROP) | 1
