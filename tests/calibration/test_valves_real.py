@@ -153,3 +153,34 @@ def test_an_unreadable_picks_file_is_one_line_and_exit_2(panel, tmp_path, conten
     status, _, err = run(["calibrate", "valves", PANEL, "--name", "x", "--board", tmp_path / "graph.txt",
                           "--picks", tmp_path / "picks.json"])
     assert status == 2 and len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_live_plays_the_real_panel_by_clicking_the_real_valves(panel, profile, display, tmp_path):
+    import subprocess
+    import sys
+
+    from tests.display import find_on_screen, run_puzzlepilot, wait_for_window
+
+    image, at = shot("A", scale=0.7)
+    cv2.imwrite(str(tmp_path / "panel.png"), image)
+    viewer = subprocess.Popen([sys.executable, "-c",
+                               "import sys, tkinter as tk\n"
+                               "root = tk.Tk(); root.title('real panel'); root.geometry('+40+40')\n"
+                               "img = tk.PhotoImage(file=sys.argv[1]); tk.Label(root, image=img, bd=0).pack()\n"
+                               "root.mainloop()", str(tmp_path / "panel.png")])
+    try:
+        wait_for_window("real panel")
+        shown = find_on_screen(image)
+        assert shown is not None, "the panel never showed on the screen"
+        status, out, err = run_puzzlepilot("live", "--game", "valves", "--window", "real panel", "--profile",
+                                           str(profile.folder), "--play", "--dry-run", "--levels", "1",
+                                           "--hints", "none", timeout=90)
+    finally:
+        viewer.terminate()
+        viewer.wait(timeout=10)
+    assert status == 0, err
+    clicks = [tuple(map(int, line.split("(")[1].rstrip(")").split(","))) for line in out.splitlines()
+              if line.startswith("dry run: click")]
+    assert len(clicks) == 2 and "2 moves" in out
+    for (x, y), name in zip(clicks, "BH"):
+        assert abs(x - shown[0] - at[name][0]) <= 6 and abs(y - shown[1] - at[name][1]) <= 6, (name, x, y)
