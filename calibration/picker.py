@@ -91,5 +91,5 @@ def pick(image: np.ndarray, kinds: tuple[str, ...], title: str = "calibrate") ->
     root.mainloop()
     root.destroy()
     if state["cancelled"]:
-        raise PickCancelled("calibration cancelled")
+        raise PickCancelled("calibration cancelled in the window (Esc or closed); nothing written")
     return state["box"], state["examples"]

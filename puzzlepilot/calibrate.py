@@ -1,11 +1,12 @@
 """Teach the vision a new look from one screenshot, or check a profile on others.
 
-    puzzlepilot calibrate GAME SCREENSHOT --name NAME [--board TEXT|FILE] [--dir DIR]
+    puzzlepilot calibrate GAME SCREENSHOT --name NAME [--board TEXT|FILE] [--picks FILE] [--dir DIR]
     puzzlepilot calibrate --check NAME|DIR IMAGE... [--boards FILE]
 
 With ``--board`` (what the board in the screenshot is, as text or a file) the board is
 found and cropped automatically; without it a window opens: drag a box around the board,
-then click one example of each kind it asks for. The profile is read back on the same
+then click one example of each kind it asks for (valves: ``--picks`` gives the box and the
+points as JSON instead, see ``calibration/valves.py``). Esc in the window cancels. The profile is read back on the same
 screenshot before it is stored; a profile that does not read its own screenshot is not
 written. ``--check`` parses each image with the profile and prints its confidence and the
 places that differ from the expected boards (``--boards``: a JSON object of file name →
@@ -35,6 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the game and the screenshot to learn from; with --check, the images to check")
     p.add_argument("--name", help="the profile's name (stored in the user's profile folder)")
     p.add_argument("--board", metavar="TEXT|FILE", help="the board the screenshot shows (rows joined by '/' or newlines, or a file)")
+    p.add_argument("--picks", type=Path, metavar="FILE",
+                   help="valves: the box and points as JSON instead of the window (see README)")
     p.add_argument("--dir", type=Path, help="write the profile into this folder instead of the profile store "
                                             "(a new or empty folder, or a profile folder calibrate wrote: "
                                             "other folders are refused, never emptied)")
@@ -57,6 +60,10 @@ def main(args: argparse.Namespace, io: IO) -> int:
     learner = learner_for(game.name)
     image = load_image(image_path)
 
+    if args.picks and not hasattr(learner, "read_picks"):
+        raise UsageError(f"--picks applies to valves calibration, not {game.name}")
+    if args.picks and not args.board:
+        raise UsageError("--picks needs --board (the graph says which points the picks are)")
     from calibration.picker import PickCancelled, pick
 
     board = None
@@ -64,7 +71,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
         if args.board:
             text = read_board_text(args.board, io) if Path(args.board).is_file() else args.board
             board = as_read(game.board.from_text(text))
-            data, templates = learner.learn(image, board=board)   # valves still picks points
+            region, examples = learner.read_picks(args.picks, board) if args.picks else (None, None)
+            data, templates = learner.learn(image, board=board, region=region, examples=examples)
         else:
             region, examples = pick(image, learner.KINDS, title=f"calibrate {game.name}: {image_path.name}")
             data, templates = learner.learn(image, region=region, examples=examples)
@@ -85,7 +93,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
                              f"not the given board; nothing written")
     saved = profiles.save(data, templates, dest)
     io.out(f"profile {args.name!r} for {game.name} written to {saved.folder}")
-    io.out(f"reads {image_path.name} back: {found.board.to_text().count(chr(10)) + 1} rows, confidence {found.confidence:.2f}")
+    io.out(f"reads {image_path.name} back: a board of {found.board.size}, confidence {found.confidence:.2f}")
     io.out(f"use it with: --profile {args.name if args.dir is None else saved.folder}")
     return 0
 

@@ -10,6 +10,7 @@ Commands beyond ``solve`` and ``parse`` live in their own modules, each with
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import math
@@ -445,6 +446,10 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         game = get(args.game)
         board = game.board.from_text(read_board_text(args.board, io))
     options = game_options(args, game)
+    # An option that is a field of the board (valves' --wrenches) replaces it there, so the
+    # board printed and the wrenches said to be left agree with it.
+    fields = {f.name for f in dataclasses.fields(board)}
+    board = dataclasses.replace(board, **{k: options.pop(k) for k in list(options) if k in fields})
     if game.reports_progress:
         options["progress"] = lambda text: io.err(f"puzzlepilot: {game.name}: {text} ...")
 

@@ -160,7 +160,8 @@ def _check(pipes: tuple[tuple[str, str], ...], inlet: str, outlet: str, wrenches
     if wrenches < 0:
         raise BoardError(f"wrenches must be 0 or more, not {wrenches}", where.get("wrenches"))
     if len(closed) > wrenches:
-        raise BoardError(f"{len(closed)} valves are closed but there are only {wrenches} wrenches",
+        raise BoardError(f"{len(closed)} valve{'s are' if len(closed) != 1 else ' is'} closed but there "
+                         f"{'is only 1 wrench' if wrenches == 1 else f'are only {wrenches} wrenches'}",
                          where.get("wrenches"))
     for name in sorted(closed):
         line = where.get(f"closed {name}")
@@ -394,7 +395,8 @@ def show(board: Board, solution: list[str]) -> str:
     """The answer for people: which valves to close, and what that leaves."""
     if not solution:
         return f"nothing to close: no water reaches {board.outlet} from {board.inlet}"
-    left = board.wrenches - len(board.closed)
+    left = board.wrenches - len(board.closed) - len(solution)
     return (f"close {len(solution)} valve{'s' if len(solution) != 1 else ''}: {', '.join(solution)}"
-            f"  ({left} wrench{'es' if left != 1 else ''} left)\n"
+            f"  ({left} wrench{'es' if left != 1 else ''} left after that)\n"
+            + "".join(f"  {k}. close {name}\n" for k, name in enumerate(solution, start=1)) +
             f"water from {board.inlet} no longer reaches {board.outlet}")

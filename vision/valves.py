@@ -10,6 +10,7 @@ calibration profile (``calibration/profile.py``; the shipped one is our own sewe
      "valves": {"A": [x, y], ...},                            # every valve of the graph
      "valve_size": 50,                                        # side of the valve crops
      "reference_shut": [],        # valves shown shut in reference.png
+     "shut_look": "template",     # or "red wrench" (no closed.png; see stage 2b)
      "close": "click",            # or "wrench-then-click" with "wrench": [x, y]
      "templates": {"reference": "reference.png", "open": "open.png", "closed": "closed.png"}}
 
@@ -24,10 +25,24 @@ Stages:
    reference picture, where it is open, so valves drawn differently each match their own
    — and with the closed crop; the nearer look wins, and a valve like neither means this
    is not the scene. Valves shut in the reference use the generic open crop;
+2b. ``read_wrenches`` (``"shut_look": "red wrench"``, a reference with every valve open,
+   as the player's screenshot of Machinarium's painted panel, where a closed valve carries
+   a red wrench): ``locate`` seeks the reference less an INSET margin (a crop may cut the
+   player's loose box) with a 64 px coarse and a smaller fine template; each valve is
+   sought near its mapped place with its own open look, and the open valves found refine
+   scale and offset. The part of the scene the image shows is compared with the reference
+   at a working scale (valves WORK_CROP px): a pixel differs when its Lab colour lies
+   outside the range of its reference 3×3 neighbourhood (a pixel of misalignment or blur
+   is no difference). A valve is closed when solid new red (WRENCH_BODY thick) covers
+   WRENCH_COVER of its disc and a straight handle leaves it (``_handle``); open when its
+   middle matches and shows no new red; anything else there (a marker's blob, a squiggle,
+   a patch), or a difference anywhere in the scene not joined to a wrench, refuses the
+   picture;
 3. ``fit``: the scale and offset that put the profile's valves on the wheels found, by
    least squares, for the points that are not valves (inlet, outlet, wrench).
 
-Cost: 15–40 ms for a 1920×1080 screenshot on two busy cores (``puzzlepilot bench valves``).
+Cost: 15–40 ms for a 1920×1080 screenshot on two busy cores, about 30 ms for the real
+panel (800×800, red wrench profile) on two very busy ones (``puzzlepilot bench valves``).
 """
 from __future__ import annotations
 
@@ -45,7 +60,8 @@ from solvers.valves import Board
 from vision.common import NoBoardFound, Parse
 
 SHIPPED = Path(__file__).resolve().parent.parent / "puzzlepilot" / "data" / "valves" / "sewer"
-COARSE_WIDTH = 96           # template width of the coarse scale sweep
+COARSE_WIDTH = 96           # template width of the coarse scale sweep (drawn scenes) …
+COARSE_PAINTED = 64         # … and for red wrench profiles (painted panels, blurry photos)
 FINE_WIDTH = 240            # template width of the refinement
 SMALLEST = 0.25             # the scene may be this share of the largest size that fits
 MIN_SCENE = 240             # … and no narrower than this many pixels
@@ -53,6 +69,19 @@ MIN_COARSE = 0.4            # coarse correlation worth refining (other pictures:
 MIN_MATCH = 0.55            # refined correlation with the reference picture
 MIN_VALVE = 0.5             # a valve's correlation with the look it is said to have
 MIN_GAP = 0.05              # … and how much nearer that look must be than the other
+WORK_CROP = 36              # red wrench looks: a valve crop's side at the working scale
+CHANGED = 14.0              # Lab distance outside the reference neighbourhood's range
+NEW_RED = 14.0              # a* gained over the reference by a wrench's red …
+RED_A = 28.0                # … to at least this a* (copper pipes reach ~20)
+WRENCH_COVER = 0.35         # share of a valve's disc (radius 0.45 crop) a wrench covers …
+WRENCH_BODY = 0.3           # … with red at least this share of a valve crop thick …
+HANDLE_REACH = 1.8          # … and a straight handle reaching this many valve widths out …
+HANDLE_SPREAD = 0.2         # … straight: off the line from the valve's middle, in valve widths
+WRENCH_SURE = 0.5           # a wrench's cover taken as certain (confidence 1)
+OPEN_RED = 0.06             # the most new red an open valve's disc may show
+OPEN_CHANGED = 0.12         # most of a valve's middle (radius 0.22 crop) that may differ when open
+INSET = 0.06                # red wrench profiles: the reference's margin a crop may cut
+MAX_BLOT = 0.08             # a difference not on a wrench, in valve crop areas: refused
 
 
 @dataclass(frozen=True)
@@ -63,13 +92,23 @@ class Scene:
     name: str
     board: Board
     reference: np.ndarray           # grey
-    coarse: np.ndarray              # the reference COARSE_WIDTH wide
+    inset: tuple[int, int]          # the part ``locate`` seeks starts this far in (x, y) …
+    inner: np.ndarray               # … and is this (grey): the reference less a margin
+    coarse: np.ndarray              # the reference COARSE_WIDTH (or COARSE_PAINTED) wide
     fine: np.ndarray                # … and at most 2·FINE_WIDTH wide, to shrink templates from
     points: dict[str, tuple[float, float]]
     open_looks: dict[str, np.ndarray]   # each valve's, BGR, valve_size square
-    closed_look: np.ndarray
+    closed_look: np.ndarray | None      # None: closed valves carry a red wrench
     close: str
     wrench: tuple[float, float] | None
+    size: int                           # valve_size
+    work: np.ndarray | None             # red wrench looks: the reference, Lab, at the working scale,
+    work_range: tuple[np.ndarray, np.ndarray] | None    # … and its 3x3 neighbourhoods' least and most
+
+    @property
+    def work_k(self) -> float:
+        """Reference pixels → working-scale pixels."""
+        return min(1.0, WORK_CROP / self.size)
 
 
 @dataclass(frozen=True)
@@ -129,7 +168,10 @@ def _scene(folder: str, stamp: int) -> Scene:
     points[board.inlet] = point("inlet", prof.get("inlet", list))
     points[board.outlet] = point("outlet", prof.get("outlet", list))
     size = prof.get("valve_size", int)
-    looks = {key: prof.template(key) for key in ("open", "closed")}
+    shut_look = prof.get("shut_look", str, "template")
+    if shut_look not in ("template", "red wrench"):
+        raise ProfileError(f"{where}: field 'shut_look' must be 'template' or 'red wrench', not {shut_look!r}")
+    looks = {key: prof.template(key) for key in (("open", "closed") if shut_look == "template" else ("open",))}
     for key, look in looks.items():
         if look.shape[:2] != (size, size):
             raise ProfileError(f"{where}: template '{key}' must be {size}x{size} (field 'valve_size')")
@@ -144,9 +186,22 @@ def _scene(folder: str, stamp: int) -> Scene:
     if close not in ("click", "wrench-then-click"):
         raise ProfileError(f"{where}: field 'close' must be 'click' or 'wrench-then-click', not {close!r}")
     wrench = point("wrench", prof.get("wrench", list)) if close == "wrench-then-click" else None
-    coarse = _shrunk(reference, COARSE_WIDTH / w)
-    fine = _shrunk(reference, min(1.0, 2 * FINE_WIDTH / w))
-    return Scene(prof.name, board, reference, coarse, fine, points, open_looks, looks["closed"], close, wrench)
+    # A player's box around a painted panel takes in some of its surroundings, which another
+    # crop may cut: those profiles seek the reference less INSET of each side.
+    mx, my = (0, 0) if shut_look == "template" else (round(INSET * w), round(INSET * h))
+    inner = reference[my:h - my, mx:w - mx]
+    iw = inner.shape[1]
+    coarse = _shrunk(inner, (COARSE_WIDTH if shut_look == "template" else COARSE_PAINTED) / iw)
+    fine = _shrunk(inner, min(1.0, 2 * FINE_WIDTH / iw))
+    work = work_range = None
+    if shut_look == "red wrench":
+        if shut:
+            raise ProfileError(f"{where}: a 'red wrench' profile needs a reference with every valve open ('reference_shut')")
+        work = _lab(_shrunk(colour, min(1.0, WORK_CROP / size)))
+        box = np.ones((3, 3), np.uint8)
+        work_range = (cv2.erode(work, box), cv2.dilate(work, box))
+    return Scene(prof.name, board, reference, (mx, my), inner, coarse, fine, points, open_looks, looks.get("closed"), close, wrench,
+                 size, work, work_range)
 
 
 # ---------------------------------------------------------------------------- locate
@@ -167,21 +222,22 @@ def _shrunk(image: np.ndarray, k: float) -> np.ndarray:
 
 def locate(grey: np.ndarray, sc: Scene) -> Placement:
     """Where the scene's reference picture is in a grey image, at what scale (see the
-    module doc)."""
+    module doc); the reference less its inset must lie inside the image."""
     h, w = grey.shape
-    rh, rw = sc.reference.shape
+    rh, rw = sc.inner.shape
     largest = min(w / rw, h / rh)
     smallest = max(largest * SMALLEST, MIN_SCENE / rw)
     if smallest > largest:
         raise NoBoardFound(f"the image is too small to show the scene ({w}x{h})")
-    # Coarse: the template fixed at COARSE_WIDTH, the image shrunk to match each scale.
-    base_k = COARSE_WIDTH / (rw * smallest)
+    # Coarse: the template fixed at its width, the image shrunk to match each scale.
+    width = sc.coarse.shape[1]
+    base_k = width / (rw * smallest)
     base = _shrunk(grey, min(1.0, base_k))
     best = Placement(0, 0, 0, -1.0)
     steps = max(1, math.ceil(math.log(largest / smallest) / math.log(1.06)))
     for i in range(steps + 1):
         s = largest * (smallest / largest) ** (i / steps)
-        k = COARSE_WIDTH / (rw * s)
+        k = width / (rw * s)
         score, x, y = _match(_shrunk(base, k / min(1.0, base_k)), sc.coarse)
         if score > best.score:
             best = Placement(x / k, y / k, s, score)
@@ -189,14 +245,18 @@ def locate(grey: np.ndarray, sc: Scene) -> Placement:
         return best
     # Fine: around the coarse place (off by up to a coarse pixel and half the 6 % scale
     # step), scale within ±4.5 % in 1.5 % steps, then ±1 % in 0.5 % steps.
-    k = min(1.0, FINE_WIDTH / (rw * best.scale))
-    margin = 2 * rw * best.scale / COARSE_WIDTH + 0.04 * rw * best.scale
+    # (A red wrench profile refines scale and offset from the valves found: a smaller
+    # template and one pass do.)
+    wrench = sc.work is not None
+    k = min(1.0, FINE_WIDTH * (0.6 if wrench else 1.0) / (rw * best.scale))
+    margin = 2 * rw * best.scale / width + 0.04 * rw * best.scale
     x0, y0 = max(0, int(best.x - margin)), max(0, int(best.y - margin))
     x1 = min(w, int(best.x + rw * best.scale * 1.045 + margin) + 1)
     y1 = min(h, int(best.y + rh * best.scale * 1.045 + margin) + 1)
     window = _shrunk(grey[y0:y1, x0:x1], k)
     fine = Placement(best.x, best.y, best.scale, -1.0)     # coarse scores do not compare
-    for spread, step, with_centre in ((0.045, 0.015, True), (0.01, 0.005, False)):
+    passes = ((0.045, 0.015, True), (0.01, 0.005, False))[:1 if wrench else 2]
+    for spread, step, with_centre in passes:
         centre = fine.scale
         for j in range(-round(spread / step), round(spread / step) + 1):
             if j == 0 and not with_centre:
@@ -205,7 +265,8 @@ def locate(grey: np.ndarray, sc: Scene) -> Placement:
             score, x, y = _match(window, _shrunk(sc.fine, s * k * rw / sc.fine.shape[1]))
             if score > fine.score:
                 fine = Placement(x0 + x / k, y0 + y / k, s, score)
-    return fine
+    mx, my = sc.inset
+    return Placement(fine.x - mx * fine.scale, fine.y - my * fine.scale, fine.scale, fine.score)
 
 
 # ---------------------------------------------------------------------------- valves
@@ -233,36 +294,162 @@ class Valves:
     found: dict[str, tuple[float, float]]
 
 
+def _lab(image: np.ndarray) -> np.ndarray:
+    """Float Lab (L 0–100, a and b about ±100) of a BGR picture, lightly blurred."""
+    return cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+
+
+def _seek(image: np.ndarray, where: Placement, sc: Scene, name: str, look: np.ndarray, k: float,
+          ) -> tuple[float, tuple[float, float]]:
+    """(likeness, image position) of a valve look sought a few pixels around where the
+    placement maps the valve, compared at ``k`` × the image's scale."""
+    size = sc.size
+    look = _shrunk(look, k * where.scale)
+    centre = (size // 2 + 0.5) * look.shape[0] / size    # the valve's point in a look
+    half = (size / 2 + max(2, 0.15 * size)) * where.scale
+    x, y = where.map(sc.points[name])
+    x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
+    if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
+        raise NoBoardFound(f"valve {name} lies outside the image")
+    window = _shrunk(image[y0:y1, x0:x1], k)
+    score, u, v = likeness(window, look)
+    # window pixel → continuous window → image pixel coordinates
+    return score, (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
+                   y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
+
+
 def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     """Tell each valve open or closed by the nearer look. Looks and image meet at the
     smaller of their two scales, and each look is sought a few pixels around the mapped
     position, so a scale off by a percent or a hand-placed point off by a few pixels still
     reads — and the place found is the wheel's true centre."""
-    size = sc.closed_look.shape[0]
-    k = min(1.0, 1 / where.scale)               # image → comparison scale
-    closed_look = _shrunk(sc.closed_look, min(1.0, where.scale))
-    centre = (size // 2 + 0.5) * closed_look.shape[0] / size    # the valve's point in a look
-    half = (size / 2 + max(2, 0.15 * size)) * where.scale
+    assert sc.closed_look is not None
     closed, weakest, found = set(), 1.0, {}
+    k = min(1.0, 1 / where.scale)
     for name in sc.board.valves:
-        x, y = where.map(sc.points[name])
-        x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
-        if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
-            raise NoBoardFound(f"valve {name} lies outside the image")
-        window = _shrunk(image[y0:y1, x0:x1], k)
-        open_look = _shrunk(sc.open_looks[name], min(1.0, where.scale))
-        (is_open, ox, oy), (is_closed, cx, cy) = (likeness(window, look) for look in (open_look, closed_look))
+        (is_open, at_open), (is_closed, at_closed) = (_seek(image, where, sc, name, look, k)
+                                                      for look in (sc.open_looks[name], sc.closed_look))
         if max(is_open, is_closed) < MIN_VALVE or abs(is_open - is_closed) < MIN_GAP:
             raise NoBoardFound(f"valve {name} looks neither open nor closed "
                                f"(likeness {is_open:.2f} open, {is_closed:.2f} closed)")
-        u, v = (cx, cy) if is_closed > is_open else (ox, oy)
-        # window pixel → continuous window → image pixel coordinates
-        found[name] = (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
-                       y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
+        found[name] = at_closed if is_closed > is_open else at_open
         if is_closed > is_open:
             closed.add(name)
         weakest = min(weakest, max(is_open, is_closed))
     return Valves(frozenset(closed), weakest, found)
+
+
+def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
+    """Tell each valve open or closed by a red wrench over it (module doc, stage 2b)."""
+    assert sc.work is not None
+    k = sc.work_k
+    sought = {name: _seek(image, where, sc, name, sc.open_looks[name], min(1.0, k / where.scale))
+              for name in sc.board.valves}
+    sure = {name: at for name, (score, at) in sought.items() if score >= MIN_VALVE}
+    if len(sure) >= 3:
+        where = fit(sc, Valves(frozenset(), 0.0, sure))
+    # The image at the working scale, laid over the reference's working picture.
+    h, w = sc.work.shape[:2]
+    f = min(1.0, k / where.scale)                       # image → shrunk image
+    x0, y0 = max(0, int(where.x) - 2), max(0, int(where.y) - 2)
+    x1 = min(image.shape[1], int(where.x + sc.reference.shape[1] * where.scale) + 3)
+    y1 = min(image.shape[0], int(where.y + sc.reference.shape[0] * where.scale) + 3)
+    small = _shrunk(image[y0:y1, x0:x1], f)
+    step = where.scale / k * f                          # working pixel → shrunk-image pixels
+    warp = np.float32([[step, 0, (where.x - x0) * f + 0.5 * step - 0.5],
+                       [0, step, (where.y - y0) * f + 0.5 * step - 0.5]])
+    seen = _lab(cv2.warpAffine(small, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE))
+    shown = cv2.warpAffine(np.full(small.shape[:2], 255, np.uint8), warp, (w, h),
+                           flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderValue=0)
+    shown = cv2.erode(shown, np.ones((5, 5), np.uint8)) > 0    # the part of the scene the image shows
+    assert sc.work_range is not None
+    low, high = sc.work_range
+    shift = np.median((seen - sc.work)[shown][::9], axis=0)   # an even change of light or cast
+    seen_even = seen - shift.astype(np.float32)
+    outside = np.maximum(low - seen_even, 0)
+    outside += np.maximum(seen_even - high, 0)
+    changed = (cv2.transform(outside * outside, np.ones((1, 3), np.float32)) > CHANGED ** 2) & shown
+    red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A) & shown
+    # A wrench's head is solid red a quarter of a valve wide; a marker's stroke is not.
+    thick = round(WRENCH_BODY * WORK_CROP) | 1
+    solid = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_OPEN,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thick, thick))) > 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+    red_labels = cv2.connectedComponents(red.astype(np.uint8), connectivity=8)[1]
+    crop = sc.size * k
+    r = math.ceil(0.45 * crop) + 1
+    closed, weakest, on_wrench = set(), 1.0, set()
+    for name in sc.board.valves:
+        cx, cy = sc.points[name][0] * k, sc.points[name][1] * k
+        wx, wy = max(0, round(cx) - r), max(0, round(cy) - r)
+        near = np.s_[wy:round(cy) + r + 1, wx:round(cx) + r + 1]        # a square around the valve
+        yy, xx = np.ogrid[near]
+        far = (xx - cx) ** 2 + (yy - cy) ** 2
+        disc, middle = far <= (0.45 * crop) ** 2, far <= (0.22 * crop) ** 2
+        cover = float(solid[near][disc].mean())
+        differs = float(changed[near][middle].mean())
+        if cover >= WRENCH_COVER:
+            head = red_labels[near][disc & solid[near]]
+            others = [(x * k, y * k) for n, (x, y) in sc.points.items() if n != name]
+            handle = _handle(red_labels, head, (cx, cy), others, 0.87 * crop)
+            if handle is not None:
+                raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({handle})")
+            closed.add(name)
+            on_wrench.update(int(i) for i in np.unique(labels[near][disc & solid[near]]))
+            weakest = min(weakest, min(1.0, cover / WRENCH_SURE))
+        elif differs <= OPEN_CHANGED and float(red[near][disc].mean()) <= OPEN_RED:
+            weakest = min(weakest, sought[name][0])
+        else:
+            raise NoBoardFound(f"valve {name} is covered by something that is not a wrench "
+                               f"({differs:.0%} of its middle differs from the calibrated look, {cover:.0%} red)")
+    # Whatever differs must belong to a wrench: the blobs joined to a closed valve's red.
+    blot = MAX_BLOT * (sc.size * k) ** 2
+    for i in range(1, count):
+        if i not in on_wrench and stats[i, cv2.CC_STAT_AREA] > blot:
+            bx = stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] / 2
+            by = stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] / 2
+            ix, iy = where.map((bx / k, by / k))
+            raise NoBoardFound(f"the {sc.name} scene differs from its calibrated picture near "
+                               f"({ix:.0f}, {iy:.0f}): drawn over, covered, or another scene")
+    return Valves(frozenset(closed), weakest, {name: where.map(sc.points[name]) for name in sc.board.valves})
+
+
+def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float],
+            others: list[tuple[float, float]], body: float) -> str | None:
+    """Why the red over a valve is not a wrench, or None when it is one. A wrench's handle
+    leaves the valve as a straight bar: of the red joined to its head (``head``: the labels,
+    in ``red_labels``, of the solid red on the valve), the part beyond 0.8 body widths reaches at least HANDLE_REACH out,
+    at least half of it lies within ±30° of one direction (another wrench's red may join),
+    and at least 40 % of that half lies along the line from the valve's middle (within
+    HANDLE_SPREAD of it), unbroken from 0.8 to HANDLE_REACH valve widths out. A marker's blob
+    or squiggle fails one of these. Red on the other points (``others``; a wrench hung
+    there) counts only for the handle being unbroken."""
+    reach = math.ceil((HANDLE_REACH + 0.5) * body)
+    x0, y0 = max(0, round(centre[0]) - reach), max(0, round(centre[1]) - reach)
+    near = red_labels[y0:round(centre[1]) + reach + 1, x0:round(centre[0]) + reach + 1]
+    ys, xs = np.nonzero(np.isin(near, [i for i in np.unique(head) if i]))
+    dx, dy = xs + x0 - centre[0], ys + y0 - centre[1]
+    far = np.hypot(dx, dy)
+    mine = far >= 0.8 * body                    # beyond the head, and not on another point
+    for ox, oy in others:
+        mine &= np.hypot(dx + centre[0] - ox, dy + centre[1] - oy) > 0.6 * body
+    if far.max(initial=0) < HANDLE_REACH * body or mine.sum() < 0.1 * body ** 2:
+        return "no handle leaves it"
+    angles = np.arctan2(dy, dx)
+    counts, edges = np.histogram(angles[mine], bins=36, range=(-math.pi, math.pi))
+    window = np.convolve(np.concatenate([counts, counts[:5]]), np.ones(6), "valid")[:36]
+    best = int(np.argmax(window))
+    if window[best] < 0.5 * mine.sum():
+        return "its red leaves it in many directions"
+    inside = mine & ((angles - edges[best]) % (2 * math.pi) <= math.radians(60))
+    mean = math.atan2(np.sin(angles[inside]).mean(), np.cos(angles[inside]).mean())
+    along = np.abs((angles - mean + math.pi) % (2 * math.pi) - math.pi) <= math.radians(30)
+    on_line = along & (np.abs(-dx * math.sin(mean) + dy * math.cos(mean)) <= HANDLE_SPREAD * body)
+    steps = np.histogram(far[on_line] / body, bins=round((HANDLE_REACH - 0.8) * 10), range=(0.8, HANDLE_REACH))[0]
+    if (on_line & mine).sum() < 0.4 * (along & mine).sum() or not steps.all():
+        return "its red is no straight handle"
+    return None
 
 
 def fit(sc: Scene, valves: Valves) -> Placement:
@@ -292,7 +479,7 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     where = locate(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), sc)
     if where.score < MIN_MATCH:
         raise NoBoardFound(f"the {sc.name} scene is not in the image (best likeness {where.score:.2f})")
-    valves = read_valves(image_bgr, where, sc)
+    valves = (read_valves if sc.closed_look is not None else read_wrenches)(image_bgr, where, sc)
     placed = fit(sc, valves)
     b = sc.board
     try:
@@ -305,5 +492,5 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         names.append("wrench")
         cells.append(placed.map(sc.wrench))
     geometry = {"profile": sc.name, "names": names, "origin": [placed.x, placed.y], "scale": placed.scale,
-                "radius": sc.closed_look.shape[0] * placed.scale / 2, "close": sc.close}
+                "radius": sc.size * placed.scale / 2, "close": sc.close}
     return Parse("valves", board, min(where.score, valves.weakest), cells, geometry)

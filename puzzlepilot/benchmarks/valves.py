@@ -9,13 +9,20 @@ square lattice, each lattice pipe kept with probability 3/4, the inlet piped to 
 of the left column, the outlet to four of the right.
 
 Vision: ``parse`` on rendered screenshots against finding the scene by plain template
-matching at full resolution over the same scales in 2 % steps (no coarse-to-fine).
+matching at full resolution over the same scales in 2 % steps (no coarse-to-fine). When
+the real captures are beside the project (``../shared/real``), also Machinarium's real
+panel calibrated from a player's picks (``PANEL_PICKS``) and read with red wrenches drawn
+on three valves, 0.8x, JPEG (its baseline: the same matching with its reference).
 """
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import tempfile
 from collections import deque
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +32,16 @@ from vision.common import NoBoardFound
 
 GAME = ("inlet: X/outlet: Y/wrenches: 3/X G/X H/X K/X B/Y C/Y D/Y E/Y J/Y B/Y H/Y I/"
         "A D/A C/A I/A J/A F/A G/B I/F K")
+PANEL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real" / "valves" / "panel_open.jpg"
+# A player's calibration of that panel (1000x1000): the box, the inlet (bottom left), the
+# outlet (the top pipe with the arrow), the eleven "+" valves in letter order (middle row
+# A-F, bottom row G-K, left to right: which is which letter is the player's call) and a
+# point on the rim of valve A. The tests use it too.
+PANEL_VALVES = {"A": (203, 442), "B": (343, 449), "C": (455, 445), "D": (576, 451), "E": (673, 450), "F": (806, 446),
+                "G": (204, 758), "H": (356, 758), "I": (468, 750), "J": (668, 738), "K": (810, 726)}
+PANEL_PICKS = {"box": [40, 20, 910, 950], "inlet": [140, 862], "outlet": [442, 112],
+               "valves": [list(PANEL_VALVES[v]) for v in sorted(PANEL_VALVES)], "rim": [236, 442]}
+PANEL_BODY = 66             # a valve body's width on the panel, px
 
 
 def sewer(side: int, seed: int, keep: float = 0.75) -> Board:
@@ -121,14 +138,15 @@ def run(bench: Bench) -> None:
     run_vision(bench)
 
 
-def baseline_locate(image: np.ndarray) -> tuple[float, float]:
-    """(best correlation, scale) of the shipped reference in an image by full-resolution
-    grey matching at every 2 % of scale over the range ``parse`` searches."""
+def baseline_locate(image: np.ndarray, profile: Any = None) -> tuple[float, float]:
+    """(best correlation, scale) of a profile's reference (None: the shipped one) in an
+    image by full-resolution grey matching at every 2 % of scale over the range ``parse``
+    searches."""
     import cv2
 
     from vision.valves import MIN_SCENE, SMALLEST, scene
 
-    reference = scene().reference
+    reference = scene(profile).reference
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     rh, rw = reference.shape
     largest = min(grey.shape[1] / rw, grey.shape[0] / rh)
@@ -142,6 +160,45 @@ def baseline_locate(image: np.ndarray) -> tuple[float, float]:
     return best
 
 
+def panel_profile(folder: Path) -> Any:
+    """The player's profile of the real panel, calibrated through the command line from
+    ``PANEL_PICKS`` into ``folder`` (ProfileError/UsageError when the panel is missing)."""
+    from calibration.profile import load
+    from puzzlepilot.cli import main
+
+    (folder / "graph.txt").write_text(GAME.replace("/", "\n"))
+    (folder / "picks.json").write_text(json.dumps(PANEL_PICKS))
+    import io
+
+    err = io.StringIO()
+    status = main(["calibrate", "valves", str(PANEL), "--name", "machinarium", "--board", str(folder / "graph.txt"),
+                   "--picks", str(folder / "picks.json"), "--dir", str(folder / "profile")],
+                  stdout=io.StringIO(), stderr=err)
+    if status:
+        raise RuntimeError(f"calibrating the real panel failed: {err.getvalue().strip()}")
+    return load(folder / "profile")
+
+
+def panel_shot(closed: str, angle: float = -35.0, crop: tuple[int, int, int, int] = (0, 0, 1000, 1000),
+               scale: float = 1.0, quality: int | None = None) -> tuple[np.ndarray, dict[str, tuple[float, float]]]:
+    """The real panel with red wrenches on the ``closed`` valves (handles at ``angle``),
+    cropped (x, y, width, height), scaled and maybe JPEG'd, and where each valve then is."""
+    import cv2
+
+    from puzzlepilot.scenes.valves import draw_wrench
+
+    image = cv2.imread(str(PANEL))
+    for name in closed:
+        draw_wrench(image, PANEL_VALVES[name], PANEL_BODY, angle, blur=1.2)
+    x, y, w, h = crop
+    image = image[y:y + h, x:x + w]
+    if scale != 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    if quality:
+        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    return image, {n: ((px - x) * scale, (py - y) * scale) for n, (px, py) in PANEL_VALVES.items()}
+
+
 def run_vision(bench: Bench) -> None:
     from puzzlepilot.scenes.onestroke import embed
     from puzzlepilot.scenes.paint import render_desktop
@@ -149,25 +206,29 @@ def run_vision(bench: Bench) -> None:
     from vision.valves import parse
 
     sewer, truth = render_sewer(frozenset("AB"), scale=0.75)
-    shots = {
-        "sewer 960x600": render_sewer(frozenset("H"))[0],
-        "desktop 1920x1080": embed(sewer, truth, render_desktop(1920, 1080, 3), 1100, 90, 1.0)[0],
-        "no sewer 1920x1080": render_desktop(1920, 1080, 4),
+    shots: dict[str, tuple[np.ndarray, Any]] = {
+        "sewer 960x600": (render_sewer(frozenset("H"))[0], None),
+        "desktop 1920x1080": (embed(sewer, truth, render_desktop(1920, 1080, 3), 1100, 90, 1.0)[0], None),
+        "no sewer 1920x1080": (render_desktop(1920, 1080, 4), None),
     }
-    rows = []
-    for label, image in shots.items():
-        def read() -> str:
-            try:
-                return " ".join(sorted(parse(image).board.closed)) or "-"
-            except NoBoardFound:
-                return "none"
-        read()
-        times = [bench.timed(read)[0] for _ in range(3 if bench.quick else 10)]
-        median, worst = summary(times)
-        base = ""
-        if not bench.quick or label.startswith("sewer"):
-            bench.progress(f"  vision baseline {label} ...")
-            base = ms(bench.timed(lambda: baseline_locate(image))[0])
-        rows.append([label, read(), median, worst, base, round(base / median, 1) if base else ""])
+    with tempfile.TemporaryDirectory() as tmp:
+        if PANEL.is_file():
+            shots["real panel 800x800, 3 wrenches"] = (panel_shot("ABH", scale=0.8, quality=85)[0],
+                                                         panel_profile(Path(tmp)))
+        rows = []
+        for label, (image, profile) in shots.items():
+            def read() -> str:
+                try:
+                    return " ".join(sorted(parse(image, profile).board.closed)) or "-"
+                except NoBoardFound:
+                    return "none"
+            read()
+            times = [bench.timed(read)[0] for _ in range(3 if bench.quick else 10)]
+            median, worst = summary(times)
+            base = ""
+            if not bench.quick or not label.startswith(("desktop", "no sewer")):
+                bench.progress(f"  vision baseline {label} ...")
+                base = ms(bench.timed(lambda: baseline_locate(image, profile))[0])
+            rows.append([label, read(), median, worst, base, round(base / median, 1) if base else ""])
     bench.table("valves_vision", "Valves vision, parse (ms; baseline: full-resolution matching, 2 % scale steps)",
                 ["screenshot", "closed", "median", "worst", "baseline", "ratio"], rows)

@@ -100,6 +100,48 @@ def draw_wheel(img: np.ndarray, centre: Point, radius: float, closed: bool) -> N
     cv2.circle(img, _pt(centre), max(2, round(radius * 0.28)), bgr(IRON), -1, cv2.LINE_AA)
 
 
+def draw_wrench(img: np.ndarray, centre: Point, size: float, angle: float = -35.0, blur: float = 0.0) -> None:
+    """A red wrench hung on a valve, as Machinarium shows a closed one: an open-ended
+    spanner whose jaw grips the valve's nut and whose handle leaves it at ``angle`` degrees
+    (0: to the right, negative: upwards); ``size`` is the valve body's width. Dark outline,
+    shaded red body, a lighter ridge along the handle, the nut showing in the jaw's mouth;
+    ``blur`` (pixels) softens it like the rest of a photographed screen."""
+    x, y = centre
+    a = np.deg2rad(angle)
+    ux, uy = np.cos(a), np.sin(a)
+    vx, vy = -uy, ux
+    layer = np.zeros_like(img)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    head, handle_w, length = 0.44 * size, 0.24 * size, 2.0 * size
+    hub = (x + ux * 0.1 * size, y + uy * 0.1 * size)
+    end = (x + ux * length, y + uy * length)
+    edge = max(2, round(0.05 * size))
+    outline, dark, body, ridge = (22, 20, 48), (30, 30, 140), (44, 46, 200), (110, 116, 240)
+    for colour, grow in ((outline, edge), (dark, 0), (body, -edge)):
+        for target in (layer, mask):
+            paint = colour if target is layer else 255
+            cv2.line(target, _pt(hub), _pt(end), paint, max(2, round(handle_w + 2 * grow)), cv2.LINE_AA)
+            cv2.circle(target, _pt(end), max(1, round(handle_w / 2 + grow)), paint, -1, cv2.LINE_AA)
+            cv2.circle(target, _pt(hub), max(2, round(head + grow)), paint, -1, cv2.LINE_AA)
+    cv2.line(layer, _pt((hub[0] + ux * head * 0.9 + vx * handle_w * 0.15, hub[1] + uy * head * 0.9 + vy * handle_w * 0.15)),
+             _pt((end[0] - ux * handle_w * 0.3 + vx * handle_w * 0.15, end[1] - uy * handle_w * 0.3 + vy * handle_w * 0.15)),
+             ridge, max(1, round(handle_w * 0.2)), cv2.LINE_AA)
+    # the mouth: a slot from beyond the nut out of the head, away from the handle
+    half = 0.16 * size
+    inner, outer = (x - ux * 0.05 * size, y - uy * 0.05 * size), (x - ux * head * 1.6, y - uy * head * 1.6)
+    slot = np.array([(inner[0] + vx * half, inner[1] + vy * half), (outer[0] + vx * half, outer[1] + vy * half),
+                     (outer[0] - vx * half, outer[1] - vy * half), (inner[0] - vx * half, inner[1] - vy * half)])
+    cv2.fillConvexPoly(mask, np.round(slot).astype(np.int32), 0, cv2.LINE_AA)
+    cv2.circle(mask, _pt(inner), round(half), 0, -1, cv2.LINE_AA)
+    if blur > 0:
+        layer = cv2.GaussianBlur(layer, (0, 0), blur)
+        mask = cv2.GaussianBlur(mask, (0, 0), blur)
+        solid = cv2.GaussianBlur((mask > 0).astype(np.float32), (0, 0), blur)
+        layer = (layer / np.maximum(solid, 1e-3)[:, :, None]).clip(0, 255)
+    alpha = (mask.astype(np.float32) / 255.0)[:, :, None]
+    img[:] = (img * (1 - alpha) + layer * alpha).round().astype(np.uint8)
+
+
 def _bricks(img: np.ndarray, k: float) -> None:
     img[:] = bgr(WALL)
     h, w = img.shape[:2]

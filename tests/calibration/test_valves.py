@@ -73,19 +73,71 @@ def test_without_the_graph_calibration_asks_for_it():
         learn(shot, board=None, region=box, examples=clicks)
 
 
+def test_a_screenshot_with_every_valve_open_learns_the_red_wrench_look():
+    shot, box, clicks = screenshot()
+    data, templates = build(shot, Board.from_text(GRAPH), box, clicks)
+    assert data["shut_look"] == "red wrench" and set(templates) == {"reference", "open"}
+
+
 @pytest.mark.parametrize("change, message", [
-    ("no shut valve", "closed: NAME"),
     ("rim at centre", "too near its centre"),
     ("click outside", "outside the box"),
 ])
 def test_bad_calibrations_are_refused_saying_why(change, message):
     shot, box, clicks = screenshot()
     board = BOARD
-    if change == "no shut valve":
-        board = Board.from_text(GRAPH)
-    elif change == "rim at centre":
+    if change == "rim at centre":
         clicks["the rim of valve G"] = clicks["valve G"]
     else:
         clicks["valve A"] = (box[0] - 5, box[1] + 10)
     with pytest.raises(ProfileError, match=message):
         build(shot, board, box, clicks)
+
+
+def test_esc_in_the_calibration_window_ends_in_one_line_and_exit_2(display, store, tmp_path):
+    import os
+    import shutil
+    import time
+
+    import cv2
+
+    from tests.display import find_on_screen, puzzlepilot, xdotool
+
+    if shutil.which("xdotool") is None:
+        pytest.skip("xdotool is not installed")
+    image, _ = render_sewer(frozenset("D"), scale=0.6)
+    cv2.imwrite(str(tmp_path / "sewer.png"), image)
+    (tmp_path / "graph.txt").write_text(BOARD.to_text())
+    env = {**os.environ, "DISPLAY": display, "PUZZLEPILOT_PROFILES": str(store)}
+    proc = puzzlepilot("calibrate", "valves", str(tmp_path / "sewer.png"), "--name", "esc",
+                       "--board", str(tmp_path / "graph.txt"), env=env)
+    try:
+        assert find_on_screen(image) is not None, "the calibration window never showed the screenshot"
+        window = xdotool("search", "--name", "calibrate valves").split()[0]
+        xdotool("windowfocus", window)
+        time.sleep(0.2)
+        xdotool("key", "Escape")
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 2 and out == "" and "Traceback" not in err
+    assert err.strip().splitlines() == ["puzzlepilot: error: calibration cancelled in the window (Esc or closed); nothing written"]
+    assert not (store / "esc").exists()
+
+
+def test_a_cancelled_window_is_one_line_and_exit_2(monkeypatch, tmp_path):
+    import cv2
+
+    import calibration.picker
+    from tests.helpers import run_cli
+
+    def cancelled(*_args, **_kw):
+        raise calibration.picker.PickCancelled("calibration cancelled in the window (Esc or closed); nothing written")
+
+    monkeypatch.setattr(calibration.picker, "pick", cancelled)
+    image, _ = render_sewer(frozenset("D"), scale=0.6)
+    cv2.imwrite(str(tmp_path / "sewer.png"), image)
+    status, out, err = run_cli(["calibrate", "valves", tmp_path / "sewer.png", "--name", "x", "--board", BOARD.to_text()])
+    assert status == 2 and out == "" and err == "puzzlepilot: error: calibration cancelled in the window (Esc or closed); nothing written\n"

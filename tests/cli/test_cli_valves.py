@@ -117,4 +117,19 @@ def test_all_for_people_lists_every_answer():
 
 def test_a_negative_number_of_wrenches_is_bad_input():
     status, out, err = run(["solve", "--game", "valves", "--board", "-", "--wrenches", "-3"], GAME)
-    assert status == 2 and out == "" and err == "puzzlepilot: error: the wrenches must be 0 or more, not -3\n"
+    assert status == 2 and out == "" and err == "puzzlepilot: error: wrenches must be 0 or more, not -3\n"
+
+
+def test_the_wrenches_left_are_told_truly():
+    three = "X A/A Y/X B/B Y/X C/C Y"
+    status, out, _ = run(["solve", "--game", "valves", "--board", "-"], three)
+    assert status == 0 and "close 3 valves: A, B, C  (0 wrenches left after that)" in out
+    status, out, _ = run(["solve", "--game", "valves", "--board", "-", "--wrenches", "5"], three)
+    assert status == 0 and "wrenches: 5" in out.splitlines() and "(2 wrenches left after that)" in out
+    status, out, _ = run(["solve", "--game", "valves", "--board", "-", "--wrenches", "4"], three + "/closed: A")
+    assert status == 0 and "close 2 valves: B, C  (1 wrench left after that)" in out
+
+
+def test_wrenches_fewer_than_the_closed_valves_are_bad_input():
+    status, out, err = run(["solve", "--game", "valves", "--board", "-", "--wrenches", "0"], GAME + "\nclosed: A")
+    assert status == 2 and out == "" and err == "puzzlepilot: error: 1 valve is closed but there are only 0 wrenches\n"

@@ -10,7 +10,7 @@ import pytest
 
 from calibration.profile import load
 from overlay.actions import Click
-from overlay.draw import Label, Marker
+from overlay.draw import Label, Marker, Polyline
 from overlay.valves import hints, plan
 from puzzlepilot.scenes.valves import render_sewer
 from solvers.valves import solve, validate
@@ -50,16 +50,23 @@ def test_clicking_the_plan_in_the_scene_stops_the_water(scene):
     assert validate(parse(image).board, []) == []
 
 
-def test_hints_put_a_numbered_disc_on_each_valve_to_close(scene):
+def test_hints_ring_each_valve_to_close_numbered_with_the_words_solve_prints(scene):
+    from solvers.valves import show
+
     found, solution, truth, _ = scene
     shapes = hints(found, solution)
+    rings = [s for s in shapes if isinstance(s, Polyline)]
     markers = [s for s in shapes if isinstance(s, Marker)]
-    labels = [s for s in shapes if isinstance(s, Label)]
+    labels = [s.text for s in shapes if isinstance(s, Label)]
+    r = found.geometry["radius"]
     assert [m.label for m in markers] == [str(k) for k in range(1, len(solution) + 1)]
-    for name, marker in zip(solution, markers):
-        assert near(marker.point, truth.points[name], 2.0)
-        assert marker.radius == pytest.approx(0.8 * found.geometry["radius"])
-    assert [label.text for label in labels] == [f"close {name}" for name in solution]
+    for name, ring, marker in zip(solution, rings, markers):
+        centre = (sum(x for x, _ in ring.points[:-1]) / 32, sum(y for _, y in ring.points[:-1]) / 32)
+        assert near(centre, truth.points[name], 2.0) and ring.arrows == "none"
+        assert near(marker.point, truth.points[name], 1.2 * r)     # on the ring, not over the valve
+    printed = show(found.board, solution).splitlines()
+    assert labels[0] == printed[0].split("  (")[0]               # "close 2 valves: B, H"
+    assert labels[1:] == [line.strip() for line in printed[1:-1]]  # "1. close B", …
 
 
 def test_wrench_then_click_profiles_fetch_the_wrench_before_every_valve(tmp_path):

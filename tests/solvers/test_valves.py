@@ -241,7 +241,7 @@ def test_board_defaults_are_x_y_and_three_wrenches():
     ("inlet: Y\nX A\nA Y", "inlet and outlet are the same point"),
     ("X A\nA Y\nclosed: X", "line 3: closed: X is the inlet"),
     ("X A\nA Y\nclosed: Q", "line 3: closed: Q is on no pipe"),
-    ("wrenches: 1\nX A\nA B\nB Y\nclosed: A B", "line 1: 2 valves are closed but there are only 1 wrenches"),
+    ("wrenches: 1\nX A\nA B\nB Y\nclosed: A B", "line 1: 2 valves are closed but there is only 1 wrench"),
     ("inlet: X\noutlet: Y", "no pipes"),
     ("\n\nX A\nA Y\nA B C", "line 5:"),
     ("", "empty"),
