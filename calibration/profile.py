@@ -16,6 +16,7 @@ deleted. Template files must lie inside the profile folder.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -84,7 +85,7 @@ class Profile:
             raise ProfileError(f"profile {self.name}: field 'templates.{key}' is missing")
         path = template_path(self.folder, templates[key])
         try:
-            image = load_image(path, min_side=1) if path is not None else None
+            image = load_image(path, min_side=1, max_aspect=math.inf) if path is not None else None
         except ImageError:
             image = None
         if image is None:

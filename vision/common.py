@@ -14,6 +14,7 @@ import numpy as np
 MAX_FILE_BYTES = 200 * 1024 * 1024   # an image file larger than this is refused unread
 MAX_PIXELS = 60_000_000              # width × height from the header; 8K (7680×4320) is 33 M
 MIN_SIDE = 16                        # px: a picture narrower or lower cannot show a board
+MAX_ASPECT = 16.0                    # a picture longer than this times its width (or the other way) neither
 
 
 class NoBoardFound(Exception):
@@ -111,23 +112,28 @@ def captured_stderr() -> Iterator[list[str]]:
             caught.append(sink.read(4096).decode("utf-8", "replace").strip())
 
 
-def check_size(width: int, height: int, what: str, min_side: int = MIN_SIDE) -> None:
+def check_size(width: int, height: int, what: str, min_side: int = MIN_SIDE,
+               max_aspect: float = MAX_ASPECT) -> None:
     """ImageError for a picture too large to decode safely; NoBoardFound for one too
-    small (under ``min_side``) to show any board."""
+    small (under ``min_side``) or too thin (sides further apart than ``max_aspect``) to
+    show any board (the visions' reductions would leave nothing of it)."""
     if width * height > MAX_PIXELS:
         raise ImageError(f"{what} is {width}×{height} pixels, more than the "
                          f"{MAX_PIXELS // 1_000_000} million this tool reads")
     if min(width, height) < min_side:
         raise NoBoardFound(f"{what} is {width}×{height} pixels, too small to show a board")
+    if max(width, height) > max_aspect * min(width, height):
+        raise NoBoardFound(f"{what} is {width}×{height} pixels, too thin to show a board")
 
 
-def load_image(path: str | Path, min_side: int = MIN_SIDE) -> np.ndarray:
+def load_image(path: str | Path, min_side: int = MIN_SIDE, max_aspect: float = MAX_ASPECT) -> np.ndarray:
     """Read an image file as a BGR uint8 array; :class:`ImageError` when that fails.
 
     Bounded: the file size and the pixel count (from the header, before anything is
     decoded: PNG and JPEG read here, other formats by Pillow; a format neither knows is
     refused) are checked first, so a huge picture is refused instead of filling memory; a
-    picture under ``min_side`` pixels wide or high is NoBoardFound.
+    picture under ``min_side`` pixels wide or high, or thinner than ``max_aspect``, is
+    NoBoardFound.
     Decoder warnings are folded into the one-line error instead of printed."""
     import cv2
 
@@ -144,7 +150,7 @@ def load_image(path: str | Path, min_side: int = MIN_SIDE) -> np.ndarray:
             dims = header_size(head) or _pil_size(p)
             if dims is None:
                 raise ImageError(f"not an image (unknown format): {p}")
-            check_size(*dims, str(p), min_side)
+            check_size(*dims, str(p), min_side, max_aspect)
             f.seek(0)
             data = np.frombuffer(f.read(MAX_FILE_BYTES + 1), dtype=np.uint8)
     except OSError as exc:
@@ -154,5 +160,5 @@ def load_image(path: str | Path, min_side: int = MIN_SIDE) -> np.ndarray:
     if image is None:
         detail = f" ({warnings[0].splitlines()[0]})" if warnings and warnings[0] else ""
         raise ImageError(f"not an image (cannot decode): {p}{detail}")
-    check_size(image.shape[1], image.shape[0], str(p), min_side)   # the header may have lied
+    check_size(image.shape[1], image.shape[0], str(p), min_side, max_aspect)   # the header may have lied
     return image
