@@ -1,0 +1,330 @@
+"""Klotski by geometry: the board's grid from straight edges, each piece from the edges
+along its cells' sides — for looks with no flat board colour to read through (portraits,
+name bands, gradients, shadows, textured floors, pieces edge to edge).
+
+Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px long:
+1. ``edge_maps``: where a colour channel steps up or down by more than ``EDGE`` across a
+   pixel, per channel and sign (a piece's side is one straight step along its length; a
+   portrait's strokes are short and change sign), and the straight runs of ``RUN`` px or
+   more (``long_runs``);
+2. ``grids``: candidate grids — evenly spaced lines on the peaks of the runs' profiles,
+   across columns first, then down rows within each candidate's columns, in the parts of
+   the picture that the runs join into large blocks;
+3. ``read_grid``: for one grid, how strongly every side between two cells is one straight
+   edge (``side``), whether each cell is empty floor (even colour, no edges) and the pieces
+   as the cells joined across sides without an edge. A grid reads only when every outer
+   side is an edge, every side is clearly an edge or clearly not one, the pieces are
+   rectangles with an edge all round and no edge inside, no piece shows floor along a side
+   (a piece caught mid-slide: refused) and the grid's lines do not run on past its edges
+   (part of a board);
+4. ``parse_grid``: the reading of the largest grid that reads, refused when readings of
+   that size disagree or all of its pieces' sizes and places are even (half the pitch).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+from vision.common import NoBoardFound
+
+WORK_SIDE = 512        # px: pictures are read at most this long (speed; the pieces stay large)
+EDGE = 28              # a channel's step across a pixel that counts as an edge
+JOIN, SPLIT = 0.75, 0.9    # share of a side that is one straight edge: below, one piece; above, two
+FLAT_STD = 16.0        # an empty cell's colour varies less (per channel) ...
+FLAT_EDGES = 0.04      # ... and has fewer edge pixels than this share
+FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
+MAX_CELLS = 100
+OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
+
+
+@dataclass(frozen=True)
+class EdgeMaps:
+    """Edge pixels of a picture: ``v``/``h`` any vertical/horizontal edge; ``vsum``/``hsum``
+    their running counts down columns / along rows per channel and sign (6 maps), so the
+    share of a line segment with one edge is two look-ups."""
+
+    image: np.ndarray
+    v: np.ndarray
+    h: np.ndarray
+    vsum: np.ndarray    # (6, H + 1, W)
+    hsum: np.ndarray    # (6, H, W + 1)
+
+
+@dataclass(frozen=True)
+class GridGuess:
+    ox: float
+    oy: float
+    px: float
+    py: float
+    rows: int
+    cols: int
+
+
+@dataclass(frozen=True)
+class Reading:
+    grid: GridGuess
+    sizes: tuple[tuple[int, int, int, int], ...]    # (row, col, height, width) of each piece
+    clarity: float                                  # how far the sides stand from the thresholds
+
+
+def edge_maps(image: np.ndarray) -> EdgeMaps:
+    f = image.astype(np.int16)
+    h, w = f.shape[:2]
+    dx = np.zeros((h, w, 3), np.int16)
+    dy = np.zeros((h, w, 3), np.int16)
+    dx[:, 1:-1] = f[:, 2:] - f[:, :-2]
+    dy[1:-1] = f[2:] - f[:-2]
+    mx = np.concatenate([dx > EDGE, dx < -EDGE], 2).transpose(2, 0, 1)
+    my = np.concatenate([dy > EDGE, dy < -EDGE], 2).transpose(2, 0, 1)
+    vsum = np.zeros((6, h + 1, w), np.int32)
+    np.cumsum(mx, 1, out=vsum[:, 1:])
+    hsum = np.zeros((6, h, w + 1), np.int32)
+    np.cumsum(my, 2, out=hsum[:, :, 1:])
+    return EdgeMaps(image, mx.any(0).astype(np.uint8), my.any(0).astype(np.uint8), vsum, hsum)
+
+
+def side(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> float:
+    """The largest share of the segment [a, b) along a line within ``reach`` px of ``pos``
+    that is one edge (one channel stepping one way all along)."""
+    sums = e.vsum if vertical else e.hsum
+    across, along = (sums.shape[2], sums.shape[1] - 1) if vertical else (sums.shape[1], sums.shape[2] - 1)
+    lo, hi = max(0, round(pos - reach)), min(across, round(pos + reach) + 1)
+    a, b = max(0, int(a)), min(along, int(b))
+    if hi <= lo or b - a < 3:
+        return 0.0
+    run = sums[:, b, lo:hi] - sums[:, a, lo:hi] if vertical else sums[:, lo:hi, b] - sums[:, lo:hi, a]
+    return float(run.max()) / (b - a)
+
+
+def long_runs(e: EdgeMaps, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """The vertical and horizontal edge pixels in straight runs of ``length`` px or more."""
+    return (cv2.morphologyEx(e.v, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)),
+            cv2.morphologyEx(e.h, cv2.MORPH_OPEN, np.ones((1, length), np.uint8)))
+
+
+def even_lines(profile: np.ndarray, pmin: float, pmax: float, keep: int = 2) -> list[tuple[float, float, float, int]]:
+    """(score, first line, pitch, cells) of evenly spaced lines through the profile's
+    peaks, best first, ``keep`` per count of cells. A line scores its strength over the
+    strongest peak, less 0.35: weak lines count against a guess, so neither few strong
+    lines nor many weak ones win by themselves."""
+    n = len(profile)
+    tol = max(1, round(0.006 * n))
+    smooth = cv2.dilate(profile.reshape(1, -1), np.ones((1, 2 * tol + 1), np.float32)).ravel()
+    top = float(smooth.max())
+    if top <= 0:
+        return []
+    peaks: list[int] = []
+    for i in np.argsort(-profile, kind="stable")[:200]:
+        if profile[i] < 0.1 * top or len(peaks) == 20:
+            break
+        if all(abs(int(i) - j) > 2 for j in peaks):
+            peaks.append(int(i))
+    best: dict[int, list[tuple[float, float, float]]] = {}
+    for a in peaks:
+        for b in peaks:
+            for cells in range(2, 9):
+                p = (b - a) / cells
+                if pmin <= p <= pmax:
+                    at = np.round(a + np.arange(cells + 1) * p).astype(int)
+                    best.setdefault(cells, []).append((float((np.minimum(1.0, smooth[at] / top) - 0.35).sum()), a, p))
+    found = []
+    for cells, guesses in best.items():
+        guesses.sort(reverse=True)
+        found += [(s, float(a), p, cells) for s, a, p in guesses[:keep]]
+    return sorted(found, reverse=True)
+
+
+def blocks(vl: np.ndarray, hl: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the parts of the picture the straight runs join into
+    blocks at least a sixth of the picture's short side: a board is one (its pieces'
+    sides nearly touch), smallest first."""
+    h, w = vl.shape
+    k = max(3, round(0.015 * min(h, w)))
+    joined = cv2.dilate(vl | hl, np.ones((k, k), np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    boxes = [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, _ in stats[1:]
+             if min(bw, bh) >= min(h, w) / 6]
+    return sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def grids(e: EdgeMaps) -> Iterator[GridGuess]:
+    """Candidate grids, the likeliest of each block first."""
+    h, w = e.v.shape
+    vl, hl = long_runs(e, max(6, min(h, w) // 20))
+    for x0, y0, x1, y1 in blocks(vl, hl):
+        short = min(x1 - x0, y1 - y0)
+        across = even_lines(vl[y0:y1, x0:x1].sum(0).astype(np.float32), short / 10, short / 1.8)
+        for _, ax, px, cols in across[:8]:
+            xa, xb = int(x0 + ax), int(x0 + ax + cols * px)
+            down = even_lines(hl[y0:y1, xa:xb].sum(1).astype(np.float32), px * 0.8, px * 1.25)
+            for _, ay, py, rows in down[:4]:
+                yield GridGuess(x0 + ax, y0 + ay, px, py, rows, cols)
+
+
+def _box(g: GridGuess, r: int, c: int, margin: float) -> tuple[int, int, int, int]:
+    return (round(g.ox + (c + margin) * g.px), round(g.oy + (r + margin) * g.py),
+            round(g.ox + (c + 1 - margin) * g.px), round(g.oy + (r + 1 - margin) * g.py))
+
+
+def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Reading:
+    """The pieces on one grid, or NoBoardFound saying why the grid does not read.
+    ``floor`` (BGR), when known (a profile), is the empty cells' colour."""
+    image = e.image
+    h, w = image.shape[:2]
+    reach = max(2.0, 0.08 * min(g.px, g.py))
+    if g.rows * g.cols > MAX_CELLS or min(g.ox, g.oy) < -reach or g.ox + g.cols * g.px > w + reach \
+            or g.oy + g.rows * g.py > h + reach:
+        raise NoBoardFound("the grid leaves the picture")
+
+    def vside(r: int, c: int) -> float:
+        return side(e, True, g.ox + c * g.px, g.oy + (r + .2) * g.py, g.oy + (r + .8) * g.py, reach)
+
+    def hside(r: int, c: int) -> float:
+        return side(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach)
+
+    # the outline: an edge along every outer side, but for a few (an empty cell at the
+    # exit, where the frame is open), checked again once the empty cells are known
+    outline = {(r, c, "v"): vside(r, c) for r in range(g.rows) for c in (0, g.cols)}
+    outline.update({(r, c, "h"): hside(r, c) for c in range(g.cols) for r in (0, g.rows)})
+    open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
+    if len(open_sides) > OPEN_SIDES:
+        raise NoBoardFound("no edge along the board's outline")
+    vs = np.array([[vside(r, c) for c in range(g.cols + 1)] for r in range(g.rows)])
+    hs = np.array([[hside(r, c) for c in range(g.cols)] for r in range(g.rows + 1)])
+    empty, colours = _empty_cells(e, g, floor)
+    for r, c, kind in open_sides:
+        inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
+        if not empty[inner]:
+            raise NoBoardFound("a piece shows no edge along the board's outline")
+    sizes = _pieces(vs, hs, empty)
+    _check_settled(image, g, sizes, colours, empty)
+    _check_beyond(g, vside, hside)
+    decisive = np.concatenate([vs.ravel(), hs.ravel()])
+    clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
+    return Reading(g, tuple(sizes), clarity)
+
+
+def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Which cells are empty floor (even colour, no edges; the floor's colour when known)
+    and each cell's mean colour; the empty cells must share one colour."""
+    empty = np.zeros((g.rows, g.cols), bool)
+    colours = np.zeros((g.rows, g.cols, 3), np.float32)
+    for r in range(g.rows):
+        for c in range(g.cols):
+            x0, y0, x1, y1 = _box(g, r, c, 0.2)
+            patch = e.image[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
+            colours[r, c] = patch.mean(0)
+            edges = (e.v[y0:y1, x0:x1].mean() + e.h[y0:y1, x0:x1].mean()) / 2
+            empty[r, c] = patch.std(0).max() < FLAT_STD and edges < FLAT_EDGES \
+                and (floor is None or np.linalg.norm(colours[r, c] - floor) < FLOOR_DISTANCE)
+    if not empty.any():
+        raise NoBoardFound("no empty cell")
+    mean = colours[empty].mean(0)
+    if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
+        raise NoBoardFound("the even cells differ in colour: flat pieces, not floor")
+    return empty, colours
+
+
+def _pieces(vs: np.ndarray, hs: np.ndarray, empty: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Cells joined across sides with no edge; each piece a rectangle with an edge all
+    round and none inside; a side neither clearly an edge nor clearly not one refuses."""
+    rows, cols = empty.shape
+    parent = list(range(rows * cols))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for r in range(rows):
+        for c in range(cols):
+            for r2, c2, strength in ((r, c + 1, vs[r, c + 1]), (r + 1, c, hs[r + 1, c])):
+                if r2 == rows or c2 == cols or (empty[r, c] and empty[r2, c2]):
+                    continue
+                if empty[r, c] or empty[r2, c2]:
+                    if strength < SPLIT:
+                        raise NoBoardFound("a piece shows no edge along an empty cell")
+                elif JOIN <= strength < SPLIT:
+                    raise NoBoardFound("an unclear edge between two cells")
+                elif strength < JOIN:
+                    parent[find(r * cols + c)] = find(r2 * cols + c2)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for r in range(rows):
+        for c in range(cols):
+            if not empty[r, c]:
+                groups.setdefault(find(r * cols + c), []).append((r, c))
+    sizes = []
+    for cells in groups.values():
+        r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+        h, w = max(r for r, _ in cells) - r0 + 1, max(c for _, c in cells) - c0 + 1
+        if len(cells) != h * w:
+            raise NoBoardFound("a piece is not a rectangle")
+        inside = np.concatenate([vs[r0:r0 + h, c0 + 1:c0 + w].ravel(), hs[r0 + 1:r0 + h, c0:c0 + w].ravel()])
+        if inside.size and inside.max() >= JOIN:
+            raise NoBoardFound("an edge inside a piece")
+        sizes.append((r0, c0, h, w))
+    return sorted(sizes)
+
+
+def _check_settled(image: np.ndarray, g: GridGuess, sizes: list[tuple[int, int, int, int]],
+                   colours: np.ndarray, empty: np.ndarray) -> None:
+    """Refuse a piece that shows floor along one of its sides: caught mid-slide, it sits
+    off the grid, and reading it at either place would be a guess."""
+    floor = colours[empty].mean(0)
+    for r0, c0, h, w in sizes:
+        for r in range(r0, r0 + h):
+            for c in range(c0, c0 + w):
+                x0, y0, x1, y1 = _box(g, r, c, 0.0)
+                dx, dy = round(0.25 * g.px), round(0.25 * g.py)
+                ix, iy = round(0.2 * g.px), round(0.2 * g.py)
+                bands = [image[y0 + iy:y1 - iy, x0 + 2:x0 + dx], image[y0 + iy:y1 - iy, x1 - dx:x1 - 2],
+                         image[y0 + 2:y0 + dy, x0 + ix:x1 - ix], image[y1 - dy:y1 - 2, x0 + ix:x1 - ix]]
+                for band in bands:
+                    if band.size and (np.linalg.norm(band.reshape(-1, 3) - floor, axis=1) < 20).mean() > 0.7:
+                        raise NoBoardFound("a piece shows the floor along its side: caught mid-slide?")
+
+
+def _check_beyond(g: GridGuess, vside, hside) -> None:   # type: ignore[no-untyped-def]
+    """Refuse a grid whose inner lines run on, as edges, past one of its sides: the grid
+    is part of a larger board."""
+    runs = [[vside(-1, c) for c in range(1, g.cols)], [vside(g.rows, c) for c in range(1, g.cols)],
+            [hside(r, -1) for r in range(1, g.rows)], [hside(r, g.cols) for r in range(1, g.rows)]]
+    for strengths in runs:
+        strong = sum(s >= SPLIT for s in strengths)
+        if strong >= 2 or 2 * strong > len(strengths):
+            raise NoBoardFound("the grid's lines run on past its side: part of a board")
+
+
+def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None) -> tuple[Reading, float]:
+    """The reading of the largest grid that reads, in the given picture's pixels (the
+    grid scaled back), and the scale it was read at; NoBoardFound when none reads or
+    readings of that size disagree."""
+    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    e = edge_maps(small)
+    readings: list[Reading] = []
+    why: dict[str, int] = {}
+    for g in grids(e):
+        try:
+            reading = read_grid(e, g, floor_bgr)
+        except NoBoardFound as exc:
+            why[str(exc)] = why.get(str(exc), 0) + 1
+            continue
+        if reading.grid.rows % 2 == reading.grid.cols % 2 == 0 and all(v % 2 == 0 for s in reading.sizes for v in s):
+            continue        # every size and place even: a grid of half the true pitch
+        readings.append(reading)
+    if not readings:
+        reason = max(why, key=lambda k: why[k]) if why else "no grid of straight edges"
+        raise NoBoardFound(reason)
+    most = max(r.grid.rows * r.grid.cols for r in readings)
+    largest = [r for r in readings if r.grid.rows * r.grid.cols == most]
+    if len({(r.grid.rows, r.grid.cols, r.sizes) for r in largest}) > 1:
+        raise NoBoardFound("two grids read as different boards")
+    best = max(largest, key=lambda r: r.clarity)
+    g = best.grid
+    back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)
+    return Reading(back, best.sizes, best.clarity), scale
