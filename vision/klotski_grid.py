@@ -4,8 +4,8 @@ name bands, gradients, shadows, textured floors, pieces edge to edge).
 
 Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px long:
 1. ``edge_maps``: where a colour channel steps up or down by more than ``EDGE`` across a
-   pixel, per channel and sign (a piece's side is one straight step along its length; a
-   portrait's strokes are short and change sign), and the straight runs of ``RUN`` px or
+   pixel, per sign (a piece's side is one straight step along its length; a portrait's
+   strokes are short and change sign), and the straight runs of ``RUN`` px or
    more (``long_runs``);
 2. ``grids``: candidate grids — evenly spaced lines on the peaks of the runs' profiles,
    across columns first, then down rows within each candidate's columns, in the parts of
@@ -13,12 +13,13 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
 3. ``read_grid``: for one grid, how strongly every side between two cells is one straight
    edge (``side``), whether each cell is empty floor (even colour, no edges) and the pieces
    as the cells joined across sides without an edge. A grid reads only when every outer
-   side is an edge, every side is clearly an edge or clearly not one, the pieces are
-   rectangles with an edge all round and no edge inside, no piece shows floor along a side
-   (a piece caught mid-slide: refused) and the grid's lines do not run on past its edges
-   (part of a board);
-4. ``parse_grid``: the reading of the largest grid that reads, refused when readings of
-   that size disagree or all of its pieces' sizes and places are even (half the pitch).
+   side is an edge (but for a few next to empty cells: an open exit), every side is
+   clearly an edge or clearly not one, the pieces are rectangles with an edge all round
+   and no edge inside, and the grid's lines do not run on past its edges (part of a
+   board);
+4. ``parse_grid``: the reading of the largest grid that reads (not counting grids of half
+   the pitch: all sizes and places even), refused when readings of that size disagree
+   or a piece shows floor along a side (``check_settled``: caught mid-slide).
 """
 from __future__ import annotations
 
@@ -43,14 +44,21 @@ OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an ope
 @dataclass(frozen=True)
 class EdgeMaps:
     """Edge pixels of a picture: ``v``/``h`` any vertical/horizontal edge; ``vsum``/``hsum``
-    their running counts down columns / along rows per channel and sign (6 maps), so the
-    share of a line segment with one edge is two look-ups."""
+    their running counts down columns / along rows per sign (a channel stepping up, or
+    down), so the share of a line segment with one edge is two look-ups."""
 
     image: np.ndarray
     v: np.ndarray
     h: np.ndarray
-    vsum: np.ndarray    # (6, H + 1, W)
-    hsum: np.ndarray    # (6, H, W + 1)
+    vsum: np.ndarray    # (2, H + 1, W)
+    hsum: np.ndarray    # (2, H, W + 1)
+    colour_sum: np.ndarray    # integral images (H + 1, W + 1, ...) of the colour, its square
+    square_sum: np.ndarray    # and the edge pixels, for any box's mean, spread and edges
+    edge_sum: np.ndarray
+
+    def box_mean(self, table: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        area = max(1, (x1 - x0) * (y1 - y0))
+        return (table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]) / area
 
 
 @dataclass(frozen=True)
@@ -68,27 +76,32 @@ class Reading:
     grid: GridGuess
     sizes: tuple[tuple[int, int, int, int], ...]    # (row, col, height, width) of each piece
     clarity: float                                  # how far the sides stand from the thresholds
+    floor: tuple[float, float, float]               # the empty cells' mean colour (BGR)
 
 
 def edge_maps(image: np.ndarray) -> EdgeMaps:
     f = image.astype(np.int16)
     h, w = f.shape[:2]
-    dx = np.zeros((h, w, 3), np.int16)
-    dy = np.zeros((h, w, 3), np.int16)
-    dx[:, 1:-1] = f[:, 2:] - f[:, :-2]
-    dy[1:-1] = f[2:] - f[:-2]
-    mx = np.concatenate([dx > EDGE, dx < -EDGE], 2).transpose(2, 0, 1)
-    my = np.concatenate([dy > EDGE, dy < -EDGE], 2).transpose(2, 0, 1)
-    vsum = np.zeros((6, h + 1, w), np.int32)
-    np.cumsum(mx, 1, out=vsum[:, 1:])
-    hsum = np.zeros((6, h, w + 1), np.int32)
-    np.cumsum(my, 2, out=hsum[:, :, 1:])
-    return EdgeMaps(image, mx.any(0).astype(np.uint8), my.any(0).astype(np.uint8), vsum, hsum)
+    dx, dy = f[:, 2:] - f[:, :-2], f[2:] - f[:-2]
+    vsum = np.zeros((2, h + 1, w), np.int32)
+    hsum = np.zeros((2, h, w + 1), np.int32)
+    maps = []
+    for d, sums, axis, inner in ((dx, vsum, 1, np.s_[1:, 1:-1]), (dy, hsum, 2, np.s_[1:-1, 1:])):
+        up, down = d.max(2) > EDGE, d.min(2) < -EDGE
+        for k, m in enumerate((up, down)):
+            np.cumsum(m, axis - 1, out=sums[k][inner])
+        full = np.zeros((h, w), np.uint8)
+        full[(np.s_[:, 1:-1] if axis == 1 else np.s_[1:-1, :])] = up | down
+        maps.append(full)
+    colour = image.astype(np.float64)
+    colour_sum, square_sum = cv2.integral2(colour, sdepth=cv2.CV_64F)
+    edge_sum = cv2.integral(maps[0] | maps[1], sdepth=cv2.CV_32S)
+    return EdgeMaps(image, maps[0], maps[1], vsum, hsum, colour_sum, square_sum, edge_sum)
 
 
 def side(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> float:
     """The largest share of the segment [a, b) along a line within ``reach`` px of ``pos``
-    that is one edge (one channel stepping one way all along)."""
+    that is one edge (the colour stepping one way all along)."""
     sums = e.vsum if vertical else e.hsum
     across, along = (sums.shape[2], sums.shape[1] - 1) if vertical else (sums.shape[1], sums.shape[2] - 1)
     lo, hi = max(0, round(pos - reach)), min(across, round(pos + reach) + 1)
@@ -108,8 +121,9 @@ def long_runs(e: EdgeMaps, length: int) -> tuple[np.ndarray, np.ndarray]:
 def even_lines(profile: np.ndarray, pmin: float, pmax: float, keep: int = 2) -> list[tuple[float, float, float, int]]:
     """(score, first line, pitch, cells) of evenly spaced lines through the profile's
     peaks, best first, ``keep`` per count of cells. A line scores its strength over the
-    strongest peak, less 0.35: weak lines count against a guess, so neither few strong
-    lines nor many weak ones win by themselves."""
+    weaker of the guess's two end lines (at most 1), less 0.35, so weak lines count
+    against a guess; the sum is weighed by how strong the ends are next to the strongest
+    peak (square root), so a board inside a stronger frame (a dialog) still scores."""
     n = len(profile)
     tol = max(1, round(0.006 * n))
     smooth = cv2.dilate(profile.reshape(1, -1), np.ones((1, 2 * tol + 1), np.float32)).ravel()
@@ -122,22 +136,25 @@ def even_lines(profile: np.ndarray, pmin: float, pmax: float, keep: int = 2) -> 
             break
         if all(abs(int(i) - j) > 2 for j in peaks):
             peaks.append(int(i))
-    best: dict[int, list[tuple[float, float, float]]] = {}
-    for a in peaks:
-        for b in peaks:
-            for cells in range(2, 9):
-                p = (b - a) / cells
-                if pmin <= p <= pmax:
-                    at = np.round(a + np.arange(cells + 1) * p).astype(int)
-                    best.setdefault(cells, []).append((float((np.minimum(1.0, smooth[at] / top) - 0.35).sum()), a, p))
+    if len(peaks) < 2:
+        return []
+    ends = np.array([(a, b) for a in peaks for b in peaks if b > a], np.float32)
+    strength = smooth[ends.astype(int)].min(1)
     found = []
-    for cells, guesses in best.items():
-        guesses.sort(reverse=True)
-        found += [(s, float(a), p, cells) for s, a, p in guesses[:keep]]
+    for cells in range(2, 9):
+        pitch = (ends[:, 1] - ends[:, 0]) / cells
+        ok = (pitch >= pmin) & (pitch <= pmax)
+        if not ok.any():
+            continue
+        first, p, s_end = ends[ok, 0], pitch[ok], strength[ok]
+        at = np.round(first[:, None] + np.arange(cells + 1)[None, :] * p[:, None]).astype(int)
+        scores = (np.minimum(1.0, smooth[at] / s_end[:, None]) - 0.35).sum(1) * np.sqrt(s_end / top)
+        for i in np.argsort(-scores)[:keep]:
+            found.append((float(scores[i]), float(first[i]), float(p[i]), cells))
     return sorted(found, reverse=True)
 
 
-def blocks(vl: np.ndarray, hl: np.ndarray) -> list[tuple[int, int, int, int]]:
+def blocks(vl: np.ndarray, hl: np.ndarray, depth: int = 1) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1) of the parts of the picture the straight runs join into
     blocks at least a sixth of the picture's short side: a board is one (its pieces'
     sides nearly touch), smallest first."""
@@ -147,7 +164,22 @@ def blocks(vl: np.ndarray, hl: np.ndarray) -> list[tuple[int, int, int, int]]:
     _, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     boxes = [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, _ in stats[1:]
              if min(bw, bh) >= min(h, w) / 6]
-    return sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+    if depth:   # a board framed by a dialog joins it: look again without the box's longest lines
+        for x0, y0, x1, y1 in list(boxes):
+            inner = blocks(_without_long(vl[y0:y1, x0:x1], 0), _without_long(hl[y0:y1, x0:x1], 1), depth - 1)
+            boxes += [(a + x0, b + y0, c + x0, d + y0) for a, b, c, d in inner
+                      if (c - a) * (d - b) < 0.8 * (x1 - x0) * (y1 - y0)]
+    return sorted(set(boxes), key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def _without_long(runs: np.ndarray, axis: int) -> np.ndarray:
+    """The runs less those spanning most of the box along ``axis`` (0: down, 1: across):
+    a dialog's frame, which joins everything inside it."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
+    span = stats[:, cv2.CC_STAT_HEIGHT if axis == 0 else cv2.CC_STAT_WIDTH]
+    keep = (span < 0.85 * runs.shape[axis]).astype(np.uint8)
+    keep[0] = 0
+    return keep[labels]
 
 
 def grids(e: EdgeMaps) -> Iterator[GridGuess]:
@@ -194,17 +226,16 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
         raise NoBoardFound("no edge along the board's outline")
     vs = np.array([[vside(r, c) for c in range(g.cols + 1)] for r in range(g.rows)])
     hs = np.array([[hside(r, c) for c in range(g.cols)] for r in range(g.rows + 1)])
+    _check_beyond(g, vside, hside)
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
         if not empty[inner]:
             raise NoBoardFound("a piece shows no edge along the board's outline")
     sizes = _pieces(vs, hs, empty)
-    _check_settled(image, g, sizes, colours, empty)
-    _check_beyond(g, vside, hside)
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
-    return Reading(g, tuple(sizes), clarity)
+    return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
 
 
 def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -214,12 +245,11 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None) -> tuple[n
     colours = np.zeros((g.rows, g.cols, 3), np.float32)
     for r in range(g.rows):
         for c in range(g.cols):
-            x0, y0, x1, y1 = _box(g, r, c, 0.2)
-            patch = e.image[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
-            colours[r, c] = patch.mean(0)
-            edges = (e.v[y0:y1, x0:x1].mean() + e.h[y0:y1, x0:x1].mean()) / 2
-            empty[r, c] = patch.std(0).max() < FLAT_STD and edges < FLAT_EDGES \
-                and (floor is None or np.linalg.norm(colours[r, c] - floor) < FLOOR_DISTANCE)
+            box = _box(g, r, c, 0.2)
+            colours[r, c] = mean = e.box_mean(e.colour_sum, *box)
+            spread = np.sqrt(np.maximum(0.0, e.box_mean(e.square_sum, *box) - mean.astype(np.float64) ** 2)).max()
+            empty[r, c] = spread < FLAT_STD and e.box_mean(e.edge_sum, *box) < FLAT_EDGES \
+                and (floor is None or np.linalg.norm(mean - floor) < FLOOR_DISTANCE)
     if not empty.any():
         raise NoBoardFound("no empty cell")
     mean = colours[empty].mean(0)
@@ -270,22 +300,29 @@ def _pieces(vs: np.ndarray, hs: np.ndarray, empty: np.ndarray) -> list[tuple[int
     return sorted(sizes)
 
 
-def _check_settled(image: np.ndarray, g: GridGuess, sizes: list[tuple[int, int, int, int]],
-                   colours: np.ndarray, empty: np.ndarray) -> None:
+def check_settled(image: np.ndarray, reading: Reading) -> None:
     """Refuse a piece that shows floor along one of its sides: caught mid-slide, it sits
     off the grid, and reading it at either place would be a guess."""
-    floor = colours[empty].mean(0)
-    for r0, c0, h, w in sizes:
-        for r in range(r0, r0 + h):
-            for c in range(c0, c0 + w):
-                x0, y0, x1, y1 = _box(g, r, c, 0.0)
-                dx, dy = round(0.25 * g.px), round(0.25 * g.py)
-                ix, iy = round(0.2 * g.px), round(0.2 * g.py)
-                bands = [image[y0 + iy:y1 - iy, x0 + 2:x0 + dx], image[y0 + iy:y1 - iy, x1 - dx:x1 - 2],
-                         image[y0 + 2:y0 + dy, x0 + ix:x1 - ix], image[y1 - dy:y1 - 2, x0 + ix:x1 - ix]]
-                for band in bands:
-                    if band.size and (np.linalg.norm(band.reshape(-1, 3) - floor, axis=1) < 20).mean() > 0.7:
-                        raise NoBoardFound("a piece shows the floor along its side: caught mid-slide?")
+    g = reading.grid
+    near = (np.abs(image.astype(np.int16) - np.array(reading.floor, np.int16)).max(2) < 15).astype(np.uint8)
+    table = cv2.integral(near, sdepth=cv2.CV_32S)
+    h, w = near.shape
+
+    def share(x0: float, y0: float, x1: float, y1: float) -> float:
+        x0, y0 = min(w, max(0, round(x0))), min(h, max(0, round(y0)))
+        x1, y1 = min(w, max(x0 + 1, round(x1))), min(h, max(y0 + 1, round(y1)))
+        return float(table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]) / ((x1 - x0) * (y1 - y0))
+
+    for r0, c0, ph, pw in reading.sizes:
+        for r in range(r0, r0 + ph):
+            for c in range(c0, c0 + pw):
+                x0, y0 = g.ox + c * g.px, g.oy + r * g.py
+                x1, y1 = x0 + g.px, y0 + g.py
+                dx, dy = 0.25 * g.px, 0.25 * g.py
+                bands = ((x0 + 2, y0 + dy, x0 + dx, y1 - dy), (x1 - dx, y0 + dy, x1 - 2, y1 - dy),
+                         (x0 + dx, y0 + 2, x1 - dx, y0 + dy), (x0 + dx, y1 - dy, x1 - dx, y1 - 2))
+                if any(share(*band) > 0.7 for band in bands):
+                    raise NoBoardFound("a piece shows the floor along its side: caught mid-slide?")
 
 
 def _check_beyond(g: GridGuess, vside, hside) -> None:   # type: ignore[no-untyped-def]
@@ -294,8 +331,7 @@ def _check_beyond(g: GridGuess, vside, hside) -> None:   # type: ignore[no-untyp
     runs = [[vside(-1, c) for c in range(1, g.cols)], [vside(g.rows, c) for c in range(1, g.cols)],
             [hside(r, -1) for r in range(1, g.rows)], [hside(r, g.cols) for r in range(1, g.rows)]]
     for strengths in runs:
-        strong = sum(s >= SPLIT for s in strengths)
-        if strong >= 2 or 2 * strong > len(strengths):
+        if max(strengths, default=0.0) >= SPLIT:
             raise NoBoardFound("the grid's lines run on past its side: part of a board")
 
 
@@ -325,6 +361,7 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None) -> tuple[
     if len({(r.grid.rows, r.grid.cols, r.sizes) for r in largest}) > 1:
         raise NoBoardFound("two grids read as different boards")
     best = max(largest, key=lambda r: r.clarity)
+    check_settled(e.image, best)
     g = best.grid
     back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)
-    return Reading(back, best.sizes, best.clarity), scale
+    return Reading(back, best.sizes, best.clarity, best.floor), scale
