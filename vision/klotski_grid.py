@@ -33,11 +33,12 @@ from vision.common import NoBoardFound
 
 WORK_SIDE = 512        # px: pictures are read at most this long (speed; the pieces stay large)
 EDGE = 28              # a channel's step across a pixel that counts as an edge
-JOIN, SPLIT = 0.75, 0.9    # share of a side that is one straight edge: below, one piece; above, two
+JOIN, SPLIT = 0.82, 0.9    # share of a side that is one straight edge: below, one piece; above, two
 FLAT_STD = 16.0        # an empty cell's colour varies less (per channel) ...
 FLAT_EDGES = 0.04      # ... and has fewer edge pixels than this share
 FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
 MAX_CELLS = 100
+MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
 OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
 
 
@@ -188,11 +189,11 @@ def grids(e: EdgeMaps) -> Iterator[GridGuess]:
     vl, hl = long_runs(e, max(6, min(h, w) // 20))
     for x0, y0, x1, y1 in blocks(vl, hl):
         short = min(x1 - x0, y1 - y0)
-        across = even_lines(vl[y0:y1, x0:x1].sum(0).astype(np.float32), short / 10, short / 1.8)
-        for _, ax, px, cols in across[:8]:
+        across = even_lines(vl[y0:y1, x0:x1].sum(0).astype(np.float32), max(MIN_PITCH, short / 10), short / 1.8)
+        for _, ax, px, cols in across[:10]:
             xa, xb = int(x0 + ax), int(x0 + ax + cols * px)
-            down = even_lines(hl[y0:y1, xa:xb].sum(1).astype(np.float32), px * 0.8, px * 1.25)
-            for _, ay, py, rows in down[:4]:
+            down = even_lines(hl[y0:y1, xa:xb].sum(1).astype(np.float32), max(MIN_PITCH, px * 0.8), px * 1.25)
+            for _, ay, py, rows in down[:8]:
                 yield GridGuess(x0 + ax, y0 + ay, px, py, rows, cols)
 
 
@@ -207,9 +208,9 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
     image = e.image
     h, w = image.shape[:2]
     reach = max(2.0, 0.08 * min(g.px, g.py))
-    if g.rows * g.cols > MAX_CELLS or min(g.ox, g.oy) < -reach or g.ox + g.cols * g.px > w + reach \
+    if min(g.rows, g.cols) < 3 or g.rows * g.cols > MAX_CELLS or min(g.ox, g.oy) < -reach or g.ox + g.cols * g.px > w + reach \
             or g.oy + g.rows * g.py > h + reach:
-        raise NoBoardFound("the grid leaves the picture")
+        raise NoBoardFound("the grid leaves the picture (or has fewer than 3 rows or columns)")
 
     def vside(r: int, c: int) -> float:
         return side(e, True, g.ox + c * g.px, g.oy + (r + .2) * g.py, g.oy + (r + .8) * g.py, reach)
@@ -233,6 +234,8 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
         if not empty[inner]:
             raise NoBoardFound("a piece shows no edge along the board's outline")
     sizes = _pieces(vs, hs, empty)
+    if len(sizes) < 3:
+        raise NoBoardFound("fewer than three pieces")
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
@@ -335,6 +338,41 @@ def _check_beyond(g: GridGuess, vside, hside) -> None:   # type: ignore[no-untyp
             raise NoBoardFound("the grid's lines run on past its side: part of a board")
 
 
+def refined(e: EdgeMaps, g: GridGuess) -> GridGuess:
+    """The grid fitted (least squares) to where its inner lines' edges are: each line at
+    the middle of the edge columns (rows) near it, over its cell sides that are edges —
+    the guess came from profile peaks a few pixels off, or from a frame's edge."""
+    reach = max(2, round(0.08 * min(g.px, g.py)))
+    fitted = []
+    for sums, origin, pitch, count, other_origin, other_pitch, others, vertical in (
+            (e.vsum, g.ox, g.px, g.cols, g.oy, g.py, g.rows, True),
+            (e.hsum, g.oy, g.py, g.rows, g.ox, g.px, g.cols, False)):
+        at, index = [], []
+        for k in range(1, count):     # inner lines: the outer ones may run along a frame
+            pos = round(origin + k * pitch)
+            lo, hi = max(0, pos - reach), min(sums.shape[2] if vertical else sums.shape[1], pos + reach + 1)
+            profile = np.zeros(max(0, hi - lo))
+            for j in range(others):
+                a = max(0, round(other_origin + (j + .2) * other_pitch))
+                b = min((sums.shape[1] if vertical else sums.shape[2]) - 1, round(other_origin + (j + .8) * other_pitch))
+                if b - a < 3:
+                    continue
+                run = (sums[:, b, lo:hi] - sums[:, a, lo:hi]) if vertical else (sums[:, lo:hi, b] - sums[:, lo:hi, a])
+                if run.max() >= SPLIT * (b - a):
+                    profile += run.max(0) >= SPLIT * (b - a)
+            if profile.size and profile.max() > 0:
+                cols = np.flatnonzero(profile == profile.max())
+                at.append(lo + (cols.min() + cols.max()) / 2)
+                index.append(k)
+        if len(at) >= 2:
+            pitch_fit, origin_fit = np.polyfit(index, at, 1)
+            fitted.append((float(origin_fit), float(pitch_fit)))
+        else:
+            fitted.append((origin, pitch))
+    (ox, px), (oy, py) = fitted
+    return GridGuess(ox, oy, px, py, g.rows, g.cols)
+
+
 def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None) -> tuple[Reading, float]:
     """The reading of the largest grid that reads, in the given picture's pixels (the
     grid scaled back), and the scale it was read at; NoBoardFound when none reads or
@@ -361,6 +399,7 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None) -> tuple[
     if len({(r.grid.rows, r.grid.cols, r.sizes) for r in largest}) > 1:
         raise NoBoardFound("two grids read as different boards")
     best = max(largest, key=lambda r: r.clarity)
+    best = Reading(refined(e, best.grid), best.sizes, best.clarity, best.floor)
     check_settled(e.image, best)
     g = best.grid
     back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)
