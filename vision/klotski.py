@@ -26,6 +26,11 @@ number of cells, a cell neither covered nor board-coloured — refuses the regio
 found. The confidence falls with the pieces' misfit to the grid (average and worst).
 A profile may pin the board's colour (``board_colour``: [r, g, b]), the target's shape
 (``target``) and the count of empty cells (``empty_cells``).
+
+Where no board colour reads (portraits, name bands, shadows, textured floors, pieces edge to
+edge), the pieces are read by their edges (``vision/klotski_grid.py``); a profile may pin
+the empty floor's colour there (``floor``) and the pitch as a share of the picture's width
+(``pitch_share``).
 """
 from __future__ import annotations
 
@@ -102,7 +107,9 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
                 late.append(str(exc))
     floor = fixed or (None if profile is None else profile.get("floor", list, None))
     try:
-        reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor[::-1], np.float32))
+        share = None if profile is None else profile.get("pitch_share", float, None)
+        pitch = None if share is None else (0.85 * share * image_bgr.shape[1], 1.15 * share * image_bgr.shape[1])
+        reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor[::-1], np.float32), pitch)
         return from_reading(reading, target_shape, empties)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)] + early)[0]) from None

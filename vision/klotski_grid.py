@@ -24,7 +24,7 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import cv2
 import numpy as np
@@ -183,13 +183,15 @@ def _without_long(runs: np.ndarray, axis: int) -> np.ndarray:
     return keep[labels]
 
 
-def grids(e: EdgeMaps) -> Iterator[GridGuess]:
-    """Candidate grids, the likeliest of each block first."""
+def grids(e: EdgeMaps, pitch: tuple[float, float] | None = None) -> Iterator[GridGuess]:
+    """Candidate grids, the likeliest of each block first; ``pitch`` (px, from a profile)
+    bounds the column pitch."""
     h, w = e.v.shape
     vl, hl = long_runs(e, max(6, min(h, w) // 20))
     for x0, y0, x1, y1 in blocks(vl, hl):
         short = min(x1 - x0, y1 - y0)
-        across = even_lines(vl[y0:y1, x0:x1].sum(0).astype(np.float32), max(MIN_PITCH, short / 10), short / 1.8)
+        lo, hi = pitch or (short / 10, short / 1.8)
+        across = even_lines(vl[y0:y1, x0:x1].sum(0).astype(np.float32), max(MIN_PITCH, lo), hi)
         for _, ax, px, cols in across[:10]:
             xa, xb = int(x0 + ax), int(x0 + ax + cols * px)
             down = even_lines(hl[y0:y1, xa:xb].sum(1).astype(np.float32), max(MIN_PITCH, px * 0.8), px * 1.25)
@@ -328,13 +330,14 @@ def check_settled(image: np.ndarray, reading: Reading) -> None:
                     raise NoBoardFound("a piece shows the floor along its side: caught mid-slide?")
 
 
-def _check_beyond(g: GridGuess, vside, hside) -> None:   # type: ignore[no-untyped-def]
-    """Refuse a grid whose inner lines run on, as edges, past one of its sides: the grid
-    is part of a larger board."""
-    runs = [[vside(-1, c) for c in range(1, g.cols)], [vside(g.rows, c) for c in range(1, g.cols)],
-            [hside(r, -1) for r in range(1, g.rows)], [hside(r, g.cols) for r in range(1, g.rows)]]
+def _check_beyond(g: GridGuess, vside: Callable[[int, int], float], hside: Callable[[int, int], float]) -> None:
+    """Refuse a grid whose lines run on, as edges, past one of its sides — both outer
+    lines and an inner one: the grid is part of a larger board. (An exit box below the
+    board continues only inner lines.)"""
+    runs = [[vside(-1, c) for c in range(g.cols + 1)], [vside(g.rows, c) for c in range(g.cols + 1)],
+            [hside(r, -1) for r in range(g.rows + 1)], [hside(r, g.cols) for r in range(g.rows + 1)]]
     for strengths in runs:
-        if max(strengths, default=0.0) >= SPLIT:
+        if min(strengths[0], strengths[-1]) >= SPLIT and max(strengths[1:-1]) >= SPLIT:
             raise NoBoardFound("the grid's lines run on past its side: part of a board")
 
 
@@ -373,16 +376,17 @@ def refined(e: EdgeMaps, g: GridGuess) -> GridGuess:
     return GridGuess(ox, oy, px, py, g.rows, g.cols)
 
 
-def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None) -> tuple[Reading, float]:
+def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
+               pitch: tuple[float, float] | None = None) -> tuple[Reading, float]:
     """The reading of the largest grid that reads, in the given picture's pixels (the
     grid scaled back), and the scale it was read at; NoBoardFound when none reads or
-    readings of that size disagree."""
+    readings of that size disagree. ``floor_bgr`` and ``pitch`` (px) come from a profile."""
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     e = edge_maps(small)
     readings: list[Reading] = []
     why: dict[str, int] = {}
-    for g in grids(e):
+    for g in grids(e, None if pitch is None else (pitch[0] * scale, pitch[1] * scale)):
         try:
             reading = read_grid(e, g, floor_bgr)
         except NoBoardFound as exc:
