@@ -39,6 +39,7 @@ FLAT_EDGES = 0.04      # ... and has fewer edge pixels than this share
 FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
 MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
+RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one piece
 OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
 
 
@@ -111,6 +112,26 @@ def side(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: flo
         return 0.0
     run = sums[:, b, lo:hi] - sums[:, a, lo:hi] if vertical else sums[:, lo:hi, b] - sums[:, lo:hi, a]
     return float(run.max()) / (b - a)
+
+
+def longest_run(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> float:
+    """The longest unbroken run of one edge along a line within ``reach`` px of ``pos``,
+    as a share of the segment [a, b)."""
+    sums = e.vsum if vertical else e.hsum
+    across, along = (sums.shape[2], sums.shape[1] - 1) if vertical else (sums.shape[1], sums.shape[2] - 1)
+    lo, hi = max(0, round(pos - reach)), min(across, round(pos + reach) + 1)
+    a, b = max(0, int(a)), min(along, int(b))
+    if hi <= lo or b - a < 3:
+        return 0.0
+    cut = sums[:, a:b + 1, lo:hi] if vertical else sums[:, lo:hi, a:b + 1].transpose(0, 2, 1)
+    on = np.diff(cut, axis=1) > 0                                   # (2, b - a, lines)
+    padded = np.concatenate([np.zeros_like(on[:, :1]), on, np.zeros_like(on[:, :1])], 1).astype(np.int8)
+    steps = np.diff(padded, axis=1)
+    starts, ends = np.nonzero(steps.transpose(0, 2, 1).reshape(-1, b - a + 1) == 1), \
+        np.nonzero(steps.transpose(0, 2, 1).reshape(-1, b - a + 1) == -1)
+    if not starts[0].size:
+        return 0.0
+    return float((ends[1] - starts[1]).max()) / (b - a)
 
 
 def long_runs(e: EdgeMaps, length: int) -> tuple[np.ndarray, np.ndarray]:
@@ -229,6 +250,14 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
         raise NoBoardFound("no edge along the board's outline")
     vs = np.array([[vside(r, c) for c in range(g.cols + 1)] for r in range(g.rows)])
     hs = np.array([[hside(r, c) for c in range(g.cols)] for r in range(g.rows + 1)])
+    # a side to be joined must show no long straight run of edge either: two framed tiles
+    # edge to edge whose name bands meet have an edge over most of the side, not all
+    for r, c in zip(*np.nonzero(vs < JOIN)):
+        if longest_run(e, True, g.ox + c * g.px, g.oy + (r + .2) * g.py, g.oy + (r + .8) * g.py, reach) >= RUN_SPLIT:
+            vs[r, c] = (JOIN + SPLIT) / 2
+    for r, c in zip(*np.nonzero(hs < JOIN)):
+        if longest_run(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach) >= RUN_SPLIT:
+            hs[r, c] = (JOIN + SPLIT) / 2
     _check_beyond(g, vside, hside)
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
@@ -331,13 +360,13 @@ def check_settled(image: np.ndarray, reading: Reading) -> None:
 
 
 def _check_beyond(g: GridGuess, vside: Callable[[int, int], float], hside: Callable[[int, int], float]) -> None:
-    """Refuse a grid whose lines run on, as edges, past one of its sides — both outer
-    lines and an inner one: the grid is part of a larger board. (An exit box below the
-    board continues only inner lines.)"""
+    """Refuse a grid whose lines run on, as edges, past one of its sides — an outer line
+    and an inner one: the grid is part of a larger board. (An exit box below the board
+    continues only inner lines.)"""
     runs = [[vside(-1, c) for c in range(g.cols + 1)], [vside(g.rows, c) for c in range(g.cols + 1)],
             [hside(r, -1) for r in range(g.rows + 1)], [hside(r, g.cols) for r in range(g.rows + 1)]]
     for strengths in runs:
-        if min(strengths[0], strengths[-1]) >= SPLIT and max(strengths[1:-1]) >= SPLIT:
+        if max(strengths[0], strengths[-1]) >= SPLIT and max(strengths[1:-1]) >= SPLIT:
             raise NoBoardFound("the grid's lines run on past its side: part of a board")
 
 
