@@ -24,7 +24,7 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Iterator
 
 import cv2
 import numpy as np
@@ -107,17 +107,31 @@ def edge_maps(image: np.ndarray) -> EdgeMaps:
     return EdgeMaps(image, maps[0], maps[1], vsum, hsum, colour_sum, square_sum, edge_sum)
 
 
-def side(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> float:
-    """The largest share of the segment [a, b) along a line within ``reach`` px of ``pos``
-    that is one edge (the colour stepping one way all along)."""
+def sides(e: EdgeMaps, vertical: bool, positions: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+          reach: float) -> np.ndarray:
+    """For every segment [starts[i], ends[i]) along every line at ``positions``, the
+    largest share of it, within ``reach`` px of the line, that is one edge (the colour
+    stepping one way all along): (segments, lines), all in a few array operations."""
     sums = e.vsum if vertical else e.hsum
     across, along = (sums.shape[2], sums.shape[1] - 1) if vertical else (sums.shape[1], sums.shape[2] - 1)
-    lo, hi = max(0, round(pos - reach)), min(across, round(pos + reach) + 1)
-    a, b = max(0, int(a)), min(along, int(b))
-    if hi <= lo or b - a < 3:
-        return 0.0
-    run = sums[:, b, lo:hi] - sums[:, a, lo:hi] if vertical else sums[:, lo:hi, b] - sums[:, lo:hi, a]
-    return float(run.max()) / (b - a)
+    lo = np.maximum(0, np.round(positions - reach).astype(int))
+    hi = np.minimum(across, np.round(positions + reach).astype(int) + 1)
+    span = max(1, int((hi - lo).max()))
+    idx = lo[:, None] + np.arange(span)[None, :]
+    inside = idx < hi[:, None]
+    idx = np.clip(idx, 0, across - 1)
+    a = np.maximum(0, starts.astype(int))
+    b = np.minimum(along, ends.astype(int))
+    if vertical:
+        run = sums[:, b[:, None, None], idx[None]] - sums[:, np.minimum(a, b)[:, None, None], idx[None]]
+    else:
+        run = sums[:, idx[None], b[:, None, None]] - sums[:, idx[None], np.minimum(a, b)[:, None, None]]
+    best = np.where(inside[None, None], run, 0).max(axis=(0, 3)).astype(float)
+    length = b - a
+    out = best / np.maximum(length, 1)[:, None]
+    out[length < 3, :] = 0.0
+    out[:, hi <= lo] = 0.0
+    return out
 
 
 def longest_run(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> float:
@@ -241,21 +255,20 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
             or g.oy + g.rows * g.py > h + reach:
         raise NoBoardFound("the grid leaves the picture (or has fewer than 3 rows or columns)")
 
-    def vside(r: int, c: int) -> float:
-        return side(e, True, g.ox + c * g.px, g.oy + (r + .2) * g.py, g.oy + (r + .8) * g.py, reach)
-
-    def hside(r: int, c: int) -> float:
-        return side(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach)
-
+    # every cell side's strength, with one more row (column) of sides past each edge
+    rows, cols = np.arange(-1, g.rows + 1), np.arange(-1, g.cols + 1)
+    v_all = sides(e, True, g.ox + np.arange(g.cols + 1) * g.px, g.oy + (rows + .2) * g.py, g.oy + (rows + .8) * g.py,
+                  reach)                                           # (rows + 2, cols + 1)
+    h_all = sides(e, False, g.oy + np.arange(g.rows + 1) * g.py, g.ox + (cols + .2) * g.px,
+                  g.ox + (cols + .8) * g.px, reach).T              # (rows + 1, cols + 2)
+    vs, hs = v_all[1:-1].copy(), h_all[:, 1:-1].copy()
     # the outline: an edge along every outer side, but for a few (an empty cell at the
     # exit, where the frame is open), checked again once the empty cells are known
-    outline = {(r, c, "v"): vside(r, c) for r in range(g.rows) for c in (0, g.cols)}
-    outline.update({(r, c, "h"): hside(r, c) for c in range(g.cols) for r in (0, g.rows)})
+    outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
+    outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
     if len(open_sides) > OPEN_SIDES:
         raise NoBoardFound("no edge along the board's outline")
-    vs = np.array([[vside(r, c) for c in range(g.cols + 1)] for r in range(g.rows)])
-    hs = np.array([[hside(r, c) for c in range(g.cols)] for r in range(g.rows + 1)])
     # a side to be joined must show no long straight run of edge either: two framed tiles
     # edge to edge whose name bands meet have an edge over most of the side, not all
     for r, c in zip(*np.nonzero(vs < JOIN)):
@@ -264,7 +277,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
     for r, c in zip(*np.nonzero(hs < JOIN)):
         if longest_run(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach) >= RUN_SPLIT:
             hs[r, c] = (JOIN + SPLIT) / 2
-    _check_beyond(g, vside, hside)
+    _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
@@ -366,12 +379,11 @@ def check_settled(image: np.ndarray, reading: Reading) -> None:
                     raise NoBoardFound("a piece shows the floor along its side: caught mid-slide?")
 
 
-def _check_beyond(g: GridGuess, vside: Callable[[int, int], float], hside: Callable[[int, int], float]) -> None:
-    """Refuse a grid whose lines run on, as edges, past one of its sides — an inner one,
-    and an outer one at least half way: the grid is part of a larger board. (An exit box
-    below the board continues only inner lines.)"""
-    runs = [[vside(-1, c) for c in range(g.cols + 1)], [vside(g.rows, c) for c in range(g.cols + 1)],
-            [hside(r, -1) for r in range(g.rows + 1)], [hside(r, g.cols) for r in range(g.rows + 1)]]
+def _check_beyond(runs: list[np.ndarray]) -> None:
+    """Refuse a grid whose lines run on, as edges, past one of its sides (``runs``: the
+    strengths of each side's lines one cell further, outer lines first and last) — an
+    inner one, and an outer one at least half way: the grid is part of a larger board.
+    (An exit box below the board continues only inner lines.)"""
     for strengths in runs:
         if max(strengths[0], strengths[-1]) >= 0.5 and max(strengths[1:-1]) >= SPLIT:
             raise NoBoardFound("the grid's lines run on past its side: part of a board")
