@@ -4,8 +4,11 @@ the gaps between pieces) and the target piece's shape.
     puzzlepilot calibrate klotski SHOT.png --name NAME [--board TEXT|FILE]
 
 With ``--board`` each main colour of the screenshot is tried as the board's colour, and
-the first that reads as the given board is kept. Without it a window asks for a box
-around the board, a click on an empty cell (the board's colour) and a click on the target
+the first that reads as the given board is kept; when none does (portraits, shadows, no
+gaps: ``vision/klotski_grid.py``), the reading by the pieces' edges is tried, and the
+profile keeps the empty floor's colour (``floor``) and the pitch as a share of the
+screenshot's width (``pitch_share``), which bound the vision's search at any size.
+Without it a window asks for a box around the board, a click on an empty cell (the board's colour) and a click on the target
 piece (its shape). The vision reads two fields (``vision/klotski.py``): ``board_colour``
 [r, g, b], pinned instead of guessed among the picture's main colours (which a small
 board on a big, busy desktop drops out of), ``target`` [height, width] and ``empty_cells``
@@ -42,17 +45,22 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
     return _from_picks(image, tuple(region), examples)
 
 
-def trial(colour_rgb: list[int], target: list[int]) -> Profile:
-    """An in-memory profile, so trials read exactly as the stored profile will."""
-    return Profile("trial", "klotski", Path("."), {"board_colour": colour_rgb, "target": target})
+def trial(colour_rgb: list[int] | None, target: list[int]) -> Profile:
+    """An in-memory profile, so trials read exactly as the stored profile will; with no
+    colour the vision reads the pieces by their edges."""
+    fields: dict[str, Any] = {"target": target}
+    if colour_rgb is not None:
+        fields["board_colour"] = colour_rgb
+    return Profile("trial", "klotski", Path("."), fields)
 
 
 def _from_board(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     want = board.relabelled()
     t = want.piece(want.target)
     target = [t.height, t.width]
-    found = first_reading(main_colours(image), lambda colour: parse(image, trial(rgb(colour), target)),
-                          want.to_text(), "no colour of the screenshot reads as the given board")
+    found = first_reading([*main_colours(image), None],
+                          lambda colour: parse(image, trial(None if colour is None else rgb(colour), target)),
+                          want.to_text(), "neither a colour of the screenshot nor the pieces' edges read as the given board")
     return build(image, found, target)
 
 
@@ -102,8 +110,10 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
     colour = np.median(pixels, axis=0)
     t = board.piece(board.target)
     width = image.shape[1]
+    # a board read by its pieces' edges has no board colour showing between them: the
+    # colour is the floor's, which pins the empty cells (and the grid's pitch the search)
     data = {
-        "board_colour": rgb(colour), "target": target,
+        "floor" if found.geometry.get("read_by") == "edges" else "board_colour": rgb(colour), "target": target,
         "board": board.to_text().replace("\n", "/"),
         "region": [round(ox), round(oy), round(board.cols * px), round(board.rows * py)],
         "pitch": round(float(px), 2), "gap": round(float(found.geometry["gap"]), 2),

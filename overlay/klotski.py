@@ -5,10 +5,14 @@ so an L-shaped move is one drag through its corner (and a straight run one drag)
 pieces are followed through the answer on the parse's board, so every drag starts where
 the piece is by then. ``hints`` draws only the next move — the one to play now — as a
 haloed arrow from the piece's centre along its path, with the count of moves left.
+``sheet`` is the annotated picture (``solve --annotate``): every move in order, one small
+board per move, each captioned with the move's number and word as ``solve`` prints them.
 """
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from overlay.actions import Action, Drag
 from overlay.draw import Label, Polyline, Shape
@@ -17,6 +21,10 @@ from vision.common import Parse
 ARROW = (236, 64, 122)
 HALO = (255, 255, 255)
 STEP = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}   # (dx, dy) in cells
+CELL = 26                  # px: a cell of a panel of the sheet
+PANELS_PER_ROW = 8         # as ``solvers.klotski.show`` puts eight words on a line
+FONT = "DejaVuSans.ttf"    # has the arrows of the move words; else they are spelt U/D/L/R
+PIECE, TARGET, MOVING, FLOOR, INK = (214, 196, 160), (214, 92, 74), (250, 214, 92), (92, 78, 64), (30, 30, 30)
 
 
 def move_paths(parse: Parse, solution: Any) -> list[tuple[tuple[float, float], ...]]:
@@ -61,3 +69,73 @@ def hints(parse: Parse, solution: Any) -> list[Shape]:
         Polyline(points, ARROW, width=0.09 * pitch, arrows="end"),
         Label(label, f"{solution[0]['piece']}: 1/{len(solution)}", size=max(10.0, 0.2 * pitch)),
     ]
+
+
+def sheet(image: np.ndarray, parse: Parse, solution: Any) -> np.ndarray:
+    """The annotated picture: the screenshot with the first move, then one small board
+    per move in order, the moving piece lit with its path as an arrow, captioned like the
+    text output ("12.A↓→"), so that moves over the same cells never hide each other."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from solvers.klotski import show
+
+    board = parse.board
+    words = [w.split(".", 1) for w in show(board, solution).split()]
+    pw, ph = board.cols * CELL + 12, board.rows * CELL + 34
+    per_row = min(PANELS_PER_ROW, len(solution))
+    grid_w = per_row * pw
+    shot = render_first(image, parse, solution, grid_w)
+    rows = -(-len(solution) // per_row)
+    out = Image.new("RGB", (max(grid_w, shot.shape[1]), shot.shape[0] + rows * ph), (245, 242, 235))
+    out.paste(Image.fromarray(shot[:, :, ::-1]), (0, 0))
+    draw = ImageDraw.Draw(out)
+    try:
+        font = ImageFont.truetype(FONT, 14)
+    except OSError:     # no DejaVu: Pillow's own font, directions spelt as letters
+        font = ImageFont.load_default()
+        words = [(n, w.translate(str.maketrans("↑↓←→", "UDLR"))) for n, w in words]
+    at = {p.name: (p.row, p.col, p.height, p.width) for p in board.pieces}
+    for i, (move, (number, word)) in enumerate(zip(solution, words)):
+        x0, y0 = (i % per_row) * pw + 6, shot.shape[0] + (i // per_row) * ph + 4
+        draw.rectangle((x0, y0, x0 + board.cols * CELL, y0 + board.rows * CELL), fill=FLOOR)
+        for name, (r, c, h, w) in at.items():
+            fill = MOVING if name == move["piece"] else TARGET if name == board.target else PIECE
+            draw.rectangle((x0 + c * CELL + 1, y0 + r * CELL + 1, x0 + (c + w) * CELL - 2, y0 + (r + h) * CELL - 2),
+                           fill=fill, outline=INK)
+            draw.text((x0 + (c + w / 2) * CELL, y0 + (r + h / 2) * CELL), name, fill=INK, font=font, anchor="mm")
+        r, c, h, w = at[move["piece"]]
+        points = [(x0 + (c + w / 2) * CELL, y0 + (r + h / 2) * CELL)]
+        for step in move["path"]:
+            dx, dy = STEP[step]
+            r, c = r + dy, c + dx
+            points.append((points[-1][0] + dx * CELL, points[-1][1] + dy * CELL))
+        at[move["piece"]] = (r, c, h, w)
+        _arrow(draw, points)
+        draw.text((x0 + board.cols * CELL / 2, y0 + board.rows * CELL + 15), f"{number}.{word}", fill=INK,
+                  font=font, anchor="mm")
+    return np.asarray(out)[:, :, ::-1].copy()
+
+
+def render_first(image: np.ndarray, parse: Parse, solution: Any, width: int) -> np.ndarray:
+    """The screenshot with the first move's hint, scaled to at most ``width`` (and at
+    least to the sheet's narrowest) so the grid of moves below it stays readable."""
+    import cv2
+
+    from overlay.draw import render
+
+    shot = render(image, hints(parse, solution))
+    scale = min(1.0, max(width, 320) / shot.shape[1], 480 / shot.shape[0])
+    return cv2.resize(shot, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else shot
+
+
+def _arrow(draw: Any, points: list[tuple[float, float]]) -> None:
+    """A path with a head at its end, white under red, like the live hint's arrow."""
+    for colour, width in (((255, 255, 255), 6), (ARROW, 3)):
+        draw.line(points, fill=colour, width=width, joint="curve")
+        (ax, ay), (bx, by) = points[-2], points[-1]
+        length = max(1e-6, ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5)
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        size = 7 + width / 2
+        base = (bx - ux * size, by - uy * size)
+        draw.polygon([(bx + ux * 2, by + uy * 2), (base[0] - uy * size * 0.6, base[1] + ux * size * 0.6),
+                      (base[0] + uy * size * 0.6, base[1] - ux * size * 0.6)], fill=colour)

@@ -458,7 +458,10 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     elapsed_ms = (time.perf_counter() - start) * 1000.0
 
     if args.annotate and result.solved:
-        write_annotation(Path(args.annotate), image, game.hints(found, result.solution))
+        if game.sheet is not None:
+            write_annotation(Path(args.annotate), game.sheet(image, found, result.solution), [])
+        else:
+            write_annotation(Path(args.annotate), image, game.hints(found, result.solution))
 
     if args.json:
         obj: dict[str, Any] = {"game": game.name, "board": board.to_text().replace("\n", "/"),

@@ -53,6 +53,12 @@ class Game:
         return self._module("overlay").hints
 
     @property
+    def sheet(self) -> Callable[[Any, Any, Any], Any] | None:
+        """(image, parse, solution) → the whole annotated picture (BGR) for games that draw
+        their own (every move on its own small board); None: the hints on the screenshot."""
+        return getattr(self._module("overlay"), "sheet", None)
+
+    @property
     def steps(self) -> Callable[[Any], int]:
         """solution → how many steps its hints show one at a time (1: they come whole)."""
         return getattr(self._module("overlay"), "steps", lambda solution: 1)

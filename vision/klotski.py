@@ -26,6 +26,11 @@ number of cells, a cell neither covered nor board-coloured — refuses the regio
 found. The confidence falls with the pieces' misfit to the grid (average and worst).
 A profile may pin the board's colour (``board_colour``: [r, g, b]), the target's shape
 (``target``) and the count of empty cells (``empty_cells``).
+
+Where no board colour reads (portraits, name bands, shadows, textured floors, pieces edge to
+edge), the pieces are read by their edges (``vision/klotski_grid.py``); a profile may pin
+the empty floor's colour there (``floor``) and the pitch as a share of the picture's width
+(``pitch_share``).
 """
 from __future__ import annotations
 
@@ -38,6 +43,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
+from vision.klotski_grid import Reading, parse_grid
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
 MIN_CONFIDENCE = 0.6
@@ -99,7 +105,37 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
                 return read_board(image_bgr, rects, colour, target_shape, empties)
             except NoBoardFound as exc:
                 late.append(str(exc))
-    raise NoBoardFound("no Klotski board: " + (late or early or ["no board-sized region of one colour"])[0])
+    floor = fixed or (None if profile is None else profile.get("floor", list, None))
+    try:
+        share = None if profile is None else profile.get("pitch_share", float, None)
+        pitch = None if share is None else (0.85 * share * image_bgr.shape[1], 1.15 * share * image_bgr.shape[1])
+        reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor[::-1], np.float32), pitch)
+        return from_reading(reading, target_shape, empties)
+    except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
+        raise NoBoardFound("no Klotski board: " + (late + [str(exc)] + early)[0]) from None
+
+
+def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None) -> Parse:
+    """The Parse of a reading by edges (``vision.klotski_grid``): the same checks of the
+    pieces as a reading by colour (tiles, target, empty cells)."""
+    g = reading.grid
+    pieces = [Piece(f"p{i}", r, c, h, w) for i, (r, c, h, w) in enumerate(reading.sizes)]
+    empty = g.rows * g.cols - sum(p.height * p.width for p in pieces)
+    if empties is not None and empty != empties:
+        raise NoBoardFound(f"{empty} empty cells, the profile's game has {empties}")
+    if 2 * empty > g.rows * g.cols:
+        raise NoBoardFound("most of the board is empty")
+    if 2 * sum(p.shape == (1, 1) for p in pieces) > g.rows * g.cols:
+        raise NoBoardFound("single-cell pieces cover most of the board: tiles, not Klotski pieces")
+    try:
+        board = Board.make(g.rows, g.cols, pieces, _target(pieces, target_shape)).relabelled()
+    except (BoardError, NoBoardFound) as exc:
+        raise NoBoardFound(str(exc)) from None
+    grid = Grid((g.ox, g.oy), (g.px, g.py), 0.0, g.rows, g.cols)
+    centres = [grid.centre(r, c) for r in range(g.rows) for c in range(g.cols)]
+    geometry = {"rows": g.rows, "cols": g.cols, "origin": [g.ox, g.oy], "pitch": [g.px, g.py], "gap": 0.0,
+                "read_by": "edges"}
+    return Parse("klotski", board, min(1.0, 0.7 + reading.clarity), centres, geometry)
 
 
 def main_colours(image: np.ndarray, count: int = 10) -> list[np.ndarray]:

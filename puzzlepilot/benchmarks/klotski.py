@@ -11,6 +11,7 @@ import copy
 import os
 import tempfile
 from collections import deque
+from pathlib import Path
 from typing import Callable
 
 from puzzlepilot.bench import Bench, ms, summary
@@ -151,7 +152,7 @@ def _vision(bench: Bench, repeat: int) -> None:
     import numpy as np
 
     from puzzlepilot.scenes.klotski import desktop, render
-    from vision.common import NoBoardFound
+    from vision.common import NoBoardFound, load_image
     from vision.klotski import parse
 
     def refuse(image: np.ndarray) -> None:
@@ -166,6 +167,16 @@ def _vision(bench: Bench, repeat: int) -> None:
         image, truth = render(layout(name), style=style, cell=cell)
         times = [bench.timed(lambda: parse(image))[0] for _ in range(repeat)]
         rows.append([f"{style} {cell}px", f"{image.shape[1]}x{image.shape[0]}", *summary(times)])
+    # phone captures, 1080×1850: a rendered look (read by colour), and the real portrait
+    # app when ../shared/real is beside the project (read by edges)
+    phone, _ = render(layout("横刀立马"), style="named", cell=240, size=(1080, 1850))
+    captures = [("named 240px (phone)", phone)]
+    real = Path(__file__).resolve().parents[2] / ".." / "shared" / "real" / "klotski" / "app_sword_standing.png"
+    if real.is_file():
+        captures.append(("real app, portraits (edges)", load_image(real)))
+    for label, capture in captures:
+        times = [bench.timed(lambda: parse(capture))[0] for _ in range(repeat)]
+        rows.append([label, f"{capture.shape[1]}x{capture.shape[0]}", *summary(times)])
     for width, height in ((1280, 800), (1920, 1080)):
         desk = desktop(width, height, 7)
         times = [bench.timed(lambda: refuse(desk))[0] for _ in range(repeat)]

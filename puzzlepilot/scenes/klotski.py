@@ -23,6 +23,10 @@ from solvers.klotski import Board, Piece, generate, layout, solve
 
 RGB = tuple[int, int, int]
 STYLES = ("wooden", "flat", "named")
+# looks of the real apps (GAMES.md §3), read by the pieces' edges: "portrait" — framed tiles
+# with a painted portrait (a gradient and a face), a name band, drop shadows, on a tan floor
+# with grid lines; "tiles" — the same tiles edge to edge, no gap, on a textured floor
+APP_STYLES = ("portrait", "tiles")
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,11 @@ LOOKS = {
     "wooden": Look((236, 224, 200), (122, 74, 40), (58, 36, 20), (190, 52, 40), 0.08, 0.05),
     "flat": Look((244, 246, 250), (149, 165, 166), (44, 62, 80), (255, 255, 255), 0.1, 0.14),
     "named": Look((40, 36, 48), (92, 92, 104), (12, 12, 14), (230, 180, 40), 0.1, 0.1),
+    "portrait": Look((254, 250, 232), (96, 70, 58), (200, 158, 106), (250, 214, 20), 0.06, 0.07),
+    "tiles": Look((232, 238, 226), (64, 92, 48), (70, 82, 60), (240, 200, 60), 0.0, 0.03),
 }
+FRAMES: dict[tuple[int, int], RGB] = {(2, 2): (184, 134, 11), (2, 1): (230, 81, 0), (1, 2): (27, 94, 32),
+                                      (1, 1): (21, 101, 192)}
 FLAT_COLOURS: dict[tuple[int, int], RGB] = {(2, 2): (231, 76, 60), (2, 1): (52, 152, 219),
                                             (1, 2): (46, 204, 113), (1, 1): (241, 196, 15)}
 NAMES = {(2, 1): ["ZHANG FEI", "ZHAO YUN", "MA CHAO", "HUANG ZHONG", "WEI YAN"],
@@ -86,6 +94,8 @@ def _piece(img: np.ndarray, p: Piece, box: tuple[float, float, float, float], ce
             ys = y + np.sin(xs / cell * 3 + rng.uniform(0, 6)) * cell * 0.03
             pts = np.stack([xs, ys], 1).round().astype(np.int32)
             cv2.polylines(img, [pts], False, grain, 1, cv2.LINE_AA)
+    elif style in APP_STYLES:
+        _portrait_tile(img, p, box, cell, style, is_target, index)
     elif style == "flat":
         color = (231, 76, 60) if is_target else FLAT_COLOURS.get(p.shape, (155, 89, 182))
         rounded_rect(img, x0, y0, x1, y1, r, color)
@@ -110,6 +120,57 @@ def _piece(img: np.ndarray, p: Piece, box: tuple[float, float, float, float], ce
                 _text(img, name, (cx, cy), cell * 0.22, ink, (x1 - x0) * 0.8)
 
 
+def _portrait_tile(img: np.ndarray, p: Piece, box: tuple[float, float, float, float], cell: float,
+                   style: str, is_target: bool, index: int) -> None:
+    """A tile as the real apps draw one: a drop shadow (with a gap), a coloured frame, a
+    dark portrait with a vertical gradient and a face, and a name band in the frame's
+    colour along the bottom."""
+    x0, y0, x1, y1 = box
+    r = LOOKS[style].radius * cell
+    frame = FRAMES.get(p.shape, (106, 27, 154)) if not is_target else FRAMES[(2, 2)]
+    if style == "portrait":     # the shadow falls on the floor, down and right
+        rounded_rect(img, x0 + 0.03 * cell, y0 + 0.04 * cell, x1 + 0.03 * cell, y1 + 0.04 * cell, r,
+                     shade(LOOKS[style].board, -0.35))
+    rounded_rect(img, x0, y0, x1, y1, r, frame)
+    b = 0.035 * cell
+    band = y1 - min(0.28 * cell, 0.3 * (y1 - y0))
+    px0, py0, px1, py1 = round(x0 + b), round(y0 + b), round(x1 - b), round(band)
+    rng = random.Random(index)
+    top, bottom = np.array(shade((60, 40, 36), rng.uniform(-0.3, 0.3))), np.array((16, 14, 20))
+    t = np.linspace(0, 1, max(1, py1 - py0))[:, None]
+    column = (top * (1 - t) + bottom * t)[:, ::-1]              # RGB → BGR
+    img[py0:py1, px0:px1] = column[:, None, :].astype(np.uint8)
+    cx, cy = (px0 + px1) / 2, py0 + 0.55 * (py1 - py0)
+    face = 0.3 * min(px1 - px0, py1 - py0)
+    cv2.circle(img, (round(cx), round(cy)), round(face * 1.35), bgr(shade(frame, 0.3)), max(1, round(cell / 40)), cv2.LINE_AA)
+    cv2.ellipse(img, (round(cx), round(cy)), (round(face * 0.8), round(face)), 0, 0, 360, (150, 186, 228), -1, cv2.LINE_AA)
+    cv2.ellipse(img, (round(cx), round(cy - face * 0.7)), (round(face), round(face * 0.55)), 0, 180, 360,
+                (30, 30, 36), -1, cv2.LINE_AA)
+    for ex in (-0.35, 0.35):
+        cv2.circle(img, (round(cx + ex * face), round(cy)), max(1, round(face * 0.1)), (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.ellipse(img, (round(cx), round(cy + face * 0.55)), (round(face * 0.45), round(face * 0.35)), 0, 0, 180,
+                (40, 40, 60), -1, cv2.LINE_AA)
+    names = ["CAO CAO"] if is_target else NAMES.get(p.shape, ["SOLDIER"])
+    _text(img, names[index % len(names)], ((x0 + x1) / 2, (band + y1) / 2), 0.15 * cell, (250, 250, 250),
+          (x1 - x0) * 0.8)
+
+
+def _floor(img: np.ndarray, style: str, bx: float, by: float, board: Board, cell: float) -> None:
+    """The app looks' floors: faint grid lines between the cells (portrait) or a speckled
+    texture (tiles)."""
+    look = LOOKS[style]
+    x0, y0, x1, y1 = round(bx), round(by), round(bx + board.cols * cell), round(by + board.rows * cell)
+    if style == "portrait":
+        line = bgr(shade(look.board, -0.1))
+        for c in range(1, board.cols):
+            cv2.line(img, (round(bx + c * cell), y0), (round(bx + c * cell), y1), line, 1)
+        for r in range(1, board.rows):
+            cv2.line(img, (x0, round(by + r * cell)), (x1, round(by + r * cell)), line, 1)
+    else:
+        noise = np.random.default_rng(7).integers(-6, 7, (y1 - y0, x1 - x0, 1))
+        img[y0:y1, x0:x1] = np.clip(img[y0:y1, x0:x1].astype(np.int16) + noise, 0, 255).astype(np.uint8)
+
+
 def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple[int, int] | None = None,
            at: tuple[float, float] | None = None, title: str = "") -> tuple[np.ndarray, Truth]:
     """The board drawn in a look (BGR image) and the truth it shows.
@@ -131,6 +192,8 @@ def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple
                   (round(ex0 + (target.width - 0.1) * cell), round(by + bh + rim * 0.7)), bgr(look.exit), -1)
     if title:
         _text(img, title, (bx + bw / 2, by - rim - 0.5 * cell), 0.32 * cell, shade(look.frame, -0.3), bw)
+    if style in APP_STYLES:
+        _floor(img, style, bx, by, board, cell)
     gap = look.gap * cell
     for i, p in enumerate(board.pieces):
         box = (bx + p.col * cell + gap / 2, by + p.row * cell + gap / 2,
@@ -171,7 +234,8 @@ def desktop(width: int, height: int, seed: int) -> np.ndarray:
 
 
 def fixture_cases() -> list[FixtureCase]:
-    """The klotski fixtures: the three looks on classic layouts and mid-game positions,
+    """The klotski fixtures: the three looks on classic layouts and mid-game positions, the
+    real apps' looks (portrait tiles with shadows on a gridded floor, tiles edge to edge),
     5×6 and 6×5 boards, small and large cells, JPEG, a window on a desktop, a scaled
     capture, and scenes with no Klotski board (an empty board, a desktop, a grid of
     equal squares with wide gaps)."""
@@ -194,6 +258,11 @@ def fixture_cases() -> list[FixtureCase]:
         add(f"generated_{cols}x{rows}_{style}", img, t.board, f"{cols}×{rows} board, {len(board.pieces)} pieces",
             88 if style == "wooden" else None)
 
+    for name, style, moves, cell in (("横刀立马", "portrait", 0, 150), ("一路顺风", "portrait", 14, 96),
+                                     ("兵分三路", "tiles", 6, 120)):
+        img, t = render(scrambled(layout(name), moves, 0), style=style, cell=cell)
+        add(f"app_{style}_{LAYOUT_IDS[name]}_{moves}", img, t.board,
+            f"{name} after {moves} moves in the real apps' {style} look (read by edges)", 90)
     board = scrambled(layout("左右布兵"), 11, 0)
     small, t = render(board, style="named", cell=48)
     desk = desktop(1280, 800, 3)

@@ -141,3 +141,28 @@ def test_the_profile_reads_half_size_jpeg_boards_on_a_desktop(tmp_path: Path, st
     image, truth = on_desktop(generate(5, 4, seed), style, 0.5 * CELL, (1920, 1080), seed)
     shot = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])[1], cv2.IMREAD_COLOR)
     assert parse(shot, prof).board.to_text().replace("\n", "/") == truth
+
+
+REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real" / "klotski"
+SWORD = REAL / "app_sword_standing.png"
+
+
+@pytest.mark.skipif(not SWORD.is_file(), reason="no real Klotski captures in ../shared/real")
+def test_a_real_app_read_by_its_edges_teaches_its_floor_and_pitch_and_reads_at_other_sizes(tmp_path: Path) -> None:
+    """No colour of the real app's screenshot reads as its board (portrait tiles): the
+    profile comes from the reading by edges and keeps the floor and the pitch's share of
+    the width; the screenshot then reads with it at 0.6× and 1.5× its size."""
+    board = "ACCB/ACCB/DEEF/DGHF/I..J"
+    status, out, err = run(["calibrate", "klotski", SWORD, "--name", "sword", "--board", board])
+    assert (status, err) == (0, ""), err
+    prof = profiles.load("sword")
+    assert len(prof.get("floor", list)) == 3 and prof.get("board_colour", list, None) is None
+    assert 0.2 < prof.get("pitch_share", float) < 0.25
+    image = cv2.imread(str(SWORD), cv2.IMREAD_COLOR)
+    for scale in (0.6, 1.5):
+        sized = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        assert parse(sized, prof).board.to_text().replace("\n", "/") == board
+    shot = tmp_path / "small.png"
+    cv2.imwrite(str(shot), cv2.resize(image, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA))
+    status, out, err = run(["calibrate", "--check", "sword", shot])
+    assert status == 0 and "small.png" in out, (out, err)

@@ -7,7 +7,7 @@ import pytest
 
 from overlay.actions import Drag
 from overlay.draw import Label, Polyline
-from overlay.klotski import hints, plan
+from overlay.klotski import CELL, MOVING, PANELS_PER_ROW, hints, plan, sheet
 from puzzlepilot.scenes.klotski import render, scrambled
 from solvers.klotski import layout, solve, validate
 from vision.klotski import parse
@@ -71,3 +71,26 @@ def test_hint_is_an_arrow_along_the_next_move(scene):
 def test_no_moves_no_hints(scene):
     found, _, _ = scene
     assert hints(found, []) == [] and plan(found, []) == []
+
+
+def test_the_sheet_shows_every_move_on_its_own_board_in_order(scene):
+    """One panel per move, eight to a row under the screenshot; in panel i the piece of
+    move i is lit where it stands before the move (followed through all earlier moves)."""
+    found, solution, _ = scene
+    board = found.board
+    picture = sheet(np.zeros((300, 200, 3), np.uint8), found, solution)
+    pw, ph = board.cols * CELL + 12, board.rows * CELL + 34
+    rows = -(-len(solution) // PANELS_PER_ROW)
+    top = picture.shape[0] - rows * ph
+    assert top > 0 and picture.shape[1] >= min(PANELS_PER_ROW, len(solution)) * pw
+    at = {p.name: (p.row, p.col) for p in board.pieces}
+    lit = np.array(MOVING[::-1])
+    for i, move in enumerate(solution):
+        r, c = at[move["piece"]]
+        x0, y0 = (i % PANELS_PER_ROW) * pw + 6, top + (i // PANELS_PER_ROW) * ph + 4
+        corner = picture[y0 + r * CELL + 4, x0 + c * CELL + 4]     # clear of the letter and arrow
+        assert np.abs(corner.astype(int) - lit).max() < 10, f"move {i + 1}: piece {move['piece']} not lit"
+        for step in move["path"]:
+            dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[step]
+            r, c = r + dr, c + dc
+        at[move["piece"]] = (r, c)

@@ -1,0 +1,463 @@
+"""Klotski by geometry: the board's grid from straight edges, each piece from the edges
+along its cells' sides — for looks with no flat board colour to read through (portraits,
+name bands, gradients, shadows, textured floors, pieces edge to edge).
+
+Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px long:
+1. ``edge_maps``: where a colour channel steps up or down by more than ``EDGE`` across a
+   pixel, per sign (a piece's side is one straight step along its length; a portrait's
+   strokes are short and change sign), and the straight runs of ``RUN`` px or
+   more (``long_runs``);
+2. ``grids``: candidate grids — evenly spaced lines on the peaks of the runs' profiles,
+   across columns first, then down rows within each candidate's columns, in the parts of
+   the picture that the runs join into large blocks;
+3. ``read_grid``: for one grid, how strongly every side between two cells is one straight
+   edge (``side``), whether each cell is empty floor (even colour, no edges) and the pieces
+   as the cells joined across sides without an edge. A grid reads only when every outer
+   side is an edge (but for a few next to empty cells: an open exit), every side is
+   clearly an edge or clearly not one, the pieces are rectangles with an edge all round
+   and no edge inside, and the grid's lines do not run on past its edges (part of a
+   board);
+4. ``parse_grid``: the reading of the largest grid that reads (not counting grids of half
+   the pitch: all sizes and places even), refused when readings of that size disagree
+   or a piece shows floor along a side (``check_settled``: caught mid-slide).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+from vision.common import NoBoardFound
+
+WORK_SIDE = 512        # px: pictures are read at most this long (speed; the pieces stay large)
+EDGE = 28              # a channel's step across a pixel that counts as an edge
+JOIN, SPLIT = 0.82, 0.9    # share of a side that is one straight edge: below, one piece; above, two
+FLAT_STD = 16.0        # an empty cell's colour varies less (per channel) ...
+FLAT_EDGES = 0.04      # ... and has fewer edge pixels than this share
+FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
+MAX_CELLS = 100
+MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
+RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one piece
+OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
+
+
+@dataclass(frozen=True)
+class EdgeMaps:
+    """Edge pixels of a picture: ``v``/``h`` any vertical/horizontal edge; ``vsum``/``hsum``
+    their running counts down columns / along rows per sign (a channel stepping up, or
+    down), so the share of a line segment with one edge is two look-ups."""
+
+    image: np.ndarray
+    v: np.ndarray
+    h: np.ndarray
+    vsum: np.ndarray    # (2, H + 1, W)
+    hsum: np.ndarray    # (2, H, W + 1)
+    colour_sum: np.ndarray    # integral images (H + 1, W + 1, ...) of the colour, its square
+    square_sum: np.ndarray    # and the edge pixels, for any box's mean, spread and edges
+    edge_sum: np.ndarray
+
+    def box_mean(self, table: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        area = max(1, (x1 - x0) * (y1 - y0))
+        return (table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]) / area
+
+
+@dataclass(frozen=True)
+class GridGuess:
+    ox: float
+    oy: float
+    px: float
+    py: float
+    rows: int
+    cols: int
+
+
+@dataclass(frozen=True)
+class Reading:
+    grid: GridGuess
+    sizes: tuple[tuple[int, int, int, int], ...]    # (row, col, height, width) of each piece
+    clarity: float                                  # how far the sides stand from the thresholds
+    floor: tuple[float, float, float]               # the empty cells' mean colour (BGR)
+
+
+def edge_maps(image: np.ndarray) -> EdgeMaps:
+    f = image.astype(np.int16)
+    h, w = f.shape[:2]
+    dx, dy = f[:, 2:] - f[:, :-2], f[2:] - f[:-2]
+    vsum = np.zeros((2, h + 1, w), np.int32)
+    hsum = np.zeros((2, h, w + 1), np.int32)
+    maps = []
+    for d, sums, axis in ((dx, vsum, 1), (dy, hsum, 2)):
+        b, g, r = d[..., 0], d[..., 1], d[..., 2]       # (numpy's max over a last axis of 3 is slow)
+        up, down = np.maximum(np.maximum(b, g), r) > EDGE, np.minimum(np.minimum(b, g), r) < -EDGE
+        for k, m in enumerate((up, down)):
+            # running sums along one axis, as differences of OpenCV's (fast) 2-D integral
+            table = cv2.integral(m.view(np.uint8), sdepth=cv2.CV_32S)
+            if axis == 1:
+                sums[k][:, 1:-1] = np.diff(table, axis=1)
+            else:
+                sums[k][1:-1, :] = np.diff(table, axis=0)
+        full = np.zeros((h, w), np.uint8)
+        full[(np.s_[:, 1:-1] if axis == 1 else np.s_[1:-1, :])] = up | down
+        maps.append(full)
+    colour = image.astype(np.float64)
+    colour_sum, square_sum = cv2.integral2(colour, sdepth=cv2.CV_64F)
+    edge_sum = cv2.integral(maps[0] | maps[1], sdepth=cv2.CV_32S)
+    return EdgeMaps(image, maps[0], maps[1], vsum, hsum, colour_sum, square_sum, edge_sum)
+
+
+def sides(e: EdgeMaps, vertical: bool, positions: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+          reach: float) -> np.ndarray:
+    """For every segment [starts[i], ends[i]) along every line at ``positions``, the
+    largest share of it, within ``reach`` px of the line, that is one edge (the colour
+    stepping one way all along): (segments, lines), all in a few array operations."""
+    sums = e.vsum if vertical else e.hsum
+    across, along = (sums.shape[2], sums.shape[1] - 1) if vertical else (sums.shape[1], sums.shape[2] - 1)
+    lo = np.maximum(0, np.round(positions - reach).astype(int))
+    hi = np.minimum(across, np.round(positions + reach).astype(int) + 1)
+    span = max(1, int((hi - lo).max()))
+    idx = lo[:, None] + np.arange(span)[None, :]
+    inside = idx < hi[:, None]
+    idx = np.clip(idx, 0, across - 1)
+    a = np.maximum(0, starts.astype(int))
+    b = np.minimum(along, ends.astype(int))
+    if vertical:
+        run = sums[:, b[:, None, None], idx[None]] - sums[:, np.minimum(a, b)[:, None, None], idx[None]]
+    else:
+        run = sums[:, idx[None], b[:, None, None]] - sums[:, idx[None], np.minimum(a, b)[:, None, None]]
+    best = np.where(inside[None, None], run, 0).max(axis=(0, 3)).astype(float)
+    length = b - a
+    out = best / np.maximum(length, 1)[:, None]
+    out[length < 3, :] = 0.0
+    out[:, hi <= lo] = 0.0
+    return out
+
+
+def longest_run(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> float:
+    """The longest unbroken run of one edge along a line within ``reach`` px of ``pos``,
+    as a share of the segment [a, b)."""
+    sums = e.vsum if vertical else e.hsum
+    across, along = (sums.shape[2], sums.shape[1] - 1) if vertical else (sums.shape[1], sums.shape[2] - 1)
+    lo, hi = max(0, round(pos - reach)), min(across, round(pos + reach) + 1)
+    a, b = max(0, int(a)), min(along, int(b))
+    if hi <= lo or b - a < 3:
+        return 0.0
+    cut = sums[:, a:b + 1, lo:hi] if vertical else sums[:, lo:hi, a:b + 1].transpose(0, 2, 1)
+    on = np.diff(cut, axis=1) > 0                                   # (2, b - a, lines)
+    padded = np.concatenate([np.zeros_like(on[:, :1]), on, np.zeros_like(on[:, :1])], 1).astype(np.int8)
+    steps = np.diff(padded, axis=1)
+    starts, ends = np.nonzero(steps.transpose(0, 2, 1).reshape(-1, b - a + 1) == 1), \
+        np.nonzero(steps.transpose(0, 2, 1).reshape(-1, b - a + 1) == -1)
+    if not starts[0].size:
+        return 0.0
+    return float((ends[1] - starts[1]).max()) / (b - a)
+
+
+def long_runs(e: EdgeMaps, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """The vertical and horizontal edge pixels in straight runs of ``length`` px or more."""
+    return (cv2.morphologyEx(e.v, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)),
+            cv2.morphologyEx(e.h, cv2.MORPH_OPEN, np.ones((1, length), np.uint8)))
+
+
+def even_lines(profile: np.ndarray, pmin: float, pmax: float, keep: int = 2) -> list[tuple[float, float, float, int]]:
+    """(score, first line, pitch, cells) of evenly spaced lines through the profile's
+    peaks, best first, ``keep`` per count of cells. A line scores its strength over the
+    weaker of the guess's two end lines (at most 1), less 0.35, so weak lines count
+    against a guess; the sum is weighed by how strong the ends are next to the strongest
+    peak (square root), so a board inside a stronger frame (a dialog) still scores."""
+    n = len(profile)
+    tol = max(1, round(0.006 * n))
+    smooth = cv2.dilate(profile.reshape(1, -1), np.ones((1, 2 * tol + 1), np.float32)).ravel()
+    top = float(smooth.max())
+    if top <= 0:
+        return []
+    peaks: list[int] = []
+    for i in np.argsort(-profile, kind="stable")[:200]:
+        if profile[i] < 0.1 * top or len(peaks) == 20:
+            break
+        if all(abs(int(i) - j) > 2 for j in peaks):
+            peaks.append(int(i))
+    if len(peaks) < 2:
+        return []
+    ends = np.array([(a, b) for a in peaks for b in peaks if b > a], np.float32)
+    strength = smooth[ends.astype(int)].min(1)
+    found = []
+    for cells in range(2, 9):
+        pitch = (ends[:, 1] - ends[:, 0]) / cells
+        ok = (pitch >= pmin) & (pitch <= pmax)
+        if not ok.any():
+            continue
+        first, p, s_end = ends[ok, 0], pitch[ok], strength[ok]
+        at = np.round(first[:, None] + np.arange(cells + 1)[None, :] * p[:, None]).astype(int)
+        scores = (np.minimum(1.0, smooth[at] / s_end[:, None]) - 0.35).sum(1) * np.sqrt(s_end / top)
+        for i in np.argsort(-scores)[:keep]:
+            found.append((float(scores[i]), float(first[i]), float(p[i]), cells))
+    return sorted(found, reverse=True)
+
+
+def blocks(vl: np.ndarray, hl: np.ndarray, depth: int = 1) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the parts of the picture the straight runs join into
+    blocks at least a sixth of the picture's short side: a board is one (its pieces'
+    sides nearly touch), smallest first."""
+    h, w = vl.shape
+    k = max(3, round(0.015 * min(h, w)))
+    joined = cv2.dilate(vl | hl, np.ones((k, k), np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    boxes = [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, _ in stats[1:]
+             if min(bw, bh) >= min(h, w) / 6]
+    if depth:   # a board framed by a dialog joins it: look again without the box's longest lines
+        for x0, y0, x1, y1 in list(boxes):
+            inner = blocks(_without_long(vl[y0:y1, x0:x1], 0), _without_long(hl[y0:y1, x0:x1], 1), depth - 1)
+            boxes += [(a + x0, b + y0, c + x0, d + y0) for a, b, c, d in inner
+                      if (c - a) * (d - b) < 0.8 * (x1 - x0) * (y1 - y0)]
+    return sorted(set(boxes), key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def _without_long(runs: np.ndarray, axis: int) -> np.ndarray:
+    """The runs less those spanning most of the box along ``axis`` (0: down, 1: across):
+    a dialog's frame, which joins everything inside it."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
+    span = stats[:, cv2.CC_STAT_HEIGHT if axis == 0 else cv2.CC_STAT_WIDTH]
+    keep = (span < 0.85 * runs.shape[axis]).astype(np.uint8)
+    keep[0] = 0
+    return keep[labels]
+
+
+def grids(e: EdgeMaps, pitch: tuple[float, float] | None = None) -> Iterator[GridGuess]:
+    """Candidate grids, the likeliest of each block first; ``pitch`` (px, from a profile)
+    bounds the column pitch."""
+    h, w = e.v.shape
+    vl, hl = long_runs(e, max(6, min(h, w) // 20))
+    for x0, y0, x1, y1 in blocks(vl, hl):
+        short = min(x1 - x0, y1 - y0)
+        lo, hi = pitch or (short / 10, short / 1.8)
+        across = even_lines(vl[y0:y1, x0:x1].sum(0).astype(np.float32), max(MIN_PITCH, lo), hi)
+        for _, ax, px, cols in across[:10]:
+            xa, xb = int(x0 + ax), int(x0 + ax + cols * px)
+            down = even_lines(hl[y0:y1, xa:xb].sum(1).astype(np.float32), max(MIN_PITCH, px * 0.8), px * 1.25)
+            for _, ay, py, rows in down[:8]:
+                yield GridGuess(x0 + ax, y0 + ay, px, py, rows, cols)
+
+
+def _box(g: GridGuess, r: int, c: int, margin: float) -> tuple[int, int, int, int]:
+    return (round(g.ox + (c + margin) * g.px), round(g.oy + (r + margin) * g.py),
+            round(g.ox + (c + 1 - margin) * g.px), round(g.oy + (r + 1 - margin) * g.py))
+
+
+def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Reading:
+    """The pieces on one grid, or NoBoardFound saying why the grid does not read.
+    ``floor`` (BGR), when known (a profile), is the empty cells' colour."""
+    image = e.image
+    h, w = image.shape[:2]
+    reach = max(2.0, 0.08 * min(g.px, g.py))
+    if min(g.rows, g.cols) < 3 or g.rows * g.cols > MAX_CELLS or min(g.ox, g.oy) < -reach or g.ox + g.cols * g.px > w + reach \
+            or g.oy + g.rows * g.py > h + reach:
+        raise NoBoardFound("the grid leaves the picture (or has fewer than 3 rows or columns)")
+
+    # every cell side's strength, with one more row (column) of sides past each edge
+    rows, cols = np.arange(-1, g.rows + 1), np.arange(-1, g.cols + 1)
+    v_all = sides(e, True, g.ox + np.arange(g.cols + 1) * g.px, g.oy + (rows + .2) * g.py, g.oy + (rows + .8) * g.py,
+                  reach)                                           # (rows + 2, cols + 1)
+    h_all = sides(e, False, g.oy + np.arange(g.rows + 1) * g.py, g.ox + (cols + .2) * g.px,
+                  g.ox + (cols + .8) * g.px, reach).T              # (rows + 1, cols + 2)
+    vs, hs = v_all[1:-1].copy(), h_all[:, 1:-1].copy()
+    # the outline: an edge along every outer side, but for a few (an empty cell at the
+    # exit, where the frame is open), checked again once the empty cells are known
+    outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
+    outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
+    open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
+    if len(open_sides) > OPEN_SIDES:
+        raise NoBoardFound("no edge along the board's outline")
+    # a side to be joined must show no long straight run of edge either: two framed tiles
+    # edge to edge whose name bands meet have an edge over most of the side, not all
+    for r, c in zip(*np.nonzero(vs < JOIN)):
+        if longest_run(e, True, g.ox + c * g.px, g.oy + (r + .2) * g.py, g.oy + (r + .8) * g.py, reach) >= RUN_SPLIT:
+            vs[r, c] = (JOIN + SPLIT) / 2
+    for r, c in zip(*np.nonzero(hs < JOIN)):
+        if longest_run(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach) >= RUN_SPLIT:
+            hs[r, c] = (JOIN + SPLIT) / 2
+    _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
+    empty, colours = _empty_cells(e, g, floor)
+    for r, c, kind in open_sides:
+        inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
+        if not empty[inner]:
+            raise NoBoardFound("a piece shows no edge along the board's outline")
+    sizes = _pieces(vs, hs, empty)
+    if len(sizes) < 3:
+        raise NoBoardFound("fewer than three pieces")
+    decisive = np.concatenate([vs.ravel(), hs.ravel()])
+    clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
+    return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
+
+
+def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Which cells are empty floor (even colour, no edges; the floor's colour when known)
+    and each cell's mean colour; the empty cells must share one colour."""
+    empty = np.zeros((g.rows, g.cols), bool)
+    colours = np.zeros((g.rows, g.cols, 3), np.float32)
+    for r in range(g.rows):
+        for c in range(g.cols):
+            box = _box(g, r, c, 0.2)
+            colours[r, c] = mean = e.box_mean(e.colour_sum, *box)
+            spread = np.sqrt(np.maximum(0.0, e.box_mean(e.square_sum, *box) - mean.astype(np.float64) ** 2)).max()
+            empty[r, c] = spread < FLAT_STD and e.box_mean(e.edge_sum, *box) < FLAT_EDGES \
+                and (floor is None or np.linalg.norm(mean - floor) < FLOOR_DISTANCE)
+    if not empty.any():
+        raise NoBoardFound("no empty cell")
+    mean = colours[empty].mean(0)
+    if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
+        raise NoBoardFound("the even cells differ in colour: flat pieces, not floor")
+    return empty, colours
+
+
+def _pieces(vs: np.ndarray, hs: np.ndarray, empty: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Cells joined across sides with no edge; each piece a rectangle with an edge all
+    round and none inside; a side neither clearly an edge nor clearly not one refuses."""
+    rows, cols = empty.shape
+    parent = list(range(rows * cols))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for r in range(rows):
+        for c in range(cols):
+            for r2, c2, strength in ((r, c + 1, vs[r, c + 1]), (r + 1, c, hs[r + 1, c])):
+                if r2 == rows or c2 == cols or (empty[r, c] and empty[r2, c2]):
+                    continue
+                if empty[r, c] or empty[r2, c2]:
+                    if strength < SPLIT:
+                        raise NoBoardFound("a piece shows no edge along an empty cell")
+                elif JOIN <= strength < SPLIT:
+                    raise NoBoardFound("an unclear edge between two cells")
+                elif strength < JOIN:
+                    parent[find(r * cols + c)] = find(r2 * cols + c2)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for r in range(rows):
+        for c in range(cols):
+            if not empty[r, c]:
+                groups.setdefault(find(r * cols + c), []).append((r, c))
+    sizes = []
+    for cells in groups.values():
+        r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+        h, w = max(r for r, _ in cells) - r0 + 1, max(c for _, c in cells) - c0 + 1
+        if len(cells) != h * w:
+            raise NoBoardFound("a piece is not a rectangle")
+        inside = np.concatenate([vs[r0:r0 + h, c0 + 1:c0 + w].ravel(), hs[r0 + 1:r0 + h, c0:c0 + w].ravel()])
+        if inside.size and inside.max() >= JOIN:
+            raise NoBoardFound("an edge inside a piece")
+        sizes.append((r0, c0, h, w))
+    return sorted(sizes)
+
+
+def check_settled(image: np.ndarray, reading: Reading) -> None:
+    """Refuse a piece that shows floor along one of its sides: caught mid-slide, it sits
+    off the grid, and reading it at either place would be a guess."""
+    g = reading.grid
+    far = cv2.absdiff(image, np.full_like(image, [round(v) for v in reading.floor]))
+    near = (np.maximum(np.maximum(far[..., 0], far[..., 1]), far[..., 2]) < 15).astype(np.uint8)
+    table = cv2.integral(near, sdepth=cv2.CV_32S)
+    h, w = near.shape
+
+    def share(x0: float, y0: float, x1: float, y1: float) -> float:
+        x0, y0 = min(w, max(0, round(x0))), min(h, max(0, round(y0)))
+        x1, y1 = min(w, max(x0 + 1, round(x1))), min(h, max(y0 + 1, round(y1)))
+        return float(table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]) / ((x1 - x0) * (y1 - y0))
+
+    for r0, c0, ph, pw in reading.sizes:
+        for r in range(r0, r0 + ph):
+            for c in range(c0, c0 + pw):
+                x0, y0 = g.ox + c * g.px, g.oy + r * g.py
+                x1, y1 = x0 + g.px, y0 + g.py
+                dx, dy = 0.25 * g.px, 0.25 * g.py
+                bands = ((x0 + 2, y0 + dy, x0 + dx, y1 - dy), (x1 - dx, y0 + dy, x1 - 2, y1 - dy),
+                         (x0 + dx, y0 + 2, x1 - dx, y0 + dy), (x0 + dx, y1 - dy, x1 - dx, y1 - 2))
+                if any(share(*band) > 0.7 for band in bands):
+                    raise NoBoardFound("a piece shows the floor along its side: caught mid-slide?")
+
+
+def _check_beyond(runs: list[np.ndarray]) -> None:
+    """Refuse a grid whose lines run on, as edges, past one of its sides (``runs``: the
+    strengths of each side's lines one cell further, outer lines first and last) — an
+    inner one, and an outer one at least half way: the grid is part of a larger board.
+    (An exit box below the board continues only inner lines.)"""
+    for strengths in runs:
+        if max(strengths[0], strengths[-1]) >= 0.5 and max(strengths[1:-1]) >= SPLIT:
+            raise NoBoardFound("the grid's lines run on past its side: part of a board")
+
+
+def refined(e: EdgeMaps, g: GridGuess) -> GridGuess:
+    """The grid fitted (least squares) to where its inner lines' edges are: each line at
+    the middle of the edge columns (rows) near it, over its cell sides that are edges —
+    the guess came from profile peaks a few pixels off, or from a frame's edge."""
+    reach = max(2, round(0.08 * min(g.px, g.py)))
+    fitted = []
+    for sums, origin, pitch, count, other_origin, other_pitch, others, vertical in (
+            (e.vsum, g.ox, g.px, g.cols, g.oy, g.py, g.rows, True),
+            (e.hsum, g.oy, g.py, g.rows, g.ox, g.px, g.cols, False)):
+        at, index = [], []
+        for k in range(1, count):     # inner lines: the outer ones may run along a frame
+            pos = round(origin + k * pitch)
+            lo, hi = max(0, pos - reach), min(sums.shape[2] if vertical else sums.shape[1], pos + reach + 1)
+            profile = np.zeros(max(0, hi - lo))
+            for j in range(others):
+                a = max(0, round(other_origin + (j + .2) * other_pitch))
+                b = min((sums.shape[1] if vertical else sums.shape[2]) - 1, round(other_origin + (j + .8) * other_pitch))
+                if b - a < 3:
+                    continue
+                run = (sums[:, b, lo:hi] - sums[:, a, lo:hi]) if vertical else (sums[:, lo:hi, b] - sums[:, lo:hi, a])
+                if run.max() >= SPLIT * (b - a):
+                    profile += run.max(0) >= SPLIT * (b - a)
+            if profile.size and profile.max() > 0:
+                cols = np.flatnonzero(profile == profile.max())
+                at.append(lo + (cols.min() + cols.max()) / 2)
+                index.append(k)
+        if len(at) >= 2:
+            pitch_fit, origin_fit = np.polyfit(index, at, 1)
+            fitted.append((float(origin_fit), float(pitch_fit)))
+        else:
+            fitted.append((origin, pitch))
+    (ox, px), (oy, py) = fitted
+    return GridGuess(ox, oy, px, py, g.rows, g.cols)
+
+
+def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
+               pitch: tuple[float, float] | None = None) -> tuple[Reading, float]:
+    """The reading of the largest grid that reads, in the given picture's pixels (the
+    grid scaled back), and the scale it was read at; NoBoardFound when none reads or
+    readings of that size disagree. ``floor_bgr`` and ``pitch`` (px) come from a profile."""
+    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    e = edge_maps(small)
+    readings: list[Reading] = []
+    why: dict[str, int] = {}
+    tried: set[tuple[int, ...]] = set()
+    for g in grids(e, None if pitch is None else (pitch[0] * scale, pitch[1] * scale)):
+        key = (round(g.ox / 2), round(g.oy / 2), round(g.px), round(g.py), g.rows, g.cols)
+        if key in tried:        # the same grid to a pixel or two, from another block
+            continue
+        tried.add(key)
+        try:
+            reading = read_grid(e, g, floor_bgr)
+        except NoBoardFound as exc:
+            why[str(exc)] = why.get(str(exc), 0) + 1
+            continue
+        if reading.grid.rows % 2 == reading.grid.cols % 2 == 0 and all(v % 2 == 0 for s in reading.sizes for v in s):
+            continue        # every size and place even: a grid of half the true pitch
+        readings.append(reading)
+    if not readings:
+        reason = max(why, key=lambda k: why[k]) if why else "no grid of straight edges"
+        raise NoBoardFound(reason)
+    most = max(r.grid.rows * r.grid.cols for r in readings)
+    largest = [r for r in readings if r.grid.rows * r.grid.cols == most]
+    if len({(r.grid.rows, r.grid.cols, r.sizes) for r in largest}) > 1:
+        raise NoBoardFound("two grids read as different boards")
+    best = max(largest, key=lambda r: r.clarity)
+    best = Reading(refined(e, best.grid), best.sizes, best.clarity, best.floor)
+    check_settled(e.image, best)
+    g = best.grid
+    back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)
+    return Reading(back, best.sizes, best.clarity, best.floor), scale
