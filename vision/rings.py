@@ -54,38 +54,75 @@ CANDIDATES = 6           # circles tried, strongest first
 
 @dataclass(frozen=True)
 class Arena:
-    """Where the arena is: centre (x, y), the outer radius of ring 0 and the radius of the
-    central disc (the inner edge of ring 3), in image pixels. Angles are degrees measured
-    clockwise from 9 o'clock, the centre of slice 0."""
+    """Where the arena is and how the camera sees it. Arena coordinates: the round arena's
+    plane, in pixels of the image row through the centre; ``outer`` is the outer radius of
+    ring 0, ``inner`` the radius of the central disc (the inner edge of ring 3). Angles are
+    degrees measured clockwise from 9 o'clock (the far side up), the centre of slice 0.
+
+    A camera looking down at the arena at a slant (the game's default "tilted" view, or the
+    more overhead "Change View" one) sees a circle of radius r as an ellipse: a plane point
+    (u, v) (v towards the far side) lands at ``x = cx + u / d``, ``y = cy − squash·v / d``
+    with ``d = 1 + tilt·v / outer`` — a homography of a camera with no roll looking at the
+    centre. ``squash`` 1 and ``tilt`` 0 is a camera straight above (the drawn practice arena).
+    ``edges`` are the 5 ring edge radii, outer first, when the rings are not equally wide
+    (the real game's blue inner ring is narrower); ``phase`` turns slice 0 off 9 o'clock."""
 
     cx: float
     cy: float
     outer: float
     inner: float
+    squash: float = 1.0
+    tilt: float = 0.0
+    edges: tuple[float, ...] | None = None
+    phase: float = 0.0
+
+    @property
+    def radii(self) -> tuple[float, ...]:
+        """The 5 ring edge radii, outer first."""
+        return self.edges or tuple(self.outer - k * self.width for k in range(RINGS + 1))
 
     @property
     def width(self) -> float:
-        """The radial width of one ring."""
+        """The radial width of one ring (on average)."""
         return (self.outer - self.inner) / RINGS
 
     def mid(self, ring: int) -> float:
-        return self.outer - (ring + 0.5) * self.width
+        edges = self.radii
+        return (edges[ring] + edges[ring + 1]) / 2
+
+    def project(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Image points of arena-plane points (arrays)."""
+        d = 1.0 + self.tilt * v / self.outer
+        return self.cx + u / d, self.cy - self.squash * v / d
 
     def point(self, radius: float, angle: float) -> tuple[float, float]:
-        a = math.radians(angle)
-        return self.cx - radius * math.cos(a), self.cy - radius * math.sin(a)
+        a = math.radians(angle + self.phase)
+        x, y = self.project(np.float64(-radius * math.cos(a)), np.float64(radius * math.sin(a)))
+        return float(x), float(y)
+
+    def plane(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Arena-plane points (u, v) of image points: the inverse of ``project``."""
+        h = (self.cy - y) / self.squash
+        v = h / (1.0 - self.tilt * h / self.outer)
+        return (x - self.cx) * (1.0 + self.tilt * v / self.outer), v
 
     def locate(self, x: float, y: float) -> tuple[float, float]:
         """(radius, angle) of an image point: the inverse of ``point``."""
-        dx, dy = self.cx - x, self.cy - y
-        return math.hypot(dx, dy), math.degrees(math.atan2(dy, dx)) % 360.0
+        u, v = self.plane(np.float64(x), np.float64(y))
+        return float(math.hypot(u, v)), (math.degrees(math.atan2(v, -u)) - self.phase) % 360.0
+
+    def ring_of(self, radius: float) -> int | None:
+        """The ring a radius falls in, None off the rings."""
+        edges = self.radii
+        if not edges[-1] <= radius <= edges[0]:
+            return None
+        return next(r for r in range(RINGS) if radius >= edges[r + 1])
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
         """(ring, slice) of the tile under an image point, None off the rings."""
         radius, angle = self.locate(x, y)
-        if not self.inner <= radius <= self.outer:
-            return None
-        return min(RINGS - 1, int((self.outer - radius) / self.width)), round(angle / 30.0) % SLICES
+        ring = self.ring_of(radius)
+        return None if ring is None else (ring, round(angle / 30.0) % SLICES)
 
     def cell(self, ring: int, slice_: int) -> tuple[float, float]:
         """Image centre of a cell."""
@@ -95,14 +132,27 @@ class Arena:
         """Every cell centre, ring-major (the board's row-major order)."""
         return [self.cell(r, s) for r in range(RINGS) for s in range(SLICES)]
 
+    @property
+    def flat(self) -> bool:
+        """Seen straight from above with equal rings (the drawn practice arena)."""
+        return self.squash == 1.0 and self.tilt == 0.0 and self.edges is None and self.phase == 0.0
+
     def to_json(self) -> dict[str, Any]:
-        return {"centre": [round(self.cx, 2), round(self.cy, 2)], "outer": round(self.outer, 2),
-                "inner": round(self.inner, 2)}
+        out: dict[str, Any] = {"centre": [round(self.cx, 2), round(self.cy, 2)], "outer": round(self.outer, 2),
+                               "inner": round(self.inner, 2)}
+        if not self.flat:
+            out["camera"] = {"squash": round(self.squash, 4), "tilt": round(self.tilt, 4), "phase": round(self.phase, 2),
+                             "edges": [round(e, 2) for e in self.radii]}
+        return out
 
     @classmethod
     def from_json(cls, geometry: dict[str, Any]) -> "Arena":
         (cx, cy), dx, dy = geometry["centre"], *geometry.get("offset", (0.0, 0.0))
-        return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"])
+        camera = geometry.get("camera")
+        if camera is None:
+            return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"])
+        return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"], camera["squash"], camera["tilt"],
+                   tuple(camera["edges"]), camera["phase"])
 
 
 def polar(image: np.ndarray, cx: float, cy: float, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
@@ -532,6 +582,25 @@ def find_looked(image: np.ndarray, look: Look) -> tuple[Arena, float, list[list[
     raise NoBoardFound("no ring arena of the profile's look found")
 
 
+def _read_default(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], float]:
+    """The arena as the game's camera shows it (``vision.rings_camera``: the real game's
+    tilted or overhead view), else the flat arena seen from straight above (the practice
+    arena); the camera's reason when neither is found. An arena the camera found but whose
+    cells it refused is refused: no other reader guesses them."""
+    from vision.rings_camera import CellsRefused, read_camera
+
+    try:
+        return read_camera(image)
+    except CellsRefused:
+        raise
+    except NoBoardFound as camera:
+        try:
+            arena, arena_conf = find_arena(image)
+        except NoBoardFound:
+            raise camera from None
+        return (arena, arena_conf, *occupancy(unwarp(image, arena)))
+
+
 def parse(image: np.ndarray, profile: Any = None) -> Parse:
     """Read the ring arena: board (with ``moves:`` when the panel is readable), every cell's
     centre and the arena geometry. A calibrated profile's look (``look_of``) finds the arena
@@ -540,8 +609,7 @@ def parse(image: np.ndarray, profile: Any = None) -> Parse:
     keymap = profile_keymap(profile) if profile is not None else None
     look = look_of(profile) if profile is not None else None
     if look is None:
-        arena, arena_conf = find_arena(image)
-        taken, cell_conf = occupancy(unwarp(image, arena))
+        arena, arena_conf, taken, cell_conf = _read_default(image)
     else:
         arena, arena_conf, taken, cell_conf = find_looked(image, look)
     budget = read_budget(image)

@@ -1,0 +1,68 @@
+"""Ring battles through the game's camera: the real capture (tilted camera, 3D figures,
+badges over heads) read exactly up to the slice numbering, and what is refused."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.rings import Board, solve, validate
+from vision.common import NoBoardFound, load_image
+from vision.rings import parse
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT / ".." / "shared" / "real"
+CAPTURE = REAL / "rings" / "origami_ring_moves2.png"
+needs_real = pytest.mark.skipif(not CAPTURE.exists(), reason="the real captures are not here")
+
+
+def renumbered(rows: list[str]) -> set[str]:
+    """Every numbering of the same arena: the 12 slice numbers rotated and/or mirrored,
+    the same for every ring."""
+    out = set()
+    for mirror in (False, True):
+        base = [row[::-1] if mirror else row for row in rows]
+        for k in range(12):
+            out.add("/".join(row[k:] + row[:k] for row in base))
+    return out
+
+
+def label(name: str) -> tuple[int, list[str]]:
+    text = json.loads((REAL / "labels.json").read_text())[f"rings/{name}"]
+    head, *rows = text.split("/")
+    return int(head.split(":")[1]), rows
+
+
+@needs_real
+def test_the_real_tilted_capture_reads_as_labelled_up_to_slice_numbering():
+    moves, rows = label(CAPTURE.name)
+    found = parse(load_image(CAPTURE))
+    assert "/".join(found.board.cells) in renumbered(rows)
+    assert found.confidence >= 0.6
+    assert found.geometry["camera"]["squash"] < 0.8          # seen tilted, not from above
+
+
+@needs_real
+def test_the_real_capture_is_solved_in_two_validated_moves():
+    found = parse(load_image(CAPTURE))
+    board = Board(found.board.cells, 2)
+    result = solve(board)
+    assert len(result.solution) == 2
+    assert validate(board, result.solution) == []
+
+
+@needs_real
+def test_feet_decide_the_cell_not_the_body_over_the_tiles_behind():
+    """Every figure in the capture covers part of the tile behind it, and four carry a
+    badge floating over their heads: eight enemies, no more."""
+    found = parse(load_image(CAPTURE))
+    assert sum(row.count("x") for row in found.board.cells) == 8
+
+
+@needs_real
+def test_a_crop_without_the_arena_is_refused():
+    image = load_image(CAPTURE)
+    with pytest.raises(NoBoardFound):
+        parse(np.ascontiguousarray(image[:70]))

@@ -1,0 +1,387 @@
+"""Ring battles seen by the game's camera: the arena as an ellipse, figures standing on it.
+
+The real game (Paper Mario: The Origami King) shows the arena through a slanted camera:
+the round arena is an ellipse with its far side at the top (the default "tilted" camera;
+"Change View" gives a more overhead one). Its central disc is orange, the innermost ring
+blue and narrower than the three outer cream-and-yellow rings; enemies are 3D figures whose
+bodies hide the tiles behind them. Stages:
+
+1. ``seed``: the blue inner ring, a colour band with a hole; its two edges are two circles
+   of the plane, which fixes the camera (``Arena``: centre, squash, tilt) to a first guess.
+2. ``refine``: the picture is unwarped through that guess to (radius, angle); the radial
+   edge profile must show the disc edge, the blue ring's edge and three more ring edges
+   equally spaced; the camera and the 5 edge radii are refitted to the edges found along
+   every angle, and the 12 slice borders fix the slice phase (they must all show).
+3. ``feet``: a figure stands where its feet are: the bottom of an upright run of
+   non-tile pixels in an image column (its body above covers the tiles behind it, which
+   therefore tell nothing). The bottoms are mapped back onto the plane and counted per
+   cell, in units of the width a figure has at that depth; a cell near the threshold, or
+   an enemy count that is no multiple of 4 (one hidden behind another), is refused.
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+from scipy.optimize import least_squares
+
+from solvers.rings import RINGS, SLICES
+from vision.common import NoBoardFound
+from vision.rings import Arena, decide
+
+WORK = 640              # longest side the camera reader works at
+BLUE = ((86, 60, 130), (114, 255, 255))   # HSV range of the inner ring's blue
+TILE = ((12, 15, 140), (38, 215, 255))    # HSV range of the cream and yellow tiles, lit or shaded
+MIN_SEED = 0.004        # least share of the picture the blue ring covers
+RING_EDGE = 2.0         # each ring edge's strength over the profile's floor, at least
+SLICE_EDGE = 1.6        # each slice border's strength over the in-between, at least
+FOREIGN = 28.0          # Lab distance from every tile colour above which a pixel is no tile
+LIGHT = 0.2             # weight of lightness in that distance: shade darkens a tile, keeps its hue
+FIGURE = 0.3            # a figure's width (and least height) in ring widths
+GAP = 1.2               # figure sizes of tile below a run's bottom for it to stand (badges float above heads)
+FOOT = 0.12             # figure widths of foot columns above which a cell holds an enemy
+SURE = 3.0              # that many times off FOOT (either way) is a sure call
+
+
+def _mask_blue(image: np.ndarray) -> np.ndarray:
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    mask = cv2.inRange(hsv, np.array(BLUE[0]), np.array(BLUE[1]))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def _plane(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Plane (u, v) in disc radii of image points under camera p = (cx, cy, a, b, tilt)."""
+    cx, cy, a, b, t = p[:5]
+    h = (cy - y) / b
+    v = h / (1.0 - t * h)
+    return (x - cx) * (1.0 + t * v) / a, v
+
+
+def _fit(p0: np.ndarray, groups: list[np.ndarray], fixed: float = 1.0) -> np.ndarray:
+    """Least squares (robust to figures covering an edge) of the camera and the edge radii:
+    ``groups[k]`` are image points of edge k; edge 0 has radius ``fixed``, the others are
+    fitted (p0 = cx, cy, a, b, tilt, radius 1, …)."""
+    def residuals(p: np.ndarray) -> np.ndarray:
+        radii = np.concatenate([[fixed], p[5:]])
+        out = []
+        for k, pts in enumerate(groups):
+            u, v = _plane(p, pts[:, 0], pts[:, 1])
+            out.append(np.hypot(u, v) / radii[k] - 1.0)
+        return np.concatenate(out)
+    return least_squares(residuals, p0, loss="soft_l1", f_scale=0.02, max_nfev=200).x
+
+
+def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
+    """The Arena of camera p with edge radii (disc radii, outer first)."""
+    cx, cy, a, b, t = p[:5]
+    edges = tuple(float(r * a) for r in radii)
+    return Arena(float(cx), float(cy), edges[0], edges[-1], float(b / a), float(t * radii[0]), edges, phase)
+
+
+def _rim(image: np.ndarray, blue: np.ndarray) -> np.ndarray | None:
+    """Image points of the arena's outer edge: the outline of the cream-and-yellow tiles
+    around a blue ring (contour ``blue``), where it is not the picture's border."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    tiles = cv2.inRange(hsv, np.array(TILE[0]), np.array(TILE[1])) | _mask_blue(image)
+    cv2.drawContours(tiles, [blue], -1, 255, -1)
+    tiles = cv2.morphologyEx(tiles, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(tiles, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    x, y = (float(v) for v in blue[0, 0])
+    around = [c for c in contours if cv2.pointPolygonTest(c, (x, y), False) >= 0]
+    if not around:
+        return None
+    pts = around[0][:, 0, :]
+    h, w = tiles.shape
+    pts = pts[(pts[:, 0] > 2) & (pts[:, 0] < w - 3) & (pts[:, 1] > 2) & (pts[:, 1] < h - 3)]
+    return pts.astype(float) if len(pts) >= 20 else None
+
+
+def seeds(image: np.ndarray) -> list[np.ndarray]:
+    """First camera guesses (cx, cy, a, b, tilt, blue ring radius, outer radius) from blue
+    bands with a hole and the tiles around them, largest first."""
+    mask = _mask_blue(image)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return []
+    found = []
+    area = mask.shape[0] * mask.shape[1]
+    for i, c in enumerate(contours):
+        if hierarchy[0][i][3] != -1 or cv2.contourArea(c) < MIN_SEED * area or len(c) < 20:
+            continue
+        holes = [contours[j] for j in range(len(contours)) if hierarchy[0][j][3] == i]
+        if not holes:
+            continue
+        hole = max(holes, key=cv2.contourArea)
+        if cv2.contourArea(hole) < 0.15 * cv2.contourArea(c) or len(hole) < 20:
+            continue
+        (ex, ey), axes, angle = cv2.fitEllipse(hole)
+        wide = max(axes) / 2
+        tall = min(axes) / 2
+        rim = _rim(image, c)
+        if rim is None:
+            continue
+        p0 = np.array([ex, ey, wide, tall, 0.0, 1.4, 3.0])
+        p = _fit(p0, [hole[:, 0, :].astype(float), c[:, 0, :].astype(float), rim])
+        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and 1.1 < p[5] < 2.0 and p[6] > 2 * p[5]:
+            found.append((cv2.contourArea(c), p))
+    return [p for _, p in sorted(found, key=lambda f: -f[0])]
+
+
+def _unwarp(image: np.ndarray, p: np.ndarray, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """Sample the picture on the plane's polar grid (rows: radii in disc units, columns:
+    angles clockwise from 9 o'clock)."""
+    cx, cy, a, b, t = p[:5]
+    ang = np.radians(angles)[None, :]
+    u = -radii[:, None] * np.cos(ang)
+    v = radii[:, None] * np.sin(ang)
+    d = 1.0 + t * v
+    return cv2.remap(image, (cx + a * u / d).astype(np.float32), (cy - b * v / d).astype(np.float32),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+def _edge_profile(lab: np.ndarray, span: int = 1) -> np.ndarray:
+    """|d/dradius| of an unwarped Lab picture, per angle: the colour change from ``span``
+    rows before to ``span`` rows after each row (rows 0 and −1 repeat their neighbours)."""
+    grad = np.linalg.norm(lab[2 * span:] - lab[:-2 * span], axis=2)
+    return np.pad(grad, ((span, span), (0, 0)), mode="edge")
+
+
+def _peaks(profile: np.ndarray) -> list[int]:
+    inside = profile[1:-1]
+    return [i + 1 for i in np.flatnonzero((inside >= profile[:-2]) & (inside > profile[2:]))]
+
+
+def ring_edges(image: np.ndarray, p: np.ndarray, equal: float = 1.2) -> tuple[list[float], float] | None:
+    """The 5 ring edge radii (disc units, outer first) seen around camera p, and the weakest
+    edge's strength over the profile's floor; None when the picture does not show a disc, a
+    blue ring and three equal rings around it (widths within ``equal`` of each other: a
+    first camera guess bends the outer edges, so it is given more)."""
+    step = 0.5 / p[2]                              # half a pixel across, at the centre row
+    radii = np.arange(0.6, 4.2, step)
+    lab = cv2.cvtColor(_unwarp(image, p, radii, np.arange(0.0, 360.0, 2.0)), cv2.COLOR_BGR2LAB).astype(np.float32)
+    profile = np.median(_edge_profile(lab, 2), axis=1)
+    floor = float(np.median(profile)) + 1.0
+    at = lambda r: (r - radii[0]) / step           # noqa: E731 - profile index of a radius
+    peaks = [i for i in _peaks(profile) if profile[i] > RING_EDGE * floor]
+    if not peaks:
+        return None
+
+    def near(r: float, tol: float) -> int | None:
+        close = [i for i in peaks if abs(i - at(r)) <= tol / step]
+        return max(close, key=lambda i: profile[i]) if close else None
+
+    disc, blue = near(1.0, 0.12), near(p[5], 0.12)
+    if disc is None or blue is None or blue <= disc:
+        return None
+    width = (blue - disc) * step
+    edges = [disc, blue]
+    for _ in range(3):
+        last = edges[-1]
+        ahead = [i for i in peaks if 0.8 * width <= (i - last) * step <= 1.9 * width]
+        if not ahead:
+            return None
+        edges.append(max(ahead, key=lambda i: profile[i]))
+    gaps = np.diff(edges[1:]) * step
+    if gaps.max() > equal * gaps.min():
+        return None
+    strength = float(min(profile[i] for i in edges)) / floor
+    return [float(radii[i]) for i in reversed(edges)], strength
+
+
+def refit(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[np.ndarray, list[float]]:
+    """Camera and edge radii refitted to where each edge is along every angle."""
+    angles = np.arange(0.0, 360.0, 2.0)
+    groups = []
+    for r in reversed(radii):                     # disc edge first: its radius stays 1
+        tol = 0.12 * (radii[0] - radii[-1]) / RINGS
+        rows = np.linspace(r - tol, r + tol, 25)
+        lab = cv2.cvtColor(_unwarp(image, p, rows, angles), cv2.COLOR_BGR2LAB).astype(np.float32)
+        grad = _edge_profile(lab)
+        best = rows[np.argmax(grad, axis=0)]
+        strong = grad.max(axis=0) > np.median(grad.max(axis=0)) * 0.5
+        ang = np.radians(angles[strong])
+        u, v = -best[strong] * np.cos(ang), best[strong] * np.sin(ang)
+        cx, cy, a, b, t = p[:5]
+        d = 1.0 + t * v
+        groups.append(np.stack([cx + a * u / d, cy - b * v / d], axis=1))
+    q = _fit(np.concatenate([p[:5], list(reversed(radii))[1:]]), groups)
+    return q[:5], [float(r) for r in reversed(np.concatenate([[1.0], q[5:]]))]
+
+
+def slice_phase(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[float, float]:
+    """The world angle of slice 0's centre (the 12 borders are 30° apart) and the weakest
+    border's strength over the angles between borders."""
+    width = (radii[0] - radii[-1]) / RINGS
+    rows = np.linspace(radii[3] + 0.2 * width, radii[0] - 0.2 * width, 24)
+    flat = _unwarp(image, p, rows, np.arange(0.0, 360.0, 0.5))
+    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32)
+    across = np.median(np.linalg.norm(lab - np.roll(lab, 1, axis=1), axis=2), axis=0)
+    across = np.maximum(across, np.roll(across, -1))
+    scores = [across[(np.arange(SLICES) * 60 + k) % 720].sum() for k in range(60)]
+    k = int(np.argmax(scores))
+    borders = (np.arange(SLICES) * 60 + k) % 720
+    at = np.stack([across[(borders + d) % 720] for d in (-1, 0, 1)]).max(axis=0)
+    off = np.delete(across, (borders[:, None] + np.arange(-5, 6)[None, :]).ravel() % 720)
+    return (k * 0.5 + 15.0) % 30.0, float(at.min()) / (float(np.percentile(off, 75)) + 1.0)
+
+
+def find_camera_arena(image: np.ndarray) -> tuple[Arena, float]:
+    """The arena seen by the game's camera (in ``image``'s pixels) and a confidence in 0..1
+    from its weakest ring edge and slice border; NoBoardFound when no blue inner ring with
+    a disc and three rings around it shows, or the slice borders do not."""
+    reason = "no ring arena found (no blue inner ring around a central disc)"
+    for p in seeds(image)[:3]:
+        edges = ring_edges(image, p, equal=1.4)
+        if edges is None:
+            reason = "no ring arena found (a blue ring, but not with three equal rings around it)"
+            continue
+        p, radii = refit(image, p, edges[0])
+        checked = ring_edges(image, np.concatenate([p, [radii[3]]]))
+        if checked is None:
+            continue
+        radii, ring_strength = checked
+        phase, slice_strength = slice_phase(image, p, radii)
+        if slice_strength < SLICE_EDGE:
+            reason = "no ring arena found (rings, but not the 12 slice borders of a battle arena)"
+            continue
+        score = min(ring_strength / (2 * RING_EDGE), slice_strength / (2 * SLICE_EDGE))
+        return _arena(p, radii, phase), min(1.0, score)
+    raise NoBoardFound(reason)
+
+
+# ---------------------------------------------------------------------------- 3. the feet
+
+class CellsRefused(NoBoardFound):
+    """The arena is found, its cells are not sure: no other reader should guess."""
+
+
+def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
+    """The tile colours (Lab, one per row): per ring, the colours that cover at least a
+    fifth of its unwarped inside (tiles; figures are smaller and many-coloured), and the
+    central disc's."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    edges = arena.radii
+    colours = []
+    angles = np.radians(np.arange(0.0, 360.0, 1.0))[None, :]
+    for r in range(RINGS + 1):
+        outer, inner = (edges[r], edges[r + 1]) if r < RINGS else (edges[-1], 0.0)
+        radii = np.linspace(inner + 0.2 * (outer - inner), outer - 0.2 * (outer - inner), 6)[:, None]
+        x, y = arena.project(-radii * np.cos(angles), radii * np.sin(angles))
+        samples = cv2.remap(lab, x.astype(np.float32), y.astype(np.float32), cv2.INTER_NEAREST)
+        samples = samples.reshape(-1, 3).astype(np.float32)
+        _, labels, centres = cv2.kmeans(samples, 4, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0),
+                                        2, cv2.KMEANS_PP_CENTERS)
+        share = np.bincount(labels.ravel(), minlength=4) / len(labels)
+        colours += [c for c, s in zip(centres, share) if s >= 0.2]
+    return np.array(colours, np.float32)
+
+
+def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> np.ndarray:
+    """Pixels of the arena unlike every tile colour (figures, their shadows), with the tile
+    borders (thin dark joints the figures' runs cross) and small gaps up a figure (between
+    its legs and body, say) bridged: a bool image. Outside the
+    arena nothing counts (grass would join the figures at the rim to the badges over them). Lightness counts for little
+    (``LIGHT``): the stands cast shade across the arena."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    near = np.full(lab.shape[:2], np.inf, np.float32)
+    weight = np.array([LIGHT, 1.0, 1.0], np.float32)
+    for c in colours:
+        near = np.minimum(near, np.linalg.norm((lab - c) * weight, axis=2))
+    out = near > FOREIGN
+    h, w = out.shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    u, v = arena.plane(xs, ys)
+    radius = np.hypot(u, v)
+    angle = (np.degrees(np.arctan2(v, -u)) - arena.phase - 15.0) % 30.0
+    joint = 0.06 * arena.width
+    on_edge = np.min([np.abs(radius - e) for e in arena.radii], axis=0) < joint
+    on_border = (np.minimum(angle, 30.0 - angle) * np.radians(1.0) * radius < joint) & (radius <= arena.outer)
+    out &= ~(on_edge | on_border) & (radius <= arena.outer)
+    span = max(3, int(round(max(2 * joint * arena.squash, 0.8 * FIGURE * arena.width))) | 1)
+    closed = cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((span, 1), np.uint8))
+    return closed.astype(bool)
+
+
+def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndarray:
+    """The foreign mask less the round red badges the game floats over some enemies' heads
+    (a bright red disc, as wide as tall, with a figure below it): standing nowhere, they
+    would otherwise read as an enemy on a tile behind."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    red = ((hsv[..., 0] <= 10) | (hsv[..., 0] >= 172)) & (hsv[..., 1] > 110) & (hsv[..., 2] > 185)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    out = mask.copy()
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if not 0.7 <= h / max(w, 1) <= 1.4 or area < 0.35 * w * h:
+            continue
+        blob = labels[y:y + h, x:x + w] == i
+        if red[y:y + h, x:x + w][blob].mean() < 0.4:
+            continue
+        u, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
+        size = FIGURE * arena.width / (1.0 + arena.tilt * float(v) / arena.outer)
+        under = (stats[1:, 1] > y + h) & (stats[1:, 1] < y + h + 2.5 * size) \
+            & (stats[1:, 0] < x + w + size) & (stats[1:, 0] + stats[1:, 2] > x - size) & (stats[1:, 4] >= 0.5 * area)
+        if under.any():
+            out[labels == i] = False
+    return out
+
+
+def foot_counts(mask: np.ndarray, arena: Arena) -> np.ndarray:
+    """Per cell (rings, slices): the image columns in which a run of foreign pixels ends
+    on that cell, in units of a figure's width there (``FIGURE`` of a ring's width, seen at
+    that depth). A run counts when nothing foreign lies just below it (a badge floating
+    over a head does not stand) and it is a figure's height tall (specks do not)."""
+    h, w = mask.shape
+    counts = np.zeros((RINGS, SLICES))
+    below = np.vstack([mask[1:], np.zeros((1, w), bool)])
+    ys, xs = np.nonzero(mask & ~below)
+    if not len(xs):
+        return counts
+    u, v = arena.plane(xs.astype(np.float64), ys.astype(np.float64))
+    d = 1.0 + arena.tilt * v / arena.outer
+    figure = FIGURE * arena.width / d                      # a figure's width (and height) there, in pixels
+    cum = np.vstack([np.zeros((1, w), int), np.cumsum(mask, axis=0)])     # cum[y] = foreign pixels above row y
+    top = np.clip(ys + 1 - np.round(figure).astype(int), 0, h)
+    tall = (cum[ys + 1, xs] - cum[top, xs]) >= 0.7 * figure
+    gap = np.clip(ys + 1 + np.round(GAP * figure).astype(int), 0, h)
+    clear = cum[gap, xs] == cum[ys + 1, xs]
+    v = v + 0.1 * arena.width                              # the feet's middle, behind their front edge
+    radius = np.hypot(u, v)
+    angle = (np.degrees(np.arctan2(v, -u)) - arena.phase) % 360.0
+    for r, a, size, ok in zip(radius, angle, figure, tall & clear):
+        ring = arena.ring_of(float(r))
+        if ok and ring is not None and r < arena.outer - 0.1 * arena.width:
+            counts[ring, int(round(a / 30.0)) % SLICES] += 1.0 / size
+    return counts
+
+
+def read_cells(image: np.ndarray, arena: Arena) -> tuple[list[list[bool]], float]:
+    """Which cells hold an enemy (its feet stand there) and a confidence (0..1) from the
+    closest call; NoBoardFound when a call is too close, or when the enemies seen are no
+    multiple of 4 (one may stand hidden behind another: the rules want full groups)."""
+    mask = without_badges(image, foreign(image, arena, palette(image, arena)), arena)
+    try:
+        taken, confidence = decide(foot_counts(mask, arena), FOOT, SURE * FOOT)
+    except NoBoardFound as exc:
+        raise CellsRefused(str(exc)) from None
+    seen = sum(map(sum, taken))
+    if seen % 4:
+        raise CellsRefused(f"{seen} enemies seen, not a multiple of 4: one may be hidden behind another")
+    return taken, confidence
+
+
+def scaled(arena: Arena, k: float) -> Arena:
+    """The arena of a picture ``k`` times the size."""
+    return Arena(arena.cx * k, arena.cy * k, arena.outer * k, arena.inner * k, arena.squash, arena.tilt,
+                 tuple(e * k for e in arena.radii), arena.phase)
+
+
+def read_camera(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], float]:
+    """The arena (in ``image``'s pixels), its confidence, the cells and their confidence,
+    read at ``WORK`` pixels at most (JPEG noise and size change nothing there)."""
+    k = min(1.0, WORK / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
+    arena, arena_conf = find_camera_arena(small)
+    taken, cell_conf = read_cells(small, arena)
+    return scaled(arena, 1.0 / k), arena_conf, taken, cell_conf
