@@ -40,7 +40,7 @@ FOREIGN = 28.0          # Lab distance from every tile colour above which a pixe
 LIGHT = 0.2             # weight of lightness in that distance: shade darkens a tile, keeps its hue
 FIGURE = 0.3            # a figure's width (and least height) in ring widths
 GAP = 1.2               # figure sizes of tile below a run's bottom for it to stand (badges float above heads)
-FOOT = 0.12             # figure widths of foot columns above which a cell holds an enemy
+FOOT = 0.18             # figure widths of foot columns above which a cell holds an enemy
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
 
@@ -305,25 +305,23 @@ def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> np.ndarray:
 
 def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndarray:
     """The foreign mask less the round red badges the game floats over some enemies' heads
-    (a bright red disc, as wide as tall, with a figure below it): standing nowhere, they
-    would otherwise read as an enemy on a tile behind."""
+    (a bright red disc about as wide as tall, with a figure below it): standing nowhere,
+    they would otherwise read as an enemy on a tile behind. JPEG may split a badge's mask,
+    so the badges are found on their colour, and their whole box is cleared."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     red = ((hsv[..., 0] <= 10) | (hsv[..., 0] >= 172)) & (hsv[..., 1] > 110) & (hsv[..., 2] > 185)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    red = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(red)
     out = mask.copy()
-    for i in range(1, count):
-        x, y, w, h, area = stats[i]
-        if not 0.7 <= h / max(w, 1) <= 1.4 or area < 0.35 * w * h:
+    for x, y, w, h, area in stats[1:]:
+        if area < 6 or not 0.5 <= h / w <= 1.6 or area < 0.35 * w * h:
             continue
-        blob = labels[y:y + h, x:x + w] == i
-        if red[y:y + h, x:x + w][blob].mean() < 0.4:
-            continue
-        u, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
+        _, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
         size = FIGURE * arena.width / (1.0 + arena.tilt * float(v) / arena.outer)
-        under = (stats[1:, 1] > y + h) & (stats[1:, 1] < y + h + 2.5 * size) \
-            & (stats[1:, 0] < x + w + size) & (stats[1:, 0] + stats[1:, 2] > x - size) & (stats[1:, 4] >= 0.5 * area)
-        if under.any():
-            out[labels == i] = False
+        x0, x1 = max(0, int(x - size)), int(x + w + size)
+        under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
+        if under >= max(4.0, 0.1 * area):
+            out[max(0, y - 2):y + h + 2, max(0, x - 2):x + w + 2] = False
     return out
 
 
