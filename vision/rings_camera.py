@@ -21,6 +21,7 @@ bodies hide the tiles behind them. Stages:
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -30,7 +31,8 @@ from solvers.rings import RINGS, SLICES
 from vision.common import NoBoardFound
 from vision.rings import Arena, decide
 
-WORK = 640              # longest side the camera reader works at
+WORK = 480              # longest side the camera reader works at
+FIT_POINTS = 90         # points per edge in a camera fit
 BLUE = ((86, 60, 130), (114, 255, 255))   # HSV range of the inner ring's blue
 TILE = ((12, 15, 140), (38, 215, 255))    # HSV range of the cream and yellow tiles, lit or shaded
 MIN_SEED = 0.004        # least share of the picture the blue ring covers
@@ -61,7 +63,10 @@ def _plane(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.
 def _fit(p0: np.ndarray, groups: list[np.ndarray], fixed: float = 1.0) -> np.ndarray:
     """Least squares (robust to figures covering an edge) of the camera and the edge radii:
     ``groups[k]`` are image points of edge k; edge 0 has radius ``fixed``, the others are
-    fitted (p0 = cx, cy, a, b, tilt, radius 1, …)."""
+    fitted (p0 = cx, cy, a, b, tilt, radius 1, …). Each edge keeps at most ``FIT_POINTS``
+    points, evenly along it (more add time, not accuracy)."""
+    groups = [g[np.linspace(0, len(g) - 1, min(len(g), FIT_POINTS)).astype(int)] for g in groups]
+
     def residuals(p: np.ndarray) -> np.ndarray:
         radii = np.concatenate([[fixed], p[5:]])
         out = []
@@ -256,6 +261,12 @@ class CellsRefused(NoBoardFound):
     """The arena is found, its cells are not sure: no other reader should guess."""
 
 
+def _circle(radius: float, step: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+    """Plane points (u, v) around a circle of the arena."""
+    a = np.radians(np.arange(0.0, 360.0, step))
+    return -radius * np.cos(a), radius * np.sin(a)
+
+
 def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
     """The tile colours (Lab, one per row): per ring, the colours that cover at least a
     fifth of its unwarped inside (tiles; figures are smaller and many-coloured), and the
@@ -283,14 +294,12 @@ def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> np.ndarray:
     its legs and body, say) bridged: a bool image. Outside the
     arena nothing counts (grass would join the figures at the rim to the badges over them). Lightness counts for little
     (``LIGHT``): the stands cast shade across the arena."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    near = np.full(lab.shape[:2], np.inf, np.float32)
     weight = np.array([LIGHT, 1.0, 1.0], np.float32)
-    for c in colours:
-        near = np.minimum(near, np.linalg.norm((lab - c) * weight, axis=2))
-    out = near > FOREIGN
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32) * weight
+    near = np.square(lab[:, :, None, :] - colours[None, None] * weight).sum(axis=3).min(axis=2)
+    out = near > FOREIGN ** 2
     h, w = out.shape
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     u, v = arena.plane(xs, ys)
     radius = np.hypot(u, v)
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase - 15.0) % 30.0
@@ -358,6 +367,10 @@ def read_cells(image: np.ndarray, arena: Arena) -> tuple[list[list[bool]], float
     """Which cells hold an enemy (its feet stand there) and a confidence (0..1) from the
     closest call; NoBoardFound when a call is too close, or when the enemies seen are no
     multiple of 4 (one may stand hidden behind another: the rules want full groups)."""
+    xs, ys = arena.project(*_circle(arena.outer))
+    x0, y0 = max(0, int(xs.min()) - 2), max(0, int(ys.min()) - 2)
+    image = image[y0:int(ys.max()) + 3, x0:int(xs.max()) + 3]     # the arena's box: all that counts
+    arena = replace(arena, cx=arena.cx - x0, cy=arena.cy - y0)
     mask = without_badges(image, foreign(image, arena, palette(image, arena)), arena)
     try:
         taken, confidence = decide(foot_counts(mask, arena), FOOT, SURE * FOOT)
