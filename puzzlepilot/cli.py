@@ -204,8 +204,15 @@ def load_profile(name: str) -> Any:
     return load(name)
 
 
+def say_warnings(found: Any, io: IO) -> None:
+    """A reading's warnings (a part the vision could not read, say), one line each on stderr."""
+    for warning in found.geometry.get("warnings", ()):
+        io.err(f"warning: {warning}")
+
+
 def cmd_parse(args: argparse.Namespace, io: IO) -> int:
     _, found = read_screenshot(args)
+    say_warnings(found, io)
     text = found.board.to_text()
     if args.json:
         io.out(json.dumps({"game": found.game, "board": text.replace("\n", "/"),
@@ -225,6 +232,8 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     found = None
     if args.image:
         image, found = read_screenshot(args)
+        if getattr(args, "moves", None) is None:
+            say_warnings(found, io)
         game, board = get(found.game), found.board
     else:
         if not args.game:

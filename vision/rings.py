@@ -32,12 +32,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterator
 
 import cv2
 import numpy as np
 
-from solvers.rings import RINGS, SLICES, Board
+from solvers.rings import DEFAULT_BUDGET, RINGS, SLICES, Board
 from vision.common import NoBoardFound, Parse
 
 REDUCED = 480            # longest side of the image the circle search runs on
@@ -362,11 +363,106 @@ def occupancy(flat: np.ndarray) -> tuple[list[list[bool]], float]:
 # ---------------------------------------------------------------------------- 4. the budget
 
 _BUDGET = re.compile(r"moves?\s*[x×*+%]?\s*(\d{1,2})\b", re.IGNORECASE)
+GLYPH = (12, 16)         # (w, h) a digit is compared at
+DIGIT_SCORE = 0.55       # least correlation of a digit with its template
+DIGIT_MARGIN = 0.12      # and over the next best digit
+DIGIT_PX = 9             # least height of a digit read by template (smaller ones go to the OCR)
+PANEL_SEARCH = 440       # width the panel is searched at
+FONTS = ("DejaVuSans-Bold.ttf", "arialbd.ttf", "Arial Bold.ttf", "NimbusSans-Bold.otf", "FreeSansBold.ttf")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The move budget read from the "Ring Moves ×N" panel: N (None when not read), how
+    (``digits``: templates, ``ocr``: tesseract) and, when not read, why (said to the user:
+    the solver's default of 3 is no reading)."""
+
+    moves: int | None
+    how: str = ""
+    why: str = ""
+
+
+def white_panel(image: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The real game's "Ring Moves ×N" panel: the largest white box in the top right
+    (x, y, w, h), or None."""
+    h, w = image.shape[:2]
+    x0, y1 = int(w * 0.55), int(h * 0.6)
+    k = min(1.0, PANEL_SEARCH / w)                  # searched small: a panel is large
+    roi = image[:y1, x0:]
+    roi = cv2.resize(roi, None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST) if k < 1 else roi
+    hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
+    white = ((hsv[..., 2] > 215) & (hsv[..., 1] < 45)).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(white)
+    boxes = [(round(x / k) + x0, round(y / k), round(bw / k), round(bh / k)) for x, y, bw, bh, area in stats[1:]
+             if bw >= 0.08 * w * k and bh >= 0.06 * h * k and 1.1 <= bw / bh <= 3.5 and area >= 0.5 * bw * bh]
+    return max(boxes, key=lambda b: b[2] * b[3]) if boxes else None
+
+
+def green_digits(image: np.ndarray, box: tuple[int, int, int, int]) -> list[np.ndarray]:
+    """The green glyphs right of the "×" in the panel's lower half, left to right, as
+    binary pictures (the × is the smaller first green mark)."""
+    x, y, w, h = box
+    hsv = cv2.cvtColor(image[y + h // 3:y + h, x:x + w], cv2.COLOR_BGR2HSV)
+    green = ((hsv[..., 0] >= 35) & (hsv[..., 0] <= 85) & (hsv[..., 1] > 80) & (hsv[..., 2] > 120)).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(green)
+    marks = [i for i in range(1, count) if stats[i, 3] >= 0.12 * h and stats[i, 4] >= 6]
+    if not marks:
+        return []
+    tallest = max(stats[i, 3] for i in marks)
+    marks = sorted((i for i in marks if stats[i, 3] >= 0.8 * tallest), key=lambda i: stats[i, 0])
+    return [(labels[sy:sy + sh, sx:sx + sw] == i).astype(np.uint8) * 255
+            for i, (sx, sy, sw, sh) in ((i, stats[i, :4]) for i in marks)]
+
+
+def _glyph(binary: np.ndarray) -> np.ndarray:
+    """A binary glyph as a zero-mean unit vector at ``GLYPH`` size."""
+    small = cv2.resize(binary.astype(np.float32), GLYPH, interpolation=cv2.INTER_AREA).ravel()
+    small -= small.mean()
+    return small / (np.linalg.norm(small) + 1e-6)
+
+
+@lru_cache(maxsize=1)
+def digit_templates() -> np.ndarray:
+    """The digits 0–9 drawn in a bold sans font found on this machine (PIL's own when none
+    is), each cut to its ink: (10, GLYPH cells)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = None
+    for name in FONTS:
+        try:
+            font = ImageFont.truetype(name, 64)
+            break
+        except OSError:
+            continue
+    font = font or ImageFont.load_default(size=64)
+    out = []
+    for digit in "0123456789":
+        canvas = Image.new("L", (96, 96), 0)
+        ImageDraw.Draw(canvas).text((16, 8), digit, fill=255, font=font)
+        ink = np.asarray(canvas)
+        ys, xs = np.nonzero(ink > 127)
+        out.append(_glyph(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 127))
+    return np.stack(out)
+
+
+def read_digits(glyphs: list[np.ndarray]) -> int | None:
+    """The number the glyphs spell, when every one matches its digit's template clearly."""
+    templates = digit_templates()
+    value = 0
+    for glyph in glyphs:
+        if glyph.shape[0] < DIGIT_PX:
+            return None
+        scores = templates @ _glyph(glyph > 0)
+        best, second = np.sort(scores)[::-1][:2]
+        if best < DIGIT_SCORE or best - second < DIGIT_MARGIN:
+            return None
+        value = 10 * value + int(np.argmax(scores))
+    return value if glyphs else None
 
 
 def panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Boxes (x, y, w, h) of wide rectangular panels in the top right third, widest first:
-    the places a "Ring Moves ×N" label can be."""
+    the places a "Ring Moves ×N" label can be (for the OCR fallback)."""
     h, w = image.shape[:2]
     x0, y1 = w // 2, h // 3
     grey = cv2.cvtColor(image[:y1, x0:], cv2.COLOR_BGR2GRAY)
@@ -379,27 +475,49 @@ def panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
     return sorted(boxes, key=lambda b: -b[2] / b[3])
 
 
-def read_budget(image: np.ndarray) -> int | None:
-    """N from the "Ring Moves ×N" panel (tesseract, one text line per panel), or None when
-    no panel reads so."""
+_OCR_MISSING: list[str] = []     # said once per process
+
+
+def ocr_budget(image: np.ndarray, box: tuple[int, int, int, int]) -> int | None:
+    """N by tesseract (one call, one text line) on a panel; None when it reads no
+    "moves N" (or tesseract is not installed: said once, as the reason)."""
     import pytesseract
 
-    for x, y, bw, bh in panels(image)[:3]:
-        inset = max(2, bh // 8)
-        crop = cv2.cvtColor(image[y + inset:y + bh - inset, x + inset:x + bw - inset], cv2.COLOR_BGR2GRAY)
-        crop = cv2.resize(crop, None, fx=48 / crop.shape[0], fy=48 / crop.shape[0], interpolation=cv2.INTER_CUBIC)
-        _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        if ink.mean() < 128:            # light text on a dark panel: tesseract wants dark on light
-            ink = 255 - ink
-        try:
-            text = pytesseract.image_to_string(cv2.copyMakeBorder(ink, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255),
-                                               config="--psm 7")
-        except pytesseract.TesseractNotFoundError:
-            return None
-        found = _BUDGET.search(text)
-        if found:
-            return int(found.group(1))
-    return None
+    x, y, bw, bh = box
+    inset = max(2, bh // 8)
+    crop = cv2.cvtColor(image[y + inset:y + bh - inset, x + inset:x + bw - inset], cv2.COLOR_BGR2GRAY)
+    crop = cv2.resize(crop, None, fx=48 / crop.shape[0], fy=48 / crop.shape[0], interpolation=cv2.INTER_CUBIC)
+    _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    if ink.mean() < 128:            # light text on a dark panel: tesseract wants dark on light
+        ink = 255 - ink
+    try:
+        text = pytesseract.image_to_string(cv2.copyMakeBorder(ink, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255),
+                                           config="--psm 6")
+    except (pytesseract.TesseractNotFoundError, OSError):
+        _OCR_MISSING.append("tesseract is not installed")
+        return None
+    found = _BUDGET.search(text.replace("\n", " "))
+    return int(found.group(1)) if found else None
+
+
+def read_budget(image: np.ndarray) -> Budget:
+    """N from the "Ring Moves ×N" panel: the real game's white panel by digit templates
+    (``digit_templates``; no process started), else tesseract once on the likeliest panel,
+    else not read, with the reason."""
+    box = white_panel(image)
+    if box is not None:
+        moves = read_digits(green_digits(image, box))
+        if moves is not None:
+            return Budget(moves, "digits")
+    candidates = ([box] if box is not None else []) + panels(image)[:1]
+    if not candidates:
+        return Budget(None, why="the \"Ring Moves ×N\" panel is not visible")
+    moves = None if _OCR_MISSING else ocr_budget(image, candidates[0])
+    if moves is not None:
+        return Budget(moves, "ocr")
+    if _OCR_MISSING:
+        return Budget(None, why="the \"Ring Moves ×N\" panel's digits are not clear, and tesseract is not installed")
+    return Budget(None, why="the \"Ring Moves ×N\" panel is not readable")
 
 
 # ---------------------------------------------------------------------------- parse
@@ -613,6 +731,9 @@ def parse(image: np.ndarray, profile: Any = None) -> Parse:
     else:
         arena, arena_conf, taken, cell_conf = find_looked(image, look)
     budget = read_budget(image)
-    board = Board(tuple("".join("x" if t else "." for t in ring) for ring in taken), budget)
-    geometry = {**arena.to_json(), "budget": budget, **({"keymap": keymap} if keymap else {})}
+    board = Board(tuple("".join("x" if t else "." for t in ring) for ring in taken), budget.moves)
+    geometry = {**arena.to_json(), "budget": budget.moves, **({"keymap": keymap} if keymap else {})}
+    if budget.moves is None:
+        geometry["warnings"] = [f"move budget not read: {budget.why}; give it with --moves N "
+                                f"(the solver assumes {DEFAULT_BUDGET})"]
     return Parse("rings", board, min(arena_conf, 0.5 + cell_conf / 2), arena.cells(), geometry)

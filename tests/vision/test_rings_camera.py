@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from solvers.rings import Board, solve, validate
+from puzzlepilot.cli import main
 from vision.common import NoBoardFound, load_image
-from vision.rings import parse
+from vision.rings import Budget, parse, read_budget
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / ".." / "shared" / "real"
@@ -66,3 +68,33 @@ def test_a_crop_without_the_arena_is_refused():
     image = load_image(CAPTURE)
     with pytest.raises(NoBoardFound):
         parse(np.ascontiguousarray(image[:70]))
+
+
+@needs_real
+@pytest.mark.parametrize("size", [(440, 247), (1280, 720), (1920, 1080)])
+def test_the_real_panel_reads_by_digit_templates_without_a_process(size, monkeypatch):
+    """The green digit of the real "Ring Moves ×2" panel matches the digits drawn in a bold
+    font; tesseract is never started for it."""
+    import pytesseract
+
+    from vision.rings import read_budget
+
+    def no_ocr(*_, **__):
+        raise AssertionError("tesseract started")
+
+    monkeypatch.setattr(pytesseract, "image_to_string", no_ocr)
+    image = cv2.resize(load_image(CAPTURE), size, interpolation=cv2.INTER_CUBIC)
+    assert read_budget(image) == Budget(2, "digits")
+
+
+@needs_real
+def test_no_panel_is_said_and_never_defaults_silently(capsys, tmp_path):
+    """Issue 15: an unreadable budget used to become 3 without a word."""
+
+    image = load_image(CAPTURE)
+    assert read_budget(np.ascontiguousarray(image[:, :340])).moves is None
+    path = tmp_path / "no_panel.png"
+    cv2.imwrite(str(path), image[:, :340])
+    assert main(["parse", str(path), "--game", "rings"]) == 0
+    err = capsys.readouterr().err
+    assert "panel is not visible" in err and "--moves" in err
