@@ -719,6 +719,18 @@ def _read_default(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], fl
         return (arena, arena_conf, *occupancy(unwarp(image, arena)))
 
 
+def check_solvable(board: Board) -> None:
+    """The game only sets battles that can be won within their budget: a board read from
+    the game's camera that cannot (within the panel's N, else the default) was misread (a
+    figure hidden, or seen a ring off), and is refused rather than passed off."""
+    from solvers.rings import solve
+
+    if not solve(board).solved:
+        budget = board.budget if board.budget is not None else DEFAULT_BUDGET
+        raise NoBoardFound(f"the arena read has no answer within {budget} moves, as every battle does: "
+                           "a figure is likely hidden or misplaced")
+
+
 def parse(image: np.ndarray, profile: Any = None) -> Parse:
     """Read the ring arena: board (with ``moves:`` when the panel is readable), every cell's
     centre and the arena geometry. A calibrated profile's look (``look_of``) finds the arena
@@ -732,6 +744,8 @@ def parse(image: np.ndarray, profile: Any = None) -> Parse:
         arena, arena_conf, taken, cell_conf = find_looked(image, look)
     budget = read_budget(image)
     board = Board(tuple("".join("x" if t else "." for t in ring) for ring in taken), budget.moves)
+    if not arena.flat:
+        check_solvable(board)
     geometry = {**arena.to_json(), "budget": budget.moves, **({"keymap": keymap} if keymap else {})}
     if budget.moves is None:
         geometry["warnings"] = [f"move budget not read: {budget.why}; give it with --moves N "

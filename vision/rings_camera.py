@@ -105,7 +105,10 @@ def _rim(image: np.ndarray, blue: np.ndarray) -> np.ndarray | None:
 def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """(outline, hole) of every large blue band with a hole, largest first. Figures standing
     on the near side may cut the band: it is closed over gaps of a few hundredths of its
-    width first."""
+    width first (and the whole picture over gaps of a fiftieth of its width: a figure may
+    cut the band in two)."""
+    span = max(3, int(0.02 * mask.shape[1]) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     bands = []
     for x, y, w, h, area in sorted(stats[1:], key=lambda s: -s[4])[:3]:
@@ -255,7 +258,7 @@ def find_camera_arena(image: np.ndarray) -> tuple[Arena, float]:
             reason = "no ring arena found (a blue ring, but not with three equal rings around it)"
             continue
         p, radii = refit(image, p, edges[0])
-        checked = ring_edges(image, np.concatenate([p, [radii[3]]]))
+        checked = ring_edges(image, np.concatenate([p, [radii[3]]]), equal=1.3)
         if checked is None:
             continue
         radii, ring_strength = checked
@@ -327,7 +330,8 @@ def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> np.ndarray:
 
 def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndarray:
     """The foreign mask less the round red badges the game floats over some enemies' heads
-    (a bright red disc about as wide as tall, with a figure below it): standing nowhere,
+    (a bright red disc about as wide as tall, floating: tile right under it, a figure
+    further down; a red robe has feet right under it): standing nowhere,
     they would otherwise read as an enemy on a tile behind. JPEG may split a badge's mask,
     so the badges are found on their colour, and their whole box is cleared."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
@@ -341,8 +345,9 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
         _, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
         size = FIGURE * arena.width / (1.0 + arena.tilt * float(v) / arena.outer)
         x0, x1 = max(0, int(x - size)), int(x + w + size)
+        gap = out[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
         under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
-        if under >= max(4.0, 0.1 * area):
+        if gap.size and gap.mean() < 0.2 and under >= max(4.0, 0.1 * area):
             out[max(0, y - 2):y + h + 2, max(0, x - 2):x + w + 2] = False
     return out
 

@@ -404,7 +404,7 @@ def draw_figure(img: np.ndarray, x: float, y: float, size: float, kind: str, bad
         part = img[max(0, y0):y1, max(0, x0):x1]
         part[:] = (part * 0.88).astype(np.uint8)
     if badge:
-        centre = (round(x), round(y - 1.25 * size))
+        centre = (round(x), round(y - 1.45 * size))     # floating clear of the head, as in the game
         r = max(2, round(0.22 * size))
         cv2.circle(img, centre, r, bgr((222, 40, 36)), -1, cv2.LINE_AA)
         cv2.circle(img, centre, max(1, r // 2), bgr((250, 200, 200)), max(1, r // 4), cv2.LINE_AA)
@@ -449,7 +449,7 @@ def render_camera(board: Board, width: int = 1280, height: int = 720, view: str 
             cv2.ellipse(img, (round(x), round(y - 0.3 * scale)), (round(0.12 * scale), round(0.3 * scale)), 0, 0, 360,
                         bgr((200, 30, 40)), -1, cv2.LINE_AA)
             continue
-        draw_figure(img, x, y, 0.95 * scale * (1.0 if view == "tilted" else 0.8), kind, rng.random() < 0.3)
+        draw_figure(img, x, y, 0.95 * scale, kind, rng.random() < 0.3)
     if hud:
         draw_game_hud(img, board.budget, 45 + seed % 40, 20 + seed % 30)
     return img, arena
