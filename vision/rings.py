@@ -400,12 +400,15 @@ def white_panel(image: np.ndarray) -> tuple[int, int, int, int] | None:
 
 def green_digits(image: np.ndarray, box: tuple[int, int, int, int]) -> list[np.ndarray]:
     """The green glyphs right of the "×" in the panel's lower half, left to right, as
-    binary pictures (the × is the smaller first green mark)."""
+    binary pictures (the × is the smaller first green mark; marks touching the box's edge
+    are grass around the panel)."""
     x, y, w, h = box
     hsv = cv2.cvtColor(image[y + h // 3:y + h, x:x + w], cv2.COLOR_BGR2HSV)
     green = ((hsv[..., 0] >= 35) & (hsv[..., 0] <= 85) & (hsv[..., 1] > 80) & (hsv[..., 2] > 120)).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(green)
-    marks = [i for i in range(1, count) if stats[i, 3] >= 0.12 * h and stats[i, 4] >= 6]
+    ch, cw = green.shape
+    marks = [i for i in range(1, count) if stats[i, 3] >= 0.12 * h and stats[i, 4] >= 6
+             and stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < cw and stats[i, 1] + stats[i, 3] < ch]
     if not marks:
         return []
     tallest = max(stats[i, 3] for i in marks)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -298,6 +298,16 @@ def _target(width: int, height: int, seed: int, slices: int) -> np.ndarray:
     return img
 
 
+CAMERA_FIXTURES = (  # name, seed, view, size, JPEG quality: the realistic look
+    ("camera_tilted_440", 18, "tilted", (440, 247), 85),
+    ("camera_tilted_1280", 7, "tilted", (1280, 720), 85),
+    ("camera_tilted_1280b", 67, "tilted", (1280, 720), 70),
+    ("camera_tilted_1920", 18, "tilted", (1920, 1080), 80),
+    ("camera_overhead_1280", 1, "overhead", (1280, 720), 85),
+    ("camera_overhead_960", 2, "overhead", (960, 540), 75),
+)
+
+
 def fixture_cases() -> list[FixtureCase]:
     """The regression set: boards in every style and at several sizes; no-arena scenes."""
     cases: list[FixtureCase] = []
@@ -325,6 +335,13 @@ def fixture_cases() -> list[FixtureCase]:
     empty = Board(tuple("." * SLICES for _ in range(RINGS)), 2)
     add("empty_arena", render(empty, 960, 540, "earth", 9)[0], empty, "no enemies left", ext="png")
     add("no_arena", backdrop(960, 540, STYLES["night"], 10), None, "the stage without an arena")
+    for name, seed, view, (w, h), quality in CAMERA_FIXTURES:
+        board = generate(seed, 1 + seed % 3, 1 + seed % 3, kinds=KINDS)
+        image, _ = render_camera(board, w, h, view, seed)
+        add(name, image, board, f"{4 * (1 + seed % 3)} enemies, the game's {view} camera, {w}x{h}, JPEG {quality}")
+        cases[-1] = replace(cases[-1], jpeg_quality=quality)
+    away = replace(camera_arena(960, 540), cy=-20.0 * 540)
+    add("camera_grass", draw_floor(away, 960, 540, 13), None, "grass and stands, no arena (the overworld's look)")
     add("target", _target(960, 540, 11, 0), None, "concentric rings without slices")
     add("wheel16", _target(960, 540, 12, 16), None, "a wheel of 16 spokes")
     return cases
