@@ -32,7 +32,7 @@ from vision.common import NoBoardFound
 from vision.rings import Arena, decide
 
 WORK = 480              # longest side the camera reader works at
-FIT_POINTS = 90         # points per edge in a camera fit
+FIT_POINTS = 48         # points per edge in a camera fit
 BLUE = ((86, 60, 130), (114, 255, 255))   # HSV range of the inner ring's blue
 TILE = ((12, 15, 140), (38, 215, 255))    # HSV range of the cream and yellow tiles, lit or shaded
 MIN_SEED = 0.004        # least share of the picture the blue ring covers
@@ -310,9 +310,11 @@ def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> np.ndarray:
     its legs and body, say) bridged: a bool image. Outside the
     arena nothing counts (grass would join the figures at the rim to the badges over them). Lightness counts for little
     (``LIGHT``): the stands cast shade across the arena."""
-    weight = np.array([LIGHT, 1.0, 1.0], np.float32)
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32) * weight
-    near = np.square(lab[:, :, None, :] - colours[None, None] * weight).sum(axis=3).min(axis=2)
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    near = np.full(lab.shape[:2], np.inf, np.float32)
+    for c in colours:
+        d = np.square(lab[..., 0] - c[0]) * LIGHT ** 2 + np.square(lab[..., 1] - c[1]) + np.square(lab[..., 2] - c[2])
+        np.minimum(near, d, out=near)
     out = near > FOREIGN ** 2
     h, w = out.shape
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
