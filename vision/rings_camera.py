@@ -304,11 +304,12 @@ def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
     return np.array(colours, np.float32)
 
 
-def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> np.ndarray:
+def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pixels of the arena unlike every tile colour (figures, their shadows), with the tile
     borders (thin dark joints the figures' runs cross) and small gaps up a figure (between
-    its legs and body, say) bridged: a bool image. Outside the
-    arena nothing counts (grass would join the figures at the rim to the badges over them). Lightness counts for little
+    its legs and body, say) bridged: (feet, bodies) bool images. Outside the arena no
+    feet stand (grass would join the figures at the rim to the badges over them), but the
+    bodies of far figures rise over the rim: the second image keeps them (not the grass). Lightness counts for little
     (``LIGHT``): the stands cast shade across the arena."""
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     near = np.full(lab.shape[:2], np.inf, np.float32)
@@ -324,10 +325,15 @@ def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> np.ndarray:
     joint = 0.06 * arena.width
     on_edge = np.min([np.abs(radius - e) for e in arena.radii], axis=0) < joint
     on_border = (np.minimum(angle, 30.0 - angle) * np.radians(1.0) * radius < joint) & (radius <= arena.outer)
-    out &= ~(on_edge | on_border) & (radius <= arena.outer)
+    out &= ~(on_edge | on_border)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    grass = (hsv[..., 0] >= 35) & (hsv[..., 0] <= 85) & (hsv[..., 1] > 60)
     span = max(3, int(round(max(2 * joint * arena.squash, 0.8 * FIGURE * arena.width))) | 1)
-    closed = cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((span, 1), np.uint8))
-    return closed.astype(bool)
+    kernel = np.ones((span, 1), np.uint8)
+    inside = out & (radius <= arena.outer)
+    body = out & (inside | ~grass)
+    return tuple(cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)   # type: ignore[return-value]
+                 for m in (inside, body))
 
 
 def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndarray:
@@ -354,48 +360,65 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
     return out
 
 
-def foot_counts(mask: np.ndarray, arena: Arena) -> np.ndarray:
+def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per cell (rings, slices): the image columns in which a run of foreign pixels ends
     on that cell, in units of a figure's width there (``FIGURE`` of a ring's width, seen at
-    that depth). A run counts when nothing foreign lies just below it (a badge floating
-    over a head does not stand) and it is a figure's height tall (specks do not)."""
+    that depth), and the blob of ``mask`` most of them belong to (0: none). A run counts
+    when nothing foreign lies just below it (a badge floating over a head does not stand)
+    and it is a figure's height tall (specks do not), counting the ``body`` image above it
+    (default ``mask``)."""
+    body = mask if body is None else body
     h, w = mask.shape
     counts = np.zeros((RINGS, SLICES))
+    owners = np.zeros((RINGS, SLICES), int)
     below = np.vstack([mask[1:], np.zeros((1, w), bool)])
     ys, xs = np.nonzero(mask & ~below)
     if not len(xs):
-        return counts
+        return counts, owners
+    _, labels = cv2.connectedComponents(mask.astype(np.uint8))
     u, v = arena.plane(xs.astype(np.float64), ys.astype(np.float64))
     d = 1.0 + arena.tilt * v / arena.outer
     figure = FIGURE * arena.width / d                      # a figure's width (and height) there, in pixels
     cum = np.vstack([np.zeros((1, w), int), np.cumsum(mask, axis=0)])     # cum[y] = foreign pixels above row y
+    up = np.vstack([np.zeros((1, w), int), np.cumsum(body, axis=0)])
     top = np.clip(ys + 1 - np.round(figure).astype(int), 0, h)
-    tall = (cum[ys + 1, xs] - cum[top, xs]) >= 0.7 * figure
+    tall = (up[ys + 1, xs] - up[top, xs]) >= 0.7 * figure
     gap = np.clip(ys + 1 + np.round(GAP * figure).astype(int), 0, h)
     clear = cum[gap, xs] == cum[ys + 1, xs]
     v = v + 0.1 * arena.width                              # the feet's middle, behind their front edge
     radius = np.hypot(u, v)
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase) % 360.0
-    for r, a, size, ok in zip(radius, angle, figure, tall & clear):
+    shares: dict[tuple[int, int], dict[int, float]] = {}
+    for r, a, size, label, ok in zip(radius, angle, figure, labels[ys, xs], tall & clear):
         ring = arena.ring_of(float(r))
         if ok and ring is not None and r < arena.outer - 0.1 * arena.width:
-            counts[ring, int(round(a / 30.0)) % SLICES] += 1.0 / size
-    return counts
+            cell = (ring, int(round(a / 30.0)) % SLICES)
+            counts[cell] += 1.0 / size
+            mine = shares.setdefault(cell, {})
+            mine[int(label)] = mine.get(int(label), 0.0) + 1.0 / size
+    for cell, mine in shares.items():
+        owners[cell] = max(mine, key=mine.get)             # type: ignore[arg-type]
+    return counts, owners
 
 
 def read_cells(image: np.ndarray, arena: Arena) -> tuple[list[list[bool]], float]:
     """Which cells hold an enemy (its feet stand there) and a confidence (0..1) from the
-    closest call; NoBoardFound when a call is too close, or when the enemies seen are no
-    multiple of 4 (one may stand hidden behind another: the rules want full groups)."""
+    closest call; NoBoardFound when a call is too close, when one figure's feet make two
+    enemies, or when the enemies seen are no multiple of 4 (one may stand hidden behind
+    another: the rules want full groups)."""
     xs, ys = arena.project(*_circle(arena.outer))
-    x0, y0 = max(0, int(xs.min()) - 2), max(0, int(ys.min()) - 2)
+    x0, y0 = max(0, int(xs.min()) - 2), max(0, int(ys.min() - arena.width))     # far figures rise over the rim
     image = image[y0:int(ys.max()) + 3, x0:int(xs.max()) + 3]     # the arena's box: all that counts
     arena = replace(arena, cx=arena.cx - x0, cy=arena.cy - y0)
-    mask = without_badges(image, foreign(image, arena, palette(image, arena)), arena)
+    feet, body = foreign(image, arena, palette(image, arena))
+    counts, owners = foot_counts(without_badges(image, feet, arena), arena, body)
     try:
-        taken, confidence = decide(foot_counts(mask, arena), FOOT, SURE * FOOT)
+        taken, confidence = decide(counts, FOOT, SURE * FOOT)
     except NoBoardFound as exc:
         raise CellsRefused(str(exc)) from None
+    standing = owners[np.array(taken)]
+    if len(set(standing.tolist())) < len(standing):
+        raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
     seen = sum(map(sum, taken))
     if seen % 4:
         raise CellsRefused(f"{seen} enemies seen, not a multiple of 4: one may be hidden behind another")

@@ -300,10 +300,10 @@ def _target(width: int, height: int, seed: int, slices: int) -> np.ndarray:
 
 CAMERA_FIXTURES = (  # name, seed, view, size, JPEG quality: the realistic look
     ("camera_tilted_440", 18, "tilted", (440, 247), 85),
-    ("camera_tilted_1280", 7, "tilted", (1280, 720), 85),
+    ("camera_tilted_1280", 37, "tilted", (1280, 720), 85),
     ("camera_tilted_1280b", 67, "tilted", (1280, 720), 70),
     ("camera_tilted_1920", 18, "tilted", (1920, 1080), 80),
-    ("camera_overhead_1280", 1, "overhead", (1280, 720), 85),
+    ("camera_overhead_1280", 10, "overhead", (1280, 720), 85),
     ("camera_overhead_960", 2, "overhead", (960, 540), 75),
 )
 

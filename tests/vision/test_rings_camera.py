@@ -98,3 +98,46 @@ def test_no_panel_is_said_and_never_defaults_silently(capsys, tmp_path):
     assert main(["parse", str(path), "--game", "rings"]) == 0
     err = capsys.readouterr().err
     assert "panel is not visible" in err and "--moves" in err
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_rendered_battles_through_the_camera_read_right_or_are_refused_never_wrong(seed):
+    """Renders in the game's look (tilted or overhead camera, figures hiding tiles, badges,
+    JPEG): the board read is the board drawn, or a refusal."""
+    import random
+
+    from puzzlepilot.scenes.rings import render_camera
+    from solvers.rings import generate
+
+    rng = random.Random(seed)
+    board = generate(1000 + seed, rng.randint(1, 3), rng.randint(1, 3), kinds="gskb")
+    size = rng.choice([(440, 247), (1280, 720), (960, 540)])
+    image, _ = render_camera(board, *size, rng.choice(["tilted", "overhead"]), seed)
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    try:
+        found = parse(image)
+    except NoBoardFound:
+        return
+    assert found.board.cells == board.relabelled().cells
+    assert found.board.budget in (None, board.budget)
+
+
+@pytest.mark.parametrize("moves", [1, 2, 3, 4])
+def test_the_rendered_panel_reads_by_templates_of_another_font(moves):
+    """The renders write "×N" in OpenCV's Hershey font, the templates come from a TrueType
+    bold: the reading is N or nothing, never another number."""
+    from puzzlepilot.scenes.rings import render_camera
+    from solvers.rings import generate
+
+    image, _ = render_camera(Board(generate(5, 1, 1).cells, moves), 1280, 720, "tilted", 5)
+    assert read_budget(image).moves in (moves, None)
+
+
+def test_non_battle_scenes_in_the_game_look_are_refused():
+    from dataclasses import replace
+
+    from puzzlepilot.scenes.rings import camera_arena, draw_floor
+
+    away = replace(camera_arena(960, 540), cy=-20.0 * 540)
+    with pytest.raises(NoBoardFound):
+        parse(draw_floor(away, 960, 540, 3))
