@@ -6,21 +6,28 @@ the round arena is an ellipse with its far side at the top (the default "tilted"
 blue and narrower than the three outer cream-and-yellow rings; enemies are 3D figures whose
 bodies hide the tiles behind them. Stages:
 
-1. ``seed``: the blue inner ring, a colour band with a hole; its two edges are two circles
-   of the plane, which fixes the camera (``Arena``: centre, squash, tilt) to a first guess.
-2. ``refine``: the picture is unwarped through that guess to (radius, angle); the radial
-   edge profile must show the disc edge, the blue ring's edge and three more ring edges
-   equally spaced; the camera and the 5 edge radii are refitted to the edges found along
-   every angle, and the 12 slice borders fix the slice phase (they must all show).
-3. ``feet``: a figure stands where its feet are: the bottom of an upright run of
+1. ``seeds``: the blue inner ring, a colour band with a hole (closed over gaps figures
+   cut), and the outline of the tiles around it: the disc edge, the blue edge and the rim
+   are three circles of the plane, which fix a first camera (``Arena``: centre, squash,
+   tilt) by a robust least-squares fit.
+2. ``ring_edges``, ``refit``, ``slice_phase``: the picture is unwarped through that guess
+   to (radius, angle); the radial edge profile must show the disc edge, the blue ring's
+   edge and three more ring edges equally spaced; the camera and the 5 edge radii are
+   refitted to the edges found along every angle, and the 12 slice borders fix the slice
+   phase (they must all show).
+3. ``read_cells``: a figure stands where its feet are: the bottom of an upright run of
    non-tile pixels in an image column (its body above covers the tiles behind it, which
-   therefore tell nothing). The bottoms are mapped back onto the plane and counted per
-   cell, in units of the width a figure has at that depth; a cell near the threshold, or
-   an enemy count that is no multiple of 4 (one hidden behind another), is refused.
+   therefore tell nothing); the red badges floating over some heads are dropped. The
+   bottoms are mapped back onto the plane and counted per cell, in units of the width a
+   figure has at that depth. Refused: a cell near the threshold, one figure's feet on two
+   tiles, an enemy count that is no multiple of 4 (one hidden behind another). The caller
+   (``vision.rings.parse``) also refuses a board with no answer within its budget.
+
+Everything runs at ``WORK`` pixels at most; ``read_camera`` gives the arena back in the
+picture's own pixels.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import cv2
