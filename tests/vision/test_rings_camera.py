@@ -141,3 +141,21 @@ def test_non_battle_scenes_in_the_game_look_are_refused():
     away = replace(camera_arena(960, 540), cy=-20.0 * 540)
     with pytest.raises(NoBoardFound):
         parse(draw_floor(away, 960, 540, 3))
+
+
+@needs_real
+@pytest.mark.parametrize("angle", [-8, -4, -2, 2, 4, 8])
+def test_a_rolled_or_skewed_photo_of_the_screen_reads_right_or_is_refused(angle):
+    """A phone photo of the TV: rolled, skewed, striped. The camera model has no roll, so
+    most are refused; none is misread."""
+    moves, rows = label(CAPTURE.name)
+    image = cv2.resize(load_image(CAPTURE), (1280, 720), interpolation=cv2.INTER_CUBIC)
+    turned = cv2.warpAffine(image, cv2.getRotationMatrix2D((640, 360), angle, 1.0), (1280, 720),
+                            borderMode=cv2.BORDER_REPLICATE)
+    stripes = (np.sin(np.arange(720) / 2.0) * 8).astype(np.int16)[:, None, None]
+    photo = np.clip(turned.astype(np.int16) + stripes, 0, 255).astype(np.uint8)
+    try:
+        found = parse(photo)
+    except NoBoardFound:
+        return
+    assert "/".join(found.board.cells) in renumbered(rows)
