@@ -64,7 +64,8 @@ class Arena:
     more overhead "Change View" one) sees a circle of radius r as an ellipse: a plane point
     (u, v) (v towards the far side) lands at ``x = cx + u / d``, ``y = cy − squash·v / d``
     with ``d = 1 + tilt·v / outer`` — a homography of a camera with no roll looking at the
-    centre. ``squash`` 1 and ``tilt`` 0 is a camera straight above (the drawn practice arena).
+    centre, turned by ``roll`` degrees (clockwise on screen: a photo of the screen held
+    askew). ``squash`` 1 and ``tilt`` 0 is a camera straight above (the practice arena).
     ``edges`` are the 5 ring edge radii, outer first, when the rings are not equally wide
     (the real game's blue inner ring is narrower); ``phase`` turns slice 0 off 9 o'clock."""
 
@@ -76,6 +77,7 @@ class Arena:
     tilt: float = 0.0
     edges: tuple[float, ...] | None = None
     phase: float = 0.0
+    roll: float = 0.0
 
     @property
     def radii(self) -> tuple[float, ...]:
@@ -94,7 +96,11 @@ class Arena:
     def project(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Image points of arena-plane points (arrays)."""
         d = 1.0 + self.tilt * v / self.outer
-        return self.cx + u / d, self.cy - self.squash * v / d
+        dx, dy = u / d, -self.squash * v / d
+        if not self.roll:
+            return self.cx + dx, self.cy + dy
+        c, s = math.cos(math.radians(self.roll)), math.sin(math.radians(self.roll))
+        return self.cx + c * dx - s * dy, self.cy + s * dx + c * dy
 
     def point(self, radius: float, angle: float) -> tuple[float, float]:
         a = math.radians(angle + self.phase)
@@ -103,9 +109,13 @@ class Arena:
 
     def plane(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Arena-plane points (u, v) of image points: the inverse of ``project``."""
-        h = (self.cy - y) / self.squash
+        dx, dy = x - self.cx, y - self.cy
+        if self.roll:
+            c, s = math.cos(math.radians(self.roll)), math.sin(math.radians(self.roll))
+            dx, dy = c * dx + s * dy, -s * dx + c * dy
+        h = -dy / self.squash
         v = h / (1.0 - self.tilt * h / self.outer)
-        return (x - self.cx) * (1.0 + self.tilt * v / self.outer), v
+        return dx * (1.0 + self.tilt * v / self.outer), v
 
     def locate(self, x: float, y: float) -> tuple[float, float]:
         """(radius, angle) of an image point: the inverse of ``point``."""
@@ -136,14 +146,14 @@ class Arena:
     @property
     def flat(self) -> bool:
         """Seen straight from above with equal rings (the drawn practice arena)."""
-        return self.squash == 1.0 and self.tilt == 0.0 and self.edges is None and self.phase == 0.0
+        return self.squash == 1.0 and self.tilt == 0.0 and self.edges is None and self.phase == 0.0 and self.roll == 0.0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"centre": [round(self.cx, 2), round(self.cy, 2)], "outer": round(self.outer, 2),
                                "inner": round(self.inner, 2)}
         if not self.flat:
             out["camera"] = {"squash": round(self.squash, 4), "tilt": round(self.tilt, 4), "phase": round(self.phase, 2),
-                             "edges": [round(e, 2) for e in self.radii]}
+                             "edges": [round(e, 2) for e in self.radii], "roll": round(self.roll, 3)}
         return out
 
     @classmethod
@@ -153,7 +163,7 @@ class Arena:
         if camera is None:
             return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"])
         return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"], camera["squash"], camera["tilt"],
-                   tuple(camera["edges"]), camera["phase"])
+                   tuple(camera["edges"]), camera["phase"], camera.get("roll", 0.0))
 
 
 def polar(image: np.ndarray, cx: float, cy: float, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:

@@ -50,6 +50,7 @@ LIGHT = 0.2             # weight of lightness in that distance: shade darkens a 
 FIGURE = 0.3            # a figure's width (and least height) in ring widths
 GAP = 1.2               # figure sizes of tile below a run's bottom for it to stand (badges float above heads)
 FOOT = 0.18             # figure widths of foot columns above which a cell holds an enemy
+MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
 
@@ -59,23 +60,38 @@ def _mask_blue(image: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
+CAM = 6                 # camera parameters in a fit vector: cx, cy, a, b, tilt, roll (radians)
+
+
 def _plane(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Plane (u, v) in disc radii of image points under camera p = (cx, cy, a, b, tilt)."""
-    cx, cy, a, b, t = p[:5]
-    h = (cy - y) / b
+    """Plane (u, v) in disc radii of image points under camera p = (cx, cy, a, b, tilt,
+    roll): the picture turned back by the roll about the centre, then the tilt undone."""
+    cx, cy, a, b, t, roll = p[:CAM]
+    c, s = np.cos(roll), np.sin(roll)
+    dx, dy = x - cx, y - cy
+    h = -(-s * dx + c * dy) / b
     v = h / (1.0 - t * h)
-    return (x - cx) * (1.0 + t * v) / a, v
+    return (c * dx + s * dy) * (1.0 + t * v) / a, v
+
+
+def _image(p: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Image points of plane points (disc radii) under camera p: the inverse of ``_plane``."""
+    cx, cy, a, b, t, roll = p[:CAM]
+    d = 1.0 + t * v
+    dx, dy = a * u / d, -b * v / d
+    c, s = np.cos(roll), np.sin(roll)
+    return cx + c * dx - s * dy, cy + s * dx + c * dy
 
 
 def _fit(p0: np.ndarray, groups: list[np.ndarray], fixed: float = 1.0) -> np.ndarray:
     """Least squares (robust to figures covering an edge) of the camera and the edge radii:
     ``groups[k]`` are image points of edge k; edge 0 has radius ``fixed``, the others are
-    fitted (p0 = cx, cy, a, b, tilt, radius 1, …). Each edge keeps at most ``FIT_POINTS``
+    fitted (p0 = cx, cy, a, b, tilt, roll, radius 1, …). Each edge keeps at most ``FIT_POINTS``
     points, evenly along it (more add time, not accuracy)."""
     groups = [g[np.linspace(0, len(g) - 1, min(len(g), FIT_POINTS)).astype(int)] for g in groups]
 
     def residuals(p: np.ndarray) -> np.ndarray:
-        radii = np.concatenate([[fixed], p[5:]])
+        radii = np.concatenate([[fixed], p[CAM:]])
         out = []
         for k, pts in enumerate(groups):
             u, v = _plane(p, pts[:, 0], pts[:, 1])
@@ -86,9 +102,10 @@ def _fit(p0: np.ndarray, groups: list[np.ndarray], fixed: float = 1.0) -> np.nda
 
 def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
     """The Arena of camera p with edge radii (disc radii, outer first)."""
-    cx, cy, a, b, t = p[:5]
+    cx, cy, a, b, t, roll = p[:CAM]
     edges = tuple(float(r * a) for r in radii)
-    return Arena(float(cx), float(cy), edges[0], edges[-1], float(b / a), float(t * radii[0]), edges, phase)
+    return Arena(float(cx), float(cy), edges[0], edges[-1], float(b / a), float(t * radii[0]), edges, phase,
+                 float(np.degrees(roll)))
 
 
 def _rim(image: np.ndarray, blue: np.ndarray) -> np.ndarray | None:
@@ -149,9 +166,11 @@ def seeds(image: np.ndarray) -> list[np.ndarray]:
         rim = _rim(image, band)
         if rim is None:
             continue
-        p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, 0.0, 1.4, 3.0])
+        p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, 0.0, 0.0, 1.4, 3.0])
         p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim])
-        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and 1.1 < p[5] < 2.0 and p[6] > 1.6 * p[5]:
+        blue, rim = p[CAM], p[CAM + 1]
+        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and 1.1 < blue < 2.0 \
+                and rim > 1.6 * blue:
             found.append(p)
     return found
 
@@ -159,12 +178,9 @@ def seeds(image: np.ndarray) -> list[np.ndarray]:
 def _unwarp(image: np.ndarray, p: np.ndarray, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
     """Sample the picture on the plane's polar grid (rows: radii in disc units, columns:
     angles clockwise from 9 o'clock)."""
-    cx, cy, a, b, t = p[:5]
     ang = np.radians(angles)[None, :]
-    u = -radii[:, None] * np.cos(ang)
-    v = radii[:, None] * np.sin(ang)
-    d = 1.0 + t * v
-    return cv2.remap(image, (cx + a * u / d).astype(np.float32), (cy - b * v / d).astype(np.float32),
+    x, y = _image(p, -radii[:, None] * np.cos(ang), radii[:, None] * np.sin(ang))
+    return cv2.remap(image, x.astype(np.float32), y.astype(np.float32),
                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
 
@@ -199,7 +215,7 @@ def ring_edges(image: np.ndarray, p: np.ndarray, equal: float = 1.2) -> tuple[li
         close = [i for i in peaks if abs(i - at(r)) <= tol / step]
         return max(close, key=lambda i: profile[i]) if close else None
 
-    disc, blue = near(1.0, 0.12), near(p[5], 0.12)
+    disc, blue = near(1.0, 0.12), near(p[CAM], 0.12)
     if disc is None or blue is None or blue <= disc:
         return None
     width = (blue - disc) * step
@@ -229,12 +245,9 @@ def refit(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[np.ndar
         best = rows[np.argmax(grad, axis=0)]
         strong = grad.max(axis=0) > np.median(grad.max(axis=0)) * 0.5
         ang = np.radians(angles[strong])
-        u, v = -best[strong] * np.cos(ang), best[strong] * np.sin(ang)
-        cx, cy, a, b, t = p[:5]
-        d = 1.0 + t * v
-        groups.append(np.stack([cx + a * u / d, cy - b * v / d], axis=1))
-    q = _fit(np.concatenate([p[:5], list(reversed(radii))[1:]]), groups)
-    return q[:5], [float(r) for r in reversed(np.concatenate([[1.0], q[5:]]))]
+        groups.append(np.stack(_image(p, -best[strong] * np.cos(ang), best[strong] * np.sin(ang)), axis=1))
+    q = _fit(np.concatenate([p[:CAM], list(reversed(radii))[1:]]), groups)
+    return q[:CAM], [float(r) for r in reversed(np.concatenate([[1.0], q[CAM:]]))]
 
 
 def slice_phase(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[float, float]:
@@ -435,7 +448,7 @@ def read_cells(image: np.ndarray, arena: Arena) -> tuple[list[list[bool]], float
 def scaled(arena: Arena, k: float) -> Arena:
     """The arena of a picture ``k`` times the size."""
     return Arena(arena.cx * k, arena.cy * k, arena.outer * k, arena.inner * k, arena.squash, arena.tilt,
-                 tuple(e * k for e in arena.radii), arena.phase)
+                 tuple(e * k for e in arena.radii), arena.phase, arena.roll)
 
 
 def read_camera(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], float]:
@@ -444,5 +457,11 @@ def read_camera(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], floa
     k = min(1.0, WORK / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
     arena, arena_conf = find_camera_arena(small)
-    taken, cell_conf = read_cells(small, arena)
+    if abs(arena.roll) >= 1.0:  # figures stand up the unturned picture: turn it back first
+        turn = cv2.getRotationMatrix2D((arena.cx, arena.cy), arena.roll, 1.0)
+        upright = cv2.warpAffine(small, turn, (small.shape[1], small.shape[0]), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+        taken, cell_conf = read_cells(upright, replace(arena, roll=0.0))
+    else:
+        taken, cell_conf = read_cells(small, arena)
     return scaled(arena, 1.0 / k), arena_conf, taken, cell_conf

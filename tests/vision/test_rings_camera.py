@@ -144,10 +144,10 @@ def test_non_battle_scenes_in_the_game_look_are_refused():
 
 
 @needs_real
-@pytest.mark.parametrize("angle", [-8, -4, -2, 2, 4, 8])
+@pytest.mark.parametrize("angle", [-12, -8, -4, -2, 2, 4, 8, 12])
 def test_a_rolled_or_skewed_photo_of_the_screen_reads_right_or_is_refused(angle):
-    """A phone photo of the TV: rolled, skewed, striped. The camera model has no roll, so
-    most are refused; none is misread."""
+    """A phone photo of the TV: turned and striped. The camera fit finds the roll and the
+    figures are read upright; a reading is right or refused, never wrong."""
     moves, rows = label(CAPTURE.name)
     image = cv2.resize(load_image(CAPTURE), (1280, 720), interpolation=cv2.INTER_CUBIC)
     turned = cv2.warpAffine(image, cv2.getRotationMatrix2D((640, 360), angle, 1.0), (1280, 720),
@@ -159,3 +159,13 @@ def test_a_rolled_or_skewed_photo_of_the_screen_reads_right_or_is_refused(angle)
     except NoBoardFound:
         return
     assert "/".join(found.board.cells) in renumbered(rows)
+
+
+@needs_real
+@pytest.mark.parametrize("angle", [-12, 12])
+def test_the_camera_fit_finds_how_far_a_photo_is_turned(angle):
+    image = cv2.resize(load_image(CAPTURE), (1280, 720), interpolation=cv2.INTER_CUBIC)
+    turned = cv2.warpAffine(image, cv2.getRotationMatrix2D((640, 360), angle, 1.0), (1280, 720),
+                            borderMode=cv2.BORDER_REPLICATE)
+    found = parse(turned)
+    assert found.geometry["camera"]["roll"] == pytest.approx(-angle, abs=0.5)
