@@ -41,8 +41,7 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
         try:
             arena, _ = find_arena(image)
         except NoBoardFound:
-            raise ProfileError("no ring arena found in the screenshot: calibrate without --board and "
-                               "click its centre and outer rim") from None
+            raise ProfileError(_not_flat(image)) from None
         taken = [[ch != EMPTY for ch in ring] for ring in board.cells]
         return build(image, arena, taken)
     if region is None or examples is None or not set(KINDS) <= set(examples):
@@ -50,6 +49,23 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
 
         region, examples = pick(image, KINDS, title="calibrate rings: box the arena, then click what it asks for")
     return _from_picks(image, tuple(region), examples)
+
+
+def _not_flat(image: np.ndarray) -> str:
+    """Why a screenshot gives no arena to calibrate: the game's own camera look (read by
+    the default vision, no profile needed; a calibrated look is learned from an arena seen
+    from above), or no arena at all."""
+    from vision.rings_camera import CellsRefused, read_camera
+
+    try:
+        read_camera(image)
+    except CellsRefused:
+        pass                            # the arena is there; its cells are another matter
+    except NoBoardFound:
+        return "no ring arena found in the screenshot: calibrate without --board and click its centre and outer rim"
+    return ("the screenshot shows the game's own tilted or overhead camera look, which the default vision "
+            "reads without a profile (try: puzzlepilot parse SHOT --game rings); a calibrated look is "
+            "learned from an arena seen from straight above")
 
 
 def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],

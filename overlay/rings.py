@@ -1,10 +1,11 @@
 """Ring battles: an answer drawn over the arena, and key presses for a user's key map.
 
-Each move is an arrow in its own colour, numbered in order: a rotation is an arc along
-the middle of its ring, starting at one of the ring's enemies (where they stand at that
-point of the answer) and turning as many slices as the move; a slide is a straight arrow
-along its line through the centre, pointing the short way round (k ≤ 4 steps inward from
-slice i, else 8 − k the other way), labelled with its steps.
+Each move is an arrow in its own colour, numbered in order and labelled with the text
+output's words: a rotation is an arc along its ring, starting at one of the ring's enemies
+(where they stand at that point of the answer) and turning as many slices as the move; a
+slide is a straight arrow along its line from slice i's rim towards slice i+6's, with its
+steps. Both go through the parse's arena, camera included, so on the game's tilted view
+they lie on the tiles the player sees; moves on one ring or line lie side by side.
 
 The console game is not driven by mouse, so ``plan`` returns key presses only when given
 a key map, and nothing otherwise (the hints are the output then). The key map comes as an
@@ -25,6 +26,7 @@ That example is ``EXAMPLE_KEYMAP``; ``puzzlepilot demo rings`` plays the practic
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -37,34 +39,57 @@ from vision.rings import Arena, check_keymap
 COLOURS = ((236, 64, 122), (33, 150, 243), (255, 160, 0), (76, 175, 80), (156, 39, 176))
 HALO = (255, 255, 255)
 ARC_STEP = 3.0        # degrees between the points of an arc
+SPREAD = 0.2          # ring widths the first and last moves are drawn off the middle
 
 
 Point = tuple[float, float]
 
 
+def words(n: int, move: dict[str, Any]) -> str:
+    """A move as the text output says it (``solvers.rings.show``), numbered."""
+    k = move["steps"]
+    if move["op"] == "rotate":
+        return f"{n}. ring {move['ring']} {abs(k)} {'clockwise' if k > 0 else 'anticlockwise'}"
+    return f"{n}. line {move['line']} ({move['line']} → {move['line'] + 6}) {k} steps"
+
+
 def _arrows(arena: Arena, board: Any, solution: list[dict[str, Any]]) -> list[tuple[tuple[Point, ...], str, Point]]:
-    """(points, label, where the label goes) for every move, in order: an arc's label on
-    its middle, a slide's just outside the rim where it starts (its middle is the
-    crowded centre)."""
+    """(points, label, where the label goes) for every move, in order, through the arena's
+    camera (so they lie on the tiles the player sees). A rotation is an arc along its ring
+    from an enemy to where it lands; a slide an arrow along its line from slice i's rim
+    towards slice i+6's, as many steps as the text says. Each move is drawn a little off
+    the middle by its number, so moves on the same ring or line lie side by side; the label
+    goes where the arrow starts."""
     grid = [list(ring) for ring in board.cells]
     out = []
+    count = len(solution)
     for n, move in enumerate(solution, 1):
         k = move["steps"]
+        off = 0.0 if count < 2 else (2 * (n - 1) / (count - 1) - 1) * SPREAD * arena.width
         if move["op"] == "rotate":
             r = move["ring"]
             start = next((s for s in range(12) if grid[r][s] != "."), 0)
-            count = max(2, round(abs(k) * 30.0 / ARC_STEP) + 1)
-            angles = [30.0 * start + 30.0 * k * t / (count - 1) for t in range(count)]
-            points = tuple(arena.point(arena.mid(r), a) for a in angles)
-            out.append((points, f"{n}: {abs(k)}", points[len(points) // 2]))
+            many = max(2, round(abs(k) * 30.0 / ARC_STEP) + 1)
+            angles = [30.0 * start + 30.0 * k * t / (many - 1) for t in range(many)]
+            points = tuple(arena.point(arena.mid(r) + off, a) for a in angles)
+            out.append((points, words(n, move), points[0]))
         else:
             i = move["line"]
-            near, far = (30.0 * i, 30.0 * (i + 6)) if k <= 4 else (30.0 * (i + 6), 30.0 * i)
-            reach = arena.mid(0)
-            out.append(((arena.point(reach, near), arena.point(reach, far)), f"{n}: {min(k, 8 - k)}",
-                        arena.point(arena.outer * 1.15, near)))
+            ends = [arena.point(math.hypot(arena.mid(0), off), 30.0 * side + math.degrees(math.atan2(off, arena.mid(0))) * sign)
+                    for side, sign in ((i, 1), (i + 6, -1))]
+            out.append((tuple(ends), words(n, move), ends[0]))
         grid = apply_move(grid, move)
     return out
+
+
+def _apart(points: list[Point], size: float) -> list[Point]:
+    """Number places moved down until no two overlap."""
+    placed: list[Point] = []
+    for x, y in points:
+        while any(abs(x - px) < size * 4 and abs(y - py) < size * 4 for px, py in placed):
+            y += size * 4
+        placed.append((x, y))
+    return placed
 
 
 def steps(solution: Any) -> int:
@@ -90,22 +115,27 @@ def progress(board: Any, solution: Any, seen: Any) -> int | None:
 
 
 def hints(parse: Parse, solution: Any, step: int | None = None) -> list[Shape]:
-    """An arrow per move (haloed, coloured in order) with its number and steps, or only
-    move number ``step`` (0-based), drawn where the enemies stand by then."""
+    """An arrow per move (haloed, coloured in order) numbered where it starts, and the text
+    output's words for each in a list over the arena; or only move number ``step``
+    (0-based), drawn where the enemies stand by then. Every halo goes under every arrow and
+    every label on top, so crossing moves keep their heads and numbers readable."""
     if step is not None and not 0 <= step < len(solution):
         raise ValueError(f"step {step} is out of range: the answer has {len(solution)} moves")
     arena = Arena.from_json(parse.geometry)
     width = max(3.0, arena.width * 0.12)
-    shapes: list[Shape] = []
-    labels: list[Shape] = []
-    for n, (points, text, at) in enumerate(_arrows(arena, parse.board, solution)):
-        if step is not None and n != step:
-            continue
-        colour = COLOURS[n % len(COLOURS)]
-        shapes.append(Polyline(points, HALO, width=width * 1.8, arrows="none"))
-        shapes.append(Polyline(points, colour, width=width, arrows="end"))
-        labels.append(Label(at, text, colour, size=arena.width * 0.3))
-    return shapes + labels
+    size = max(11.0, arena.width * 0.3)
+    drawn = _arrows(arena, parse.board, solution)
+    # The number where each arrow starts; the words in a list over the arena (on the
+    # arrows they would hide them on a small capture). Places depend on the whole answer,
+    # so one step's hint is a part of the whole drawing.
+    starts = _apart([at for _, _, at in drawn], size * 0.3)
+    top = max(size, arena.point(arena.outer, 90.0)[1] - (len(drawn) + 0.5) * size * 1.5)
+    shown = [n for n in range(len(drawn)) if step is None or n == step]
+    colour = [COLOURS[n % len(COLOURS)] for n in range(len(drawn))]
+    return ([Polyline(drawn[n][0], HALO, width=width * 1.8, arrows="none") for n in shown]
+            + [Polyline(drawn[n][0], colour[n], width=width, arrows="end") for n in shown]
+            + [Label(starts[n], str(n + 1), colour[n], size=size) for n in shown]
+            + [Label((arena.cx, top + n * size * 1.5), drawn[n][1], colour[n], size=size) for n in shown])
 
 
 EXAMPLE_KEYMAP: dict[str, Any] = {

@@ -391,8 +391,8 @@ def read_screenshot(args: argparse.Namespace) -> Any:
         raise NoBoardFound(f"no board found in {args.image} ({exc})") from None
 
 
-NO_TESSERACT = ("tesseract is not installed, so the ring move budget (\"Ring Moves ×N\") cannot be "
-                "read from screenshots (Debian/Ubuntu: sudo apt-get install tesseract-ocr)")
+NO_TESSERACT = ("tesseract is not installed, so a ring move budget (\"Ring Moves ×N\") whose digits are "
+                "not clear cannot be read (Debian/Ubuntu: sudo apt-get install tesseract-ocr)")
 
 
 def tesseract_missing() -> bool:
@@ -401,22 +401,21 @@ def tesseract_missing() -> bool:
     return shutil.which("tesseract") is None
 
 
-def warn_unread_budget(found: Any, io: IO, moves: int | None = None) -> None:
-    """Say why a ring screenshot came without its move budget when tesseract is missing,
-    instead of letting a default budget pass for the game's."""
-    if found.game == "rings" and moves is None and getattr(found.board, "budget", 0) is None and tesseract_missing():
-        io.err(f"puzzlepilot: warning: {NO_TESSERACT}; give --moves N")
-
-
 def load_profile(name: str) -> Any:
     from calibration.profile import load
 
     return load(name)
 
 
+def say_warnings(found: Any, io: IO) -> None:
+    """A reading's warnings (a part the vision could not read, say), one line each on stderr."""
+    for warning in found.geometry.get("warnings", ()):
+        io.err(f"puzzlepilot: warning: {warning}")
+
+
 def cmd_parse(args: argparse.Namespace, io: IO) -> int:
     _, found = read_screenshot(args)
-    warn_unread_budget(found, io)
+    say_warnings(found, io)
     text = found.board.to_text()
     if args.json:
         io.out(json.dumps({"game": found.game, "board": text.replace("\n", "/"),
@@ -438,7 +437,8 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     found = None
     if args.image:
         image, found = read_screenshot(args)
-        warn_unread_budget(found, io, args.moves)
+        if getattr(args, "moves", None) is None:
+            say_warnings(found, io)
         game, board = get(found.game), found.board
     else:
         if not args.game:

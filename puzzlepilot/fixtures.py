@@ -352,7 +352,7 @@ def cmd_check(args: argparse.Namespace, io: IO, games: list[str]) -> int:
                          "'puzzlepilot fixtures add IMAGE --game GAME --board TEXT', or render the project's "
                          "with 'puzzlepilot fixtures make GAME' (a source checkout ships them in fixtures/)")
     if any(g == "rings" for g, _ in found) and tesseract_missing():
-        io.err(f"puzzlepilot: warning: {NO_TESSERACT}: ring fixtures with a budget will differ")
+        io.err(f"puzzlepilot: warning: {NO_TESSERACT}: such ring fixtures will differ")
     profile = None
     if args.profile:
         from puzzlepilot.cli import load_profile

@@ -32,12 +32,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterator
 
 import cv2
 import numpy as np
 
-from solvers.rings import RINGS, SLICES, Board
+from solvers.rings import DEFAULT_BUDGET, RINGS, SLICES, Board
 from vision.common import NoBoardFound, Parse
 
 REDUCED = 480            # longest side of the image the circle search runs on
@@ -54,38 +55,85 @@ CANDIDATES = 6           # circles tried, strongest first
 
 @dataclass(frozen=True)
 class Arena:
-    """Where the arena is: centre (x, y), the outer radius of ring 0 and the radius of the
-    central disc (the inner edge of ring 3), in image pixels. Angles are degrees measured
-    clockwise from 9 o'clock, the centre of slice 0."""
+    """Where the arena is and how the camera sees it. Arena coordinates: the round arena's
+    plane, in pixels of the image row through the centre; ``outer`` is the outer radius of
+    ring 0, ``inner`` the radius of the central disc (the inner edge of ring 3). Angles are
+    degrees measured clockwise from 9 o'clock (the far side up), the centre of slice 0.
+
+    A camera looking down at the arena at a slant (the game's default "tilted" view, or the
+    more overhead "Change View" one) sees a circle of radius r as an ellipse: a plane point
+    (u, v) (v towards the far side) lands at ``x = cx + u / d``, ``y = cy − squash·v / d``
+    with ``d = 1 + tilt·v / outer`` — a homography of a camera with no roll looking at the
+    centre, turned by ``roll`` degrees (clockwise on screen: a photo of the screen held
+    askew). ``squash`` 1 and ``tilt`` 0 is a camera straight above (the practice arena).
+    ``edges`` are the 5 ring edge radii, outer first, when the rings are not equally wide
+    (the real game's blue inner ring is narrower); ``phase`` turns slice 0 off 9 o'clock."""
 
     cx: float
     cy: float
     outer: float
     inner: float
+    squash: float = 1.0
+    tilt: float = 0.0
+    edges: tuple[float, ...] | None = None
+    phase: float = 0.0
+    roll: float = 0.0
+
+    @property
+    def radii(self) -> tuple[float, ...]:
+        """The 5 ring edge radii, outer first."""
+        return self.edges or tuple(self.outer - k * self.width for k in range(RINGS + 1))
 
     @property
     def width(self) -> float:
-        """The radial width of one ring."""
+        """The radial width of one ring (on average)."""
         return (self.outer - self.inner) / RINGS
 
     def mid(self, ring: int) -> float:
-        return self.outer - (ring + 0.5) * self.width
+        edges = self.radii
+        return (edges[ring] + edges[ring + 1]) / 2
+
+    def project(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Image points of arena-plane points (arrays)."""
+        d = 1.0 + self.tilt * v / self.outer
+        dx, dy = u / d, -self.squash * v / d
+        if not self.roll:
+            return self.cx + dx, self.cy + dy
+        c, s = math.cos(math.radians(self.roll)), math.sin(math.radians(self.roll))
+        return self.cx + c * dx - s * dy, self.cy + s * dx + c * dy
 
     def point(self, radius: float, angle: float) -> tuple[float, float]:
-        a = math.radians(angle)
-        return self.cx - radius * math.cos(a), self.cy - radius * math.sin(a)
+        a = math.radians(angle + self.phase)
+        x, y = self.project(np.float64(-radius * math.cos(a)), np.float64(radius * math.sin(a)))
+        return float(x), float(y)
+
+    def plane(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Arena-plane points (u, v) of image points: the inverse of ``project``."""
+        dx, dy = x - self.cx, y - self.cy
+        if self.roll:
+            c, s = math.cos(math.radians(self.roll)), math.sin(math.radians(self.roll))
+            dx, dy = c * dx + s * dy, -s * dx + c * dy
+        h = -dy / self.squash
+        v = h / (1.0 - self.tilt * h / self.outer)
+        return dx * (1.0 + self.tilt * v / self.outer), v
 
     def locate(self, x: float, y: float) -> tuple[float, float]:
         """(radius, angle) of an image point: the inverse of ``point``."""
-        dx, dy = self.cx - x, self.cy - y
-        return math.hypot(dx, dy), math.degrees(math.atan2(dy, dx)) % 360.0
+        u, v = self.plane(np.float64(x), np.float64(y))
+        return float(math.hypot(u, v)), (math.degrees(math.atan2(v, -u)) - self.phase) % 360.0
+
+    def ring_of(self, radius: float) -> int | None:
+        """The ring a radius falls in, None off the rings."""
+        edges = self.radii
+        if not edges[-1] <= radius <= edges[0]:
+            return None
+        return next(r for r in range(RINGS) if radius >= edges[r + 1])
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
         """(ring, slice) of the tile under an image point, None off the rings."""
         radius, angle = self.locate(x, y)
-        if not self.inner <= radius <= self.outer:
-            return None
-        return min(RINGS - 1, int((self.outer - radius) / self.width)), round(angle / 30.0) % SLICES
+        ring = self.ring_of(radius)
+        return None if ring is None else (ring, round(angle / 30.0) % SLICES)
 
     def cell(self, ring: int, slice_: int) -> tuple[float, float]:
         """Image centre of a cell."""
@@ -95,14 +143,27 @@ class Arena:
         """Every cell centre, ring-major (the board's row-major order)."""
         return [self.cell(r, s) for r in range(RINGS) for s in range(SLICES)]
 
+    @property
+    def flat(self) -> bool:
+        """Seen straight from above with equal rings (the drawn practice arena)."""
+        return self.squash == 1.0 and self.tilt == 0.0 and self.edges is None and self.phase == 0.0 and self.roll == 0.0
+
     def to_json(self) -> dict[str, Any]:
-        return {"centre": [round(self.cx, 2), round(self.cy, 2)], "outer": round(self.outer, 2),
-                "inner": round(self.inner, 2)}
+        out: dict[str, Any] = {"centre": [round(self.cx, 2), round(self.cy, 2)], "outer": round(self.outer, 2),
+                               "inner": round(self.inner, 2)}
+        if not self.flat:
+            out["camera"] = {"squash": round(self.squash, 4), "tilt": round(self.tilt, 4), "phase": round(self.phase, 2),
+                             "edges": [round(e, 2) for e in self.radii], "roll": round(self.roll, 3)}
+        return out
 
     @classmethod
     def from_json(cls, geometry: dict[str, Any]) -> "Arena":
         (cx, cy), dx, dy = geometry["centre"], *geometry.get("offset", (0.0, 0.0))
-        return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"])
+        camera = geometry.get("camera")
+        if camera is None:
+            return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"])
+        return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"], camera["squash"], camera["tilt"],
+                   tuple(camera["edges"]), camera["phase"], camera.get("roll", 0.0))
 
 
 def polar(image: np.ndarray, cx: float, cy: float, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
@@ -312,11 +373,109 @@ def occupancy(flat: np.ndarray) -> tuple[list[list[bool]], float]:
 # ---------------------------------------------------------------------------- 4. the budget
 
 _BUDGET = re.compile(r"moves?\s*[x×*+%]?\s*(\d{1,2})\b", re.IGNORECASE)
+GLYPH = (12, 16)         # (w, h) a digit is compared at
+DIGIT_SCORE = 0.55       # least correlation of a digit with its template
+DIGIT_MARGIN = 0.12      # and over the next best digit
+DIGIT_PX = 9             # least height of a digit read by template (smaller ones go to the OCR)
+PANEL_SEARCH = 440       # width the panel is searched at
+FONTS = ("DejaVuSans-Bold.ttf", "arialbd.ttf", "Arial Bold.ttf", "NimbusSans-Bold.otf", "FreeSansBold.ttf")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The move budget read from the "Ring Moves ×N" panel: N (None when not read), how
+    (``digits``: templates, ``ocr``: tesseract) and, when not read, why (said to the user:
+    the solver's default of 3 is no reading)."""
+
+    moves: int | None
+    how: str = ""
+    why: str = ""
+
+
+def white_panel(image: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The real game's "Ring Moves ×N" panel: the largest white box in the top right
+    (x, y, w, h), or None."""
+    h, w = image.shape[:2]
+    x0, y1 = int(w * 0.55), int(h * 0.6)
+    k = min(1.0, PANEL_SEARCH / w)                  # searched small: a panel is large
+    roi = image[:y1, x0:]
+    roi = cv2.resize(roi, None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST) if k < 1 else roi
+    hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
+    white = ((hsv[..., 2] > 215) & (hsv[..., 1] < 45)).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(white)
+    boxes = [(round(x / k) + x0, round(y / k), round(bw / k), round(bh / k)) for x, y, bw, bh, area in stats[1:]
+             if bw >= 0.08 * w * k and bh >= 0.06 * h * k and 1.1 <= bw / bh <= 3.5 and area >= 0.5 * bw * bh]
+    return max(boxes, key=lambda b: b[2] * b[3]) if boxes else None
+
+
+def green_digits(image: np.ndarray, box: tuple[int, int, int, int]) -> list[np.ndarray]:
+    """The green glyphs right of the "×" in the panel's lower half, left to right, as
+    binary pictures (the × is the smaller first green mark; marks touching the box's edge
+    are grass around the panel)."""
+    x, y, w, h = box
+    hsv = cv2.cvtColor(image[y + h // 3:y + h, x:x + w], cv2.COLOR_BGR2HSV)
+    green = ((hsv[..., 0] >= 35) & (hsv[..., 0] <= 85) & (hsv[..., 1] > 80) & (hsv[..., 2] > 120)).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(green)
+    ch, cw = green.shape
+    marks = [i for i in range(1, count) if stats[i, 3] >= 0.12 * h and stats[i, 4] >= 6
+             and stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < cw and stats[i, 1] + stats[i, 3] < ch]
+    if not marks:
+        return []
+    tallest = max(stats[i, 3] for i in marks)
+    marks = sorted((i for i in marks if stats[i, 3] >= 0.8 * tallest), key=lambda i: stats[i, 0])
+    return [(labels[sy:sy + sh, sx:sx + sw] == i).astype(np.uint8) * 255
+            for i, (sx, sy, sw, sh) in ((i, stats[i, :4]) for i in marks)]
+
+
+def _glyph(binary: np.ndarray) -> np.ndarray:
+    """A binary glyph as a zero-mean unit vector at ``GLYPH`` size."""
+    small = cv2.resize(binary.astype(np.float32), GLYPH, interpolation=cv2.INTER_AREA).ravel()
+    small -= small.mean()
+    return small / (np.linalg.norm(small) + 1e-6)
+
+
+@lru_cache(maxsize=1)
+def digit_templates() -> np.ndarray:
+    """The digits 0–9 drawn in a bold sans font found on this machine (PIL's own when none
+    is), each cut to its ink: (10, GLYPH cells)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = None
+    for name in FONTS:
+        try:
+            font = ImageFont.truetype(name, 64)
+            break
+        except OSError:
+            continue
+    font = font or ImageFont.load_default(size=64)
+    out = []
+    for digit in "0123456789":
+        canvas = Image.new("L", (96, 96), 0)
+        ImageDraw.Draw(canvas).text((16, 8), digit, fill=255, font=font)
+        ink = np.asarray(canvas)
+        ys, xs = np.nonzero(ink > 127)
+        out.append(_glyph(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 127))
+    return np.stack(out)
+
+
+def read_digits(glyphs: list[np.ndarray]) -> int | None:
+    """The number the glyphs spell, when every one matches its digit's template clearly."""
+    templates = digit_templates()
+    value = 0
+    for glyph in glyphs:
+        if glyph.shape[0] < DIGIT_PX:
+            return None
+        scores = templates @ _glyph(glyph > 0)
+        best, second = np.sort(scores)[::-1][:2]
+        if best < DIGIT_SCORE or best - second < DIGIT_MARGIN:
+            return None
+        value = 10 * value + int(np.argmax(scores))
+    return value if glyphs else None
 
 
 def panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Boxes (x, y, w, h) of wide rectangular panels in the top right third, widest first:
-    the places a "Ring Moves ×N" label can be."""
+    the places a "Ring Moves ×N" label can be (for the OCR fallback)."""
     h, w = image.shape[:2]
     x0, y1 = w // 2, h // 3
     grey = cv2.cvtColor(image[:y1, x0:], cv2.COLOR_BGR2GRAY)
@@ -329,27 +488,49 @@ def panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
     return sorted(boxes, key=lambda b: -b[2] / b[3])
 
 
-def read_budget(image: np.ndarray) -> int | None:
-    """N from the "Ring Moves ×N" panel (tesseract, one text line per panel), or None when
-    no panel reads so."""
+_OCR_MISSING: list[str] = []     # said once per process
+
+
+def ocr_budget(image: np.ndarray, box: tuple[int, int, int, int]) -> int | None:
+    """N by tesseract (one call, one text line) on a panel; None when it reads no
+    "moves N" (or tesseract is not installed: said once, as the reason)."""
     import pytesseract
 
-    for x, y, bw, bh in panels(image)[:3]:
-        inset = max(2, bh // 8)
-        crop = cv2.cvtColor(image[y + inset:y + bh - inset, x + inset:x + bw - inset], cv2.COLOR_BGR2GRAY)
-        crop = cv2.resize(crop, None, fx=48 / crop.shape[0], fy=48 / crop.shape[0], interpolation=cv2.INTER_CUBIC)
-        _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        if ink.mean() < 128:            # light text on a dark panel: tesseract wants dark on light
-            ink = 255 - ink
-        try:
-            text = pytesseract.image_to_string(cv2.copyMakeBorder(ink, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255),
-                                               config="--psm 7")
-        except pytesseract.TesseractNotFoundError:
-            return None
-        found = _BUDGET.search(text)
-        if found:
-            return int(found.group(1))
-    return None
+    x, y, bw, bh = box
+    inset = max(2, bh // 8)
+    crop = cv2.cvtColor(image[y + inset:y + bh - inset, x + inset:x + bw - inset], cv2.COLOR_BGR2GRAY)
+    crop = cv2.resize(crop, None, fx=48 / crop.shape[0], fy=48 / crop.shape[0], interpolation=cv2.INTER_CUBIC)
+    _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    if ink.mean() < 128:            # light text on a dark panel: tesseract wants dark on light
+        ink = 255 - ink
+    try:
+        text = pytesseract.image_to_string(cv2.copyMakeBorder(ink, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255),
+                                           config="--psm 6")
+    except (pytesseract.TesseractNotFoundError, OSError):
+        _OCR_MISSING.append("tesseract is not installed")
+        return None
+    found = _BUDGET.search(text.replace("\n", " "))
+    return int(found.group(1)) if found else None
+
+
+def read_budget(image: np.ndarray) -> Budget:
+    """N from the "Ring Moves ×N" panel: the real game's white panel by digit templates
+    (``digit_templates``; no process started), else tesseract once on the likeliest panel,
+    else not read, with the reason."""
+    box = white_panel(image)
+    if box is not None:
+        moves = read_digits(green_digits(image, box))
+        if moves is not None:
+            return Budget(moves, "digits")
+    candidates = ([box] if box is not None else []) + panels(image)[:1]
+    if not candidates:
+        return Budget(None, why="the \"Ring Moves ×N\" panel is not visible")
+    moves = None if _OCR_MISSING else ocr_budget(image, candidates[0])
+    if moves is not None:
+        return Budget(moves, "ocr")
+    if _OCR_MISSING:
+        return Budget(None, why="the \"Ring Moves ×N\" panel's digits are not clear, and tesseract is not installed")
+    return Budget(None, why="the \"Ring Moves ×N\" panel is not readable")
 
 
 # ---------------------------------------------------------------------------- parse
@@ -532,6 +713,37 @@ def find_looked(image: np.ndarray, look: Look) -> tuple[Arena, float, list[list[
     raise NoBoardFound("no ring arena of the profile's look found")
 
 
+def _read_default(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], float]:
+    """The arena as the game's camera shows it (``vision.rings_camera``: the real game's
+    tilted or overhead view), else the flat arena seen from straight above (the practice
+    arena); the camera's reason when neither is found. An arena the camera found but whose
+    cells it refused is refused: no other reader guesses them."""
+    from vision.rings_camera import CellsRefused, read_camera
+
+    try:
+        return read_camera(image)
+    except CellsRefused:
+        raise
+    except NoBoardFound as camera:
+        try:
+            arena, arena_conf = find_arena(image)
+        except NoBoardFound:
+            raise camera from None
+        return (arena, arena_conf, *occupancy(unwarp(image, arena)))
+
+
+def check_solvable(board: Board) -> None:
+    """The game only sets battles that can be won within their budget: a board read from
+    the game's camera that cannot (within the panel's N, else the default) was misread (a
+    figure hidden, or seen a ring off), and is refused rather than passed off."""
+    from solvers.rings import solve
+
+    if not solve(board).solved:
+        budget = board.budget if board.budget is not None else DEFAULT_BUDGET
+        raise NoBoardFound(f"the arena read has no answer within {budget} moves, as every battle does: "
+                           "a figure is likely hidden or misplaced")
+
+
 def parse(image: np.ndarray, profile: Any = None) -> Parse:
     """Read the ring arena: board (with ``moves:`` when the panel is readable), every cell's
     centre and the arena geometry. A calibrated profile's look (``look_of``) finds the arena
@@ -540,11 +752,15 @@ def parse(image: np.ndarray, profile: Any = None) -> Parse:
     keymap = profile_keymap(profile) if profile is not None else None
     look = look_of(profile) if profile is not None else None
     if look is None:
-        arena, arena_conf = find_arena(image)
-        taken, cell_conf = occupancy(unwarp(image, arena))
+        arena, arena_conf, taken, cell_conf = _read_default(image)
     else:
         arena, arena_conf, taken, cell_conf = find_looked(image, look)
     budget = read_budget(image)
-    board = Board(tuple("".join("x" if t else "." for t in ring) for ring in taken), budget)
-    geometry = {**arena.to_json(), "budget": budget, **({"keymap": keymap} if keymap else {})}
+    board = Board(tuple("".join("x" if t else "." for t in ring) for ring in taken), budget.moves)
+    if not arena.flat:
+        check_solvable(board)
+    geometry = {**arena.to_json(), "budget": budget.moves, **({"keymap": keymap} if keymap else {})}
+    if budget.moves is None:
+        geometry["warnings"] = [f"move budget not read: {budget.why}; give it with --moves N "
+                                f"(the solver assumes {DEFAULT_BUDGET})"]
     return Parse("rings", board, min(arena_conf, 0.5 + cell_conf / 2), arena.cells(), geometry)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -298,6 +298,16 @@ def _target(width: int, height: int, seed: int, slices: int) -> np.ndarray:
     return img
 
 
+CAMERA_FIXTURES = (  # name, seed, view, size, JPEG quality: the realistic look
+    ("camera_tilted_440", 18, "tilted", (440, 247), 85),
+    ("camera_tilted_1280", 37, "tilted", (1280, 720), 85),
+    ("camera_tilted_1280b", 67, "tilted", (1280, 720), 70),
+    ("camera_tilted_1920", 18, "tilted", (1920, 1080), 80),
+    ("camera_overhead_1280", 10, "overhead", (1280, 720), 85),
+    ("camera_overhead_960", 2, "overhead", (960, 540), 75),
+)
+
+
 def fixture_cases() -> list[FixtureCase]:
     """The regression set: boards in every style and at several sizes; no-arena scenes."""
     cases: list[FixtureCase] = []
@@ -325,6 +335,138 @@ def fixture_cases() -> list[FixtureCase]:
     empty = Board(tuple("." * SLICES for _ in range(RINGS)), 2)
     add("empty_arena", render(empty, 960, 540, "earth", 9)[0], empty, "no enemies left", ext="png")
     add("no_arena", backdrop(960, 540, STYLES["night"], 10), None, "the stage without an arena")
+    for name, seed, view, (w, h), quality in CAMERA_FIXTURES:
+        board = generate(seed, 1 + seed % 3, 1 + seed % 3, kinds=KINDS)
+        image, _ = render_camera(board, w, h, view, seed)
+        add(name, image, board, f"{4 * (1 + seed % 3)} enemies, the game's {view} camera, {w}x{h}, JPEG {quality}")
+        cases[-1] = replace(cases[-1], jpeg_quality=quality)
+    away = replace(camera_arena(960, 540), cy=-20.0 * 540)
+    add("camera_grass", draw_floor(away, 960, 540, 13), None, "grass and stands, no arena (the overworld's look)")
     add("target", _target(960, 540, 11, 0), None, "concentric rings without slices")
     add("wheel16", _target(960, 540, 12, 16), None, "a wheel of 16 spokes")
     return cases
+
+
+# ---------------------------------------------------------------------------- the game's camera
+
+CAMERAS = {  # view: (squash, tilt): the default tilted camera and "Change View"'s more overhead one
+    "tilted": (0.55, 0.37),
+    "overhead": (0.82, 0.14),
+}
+EDGES = (2.94, 2.47, 1.97, 1.46, 1.0)        # ring edge radii in disc radii, outer first (the real game's)
+FLOOR = {"disc": (250, 160, 104), "blue": (128, 210, 246), "cream": (255, 250, 204), "yellow": (255, 228, 104),
+         "joint": (196, 168, 96), "rim": (40, 130, 48), "grass": (84, 196, 72)}
+
+
+def camera_arena(width: int, height: int, view: str = "tilted") -> Arena:
+    """Where the game's camera puts the arena in a frame of this size."""
+    squash, tilt = CAMERAS[view]
+    disc = width * 0.1 if view == "tilted" else height * 0.13
+    edges = tuple(e * disc for e in EDGES)
+    return Arena(width * 0.5, height * (0.53 if view == "tilted" else 0.5), edges[0], edges[-1], squash, tilt,
+                 edges, 7.0)
+
+
+def draw_floor(arena: Arena, width: int, height: int, seed: int) -> np.ndarray:
+    """The lit arena floor seen through the camera, with the grass around it and stands
+    behind: every pixel is looked up on the plane (so edges and joints bend as the game's
+    do), lit from the top left, with a band of shade from the stands across one side."""
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float64)
+    u, v = arena.plane(xs, ys)
+    radius = np.hypot(u, v)
+    angle = (np.degrees(np.arctan2(v, -u)) - arena.phase + 15.0) % 360.0
+    edges = arena.radii
+    ring = np.searchsorted(-np.array(edges), -radius)           # 0 outside, 1..4 the rings, 5 the disc
+    slice_ = (angle // 30.0).astype(int)
+    img = np.zeros((height, width, 3), np.float64)
+    palette = {k: np.array(bgr(c), float) for k, c in FLOOR.items()}
+    img[:] = palette["grass"]
+    rng = np.random.default_rng(seed)
+    img += rng.normal(0, 6, (height, width, 1))
+    img[(radius > edges[0]) & (radius < edges[0] + 0.35 * arena.width)] = palette["rim"]
+    checker = (ring + slice_) % 2 == 0
+    outer3 = (ring >= 1) & (ring <= 3)
+    img[outer3 & checker] = palette["cream"]
+    img[outer3 & ~checker] = palette["yellow"]
+    img[ring == 4] = palette["blue"]
+    img[ring == 5] = palette["disc"]
+    joint = 0.035 * arena.width
+    on_ring_edge = np.min([np.abs(radius - e) for e in edges[:-1]], axis=0) < joint
+    slice_off = np.minimum(angle % 30.0, 30.0 - angle % 30.0) * math.radians(1.0) * radius
+    img[((slice_off < joint) & (ring >= 1) & (ring <= 4)) | (on_ring_edge & (ring >= 1) & (ring <= 4))] = palette["joint"]
+    rim = (ring == 5) & (radius > edges[-1] * 0.9) & (v < 0)     # the disc's near side shows its edge
+    img[rim] = img[rim] * 0.8
+    light = 1.08 - 0.12 * (xs / width) - 0.06 * (ys / height)
+    shade_x = width * (0.62 + 0.1 * rng.random())
+    shade = 1.0 - 0.22 / (1.0 + np.exp(-(xs - shade_x - 0.2 * (ys - height / 2)) / (width * 0.01)))
+    img *= (light * shade)[..., None]
+    horizon = arena.point(edges[0] * 1.5, 90.0)[1]
+    for k in range(6):                                          # stands behind, in rows
+        y0 = int(horizon - (k + 1) * height * 0.05)
+        if y0 < 0:
+            break
+        cv2.rectangle(img, (int(width * 0.12), y0), (int(width * 0.88), y0 + int(height * 0.018)),
+                      bgr((236, 150, 70)), -1)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def draw_figure(img: np.ndarray, x: float, y: float, size: float, kind: str, badge: bool) -> None:
+    """A 3D-looking enemy with its feet at (x, y), ``size`` its height: the drawn figures of
+    ``draw_enemy`` lifted so they stand on the point, shaded down one side, with the game's
+    red badge floating over some heads."""
+    draw_enemy(img, x, y - 0.36 * size, size, kind)
+    x0, x1 = int(x), int(x + 0.4 * size)
+    y0, y1 = int(y - 0.85 * size), int(y + 1)
+    if x1 > x0 and y1 > y0:
+        part = img[max(0, y0):y1, max(0, x0):x1]
+        part[:] = (part * 0.88).astype(np.uint8)
+    if badge:
+        centre = (round(x), round(y - 1.45 * size))     # floating clear of the head, as in the game
+        r = max(2, round(0.22 * size))
+        cv2.circle(img, centre, r, bgr((222, 40, 36)), -1, cv2.LINE_AA)
+        cv2.circle(img, centre, max(1, r // 2), bgr((250, 200, 200)), max(1, r // 4), cv2.LINE_AA)
+
+
+def draw_game_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int) -> None:
+    """The real game's HUD: HP top left, the timer top right and under it the white
+    "Ring Moves" panel with its green "×N"."""
+    h, w = img.shape[:2]
+    u = h / 40
+    _text(img, f"HP {hp}/50", u, u * 3.2, u * 2.2, (230, 40, 50))
+    _text(img, f"{seconds // 60}{seconds % 60:02d}", w - u * 9, u * 3.2, u * 2.4, (230, 40, 50))
+    if budget is None:
+        return
+    x0, y0, x1, y1 = w - u * 13, u * 6.5, w - u * 0.2, u * 12.5
+    cv2.rectangle(img, (round(x0), round(y0)), (round(x1), round(y1)), (248, 248, 248), -1, cv2.LINE_AA)
+    cv2.rectangle(img, (round(x0), round(y0)), (round(x0 + u * 0.7), round(y1)), bgr((250, 196, 60)), -1)
+    _text(img, "Ring Moves", x0 + u * 1.6, y0 + u * 2.3, u * 1.35, (50, 50, 50))
+    cx, cy = x0 + u * 6.8, y0 + u * 4.5
+    cv2.ellipse(img, (round(cx), round(cy)), (round(u * 2.4), round(u * 1.2)), 0, 0, 360, (226, 226, 226), -1, cv2.LINE_AA)
+    scale = u * 2.0 / 22.0
+    for colour, thick in (((255, 255, 255), 3.2), ((96, 210, 60), 1.8)):
+        cv2.putText(img, f"x{budget}", (round(cx - u * 1.7), round(cy + u * 0.9)), cv2.FONT_HERSHEY_DUPLEX, scale,
+                    bgr(colour), max(1, round(scale * thick)), cv2.LINE_AA)
+
+
+def render_camera(board: Board, width: int = 1280, height: int = 720, view: str = "tilted", seed: int = 0,
+                  hud: bool = True) -> tuple[np.ndarray, Arena]:
+    """A battle as the game's camera shows it (``view``: "tilted" or "overhead"): the lit
+    floor, Mario on the disc, the enemies standing on their tiles (drawn far to near, so
+    a figure hides the tile behind it), the HUD; (BGR image, where the arena is)."""
+    arena = camera_arena(width, height, view)
+    img = draw_floor(arena, width, height, seed)
+    rng = random.Random(seed)
+    standing = [(arena.cell(r, s), board.cells[r][s]) for r in range(RINGS) for s in range(SLICES)
+                if board.cells[r][s] != "."]
+    standing.append(((arena.cx, arena.cy), "mario"))
+    for (x, y), kind in sorted(standing, key=lambda item: item[0][1]):
+        _, v = arena.plane(np.float64(x), np.float64(y))
+        scale = arena.width / (1.0 + arena.tilt * float(v) / arena.outer)
+        if kind == "mario":
+            cv2.ellipse(img, (round(x), round(y - 0.3 * scale)), (round(0.12 * scale), round(0.3 * scale)), 0, 0, 360,
+                        bgr((200, 30, 40)), -1, cv2.LINE_AA)
+            continue
+        draw_figure(img, x, y, 0.95 * scale, kind, rng.random() < 0.3)
+    if hud:
+        draw_game_hud(img, board.budget, 45 + seed % 40, 20 + seed % 30)
+    return img, arena

@@ -36,7 +36,7 @@ def test_a_rotation_is_an_arc_on_its_ring_from_the_enemy_to_where_it_lands():
     assert max(radii) - min(radii) < 1e-6 and radii[0] == pytest.approx(ARENA.mid(3))
     assert polar_of(arc.points[0])[1] == pytest.approx(90.0)    # slice 3, where the enemy stands
     assert polar_of(arc.points[-1])[1] == pytest.approx(60.0)   # slice 2: one slice anticlockwise
-    assert any(isinstance(s, Label) and s.text == "1: 1" for s in shapes)
+    assert any(isinstance(s, Label) and s.text == "1. ring 3 1 anticlockwise" for s in shapes)
 
 
 def test_later_arcs_start_where_earlier_moves_left_the_enemies():
@@ -47,13 +47,34 @@ def test_later_arcs_start_where_earlier_moves_left_the_enemies():
     assert polar_of(second.points[-1])[1] == pytest.approx(150.0)
 
 
-@pytest.mark.parametrize("steps, start, end, label", [(1, 30.0, 210.0, "1: 1"), (7, 210.0, 30.0, "1: 1"),
-                                                      (4, 30.0, 210.0, "1: 4")])
-def test_a_slide_is_a_straight_arrow_through_the_centre_the_short_way(steps, start, end, label):
+@pytest.mark.parametrize("steps", [1, 4, 6, 7])
+def test_a_slide_is_a_straight_arrow_from_slice_i_through_the_centre_with_the_texts_steps(steps):
+    """Issue 16: the label said "3: 2" (the short way) where the text said 6 steps."""
     shapes = hints(found(), [{"op": "slide", "line": 1, "steps": steps}])
     (line,) = arrows(shapes)
-    assert [round(polar_of(p)[1], 6) for p in line.points] == [start, end]
-    assert any(isinstance(s, Label) and s.text == label for s in shapes)
+    assert [round(polar_of(p)[1], 6) for p in line.points] == [30.0, 210.0]
+    assert any(isinstance(s, Label) and s.text == f"1. line 1 (1 → 7) {steps} steps" for s in shapes)
+
+
+def test_every_move_is_drawn_numbered_beside_the_others_with_heads_and_labels_on_top():
+    """Issue 16: three moves on one line were drawn on top of each other."""
+    solution = [{"op": "slide", "line": 2, "steps": 3}, {"op": "slide", "line": 2, "steps": 2},
+                {"op": "rotate", "ring": 0, "steps": 1}]
+    shapes = hints(found(), solution)
+    heads = arrows(shapes)
+    assert len(heads) == 3 and heads[0].points != heads[1].points
+    kinds = [type(s).__name__ + (s.arrows if isinstance(s, Polyline) else "") for s in shapes]
+    assert kinds == ["Polylinenone"] * 3 + ["Polylineend"] * 3 + ["Label"] * 6
+    labels = [s for s in shapes if isinstance(s, Label)]
+    assert [s.text for s in labels[:3]] == ["1", "2", "3"]
+    assert [s.text[:2] for s in labels[3:]] == ["1.", "2.", "3."]
+    assert len({s.point for s in labels}) == 6
+
+
+def test_hints_on_the_tilted_camera_lie_on_the_tiles_seen():
+    tilted = Arena(220.0, 128.0, 130.0, 44.0, 0.55, 0.37, (130.0, 109.0, 87.0, 64.5, 44.0), 20.5)
+    (arc,) = arrows(hints(found(arena=tilted), [{"op": "rotate", "ring": 1, "steps": 2}]))
+    assert all(tilted.ring_of(tilted.locate(*p)[0]) == 1 for p in arc.points)
 
 
 def test_hints_follow_the_parse_offset_onto_the_screen():

@@ -1,0 +1,171 @@
+"""Ring battles through the game's camera: the real capture (tilted camera, 3D figures,
+badges over heads) read exactly up to the slice numbering, and what is refused."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from solvers.rings import Board, solve, validate
+from puzzlepilot.cli import main
+from vision.common import NoBoardFound, load_image
+from vision.rings import Budget, parse, read_budget
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT / ".." / "shared" / "real"
+CAPTURE = REAL / "rings" / "origami_ring_moves2.png"
+needs_real = pytest.mark.skipif(not CAPTURE.exists(), reason="the real captures are not here")
+
+
+def renumbered(rows: list[str]) -> set[str]:
+    """Every numbering of the same arena: the 12 slice numbers rotated and/or mirrored,
+    the same for every ring."""
+    out = set()
+    for mirror in (False, True):
+        base = [row[::-1] if mirror else row for row in rows]
+        for k in range(12):
+            out.add("/".join(row[k:] + row[:k] for row in base))
+    return out
+
+
+def label(name: str) -> tuple[int, list[str]]:
+    text = json.loads((REAL / "labels.json").read_text())[f"rings/{name}"]
+    head, *rows = text.split("/")
+    return int(head.split(":")[1]), rows
+
+
+@needs_real
+def test_the_real_tilted_capture_reads_as_labelled_up_to_slice_numbering():
+    moves, rows = label(CAPTURE.name)
+    found = parse(load_image(CAPTURE))
+    assert "/".join(found.board.cells) in renumbered(rows)
+    assert found.confidence >= 0.6
+    assert found.geometry["camera"]["squash"] < 0.8          # seen tilted, not from above
+
+
+@needs_real
+def test_the_real_capture_is_solved_in_two_validated_moves():
+    found = parse(load_image(CAPTURE))
+    board = Board(found.board.cells, 2)
+    result = solve(board)
+    assert len(result.solution) == 2
+    assert validate(board, result.solution) == []
+
+
+@needs_real
+def test_feet_decide_the_cell_not_the_body_over_the_tiles_behind():
+    """Every figure in the capture covers part of the tile behind it, and four carry a
+    badge floating over their heads: eight enemies, no more."""
+    found = parse(load_image(CAPTURE))
+    assert sum(row.count("x") for row in found.board.cells) == 8
+
+
+@needs_real
+def test_a_crop_without_the_arena_is_refused():
+    image = load_image(CAPTURE)
+    with pytest.raises(NoBoardFound):
+        parse(np.ascontiguousarray(image[:70]))
+
+
+@needs_real
+@pytest.mark.parametrize("size", [(440, 247), (1280, 720), (1920, 1080)])
+def test_the_real_panel_reads_by_digit_templates_without_a_process(size, monkeypatch):
+    """The green digit of the real "Ring Moves ×2" panel matches the digits drawn in a bold
+    font; tesseract is never started for it."""
+    import pytesseract
+
+    from vision.rings import read_budget
+
+    def no_ocr(*_, **__):
+        raise AssertionError("tesseract started")
+
+    monkeypatch.setattr(pytesseract, "image_to_string", no_ocr)
+    image = cv2.resize(load_image(CAPTURE), size, interpolation=cv2.INTER_CUBIC)
+    assert read_budget(image) == Budget(2, "digits")
+
+
+@needs_real
+def test_no_panel_is_said_and_never_defaults_silently(capsys, tmp_path):
+    """Issue 15: an unreadable budget used to become 3 without a word."""
+
+    image = load_image(CAPTURE)
+    assert read_budget(np.ascontiguousarray(image[:, :340])).moves is None
+    path = tmp_path / "no_panel.png"
+    cv2.imwrite(str(path), image[:, :340])
+    assert main(["parse", str(path), "--game", "rings"]) == 0
+    err = capsys.readouterr().err
+    assert "panel is not visible" in err and "--moves" in err
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_rendered_battles_through_the_camera_read_right_or_are_refused_never_wrong(seed):
+    """Renders in the game's look (tilted or overhead camera, figures hiding tiles, badges,
+    JPEG): the board read is the board drawn, or a refusal."""
+    import random
+
+    from puzzlepilot.scenes.rings import render_camera
+    from solvers.rings import generate
+
+    rng = random.Random(seed)
+    board = generate(1000 + seed, rng.randint(1, 3), rng.randint(1, 3), kinds="gskb")
+    size = rng.choice([(440, 247), (1280, 720), (960, 540)])
+    image, _ = render_camera(board, *size, rng.choice(["tilted", "overhead"]), seed)
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    try:
+        found = parse(image)
+    except NoBoardFound:
+        return
+    assert found.board.cells == board.relabelled().cells
+    assert found.board.budget in (None, board.budget)
+
+
+@pytest.mark.parametrize("moves", [1, 2, 3, 4])
+def test_the_rendered_panel_reads_by_templates_of_another_font(moves):
+    """The renders write "×N" in OpenCV's Hershey font, the templates come from a TrueType
+    bold: the reading is N or nothing, never another number."""
+    from puzzlepilot.scenes.rings import render_camera
+    from solvers.rings import generate
+
+    image, _ = render_camera(Board(generate(5, 1, 1).cells, moves), 1280, 720, "tilted", 5)
+    assert read_budget(image).moves in (moves, None)
+
+
+def test_non_battle_scenes_in_the_game_look_are_refused():
+    from dataclasses import replace
+
+    from puzzlepilot.scenes.rings import camera_arena, draw_floor
+
+    away = replace(camera_arena(960, 540), cy=-20.0 * 540)
+    with pytest.raises(NoBoardFound):
+        parse(draw_floor(away, 960, 540, 3))
+
+
+@needs_real
+@pytest.mark.parametrize("angle", [-12, -8, -4, -2, 2, 4, 8, 12])
+def test_a_rolled_or_skewed_photo_of_the_screen_reads_right_or_is_refused(angle):
+    """A phone photo of the TV: turned and striped. The camera fit finds the roll and the
+    figures are read upright; a reading is right or refused, never wrong."""
+    moves, rows = label(CAPTURE.name)
+    image = cv2.resize(load_image(CAPTURE), (1280, 720), interpolation=cv2.INTER_CUBIC)
+    turned = cv2.warpAffine(image, cv2.getRotationMatrix2D((640, 360), angle, 1.0), (1280, 720),
+                            borderMode=cv2.BORDER_REPLICATE)
+    stripes = (np.sin(np.arange(720) / 2.0) * 8).astype(np.int16)[:, None, None]
+    photo = np.clip(turned.astype(np.int16) + stripes, 0, 255).astype(np.uint8)
+    try:
+        found = parse(photo)
+    except NoBoardFound:
+        return
+    assert "/".join(found.board.cells) in renumbered(rows)
+
+
+@needs_real
+@pytest.mark.parametrize("angle", [-12, 12])
+def test_the_camera_fit_finds_how_far_a_photo_is_turned(angle):
+    image = cv2.resize(load_image(CAPTURE), (1280, 720), interpolation=cv2.INTER_CUBIC)
+    turned = cv2.warpAffine(image, cv2.getRotationMatrix2D((640, 360), angle, 1.0), (1280, 720),
+                            borderMode=cv2.BORDER_REPLICATE)
+    found = parse(turned)
+    assert found.geometry["camera"]["roll"] == pytest.approx(-angle, abs=0.5)

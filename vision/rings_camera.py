@@ -1,0 +1,467 @@
+"""Ring battles seen by the game's camera: the arena as an ellipse, figures standing on it.
+
+The real game (Paper Mario: The Origami King) shows the arena through a slanted camera:
+the round arena is an ellipse with its far side at the top (the default "tilted" camera;
+"Change View" gives a more overhead one). Its central disc is orange, the innermost ring
+blue and narrower than the three outer cream-and-yellow rings; enemies are 3D figures whose
+bodies hide the tiles behind them. Stages:
+
+1. ``seeds``: the blue inner ring, a colour band with a hole (closed over gaps figures
+   cut), and the outline of the tiles around it: the disc edge, the blue edge and the rim
+   are three circles of the plane, which fix a first camera (``Arena``: centre, squash,
+   tilt) by a robust least-squares fit.
+2. ``ring_edges``, ``refit``, ``slice_phase``: the picture is unwarped through that guess
+   to (radius, angle); the radial edge profile must show the disc edge, the blue ring's
+   edge and three more ring edges equally spaced; the camera and the 5 edge radii are
+   refitted to the edges found along every angle, and the 12 slice borders fix the slice
+   phase (they must all show).
+3. ``read_cells``: a figure stands where its feet are: the bottom of an upright run of
+   non-tile pixels in an image column (its body above covers the tiles behind it, which
+   therefore tell nothing); the red badges floating over some heads are dropped. The
+   bottoms are mapped back onto the plane and counted per cell, in units of the width a
+   figure has at that depth. Refused: a cell near the threshold, one figure's feet on two
+   tiles, an enemy count that is no multiple of 4 (one hidden behind another). The caller
+   (``vision.rings.parse``) also refuses a board with no answer within its budget.
+
+Everything runs at ``WORK`` pixels at most; ``read_camera`` gives the arena back in the
+picture's own pixels.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+from scipy.optimize import least_squares
+
+from solvers.rings import RINGS, SLICES
+from vision.common import NoBoardFound
+from vision.rings import Arena, decide
+
+WORK = 480              # longest side the camera reader works at
+FIT_POINTS = 48         # points per edge in a camera fit
+BLUE = ((86, 60, 130), (114, 255, 255))   # HSV range of the inner ring's blue
+TILE = ((12, 15, 140), (38, 215, 255))    # HSV range of the cream and yellow tiles, lit or shaded
+MIN_SEED = 0.004        # least share of the picture the blue ring covers
+RING_EDGE = 2.0         # each ring edge's strength over the profile's floor, at least
+SLICE_EDGE = 1.6        # each slice border's strength over the in-between, at least
+FOREIGN = 28.0          # Lab distance from every tile colour above which a pixel is no tile
+LIGHT = 0.2             # weight of lightness in that distance: shade darkens a tile, keeps its hue
+FIGURE = 0.3            # a figure's width (and least height) in ring widths
+GAP = 1.2               # figure sizes of tile below a run's bottom for it to stand (badges float above heads)
+FOOT = 0.18             # figure widths of foot columns above which a cell holds an enemy
+MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
+SURE = 3.0              # that many times off FOOT (either way) is a sure call
+
+
+def _mask_blue(image: np.ndarray) -> np.ndarray:
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    mask = cv2.inRange(hsv, np.array(BLUE[0]), np.array(BLUE[1]))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+CAM = 6                 # camera parameters in a fit vector: cx, cy, a, b, tilt, roll (radians)
+
+
+def _plane(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Plane (u, v) in disc radii of image points under camera p = (cx, cy, a, b, tilt,
+    roll): the picture turned back by the roll about the centre, then the tilt undone."""
+    cx, cy, a, b, t, roll = p[:CAM]
+    c, s = np.cos(roll), np.sin(roll)
+    dx, dy = x - cx, y - cy
+    h = -(-s * dx + c * dy) / b
+    v = h / (1.0 - t * h)
+    return (c * dx + s * dy) * (1.0 + t * v) / a, v
+
+
+def _image(p: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Image points of plane points (disc radii) under camera p: the inverse of ``_plane``."""
+    cx, cy, a, b, t, roll = p[:CAM]
+    d = 1.0 + t * v
+    dx, dy = a * u / d, -b * v / d
+    c, s = np.cos(roll), np.sin(roll)
+    return cx + c * dx - s * dy, cy + s * dx + c * dy
+
+
+def _fit(p0: np.ndarray, groups: list[np.ndarray], fixed: float = 1.0) -> np.ndarray:
+    """Least squares (robust to figures covering an edge) of the camera and the edge radii:
+    ``groups[k]`` are image points of edge k; edge 0 has radius ``fixed``, the others are
+    fitted (p0 = cx, cy, a, b, tilt, roll, radius 1, …). Each edge keeps at most ``FIT_POINTS``
+    points, evenly along it (more add time, not accuracy)."""
+    groups = [g[np.linspace(0, len(g) - 1, min(len(g), FIT_POINTS)).astype(int)] for g in groups]
+
+    def residuals(p: np.ndarray) -> np.ndarray:
+        radii = np.concatenate([[fixed], p[CAM:]])
+        out = []
+        for k, pts in enumerate(groups):
+            u, v = _plane(p, pts[:, 0], pts[:, 1])
+            out.append(np.hypot(u, v) / radii[k] - 1.0)
+        return np.concatenate(out)
+    return least_squares(residuals, p0, loss="soft_l1", f_scale=0.02, max_nfev=200).x
+
+
+def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
+    """The Arena of camera p with edge radii (disc radii, outer first)."""
+    cx, cy, a, b, t, roll = p[:CAM]
+    edges = tuple(float(r * a) for r in radii)
+    return Arena(float(cx), float(cy), edges[0], edges[-1], float(b / a), float(t * radii[0]), edges, phase,
+                 float(np.degrees(roll)))
+
+
+def _rim(image: np.ndarray, blue: np.ndarray) -> np.ndarray | None:
+    """Image points of the arena's outer edge: the outline of the cream-and-yellow tiles
+    around a blue ring (contour ``blue``), where it is not the picture's border."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    tiles = cv2.inRange(hsv, np.array(TILE[0]), np.array(TILE[1])) | _mask_blue(image)
+    cv2.drawContours(tiles, [blue], -1, 255, -1)
+    tiles = cv2.morphologyEx(tiles, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(tiles, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    x, y = (float(v) for v in blue[0, 0])
+    around = [c for c in contours if cv2.pointPolygonTest(c, (x, y), False) >= 0]
+    if not around:
+        return None
+    pts = around[0][:, 0, :]
+    h, w = tiles.shape
+    pts = pts[(pts[:, 0] > 2) & (pts[:, 0] < w - 3) & (pts[:, 1] > 2) & (pts[:, 1] < h - 3)]
+    return pts.astype(float) if len(pts) >= 20 else None
+
+
+def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(outline, hole) of every large blue band with a hole, largest first. Figures standing
+    on the near side may cut the band: it is closed over gaps of a few hundredths of its
+    width first (and the whole picture over gaps of a fiftieth of its width: a figure may
+    cut the band in two)."""
+    span = max(3, int(0.02 * mask.shape[1]) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    bands = []
+    for x, y, w, h, area in sorted(stats[1:], key=lambda s: -s[4])[:3]:
+        if area < MIN_SEED * mask.size:
+            break
+        pad = max(3, int(0.1 * w))
+        crop = cv2.copyMakeBorder(mask[y:y + h, x:x + w], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+        span = max(3, int(0.08 * w) | 1)
+        crop = cv2.morphologyEx(crop, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
+        contours, hierarchy = cv2.findContours(crop, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        if hierarchy is None:
+            continue
+        outer = max(range(len(contours)), key=lambda i: cv2.contourArea(contours[i]))
+        holes = [contours[j] for j in range(len(contours)) if hierarchy[0][j][3] == outer]
+        if not holes:
+            continue
+        hole = max(holes, key=cv2.contourArea)
+        if cv2.contourArea(hole) < 0.15 * cv2.contourArea(contours[outer]) or len(hole) < 20:
+            continue
+        shift = np.array([[[x - pad, y - pad]]])
+        bands.append((contours[outer] + shift, hole + shift))
+    return bands
+
+
+def seeds(image: np.ndarray) -> list[np.ndarray]:
+    """First camera guesses (cx, cy, a, b, tilt, blue ring radius, outer radius) from blue
+    bands with a hole and the tiles around them, largest first."""
+    found = []
+    for band, hole in _bands(_mask_blue(image)):
+        (ex, ey), axes, _ = cv2.fitEllipse(hole)
+        rim = _rim(image, band)
+        if rim is None:
+            continue
+        p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, 0.0, 0.0, 1.4, 3.0])
+        p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim])
+        blue, rim = p[CAM], p[CAM + 1]
+        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and 1.1 < blue < 2.0 \
+                and rim > 1.6 * blue:
+            found.append(p)
+    return found
+
+
+def _unwarp(image: np.ndarray, p: np.ndarray, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """Sample the picture on the plane's polar grid (rows: radii in disc units, columns:
+    angles clockwise from 9 o'clock)."""
+    ang = np.radians(angles)[None, :]
+    x, y = _image(p, -radii[:, None] * np.cos(ang), radii[:, None] * np.sin(ang))
+    return cv2.remap(image, x.astype(np.float32), y.astype(np.float32),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+def _edge_profile(lab: np.ndarray, span: int = 1) -> np.ndarray:
+    """|d/dradius| of an unwarped Lab picture, per angle: the colour change from ``span``
+    rows before to ``span`` rows after each row (rows 0 and −1 repeat their neighbours)."""
+    grad = np.linalg.norm(lab[2 * span:] - lab[:-2 * span], axis=2)
+    return np.pad(grad, ((span, span), (0, 0)), mode="edge")
+
+
+def _peaks(profile: np.ndarray) -> list[int]:
+    inside = profile[1:-1]
+    return [i + 1 for i in np.flatnonzero((inside >= profile[:-2]) & (inside > profile[2:]))]
+
+
+def ring_edges(image: np.ndarray, p: np.ndarray, equal: float = 1.2) -> tuple[list[float], float] | None:
+    """The 5 ring edge radii (disc units, outer first) seen around camera p, and the weakest
+    edge's strength over the profile's floor; None when the picture does not show a disc, a
+    blue ring and three equal rings around it (widths within ``equal`` of each other: a
+    first camera guess bends the outer edges, so it is given more)."""
+    step = 0.5 / p[2]                              # half a pixel across, at the centre row
+    radii = np.arange(0.6, 4.2, step)
+    lab = cv2.cvtColor(_unwarp(image, p, radii, np.arange(0.0, 360.0, 2.0)), cv2.COLOR_BGR2LAB).astype(np.float32)
+    profile = np.median(_edge_profile(lab, 2), axis=1)
+    floor = float(np.median(profile)) + 1.0
+    at = lambda r: (r - radii[0]) / step           # noqa: E731 - profile index of a radius
+    peaks = [i for i in _peaks(profile) if profile[i] > RING_EDGE * floor]
+    if not peaks:
+        return None
+
+    def near(r: float, tol: float) -> int | None:
+        close = [i for i in peaks if abs(i - at(r)) <= tol / step]
+        return max(close, key=lambda i: profile[i]) if close else None
+
+    disc, blue = near(1.0, 0.12), near(p[CAM], 0.12)
+    if disc is None or blue is None or blue <= disc:
+        return None
+    width = (blue - disc) * step
+    edges = [disc, blue]
+    for _ in range(3):
+        last = edges[-1]
+        ahead = [i for i in peaks if 0.8 * width <= (i - last) * step <= 1.9 * width]
+        if not ahead:
+            return None
+        edges.append(max(ahead, key=lambda i: profile[i]))
+    gaps = np.diff(edges[1:]) * step
+    if gaps.max() > equal * gaps.min():
+        return None
+    strength = float(min(profile[i] for i in edges)) / floor
+    return [float(radii[i]) for i in reversed(edges)], strength
+
+
+def refit(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[np.ndarray, list[float]]:
+    """Camera and edge radii refitted to where each edge is along every angle."""
+    angles = np.arange(0.0, 360.0, 2.0)
+    groups = []
+    for r in reversed(radii):                     # disc edge first: its radius stays 1
+        tol = 0.12 * (radii[0] - radii[-1]) / RINGS
+        rows = np.linspace(r - tol, r + tol, 25)
+        lab = cv2.cvtColor(_unwarp(image, p, rows, angles), cv2.COLOR_BGR2LAB).astype(np.float32)
+        grad = _edge_profile(lab)
+        best = rows[np.argmax(grad, axis=0)]
+        strong = grad.max(axis=0) > np.median(grad.max(axis=0)) * 0.5
+        ang = np.radians(angles[strong])
+        groups.append(np.stack(_image(p, -best[strong] * np.cos(ang), best[strong] * np.sin(ang)), axis=1))
+    q = _fit(np.concatenate([p[:CAM], list(reversed(radii))[1:]]), groups)
+    return q[:CAM], [float(r) for r in reversed(np.concatenate([[1.0], q[CAM:]]))]
+
+
+def slice_phase(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[float, float]:
+    """The world angle of slice 0's centre (the 12 borders are 30° apart) and the weakest
+    border's strength over the angles between borders."""
+    width = (radii[0] - radii[-1]) / RINGS
+    rows = np.linspace(radii[3] + 0.2 * width, radii[0] - 0.2 * width, 24)
+    flat = _unwarp(image, p, rows, np.arange(0.0, 360.0, 0.5))
+    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32)
+    across = np.median(np.linalg.norm(lab - np.roll(lab, 1, axis=1), axis=2), axis=0)
+    across = np.maximum(across, np.roll(across, -1))
+    scores = [across[(np.arange(SLICES) * 60 + k) % 720].sum() for k in range(60)]
+    k = int(np.argmax(scores))
+    borders = (np.arange(SLICES) * 60 + k) % 720
+    at = np.stack([across[(borders + d) % 720] for d in (-1, 0, 1)]).max(axis=0)
+    off = np.delete(across, (borders[:, None] + np.arange(-5, 6)[None, :]).ravel() % 720)
+    return (k * 0.5 + 15.0) % 30.0, float(at.min()) / (float(np.percentile(off, 75)) + 1.0)
+
+
+def find_camera_arena(image: np.ndarray) -> tuple[Arena, float]:
+    """The arena seen by the game's camera (in ``image``'s pixels) and a confidence in 0..1
+    from its weakest ring edge and slice border; NoBoardFound when no blue inner ring with
+    a disc and three rings around it shows, or the slice borders do not."""
+    reason = "no ring arena found (no blue inner ring around a central disc)"
+    for p in seeds(image)[:3]:
+        edges = ring_edges(image, p, equal=1.4)
+        if edges is None:
+            reason = "no ring arena found (a blue ring, but not with three equal rings around it)"
+            continue
+        p, radii = refit(image, p, edges[0])
+        checked = ring_edges(image, np.concatenate([p, [radii[3]]]), equal=1.3)
+        if checked is None:
+            continue
+        radii, ring_strength = checked
+        phase, slice_strength = slice_phase(image, p, radii)
+        if slice_strength < SLICE_EDGE:
+            reason = "no ring arena found (rings, but not the 12 slice borders of a battle arena)"
+            continue
+        score = min(ring_strength / (2 * RING_EDGE), slice_strength / (2 * SLICE_EDGE))
+        return _arena(p, radii, phase), min(1.0, score)
+    raise NoBoardFound(reason)
+
+
+# ---------------------------------------------------------------------------- 3. the feet
+
+class CellsRefused(NoBoardFound):
+    """The arena is found, its cells are not sure: no other reader should guess."""
+
+
+def _circle(radius: float, step: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+    """Plane points (u, v) around a circle of the arena."""
+    a = np.radians(np.arange(0.0, 360.0, step))
+    return -radius * np.cos(a), radius * np.sin(a)
+
+
+def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
+    """The tile colours (Lab, one per row): per ring, the colours that cover at least a
+    fifth of its unwarped inside (tiles; figures are smaller and many-coloured), and the
+    central disc's."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    edges = arena.radii
+    colours = []
+    angles = np.radians(np.arange(0.0, 360.0, 1.0))[None, :]
+    for r in range(RINGS + 1):
+        outer, inner = (edges[r], edges[r + 1]) if r < RINGS else (edges[-1], 0.0)
+        radii = np.linspace(inner + 0.2 * (outer - inner), outer - 0.2 * (outer - inner), 6)[:, None]
+        x, y = arena.project(-radii * np.cos(angles), radii * np.sin(angles))
+        samples = cv2.remap(lab, x.astype(np.float32), y.astype(np.float32), cv2.INTER_NEAREST)
+        samples = samples.reshape(-1, 3).astype(np.float32)
+        _, labels, centres = cv2.kmeans(samples, 4, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0),
+                                        2, cv2.KMEANS_PP_CENTERS)
+        share = np.bincount(labels.ravel(), minlength=4) / len(labels)
+        colours += [c for c, s in zip(centres, share) if s >= 0.2]
+    return np.array(colours, np.float32)
+
+
+def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels of the arena unlike every tile colour (figures, their shadows), with the tile
+    borders (thin dark joints the figures' runs cross) and small gaps up a figure (between
+    its legs and body, say) bridged: (feet, bodies) bool images. Outside the arena no
+    feet stand (grass would join the figures at the rim to the badges over them), but the
+    bodies of far figures rise over the rim: the second image keeps them (not the grass). Lightness counts for little
+    (``LIGHT``): the stands cast shade across the arena."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    near = np.full(lab.shape[:2], np.inf, np.float32)
+    for c in colours:
+        d = np.square(lab[..., 0] - c[0]) * LIGHT ** 2 + np.square(lab[..., 1] - c[1]) + np.square(lab[..., 2] - c[2])
+        np.minimum(near, d, out=near)
+    out = near > FOREIGN ** 2
+    h, w = out.shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    u, v = arena.plane(xs, ys)
+    radius = np.hypot(u, v)
+    angle = (np.degrees(np.arctan2(v, -u)) - arena.phase - 15.0) % 30.0
+    joint = 0.06 * arena.width
+    on_edge = np.min([np.abs(radius - e) for e in arena.radii], axis=0) < joint
+    on_border = (np.minimum(angle, 30.0 - angle) * np.radians(1.0) * radius < joint) & (radius <= arena.outer)
+    out &= ~(on_edge | on_border)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    grass = (hsv[..., 0] >= 35) & (hsv[..., 0] <= 85) & (hsv[..., 1] > 60)
+    span = max(3, int(round(max(2 * joint * arena.squash, 0.8 * FIGURE * arena.width))) | 1)
+    kernel = np.ones((span, 1), np.uint8)
+    inside = out & (radius <= arena.outer)
+    body = out & (inside | ~grass)
+    return tuple(cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, kernel).astype(bool)   # type: ignore[return-value]
+                 for m in (inside, body))
+
+
+def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndarray:
+    """The foreign mask less the round red badges the game floats over some enemies' heads
+    (a bright red disc about as wide as tall, floating: tile right under it, a figure
+    further down; a red robe has feet right under it): standing nowhere,
+    they would otherwise read as an enemy on a tile behind. JPEG may split a badge's mask,
+    so the badges are found on their colour, and their whole box is cleared."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    red = ((hsv[..., 0] <= 10) | (hsv[..., 0] >= 172)) & (hsv[..., 1] > 110) & (hsv[..., 2] > 185)
+    red = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(red)
+    out = mask.copy()
+    for x, y, w, h, area in stats[1:]:
+        if area < 6 or not 0.5 <= h / w <= 1.6 or area < 0.35 * w * h:
+            continue
+        _, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
+        size = FIGURE * arena.width / (1.0 + arena.tilt * float(v) / arena.outer)
+        x0, x1 = max(0, int(x - size)), int(x + w + size)
+        gap = out[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
+        under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
+        if gap.size and gap.mean() < 0.2 and under >= max(4.0, 0.1 * area):
+            out[max(0, y - 2):y + h + 2, max(0, x - 2):x + w + 2] = False
+    return out
+
+
+def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell (rings, slices): the image columns in which a run of foreign pixels ends
+    on that cell, in units of a figure's width there (``FIGURE`` of a ring's width, seen at
+    that depth), and the blob of ``mask`` most of them belong to (0: none). A run counts
+    when nothing foreign lies just below it (a badge floating over a head does not stand)
+    and it is a figure's height tall (specks do not), counting the ``body`` image above it
+    (default ``mask``)."""
+    body = mask if body is None else body
+    h, w = mask.shape
+    counts = np.zeros((RINGS, SLICES))
+    owners = np.zeros((RINGS, SLICES), int)
+    below = np.vstack([mask[1:], np.zeros((1, w), bool)])
+    ys, xs = np.nonzero(mask & ~below)
+    if not len(xs):
+        return counts, owners
+    _, labels = cv2.connectedComponents(mask.astype(np.uint8))
+    u, v = arena.plane(xs.astype(np.float64), ys.astype(np.float64))
+    d = 1.0 + arena.tilt * v / arena.outer
+    figure = FIGURE * arena.width / d                      # a figure's width (and height) there, in pixels
+    cum = np.vstack([np.zeros((1, w), int), np.cumsum(mask, axis=0)])     # cum[y] = foreign pixels above row y
+    up = np.vstack([np.zeros((1, w), int), np.cumsum(body, axis=0)])
+    top = np.clip(ys + 1 - np.round(figure).astype(int), 0, h)
+    tall = (up[ys + 1, xs] - up[top, xs]) >= 0.7 * figure
+    gap = np.clip(ys + 1 + np.round(GAP * figure).astype(int), 0, h)
+    clear = cum[gap, xs] == cum[ys + 1, xs]
+    v = v + 0.1 * arena.width                              # the feet's middle, behind their front edge
+    radius = np.hypot(u, v)
+    angle = (np.degrees(np.arctan2(v, -u)) - arena.phase) % 360.0
+    shares: dict[tuple[int, int], dict[int, float]] = {}
+    for r, a, size, label, ok in zip(radius, angle, figure, labels[ys, xs], tall & clear):
+        ring = arena.ring_of(float(r))
+        if ok and ring is not None and r < arena.outer - 0.1 * arena.width:
+            cell = (ring, int(round(a / 30.0)) % SLICES)
+            counts[cell] += 1.0 / size
+            mine = shares.setdefault(cell, {})
+            mine[int(label)] = mine.get(int(label), 0.0) + 1.0 / size
+    for cell, mine in shares.items():
+        owners[cell] = max(mine, key=mine.get)             # type: ignore[arg-type]
+    return counts, owners
+
+
+def read_cells(image: np.ndarray, arena: Arena) -> tuple[list[list[bool]], float]:
+    """Which cells hold an enemy (its feet stand there) and a confidence (0..1) from the
+    closest call; NoBoardFound when a call is too close, when one figure's feet make two
+    enemies, or when the enemies seen are no multiple of 4 (one may stand hidden behind
+    another: the rules want full groups)."""
+    xs, ys = arena.project(*_circle(arena.outer))
+    x0, y0 = max(0, int(xs.min()) - 2), max(0, int(ys.min() - arena.width))     # far figures rise over the rim
+    image = image[y0:int(ys.max()) + 3, x0:int(xs.max()) + 3]     # the arena's box: all that counts
+    arena = replace(arena, cx=arena.cx - x0, cy=arena.cy - y0)
+    feet, body = foreign(image, arena, palette(image, arena))
+    counts, owners = foot_counts(without_badges(image, feet, arena), arena, body)
+    try:
+        taken, confidence = decide(counts, FOOT, SURE * FOOT)
+    except NoBoardFound as exc:
+        raise CellsRefused(str(exc)) from None
+    standing = owners[np.array(taken)]
+    if len(set(standing.tolist())) < len(standing):
+        raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
+    seen = sum(map(sum, taken))
+    if seen % 4:
+        raise CellsRefused(f"{seen} enemies seen, not a multiple of 4: one may be hidden behind another")
+    return taken, confidence
+
+
+def scaled(arena: Arena, k: float) -> Arena:
+    """The arena of a picture ``k`` times the size."""
+    return Arena(arena.cx * k, arena.cy * k, arena.outer * k, arena.inner * k, arena.squash, arena.tilt,
+                 tuple(e * k for e in arena.radii), arena.phase, arena.roll)
+
+
+def read_camera(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], float]:
+    """The arena (in ``image``'s pixels), its confidence, the cells and their confidence,
+    read at ``WORK`` pixels at most (JPEG noise and size change nothing there)."""
+    k = min(1.0, WORK / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
+    arena, arena_conf = find_camera_arena(small)
+    if abs(arena.roll) >= 1.0:  # figures stand up the unturned picture: turn it back first
+        turn = cv2.getRotationMatrix2D((arena.cx, arena.cy), arena.roll, 1.0)
+        upright = cv2.warpAffine(small, turn, (small.shape[1], small.shape[0]), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+        taken, cell_conf = read_cells(upright, replace(arena, roll=0.0))
+    else:
+        taken, cell_conf = read_cells(small, arena)
+    return scaled(arena, 1.0 / k), arena_conf, taken, cell_conf
