@@ -472,7 +472,7 @@ def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse:
         colours = replace(colours, tolerance=cells.tolerance, start=cells.start)
     places, origin = read_places(image, full, colours)
     full = refit(image, full, places, origin, colours)
-    return _reading(full, places, *origin)
+    return _reading(image, full, places, *origin, colours.background)
 
 
 def _fit_quality(lat: Lattice) -> float:
@@ -553,7 +553,71 @@ def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], o
     return lat
 
 
-def _reading(lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int) -> Parse:
+def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
+               head: tuple[int, int], background: np.ndarray) -> list[tuple[int, int]] | None:
+    """The path drawn so far, from the start to the cell before the head (the cat), or
+    None before the first step. NoBoardFound when the visited cells cannot be one path
+    drawn from the start up to the cat: not one piece, or no visited cell next to the cat
+    (a misread cell would give a wrong board).
+
+    The order comes from the band in the gaps: two neighbouring visited cells follow each
+    other on the path when the gap between them shows the band, not the background. When
+    those links do not make one line ending beside the cat (a blurred frame), the visited
+    cells still give the board, and ``geometry`` just has no ``drawn`` path."""
+    visited = {p for p, kind in places.items() if kind == VISITED}
+    if not visited:
+        return None
+    todo, seen = [head], {head}
+    while todo:
+        for n in _neighbours(todo.pop()):
+            if n in visited and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    if len(seen) != len(visited) + 1:
+        raise NoBoardFound("the visited cells are not one path drawn up to the cat")
+    links = {p: [n for n in _neighbours(p) if n in visited and _linked(image, lat, p, n, origin, background)] for p in visited}
+    if len(visited) == 1:
+        return list(visited)
+    ends = [p for p, ns in links.items() if len(ns) == 1]
+    if any(len(ns) not in (1, 2) for ns in links.values()) or len(ends) != 2:
+        return None
+    beside = [p for p in ends if p in _neighbours(head)]
+    if len(beside) != 1:
+        return None
+    path, previous = [next(p for p in ends if p != beside[0])], None
+    while len(path) < len(visited):
+        step = [n for n in links[path[-1]] if n != previous]
+        if len(step) != 1:
+            return None
+        previous = path[-1]
+        path.append(step[0])
+    return path if path[-1] == beside[0] else None
+
+
+def _neighbours(p: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    r, c = p
+    return (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)
+
+
+def _linked(image: np.ndarray, lat: Lattice, a: tuple[int, int], b: tuple[int, int], origin: tuple[int, int],
+            background: np.ndarray) -> bool:
+    """Whether the gap between two neighbouring visited places shows the drawn band: the
+    gap's middle strays from the background more than half as far as the band (on the
+    cells' centres) does; the median of a few pixels along the gap, so JPEG and blur
+    average out."""
+    (xa, ya), (xb, yb) = (lat.centre(p[0] + origin[0], p[1] + origin[1]) for p in (a, b))
+    mx, my = (xa + xb) / 2, (ya + yb) / 2
+    along = 0.15 * lat.cell
+    ts = np.linspace(-along, along, 5)
+    vertical = abs(ya - yb) > abs(xa - xb)
+    pts = [(mx + t, my) if vertical else (mx, my + t) for t in ts]
+    gap = np.median([_pixel(image, q) for q in pts], axis=0)
+    band = (_pixel(image, (xa, ya)) + _pixel(image, (xb, yb))) / 2     # the band covers every visited centre
+    return bool(np.abs(gap - background).max() > 0.5 * np.abs(band - background).max())
+
+
+def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
+             background: np.ndarray) -> Parse:
     """The board text, confidence and geometry from the classified places."""
     rows = 1 + max(r for r, _ in places)
     cols = 1 + max(c for _, c in places)
@@ -569,10 +633,14 @@ def _reading(lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int)
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"the grid fits poorly (confidence {confidence:.2f})")
-    symbol = {CAT: "S", CELL: "#", VISITED: "#"}
+    drawn = drawn_path(image, lat, places, (r0, c0), cats[0], background)
+    # Mid-level, the board is what is left: visited cells are gone and the cat is the head.
+    symbol = {CAT: "S", CELL: "#"}
     text = "\n".join("".join(symbol.get(places[(r, c)], ".") for c in range(cols)) for r in range(rows))
     ox, oy = lat.centre(r0, c0)
     centres = [(ox + c * lat.px, oy + r * lat.py) for r in range(rows) for c in range(cols)]
     geometry = {"origin": [round(ox, 2), round(oy, 2)], "pitch": [round(lat.px, 3), round(lat.py, 3)],
                 "cell": round(lat.cell, 2), "rows": rows, "cols": cols}
+    if drawn is not None:
+        geometry["drawn"] = [list(p) for p in drawn]
     return Parse("onestroke", Board.from_text(text), round(confidence, 4), centres, geometry)
