@@ -228,8 +228,9 @@ def remove_cat(image: np.ndarray, truth: Truth, board: Board) -> np.ndarray:
 
 def fixture_cases() -> list[FixtureCase]:
     """The one-stroke fixtures: 4×4 to 10×10 boards, six cat colours, four phone sizes,
-    JPEG at 60–85, board-only crops, phones on desktops, half-drawn paths, and scenes
-    with no board (a desktop, a photo-like image, random shapes, a grid with no cat)."""
+    JPEG at 60–85, board-only crops, phones on desktops, mid-level paths (bands of several
+    widths), small blurred JPEG frames of screen recordings, and scenes with no board (a
+    desktop, a photo-like image, random shapes, a grid with no cat)."""
     cases: list[FixtureCase] = []
 
     def add(name: str, image: np.ndarray, board: str | None, note: str, quality: int | None = None) -> None:
@@ -280,16 +281,36 @@ def fixture_cases() -> list[FixtureCase]:
         img, _ = embed(phone, t, render_desktop(dw, dh, seed), x, 40, k)
         add(name, img, t.board, f"540x960 phone at {k}x in a window on a {dw}x{dh} desktop", q)
 
-    for name, (rows, cols, seed, cat, share, q, crop) in {
-        "drawn_7x7_pink": (7, 7, 16, "pink", 0.3, None, False),
-        "drawn_9x9_blue": (9, 9, 17, "blue", 0.5, 80, False),
-        "drawn_6x6_orange_crop": (6, 6, 18, "orange", 0.85, None, True),
-        "drawn_8x8_tan": (8, 8, 19, "tan", 0.6, None, False),
+    for name, (rows, cols, seed, cat, share, band, q, crop) in {
+        "drawn_7x7_pink": (7, 7, 16, "pink", 0.3, BAND, None, False),
+        "drawn_9x9_blue": (9, 9, 17, "blue", 0.5, 0.9, 80, False),
+        "drawn_6x6_orange_crop": (6, 6, 18, "orange", 0.85, 1.0, None, True),
+        "drawn_8x8_tan": (8, 8, 19, "tan", 0.6, 0.3, None, False),
     }.items():
         b = level(rows, cols, seed)
-        img, t = render_phone(b, width=720, height=1280, cat=cat, visited=drawn(b, share), seed=seed)
+        img, t = render_phone(b, width=720, height=1280, cat=cat, visited=drawn(b, share), seed=seed, band=band)
         add(name, crop_board(img, t)[0] if crop else img, t.board,
-            f"{round(share * 100)} % of the path drawn (visited cells coloured)", q)
+            f"mid-level: {round(share * 100)} % of the path drawn, a band {band} of a cell wide; "
+            "the board left, the cat at the head", q)
+
+    b = Board.from_text(".##.S##/#######/##.####/.######/#.#####/#####.#/#######")
+    for name, (share, width, quality, blur) in {
+        "video_level643_start": (0.0, 271, 60, 0.6), "video_level643_drawn": (0.4, 271, 50, 0.8),
+        "video_level643_drawn_360": (0.7, 360, 40, 1.0),
+    }.items():
+        img, t = render_phone(b, cat="tan", visited=drawn(b, share) if share else (), seed=643)
+        frame, _ = video_frame(img, t, width, quality, blur)
+        add(name, frame, t.board, f"a {width}-wide screen-recording frame (JPEG {quality}, blur {blur}) "
+            f"of level 643's board, {round(share * 100)} % drawn")
+    for name, (rows, cols, seed, cat, share, quality, blur) in {
+        "video_8x8_green_drawn": (8, 8, 24, "green", 0.5, 55, 0.7),
+        "video_6x7_purple_drawn": (6, 7, 25, "purple", 0.2, 70, 0.5),
+    }.items():
+        b = level(rows, cols, seed)
+        img, t = render_phone(b, cat=cat, visited=drawn(b, share), seed=seed)
+        frame, _ = video_frame(img, t, 271, quality, blur)
+        add(name, frame, t.board, f"a 271x480 recording frame (JPEG {quality}, blur {blur}), "
+            f"{round(share * 100)} % of the path drawn")
 
     add("none_desktop", render_desktop(1920, 1080, 20), None, "a desktop with windows, no game")
     add("none_photo", noise_photo(1280, 720, 21), None, "a photo-like noise image", 80)
