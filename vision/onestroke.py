@@ -45,6 +45,8 @@ MIN_CONFIDENCE = 0.5
 CLEAR = 0.9                # a reading this confident ends the search
 START_SIDE = 16            # px a side of a start template as compared
 START_MATCH = 0.7          # least correlation of a place with a profile's start template
+SAME_HUE = 0.9            # least cosine between the cat's and the path's chroma
+CHROMA = 12                # how far a cell pixel's colour less its grey may stray from the cell's
 
 
 @dataclass(frozen=True)
@@ -296,7 +298,7 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
         if place is not None and float(signature(place) @ colours.start) >= START_MATCH:
             return CAT
     px = patch.reshape(-1, 3).astype(np.int16)
-    near_cell = (np.abs(px - colours.cell).max(axis=1) <= colours.tolerance + 6).mean()
+    near_cell = _cell_like(px, colours).mean()
     near_bg = (np.abs(px - colours.background).max(axis=1) <= colours.tolerance).mean()
     if near_cell >= 0.6:
         return CELL
@@ -311,6 +313,15 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
     if (hi - lo > 40).mean() >= 0.15:
         return CAT
     return UNSURE
+
+
+def _cell_like(px: np.ndarray, colours: Colours) -> np.ndarray:
+    """Which BGR pixels (N × 3, or one) show the cell colour: near it per channel and of
+    its hue (a pale tint of the path's colour on a visited cell can be as near the grey
+    per channel, never in its chroma: the pixel less its mean)."""
+    px = np.atleast_2d(px).astype(np.int16)
+    chroma = np.abs(px - px.mean(axis=1, keepdims=True) - (colours.cell - colours.cell.mean())).max(axis=1)
+    return (np.abs(px - colours.cell).max(axis=1) <= colours.tolerance + 6) & (chroma <= CHROMA)
 
 
 def _corners_clear(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
@@ -377,7 +388,8 @@ def read_places(image: np.ndarray, lat: Lattice, colours: Colours) -> tuple[dict
 
     def look(r: int, c: int) -> str:
         if (r, c) not in places:
-            places[(r, c)] = CELL if (r, c) in member_set else classify(image, lat, colours, r, c)
+            plain = (r, c) in member_set and bool(_cell_like(_pixel(image, lat.centre(r, c)), colours)[0])
+            places[(r, c)] = CELL if plain else classify(image, lat, colours, r, c)
         return places[(r, c)]
 
     member_set = set(lat.members)
@@ -472,7 +484,7 @@ def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse:
         colours = replace(colours, tolerance=cells.tolerance, start=cells.start)
     places, origin = read_places(image, full, colours)
     full = refit(image, full, places, origin, colours)
-    return _reading(image, full, places, *origin, colours.background)
+    return _reading(image, full, places, *origin, colours)
 
 
 def _fit_quality(lat: Lattice) -> float:
@@ -554,11 +566,11 @@ def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], o
 
 
 def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
-               head: tuple[int, int], background: np.ndarray) -> list[tuple[int, int]] | None:
+               head: tuple[int, int], colours: Colours) -> list[tuple[int, int]] | None:
     """The path drawn so far, from the start to the cell before the head (the cat), or
     None before the first step. NoBoardFound when the visited cells cannot be one path
-    drawn from the start up to the cat: not one piece, or no visited cell next to the cat
-    (a misread cell would give a wrong board).
+    drawn from the start up to the cat: not one piece, no visited cell next to the cat, or
+    a cat not in the path's colour (a misread place would give a wrong board).
 
     The order comes from the band in the gaps: two neighbouring visited cells follow each
     other on the path when the gap between them shows the band, not the background. When
@@ -567,6 +579,13 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
     visited = {p for p, kind in places.items() if kind == VISITED}
     if not visited:
         return None
+    def centre(p: tuple[int, int]) -> tuple[float, float]:
+        return lat.centre(p[0] + origin[0], p[1] + origin[1])
+
+    band = np.median([_pixel(image, centre(p)) for p in visited], axis=0)
+    # The cat is drawn in the path's colour (a profile's own start marker need not be).
+    if colours.start is None and not _same_hue(band, _body_colour(image, lat, centre(head))):
+        raise NoBoardFound("the cat's colour is not the drawn path's")
     todo, seen = [head], {head}
     while todo:
         for n in _neighbours(todo.pop()):
@@ -575,7 +594,7 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
                 todo.append(n)
     if len(seen) != len(visited) + 1:
         raise NoBoardFound("the visited cells are not one path drawn up to the cat")
-    links = {p: [n for n in _neighbours(p) if n in visited and _linked(image, lat, p, n, origin, background)] for p in visited}
+    links = {p: [n for n in _neighbours(p) if n in visited and _linked(image, lat, p, n, origin, colours.background)] for p in visited}
     if len(visited) == 1:
         return list(visited)
     ends = [p for p, ns in links.items() if len(ns) == 1]
@@ -592,6 +611,25 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
         previous = path[-1]
         path.append(step[0])
     return path if path[-1] == beside[0] else None
+
+
+def _body_colour(image: np.ndarray, lat: Lattice, xy: tuple[float, float]) -> np.ndarray:
+    """The cat's body colour: the median of the saturated pixels on its cell (its head;
+    the face is white, the eyes dark)."""
+    patch = central(image, xy, lat.cell)
+    if patch is None:
+        return np.zeros(3)
+    px = patch.reshape(-1, 3).astype(np.int16)
+    saturated = px[px.max(axis=1) - px.min(axis=1) > 40]
+    return np.median(saturated, axis=0) if len(saturated) else np.zeros(3)
+
+
+def _same_hue(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two BGR colours have about the same hue and saturation: their chroma (the
+    colour less its grey) points the same way (cosine ≥ 0.9) at up to twice the length."""
+    ca, cb = a - a.mean(), b - b.mean()
+    na, nb = float(np.linalg.norm(ca)), float(np.linalg.norm(cb))
+    return na > 0 and nb > 0 and float(ca @ cb) / (na * nb) >= SAME_HUE and max(na, nb) <= 2 * min(na, nb)
 
 
 def _neighbours(p: tuple[int, int]) -> tuple[tuple[int, int], ...]:
@@ -617,7 +655,7 @@ def _linked(image: np.ndarray, lat: Lattice, a: tuple[int, int], b: tuple[int, i
 
 
 def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
-             background: np.ndarray) -> Parse:
+             colours: Colours) -> Parse:
     """The board text, confidence and geometry from the classified places."""
     rows = 1 + max(r for r, _ in places)
     cols = 1 + max(c for _, c in places)
@@ -633,7 +671,7 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"the grid fits poorly (confidence {confidence:.2f})")
-    drawn = drawn_path(image, lat, places, (r0, c0), cats[0], background)
+    drawn = drawn_path(image, lat, places, (r0, c0), cats[0], colours)
     # Mid-level, the board is what is left: visited cells are gone and the cat is the head.
     symbol = {CAT: "S", CELL: "#"}
     text = "\n".join("".join(symbol.get(places[(r, c)], ".") for c in range(cols)) for r in range(rows))
