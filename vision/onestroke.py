@@ -299,14 +299,14 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
             return CAT
     px = patch.reshape(-1, 3).astype(np.int16)
     near_cell = _cell_like(px, colours).mean()
-    near_bg = (np.abs(px - colours.background).max(axis=1) <= colours.tolerance).mean()
+    near_bg = (_most(np.abs(px - colours.background)) <= colours.tolerance).mean()
     if near_cell >= 0.6:
         return CELL
     if near_bg >= 0.75:
         return HOLE
     if not _corners_clear(image, lat, colours, r, c):
         return UNSURE
-    hi, lo = px.max(axis=1), px.min(axis=1)
+    hi, lo = _most(px), -_most(-px)
     face = (hi < 90).mean() >= 0.01 or near_bg >= 0.1
     if not face:
         return VISITED
@@ -319,9 +319,15 @@ def _cell_like(px: np.ndarray, colours: Colours) -> np.ndarray:
     """Which BGR pixels (N × 3, or one) show the cell colour: near it per channel and of
     its hue (a pale tint of the path's colour on a visited cell can be as near the grey
     per channel, never in its chroma: the pixel less its mean)."""
-    px = np.atleast_2d(px).astype(np.int16)
-    chroma = np.abs(px - px.mean(axis=1, keepdims=True) - (colours.cell - colours.cell.mean())).max(axis=1)
-    return (np.abs(px - colours.cell).max(axis=1) <= colours.tolerance + 6) & (chroma <= CHROMA)
+    d = np.atleast_2d(px).astype(np.int16) - colours.cell
+    chroma3 = 3 * d - (d[:, 0] + d[:, 1] + d[:, 2])[:, None]     # 3 × (d less its mean), in integers
+    return (_most(np.abs(d)) <= colours.tolerance + 6) & (_most(np.abs(chroma3)) <= 3 * CHROMA)
+
+
+def _most(px: np.ndarray) -> np.ndarray:
+    """Each row's largest of three values (numpy's reduction over a length-3 axis is
+    several times slower)."""
+    return np.maximum(np.maximum(px[:, 0], px[:, 1]), px[:, 2])
 
 
 def _corners_clear(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
@@ -548,11 +554,15 @@ def refine(image: np.ndarray, lat: Lattice, cells: Cells) -> Lattice:
 
 def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
           colours: Colours) -> Lattice:
-    """The lattice fitted again to every unvisited and visited cell of the board, so the
-    pitch spans the whole board even when few grey cells are left. A cell's centre is the
-    centroid of its non-background pixels within a box just larger than the cell (which
-    leaves out the drawn line's parts in the gaps); twice, as the first boxes may be off."""
-    cells = _spread([(r + origin[0], c + origin[1]) for (r, c), kind in places.items() if kind in (CELL, VISITED)])
+    """The lattice fitted again to every unvisited cell of the board, so the pitch spans
+    the whole board; visited cells too when the unvisited ones do not span two rows and
+    two columns (the band reaching into the gaps pulls their centroids off by a pixel or
+    so). A cell's centre is the centroid of its non-background pixels within a box just
+    larger than the cell; twice, as the first boxes may be off."""
+    grey = [p for p, kind in places.items() if kind == CELL]
+    spans = len({r for r, _ in grey}) >= 2 and len({c for _, c in grey}) >= 2
+    kinds = (CELL,) if spans else (CELL, VISITED)
+    cells = _spread([(r + origin[0], c + origin[1]) for (r, c), kind in places.items() if kind in kinds])
     x0, y0, x1, y1 = _board_box(image, lat, cells)
     low = np.clip(colours.background - colours.tolerance, 0, 255).astype(np.uint8)
     high = np.clip(colours.background + colours.tolerance, 0, 255).astype(np.uint8)
@@ -594,7 +604,9 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
                 todo.append(n)
     if len(seen) != len(visited) + 1:
         raise NoBoardFound("the visited cells are not one path drawn up to the cat")
-    links = {p: [n for n in _neighbours(p) if n in visited and _linked(image, lat, p, n, origin, colours.background)] for p in visited}
+    linked = {(p, n) for p in visited for n in _neighbours(p)[1::2]     # below and right: each pair once
+              if n in visited and _linked(image, lat, p, n, origin, colours.background)}
+    links = {p: [n for n in _neighbours(p) if (p, n) in linked or (n, p) in linked] for p in visited}
     if len(visited) == 1:
         return list(visited)
     ends = [p for p, ns in links.items() if len(ns) == 1]
@@ -641,15 +653,16 @@ def _linked(image: np.ndarray, lat: Lattice, a: tuple[int, int], b: tuple[int, i
             background: np.ndarray) -> bool:
     """Whether the gap between two neighbouring visited places shows the drawn band: the
     gap's middle strays from the background more than half as far as the band (on the
-    cells' centres) does; the median of a few pixels along the gap, so JPEG and blur
-    average out."""
+    cells' centres) does; the median of the pixels along the gap's centre line over 0.3
+    of a cell, so JPEG and blur average out."""
     (xa, ya), (xb, yb) = (lat.centre(p[0] + origin[0], p[1] + origin[1]) for p in (a, b))
-    mx, my = (xa + xb) / 2, (ya + yb) / 2
-    along = 0.15 * lat.cell
-    ts = np.linspace(-along, along, 5)
-    vertical = abs(ya - yb) > abs(xa - xb)
-    pts = [(mx + t, my) if vertical else (mx, my + t) for t in ts]
-    gap = np.median([_pixel(image, q) for q in pts], axis=0)
+    mx, my = round((xa + xb) / 2), round((ya + yb) / 2)
+    along = max(1, round(0.15 * lat.cell))
+    h, w = image.shape[:2]
+    if not (along <= mx < w - along and along <= my < h - along):
+        return False
+    line = image[my, mx - along:mx + along + 1] if a[1] == b[1] else image[my - along:my + along + 1, mx]
+    gap = np.median(line.astype(np.int16), axis=0)
     band = (_pixel(image, (xa, ya)) + _pixel(image, (xb, yb))) / 2     # the band covers every visited centre
     return bool(np.abs(gap - background).max() > 0.5 * np.abs(band - background).max())
 
