@@ -46,6 +46,7 @@ CLEAR = 0.9                # a reading this confident ends the search
 START_SIDE = 16            # px a side of a start template as compared
 START_MATCH = 0.7          # least correlation of a place with a profile's start template
 SAME_HUE = 0.9            # least cosine between the cat's and the path's chroma
+SMALL_CELL = 40           # px: cells smaller than this show the cat's eyes blurred
 CHROMA = 12                # how far a cell pixel's colour less its grey may stray from the cell's
 
 
@@ -304,10 +305,14 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
         return CELL
     if near_bg >= 0.75:
         return HOLE
+    hi, lo = _most(px), -_most(-px)
+    # The eyes: dark pixels; on small cells blur and JPEG leave them greyer.
+    dark = 90 if lat.cell >= SMALL_CELL else 130
+    face = (hi < dark).mean() >= 0.01 or near_bg >= 0.1
+    if not face and (hi - lo > 40).mean() >= 0.9:
+        return VISITED      # wholly in one saturated colour: a band as wide as the cell may cover the corners
     if not _corners_clear(image, lat, colours, r, c):
         return UNSURE
-    hi, lo = _most(px), -_most(-px)
-    face = (hi < 90).mean() >= 0.01 or near_bg >= 0.1
     if not face:
         return VISITED
     if (hi - lo > 40).mean() >= 0.15:
@@ -667,9 +672,38 @@ def _linked(image: np.ndarray, lat: Lattice, a: tuple[int, int], b: tuple[int, i
     return bool(np.abs(gap - background).max() > 0.5 * np.abs(band - background).max())
 
 
+def _without_stray_cats(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str],
+                        origin: tuple[int, int], colours: Colours) -> tuple[dict[tuple[int, int], str], tuple[int, int]]:
+    """Mid-level, when several places look like the cat: the cat is the one beside a
+    visited cell whose body has the drawn path's hue; when exactly one does and the others
+    lie off the board (outside the box of its cells: a coin or button beside the board,
+    taken into the extent), the places are cut back to that box. Otherwise unchanged
+    (and the reading is refused for its several cats)."""
+    cats = [p for p, kind in places.items() if kind == CAT]
+    visited = {p for p, kind in places.items() if kind == VISITED}
+    if len(cats) < 2 or not visited or colours.start is not None:
+        return places, origin
+
+    def centre(p: tuple[int, int]) -> tuple[float, float]:
+        return lat.centre(p[0] + origin[0], p[1] + origin[1])
+
+    band = np.median([_pixel(image, centre(p)) for p in visited], axis=0)
+    cat = [p for p in cats if visited & set(_neighbours(p)) and _same_hue(band, _body_colour(image, lat, centre(p)))]
+    if len(cat) != 1:
+        return places, origin
+    board = [p for p, kind in places.items() if kind in (CELL, VISITED)] + cat
+    top, bottom = min(r for r, _ in board), max(r for r, _ in board)
+    left, right = min(c for _, c in board), max(c for _, c in board)
+    if any(top <= r <= bottom and left <= c <= right for r, c in cats if (r, c) != cat[0]):
+        return places, origin
+    kept = {(r - top, c - left): kind for (r, c), kind in places.items() if top <= r <= bottom and left <= c <= right}
+    return kept, (origin[0] + top, origin[1] + left)
+
+
 def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
              colours: Colours) -> Parse:
     """The board text, confidence and geometry from the classified places."""
+    places, (r0, c0) = _without_stray_cats(image, lat, places, (r0, c0), colours)
     rows = 1 + max(r for r, _ in places)
     cols = 1 + max(c for _, c in places)
     cats = [p for p, kind in places.items() if kind == CAT]
