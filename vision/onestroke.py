@@ -7,15 +7,23 @@ Stages, each a function the tests can call on its own:
    common size (``find_squares``), joined into the largest group whose offsets are whole
    pitches (``fit_lattice``); origin and pitch by least squares, residuals measure the fit;
 2. ``refine``: at full resolution, each member's centroid and size, and the fit again;
-3. ``read_places``: every lattice place is a grey cell, a hole (background), a visited
-   cell (a tint and the drawn line, no face) or the cat (saturated, with a white face and
-   dark eyes: the start); the board grows outward while a new row or column holds a cell,
-   so rows of visited cells count;
-4. ``refit``: the lattice fitted to every cell's centroid, so the pitch spans the board.
+3. ``read_places``: every lattice place is a grey cell (grey in level and hue), a hole
+   (background), a visited cell (under the drawn band, no face) or the cat (saturated,
+   with a white face and dark eyes); the board grows outward while a new row or column
+   holds a cell, so rows of visited cells count;
+4. ``refit``: the lattice fitted to the grey cells' centroids (and the visited ones' when
+   the grey ones do not span the board), so the pitch spans the board;
+5. mid-level (``drawn_path``): the player's path covers the visited cells with a band in
+   the cat's colour and the cat sits at its head, so the reading is the board that is
+   left: visited cells are holes, the cat's cell is the start. The visited cells must be
+   one piece reaching the cat, in the cat's hue, or the frame is refused; the band in the
+   gaps gives the drawn path's order (``geometry["drawn"]``, start first, the head left
+   out), which live uses to say where to undo to when the rest cannot be finished.
 
 A grid that yields no board gives way to the next; when none does, the search runs again
-at twice the scale. Cost: about 13 ms of CPU for a 1080×1920 frame, about 35 ms for a
-frame with no board.
+at twice the scale. Cost: about 16 ms of CPU for a 1080×1920 frame, level start or
+mid-level, 10-12 ms for a 271×480 recording frame, about 35 ms for a frame with no
+board (``puzzlepilot bench onestroke``).
 
 A calibration profile (``puzzlepilot calibrate onestroke``, ``calibration/onestroke.py``)
 teaches another look: cells are then the pixels near the profile's cell colour instead of
