@@ -54,6 +54,7 @@ CLEAR = 0.9                # a reading this confident ends the search
 START_SIDE = 16            # px a side of a start template as compared
 START_MATCH = 0.7          # least correlation of a place with a profile's start template
 SAME_HUE = 0.9            # least cosine between the cat's and the path's chroma
+CAT_TOP = 0.35             # the share of a place, from the top, the cat's head fills
 SMALL_CELL = 40           # px: cells smaller than this show the cat's eyes blurred
 CHROMA = 12                # how far a cell pixel's colour less its grey may stray from the cell's
 
@@ -323,7 +324,9 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
         return UNSURE
     if not face:
         return VISITED
-    if (hi - lo > 40).mean() >= 0.15:
+    saturated = hi - lo > 40
+    # The cat's head fills the top of its cell in its colour (a coin or icon does not).
+    if saturated.mean() >= 0.15 and saturated[: max(1, round(CAT_TOP * len(saturated)))].mean() >= 0.6:
         return CAT
     return UNSURE
 
