@@ -83,7 +83,7 @@ def stuck(parse: Parse, result: Any) -> str:
     still exists, when the vision read the path's order; else to undo part of it."""
     board: Board = parse.board
     head = board.start
-    said = (f"the path drawn so far cannot be finished ({result.reason}): ")
+    said = f"the path drawn so far cannot be finished ({result.reason}): "
     drawn = [tuple(p) for p in parse.geometry.get("drawn", [])]
     path: list[Cell] = [*drawn, head]       # type: ignore[list-item]
     for j in range(len(path) - 2, -1, -1):

@@ -3,8 +3,9 @@
 ``render_phone`` draws a phone capture: background (249,249,249), grey rounded-square cells
 on a regular pitch, a cat on the start (saturated colours, tail above the cell), a level
 title, a coins pill and round buttons; mid-level, the path drawn so far is a band in the
-cat's colour over the visited cells and the cat sits at its head, as while the player drags. The practice board shows these
-frames, so drawing one stays well under 30 ms at 540×960. ``fixture_cases`` builds the
+cat's colour over the visited cells and the cat sits at its head, as while the player
+drags. The practice board shows these frames, so drawing one stays well under 30 ms at
+540×960. ``fixture_cases`` builds the
 vision's regression set from it: sizes, scales, cat colours, JPEG, crops, desktops around
 the phone, half-drawn paths and scenes with no board at all.
 """
@@ -26,6 +27,8 @@ BACKGROUND: RGB = (249, 249, 249)
 CELL_GREY: RGB = (209, 209, 209)
 BAND = 0.7           # the drawn path's width, a share of the cell
 TINT = 0.35          # how far toward white a visited cell's fill is from the cat's colour
+
+
 @dataclass(frozen=True)
 class Theme:
     """A palette for the board: the screen's background and the unvisited cells."""
@@ -131,7 +134,7 @@ def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: 
         draw_band(img, [centres[r * board.cols + c] for r, c in path], band * cell, color)
     head = path[-1] if path else board.start
     draw_cat(img, *centres[head[0] * board.cols + head[1]], cell, color)
-    left = Board(board.rows, board.cols, board.cells - done | {head}, head)
+    left = Board(board.rows, board.cols, (board.cells - done) | {head}, head)
     text = left.to_text().replace("\n", "/")
     return img, Truth(text, tuple(centres), pitch, cell)
 
