@@ -310,7 +310,8 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
     px = patch.reshape(-1, 3).astype(np.int16)
     near_cell = _cell_like(px, colours).mean()
     near_bg = (_most(np.abs(px - colours.background)) <= colours.tolerance).mean()
-    if near_cell >= 0.6:
+    # A drawn path always crosses a visited cell's centre, however thin it is drawn.
+    if near_cell >= 0.6 and _centre_is_cell(image, lat, colours, r, c):
         return CELL
     if near_bg >= 0.75:
         return HOLE
@@ -318,7 +319,7 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
     # The eyes: dark pixels; on small cells blur and JPEG leave them greyer.
     dark = 90 if lat.cell >= SMALL_CELL else 130
     face = (hi < dark).mean() >= 0.01 or near_bg >= 0.1
-    if not face and (hi - lo > 40).mean() >= 0.9:
+    if not face and (hi - lo > 40).mean() >= 0.5:
         return VISITED      # wholly in one saturated colour: a band as wide as the cell may cover the corners
     if not _corners_clear(image, lat, colours, r, c):
         return UNSURE
@@ -338,6 +339,14 @@ def _cell_like(px: np.ndarray, colours: Colours) -> np.ndarray:
     d = np.atleast_2d(px).astype(np.int16) - colours.cell
     chroma3 = 3 * d - (d[:, 0] + d[:, 1] + d[:, 2])[:, None]     # 3 × (d less its mean), in integers
     return (_most(np.abs(d)) <= colours.tolerance + 6) & (_most(np.abs(chroma3)) <= 3 * CHROMA)
+
+
+def _centre_is_cell(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
+    """Whether the middle of place (r, c) (its 3×3 pixels' median) shows the cell colour:
+    the drawn path, however thin, crosses every visited cell's centre."""
+    x, y = (round(v) for v in lat.centre(r, c))
+    window = image[max(0, y - 1):y + 2, max(0, x - 1):x + 2].reshape(-1, 3)
+    return window.size > 0 and bool(_cell_like(np.median(window, axis=0), colours)[0])
 
 
 def _most(px: np.ndarray) -> np.ndarray:
@@ -410,7 +419,7 @@ def read_places(image: np.ndarray, lat: Lattice, colours: Colours) -> tuple[dict
 
     def look(r: int, c: int) -> str:
         if (r, c) not in places:
-            plain = (r, c) in member_set and bool(_cell_like(_pixel(image, lat.centre(r, c)), colours)[0])
+            plain = (r, c) in member_set and _centre_is_cell(image, lat, colours, r, c)
             places[(r, c)] = CELL if plain else classify(image, lat, colours, r, c)
         return places[(r, c)]
 
@@ -505,8 +514,12 @@ def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse:
     if isinstance(cells, Look):
         colours = replace(colours, tolerance=cells.tolerance, start=cells.start)
     places, origin = read_places(image, full, colours)
-    full = refit(image, full, places, origin, colours)
-    return _reading(image, full, places, *origin, colours)
+    fitted = refit(image, full, places, origin, colours)
+    if abs(fitted.px - full.px) > 0.01 * full.px or abs(fitted.py - full.py) > 0.01 * full.py:
+        # The first pitch came from a few grey cells: far places may have been misread.
+        places, origin = read_places(image, fitted, colours)
+        fitted = refit(image, fitted, places, origin, colours)
+    return _reading(image, fitted, places, *origin, colours)
 
 
 def _fit_quality(lat: Lattice) -> float:
@@ -571,12 +584,13 @@ def refine(image: np.ndarray, lat: Lattice, cells: Cells) -> Lattice:
 def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
           colours: Colours) -> Lattice:
     """The lattice fitted again to every unvisited cell of the board, so the pitch spans
-    the whole board; visited cells too when the unvisited ones do not span two rows and
-    two columns (the band reaching into the gaps pulls their centroids off by a pixel or
-    so). A cell's centre is the centroid of its non-background pixels within a box just
+    the whole board; visited cells too when the unvisited ones do not span half its rows
+    and columns (the band reaching into the gaps pulls their centroids off by a pixel or
+    so, a few grey cells' pitch more, over a long way). A cell's centre is the centroid of its non-background pixels within a box just
     larger than the cell; twice, as the first boxes may be off."""
     grey = [p for p, kind in places.items() if kind == CELL]
-    spans = len({r for r, _ in grey}) >= 2 and len({c for _, c in grey}) >= 2
+    rows, cols = 1 + max(r for r, _ in places), 1 + max(c for _, c in places)
+    spans = len({r for r, _ in grey}) >= max(2, rows / 2) and len({c for _, c in grey}) >= max(2, cols / 2)
     kinds = (CELL,) if spans else (CELL, VISITED)
     cells = _spread([(r + origin[0], c + origin[1]) for (r, c), kind in places.items() if kind in kinds])
     x0, y0, x1, y1 = _board_box(image, lat, cells)

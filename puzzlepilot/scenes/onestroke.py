@@ -99,14 +99,14 @@ def draw_cat(img: np.ndarray, x: float, y: float, size: float, color: RGB) -> No
 def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: float = 1.0,
                  cat: RGB | str = "tan", visited: list[Cell] | tuple[Cell, ...] = (), seed: int = 0,
                  frame: bool = True, theme: str = "day", band: float = BAND,
-                 tint: float = TINT) -> tuple[np.ndarray, Truth]:
+                 tint: float | None = TINT) -> tuple[np.ndarray, Truth]:
     """A phone capture of the level (BGR) and the truth it shows.
 
     ``scale`` zooms the board (1.0: the game's size, shrunk to fit wide boards);
     ``visited`` is the path drawn so far (from the start, which may be left out): the
     game covers it with a band in the cat's colour, ``band`` of a cell wide, joined round
     at the turns, over the visited cells drawn in the cat's colour taken ``tint`` of the
-    way to white, and moves the cat to its head, so the truth is the board that is left
+    way to white (None: they stay grey), and moves the cat to its head, so the truth is the board that is left
     (visited cells are holes, the head is the start); ``frame`` draws the title, coins
     and buttons around the board; ``seed`` picks the level number and coins shown;
     ``theme`` the palette (``THEMES``)."""
@@ -129,7 +129,7 @@ def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: 
     for r, c in board.cells:
         x, y = centres[r * board.cols + c]
         rounded_rect(img, x - cell / 2, y - cell / 2, x + cell / 2, y + cell / 2, 0.14 * cell,
-                     mix(color, (255, 255, 255), tint) if (r, c) in done else palette.cell)
+                     mix(color, (255, 255, 255), tint) if (r, c) in done and tint is not None else palette.cell)
     if len(path) > 1:
         draw_band(img, [centres[r * board.cols + c] for r, c in path], band * cell, color)
     head = path[-1] if path else board.start
