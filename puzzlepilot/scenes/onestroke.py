@@ -287,17 +287,19 @@ def fixture_cases() -> list[FixtureCase]:
         img, _ = embed(phone, t, render_desktop(dw, dh, seed), x, 40, k)
         add(name, img, t.board, f"540x960 phone at {k}x in a window on a {dw}x{dh} desktop", q)
 
-    for name, (rows, cols, seed, cat, share, band, q, crop) in {
-        "drawn_7x7_pink": (7, 7, 16, "pink", 0.3, BAND, None, False),
-        "drawn_9x9_blue": (9, 9, 17, "blue", 0.5, 0.9, 80, False),
-        "drawn_6x6_orange_crop": (6, 6, 18, "orange", 0.85, 1.0, None, True),
-        "drawn_8x8_tan": (8, 8, 19, "tan", 0.6, 0.3, None, False),
+    for name, (rows, cols, seed, cat, share, band, tint, q, crop) in {
+        "drawn_7x7_pink": (7, 7, 16, "pink", 0.3, BAND, TINT, None, False),
+        "drawn_9x9_blue": (9, 9, 17, "blue", 0.5, 0.9, TINT, 80, False),
+        "drawn_6x6_orange_crop": (6, 6, 18, "orange", 0.85, 1.0, TINT, None, True),
+        "drawn_8x8_tan": (8, 8, 19, "tan", 0.6, 0.3, TINT, None, False),
+        "drawn_7x7_green_grey": (7, 7, 26, "green", 0.5, 0.25, None, None, False),
     }.items():
         b = level(rows, cols, seed)
-        img, t = render_phone(b, width=720, height=1280, cat=cat, visited=drawn(b, share), seed=seed, band=band)
+        img, t = render_phone(b, width=720, height=1280, cat=cat, visited=drawn(b, share), seed=seed,
+                              band=band, tint=tint)
         add(name, crop_board(img, t)[0] if crop else img, t.board,
-            f"mid-level: {round(share * 100)} % of the path drawn, a band {band} of a cell wide; "
-            "the board left, the cat at the head", q)
+            f"mid-level: {round(share * 100)} % of the path drawn, a band {band} of a cell wide over "
+            f"{'grey' if tint is None else 'tinted'} visited cells; the board left, the cat at the head", q)
 
     b = Board.from_text(".##.S##/#######/##.####/.######/#.#####/#####.#/#######")
     for name, (share, width, quality, blur) in {
