@@ -5,6 +5,11 @@ the cell centres in visiting order. ``hints`` draws the same path with an arrow 
 every two cells, the start and end as discs and each cell's step number in its corner,
 all sized from the measured pitch so they read at any scale (on small boards only
 every fifth step is numbered).
+
+Mid-level the vision reads the board that is left (the cat at the path's head is the
+start), so hints solved from it follow the player; ``follows`` tells live that such a
+board continues the level on screen, and ``stuck`` says where to undo to when the path
+drawn so far cannot be finished.
 """
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from typing import Any
 
 from overlay.actions import Action, Drag
 from overlay.draw import Label, Marker, Polyline, Shape
+from solvers.onestroke import Board, Cell, adjacent, solve
 from vision.common import Parse
 
 PATH = (236, 64, 122)      # a strong pink-red: stands out on grey cells and pastel tints
@@ -48,3 +54,44 @@ def hints(parse: Parse, solution: Any) -> list[Shape]:
     if len(points) > 1:
         shapes.append(Marker(points[-1], 0.2 * pitch, END, label=str(len(points))))
     return shapes
+
+
+UNDO_LIMIT = 20_000        # search nodes per prefix tried by ``stuck`` (unsettled ones are skipped)
+
+
+def follows(level: Board, board: Board) -> bool:
+    """Whether ``board`` is ``level`` with a path drawn from its start: the same grid, its
+    cells among the level's, and the cells gone (with the new start, the path's head) one
+    piece holding the level's start."""
+    if (board.rows, board.cols) != (level.rows, level.cols) or not board.cells <= level.cells:
+        return False
+    drawn = (level.cells - board.cells) | {board.start}
+    if level.start not in drawn:
+        return False
+    todo, seen = [level.start], {level.start}
+    while todo:
+        for n in adjacent(todo.pop()):
+            if n in drawn and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen == drawn
+
+
+def stuck(parse: Parse, result: Any) -> str:
+    """What to tell a player whose path drawn so far cannot be finished: the latest cell
+    of it to cut the path back to (press it, in the game) from which a path over the rest
+    still exists, when the vision read the path's order; else to undo part of it."""
+    board: Board = parse.board
+    head = board.start
+    said = f"the path drawn so far cannot be finished ({result.reason}): "
+    drawn = [tuple(p) for p in parse.geometry.get("drawn", [])]
+    path: list[Cell] = [*drawn, head]       # type: ignore[list-item]
+    for j in range(len(path) - 2, -1, -1):
+        cut = Board(board.rows, board.cols, board.cells | set(path[j:]), path[j])
+        tried = solve(cut, limit=UNDO_LIMIT)
+        if tried.solved:
+            back = len(path) - 1 - j
+            return said + f"undo to cell {path[j]}, {back} step{'s' if back > 1 else ''} back"
+    if drawn:
+        return said + "no path covers the level from its start either"
+    return said + "undo part of it"

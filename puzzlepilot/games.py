@@ -70,6 +70,18 @@ class Game:
         reads the same while the steps are made (their steps advance on other changes)."""
         return getattr(self._module("overlay"), "progress", None)
 
+    @property
+    def follows(self) -> Callable[[Any, Any], bool] | None:
+        """(level, board) → whether ``board`` is the level after the player's own moves
+        (a one-stroke path drawn): live shows hints from there instead of a new level."""
+        return getattr(self._module("overlay"), "follows", None)
+
+    @property
+    def stuck(self) -> Callable[[Any, Any], str] | None:
+        """(parse, result) → what to tell a player whose moves (the board read) can no
+        longer lead to a solution, e.g. which move to undo."""
+        return getattr(self._module("overlay"), "stuck", None)
+
 
 GAMES: dict[str, Game] = {g.name: g for g in (
     Game("onestroke", "One-stroke (一笔画完)", options=("max_nodes",), reports_progress=True),

@@ -109,6 +109,7 @@ class Step:
     result: SolveResult | None = None
     solve_ms: float = 0.0
     done: int = 0           # ADVANCE: how many steps of the answer the board shows made
+    follows: bool = False   # NEW: the player's own moves on the level on screen, not a new level
 
 
 class Watcher:
@@ -125,6 +126,7 @@ class Watcher:
         self.current: Step | None = None      # the NEW step of the board on screen
         self.reached: str | None = None       # stepping: the board text last reached along its answer
         self.candidate: str | None = None     # stepping: a new board text (or NO_BOARD) read once
+        self.level: Any = None                # the board of the level on screen as first read
 
     def changed(self, image: np.ndarray, ignore: np.ndarray | None = None) -> bool:
         """Whether the frame differs from the last one remembered (a coarse sample; a
@@ -188,7 +190,7 @@ class Watcher:
             return Step(Change.UNSETTLED, image)
         if found is None:
             had = self.current is not None
-            self.current = self.reached = self.candidate = None
+            self.current = self.reached = self.candidate = self.level = None
             return Step(Change.GONE if had else Change.NOTHING, image)
         if self.is_current(found):
             self.candidate = None
@@ -204,10 +206,21 @@ class Watcher:
             self.forget()       # read the next frame too, even if it is the same picture
             return Step(Change.UNSETTLED, image, found)
         self.reached = self.candidate = None
+        follows = self.follows(found)
+        if not follows:
+            self.level = found.board
         start = time.perf_counter()
         result = get(found.game).solve(found.board)
-        self.current = Step(Change.NEW, image, found, result, (time.perf_counter() - start) * 1000.0)
+        self.current = Step(Change.NEW, image, found, result, (time.perf_counter() - start) * 1000.0, follows=follows)
         return self.current
+
+    def follows(self, found: Parse) -> bool:
+        """Whether a board read is the level on screen after the player's own moves (a
+        one-stroke path drawn or undone in part), which the game's ``follows`` tells."""
+        cur = self.current
+        hook = get(found.game).follows
+        return cur is not None and cur.parse.game == found.game and hook is not None and \
+            self.level is not None and hook(self.level, found.board)
 
 
 # ---------------------------------------------------------------------------- the loop
@@ -369,6 +382,9 @@ class LiveLoop:
         assert step.parse is not None and step.result is not None
         self.pending = self.drawing = None
         self.shown_step = 0
+        if step.follows:
+            self.follow(step)
+            return
         record = LevelRecord(self.done + 1, step.parse.game, step.parse.board.to_text(),
                              step.parse.board.size, step.solve_ms, step.result, step.image)
         if not step.result.solved:
@@ -388,6 +404,22 @@ class LiveLoop:
             self.finish(record, "hints shown")
         else:
             self.pending = record
+
+    def follow(self, step: Step) -> None:
+        """The player moved on the level on screen: hints from where they stand now, or
+        what to undo when their moves can no longer lead to a solution (no new level)."""
+        assert step.parse is not None and step.result is not None and step.image is not None
+        game = get(step.parse.game)
+        if not step.result.solved:
+            if self.hints is not None:
+                self.clear_hints()
+            stuck = game.stuck
+            self.log(stuck(step.parse, step.result) if stuck is not None else f"no solution ({step.result.reason})")
+            return
+        self.log(f"{step.parse.game}: your moves so far can be finished in {step.result.moves} more; "
+                 "hints from where you are")
+        if self.hints is not None:
+            self.show_hints(step.parse, step.result.solution, step.image)
 
     def play(self, record: LevelRecord) -> None:
         """Play the level on screen, then make sure the game moved on; one retry."""

@@ -60,15 +60,14 @@ def test_an_unchanged_frame_is_idle_without_parsing(monkeypatch: pytest.MonkeyPa
 def test_a_changed_frame_of_the_same_board_keeps_it() -> None:
     watcher = Watcher([GAME])
     first = watcher.step(frame(BOARD_A))
-    step = watcher.step(_drawn(BOARD_A))
+    step = watcher.step(_relabelled(BOARD_A))
     assert step.change is Change.SAME
     assert watcher.current is first
 
 
-def _drawn(board: Board) -> np.ndarray:
-    """The board with the first three cells of its solution drawn (pixels change, board not)."""
-    path = [tuple(c) for c in GAME.solve(board).solution[:3]]
-    return frame(board, visited=tuple(path))
+def _relabelled(board: Board) -> np.ndarray:
+    """The board under another level number and coin count (pixels change, board not)."""
+    return render_phone(board, width=VIEW[0], height=VIEW[1], seed=2)[0]
 
 
 def test_a_change_only_under_the_hints_is_idle_and_one_outside_them_is_not() -> None:
@@ -211,7 +210,7 @@ def test_shown_hints_are_not_hidden_again_while_the_game_stays_the_same(monkeypa
     assert [loop.tick().change for _ in range(3)] == [Change.IDLE] * 3
     assert loop.wait_for_change() is None
     assert hints.hides == 0
-    source.frames = [_drawn(BOARD_A)]                 # the player draws: hidden once, to read it
+    source.frames = [_relabelled(BOARD_A)]            # the title changes: hidden once, to read it
     assert loop.tick().change is Change.SAME and hints.hides == 1
     assert loop.tick().change is Change.IDLE and hints.hides == 1
 

@@ -7,15 +7,23 @@ Stages, each a function the tests can call on its own:
    common size (``find_squares``), joined into the largest group whose offsets are whole
    pitches (``fit_lattice``); origin and pitch by least squares, residuals measure the fit;
 2. ``refine``: at full resolution, each member's centroid and size, and the fit again;
-3. ``read_places``: every lattice place is a grey cell, a hole (background), a visited
-   cell (a tint and the drawn line, no face) or the cat (saturated, with a white face and
-   dark eyes: the start); the board grows outward while a new row or column holds a cell,
-   so rows of visited cells count;
-4. ``refit``: the lattice fitted to every cell's centroid, so the pitch spans the board.
+3. ``read_places``: every lattice place is a grey cell (grey in level and hue), a hole
+   (background), a visited cell (under the drawn band, no face) or the cat (saturated,
+   with a white face and dark eyes); the board grows outward while a new row or column
+   holds a cell, so rows of visited cells count;
+4. ``refit``: the lattice fitted to the grey cells' centroids (and the visited ones' when
+   the grey ones do not span the board), so the pitch spans the board;
+5. mid-level (``drawn_path``): the player's path covers the visited cells with a band in
+   the cat's colour and the cat sits at its head, so the reading is the board that is
+   left: visited cells are holes, the cat's cell is the start. The visited cells must be
+   one piece reaching the cat, in the cat's hue, or the frame is refused; the band in the
+   gaps gives the drawn path's order (``geometry["drawn"]``, start first, the head left
+   out), which live uses to say where to undo to when the rest cannot be finished.
 
 A grid that yields no board gives way to the next; when none does, the search runs again
-at twice the scale. Cost: about 13 ms of CPU for a 1080×1920 frame, about 35 ms for a
-frame with no board.
+at twice the scale. Cost: about 16 ms of CPU for a 1080×1920 frame, level start or
+mid-level, 10-12 ms for a 271×480 recording frame, about 35 ms for a frame with no
+board (``puzzlepilot bench onestroke``).
 
 A calibration profile (``puzzlepilot calibrate onestroke``, ``calibration/onestroke.py``)
 teaches another look: cells are then the pixels near the profile's cell colour instead of
@@ -45,6 +53,10 @@ MIN_CONFIDENCE = 0.5
 CLEAR = 0.9                # a reading this confident ends the search
 START_SIDE = 16            # px a side of a start template as compared
 START_MATCH = 0.7          # least correlation of a place with a profile's start template
+SAME_HUE = 0.9            # least cosine between the cat's and the path's chroma
+CAT_TOP = 0.35             # the share of a place, from the top, the cat's head fills
+SMALL_CELL = 40           # px: cells smaller than this show the cat's eyes blurred
+CHROMA = 12                # how far a cell pixel's colour less its grey may stray from the cell's
 
 
 @dataclass(frozen=True)
@@ -296,21 +308,51 @@ def classify(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) 
         if place is not None and float(signature(place) @ colours.start) >= START_MATCH:
             return CAT
     px = patch.reshape(-1, 3).astype(np.int16)
-    near_cell = (np.abs(px - colours.cell).max(axis=1) <= colours.tolerance + 6).mean()
-    near_bg = (np.abs(px - colours.background).max(axis=1) <= colours.tolerance).mean()
-    if near_cell >= 0.6:
+    near_cell = _cell_like(px, colours).mean()
+    near_bg = (_most(np.abs(px - colours.background)) <= colours.tolerance).mean()
+    # A drawn path always crosses a visited cell's centre, however thin it is drawn.
+    if near_cell >= 0.6 and _centre_is_cell(image, lat, colours, r, c):
         return CELL
     if near_bg >= 0.75:
         return HOLE
+    hi, lo = _most(px), -_most(-px)
+    # The eyes: dark pixels; on small cells blur and JPEG leave them greyer.
+    dark = 90 if lat.cell >= SMALL_CELL else 130
+    face = (hi < dark).mean() >= 0.01 or near_bg >= 0.1
+    if not face and (hi - lo > 40).mean() >= 0.5:
+        return VISITED      # wholly in one saturated colour: a band as wide as the cell may cover the corners
     if not _corners_clear(image, lat, colours, r, c):
         return UNSURE
-    hi, lo = px.max(axis=1), px.min(axis=1)
-    face = (hi < 90).mean() >= 0.01 or near_bg >= 0.1
     if not face:
         return VISITED
-    if (hi - lo > 40).mean() >= 0.15:
+    saturated = hi - lo > 40
+    # The cat's head fills the top of its cell in its colour (a coin or icon does not).
+    if saturated.mean() >= 0.15 and saturated[: max(1, round(CAT_TOP * len(saturated)))].mean() >= 0.6:
         return CAT
     return UNSURE
+
+
+def _cell_like(px: np.ndarray, colours: Colours) -> np.ndarray:
+    """Which BGR pixels (N × 3, or one) show the cell colour: near it per channel and of
+    its hue (a pale tint of the path's colour on a visited cell can be as near the grey
+    per channel, never in its chroma: the pixel less its mean)."""
+    d = np.atleast_2d(px).astype(np.int16) - colours.cell
+    chroma3 = 3 * d - (d[:, 0] + d[:, 1] + d[:, 2])[:, None]     # 3 × (d less its mean), in integers
+    return (_most(np.abs(d)) <= colours.tolerance + 6) & (_most(np.abs(chroma3)) <= 3 * CHROMA)
+
+
+def _centre_is_cell(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
+    """Whether the middle of place (r, c) (its 3×3 pixels' median) shows the cell colour:
+    the drawn path, however thin, crosses every visited cell's centre."""
+    x, y = (round(v) for v in lat.centre(r, c))
+    window = image[max(0, y - 1):y + 2, max(0, x - 1):x + 2].reshape(-1, 3)
+    return window.size > 0 and bool(_cell_like(np.median(window, axis=0), colours)[0])
+
+
+def _most(px: np.ndarray) -> np.ndarray:
+    """Each row's largest of three values (numpy's reduction over a length-3 axis is
+    several times slower)."""
+    return np.maximum(np.maximum(px[:, 0], px[:, 1]), px[:, 2])
 
 
 def _corners_clear(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
@@ -377,7 +419,8 @@ def read_places(image: np.ndarray, lat: Lattice, colours: Colours) -> tuple[dict
 
     def look(r: int, c: int) -> str:
         if (r, c) not in places:
-            places[(r, c)] = CELL if (r, c) in member_set else classify(image, lat, colours, r, c)
+            plain = (r, c) in member_set and _centre_is_cell(image, lat, colours, r, c)
+            places[(r, c)] = CELL if plain else classify(image, lat, colours, r, c)
         return places[(r, c)]
 
     member_set = set(lat.members)
@@ -471,8 +514,12 @@ def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse:
     if isinstance(cells, Look):
         colours = replace(colours, tolerance=cells.tolerance, start=cells.start)
     places, origin = read_places(image, full, colours)
-    full = refit(image, full, places, origin, colours)
-    return _reading(full, places, *origin)
+    fitted = refit(image, full, places, origin, colours)
+    if abs(fitted.px - full.px) > 0.01 * full.px or abs(fitted.py - full.py) > 0.01 * full.py:
+        # The first pitch came from a few grey cells: far places may have been misread.
+        places, origin = read_places(image, fitted, colours)
+        fitted = refit(image, fitted, places, origin, colours)
+    return _reading(image, fitted, places, *origin, colours)
 
 
 def _fit_quality(lat: Lattice) -> float:
@@ -536,11 +583,16 @@ def refine(image: np.ndarray, lat: Lattice, cells: Cells) -> Lattice:
 
 def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
           colours: Colours) -> Lattice:
-    """The lattice fitted again to every unvisited and visited cell of the board, so the
-    pitch spans the whole board even when few grey cells are left. A cell's centre is the
-    centroid of its non-background pixels within a box just larger than the cell (which
-    leaves out the drawn line's parts in the gaps); twice, as the first boxes may be off."""
-    cells = _spread([(r + origin[0], c + origin[1]) for (r, c), kind in places.items() if kind in (CELL, VISITED)])
+    """The lattice fitted again to every unvisited cell of the board, so the pitch spans
+    the whole board; visited cells too when the unvisited ones do not span half its rows
+    and columns (the band reaching into the gaps pulls their centroids off by a pixel or
+    so, a few grey cells' pitch more, over a long way). A cell's centre is the centroid of its non-background pixels within a box just
+    larger than the cell; twice, as the first boxes may be off."""
+    grey = [p for p, kind in places.items() if kind == CELL]
+    rows, cols = 1 + max(r for r, _ in places), 1 + max(c for _, c in places)
+    spans = len({r for r, _ in grey}) >= max(2, rows / 2) and len({c for _, c in grey}) >= max(2, cols / 2)
+    kinds = (CELL,) if spans else (CELL, VISITED)
+    cells = _spread([(r + origin[0], c + origin[1]) for (r, c), kind in places.items() if kind in kinds])
     x0, y0, x1, y1 = _board_box(image, lat, cells)
     low = np.clip(colours.background - colours.tolerance, 0, 255).astype(np.uint8)
     high = np.clip(colours.background + colours.tolerance, 0, 255).astype(np.uint8)
@@ -553,8 +605,130 @@ def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], o
     return lat
 
 
-def _reading(lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int) -> Parse:
+def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
+               head: tuple[int, int], colours: Colours) -> list[tuple[int, int]] | None:
+    """The path drawn so far, from the start to the cell before the head (the cat), or
+    None before the first step. NoBoardFound when the visited cells cannot be one path
+    drawn from the start up to the cat: not one piece, no visited cell next to the cat, or
+    a cat not in the path's colour (a misread place would give a wrong board).
+
+    The order comes from the band in the gaps: two neighbouring visited cells follow each
+    other on the path when the gap between them shows the band, not the background. When
+    those links do not make one line ending beside the cat (a blurred frame), the visited
+    cells still give the board, and ``geometry`` just has no ``drawn`` path."""
+    visited = {p for p, kind in places.items() if kind == VISITED}
+    if not visited:
+        return None
+    def centre(p: tuple[int, int]) -> tuple[float, float]:
+        return lat.centre(p[0] + origin[0], p[1] + origin[1])
+
+    band = np.median([_pixel(image, centre(p)) for p in visited], axis=0)
+    # The cat is drawn in the path's colour (a profile's own start marker need not be).
+    if colours.start is None and not _same_hue(band, _body_colour(image, lat, centre(head))):
+        raise NoBoardFound("the cat's colour is not the drawn path's")
+    todo, seen = [head], {head}
+    while todo:
+        for n in _neighbours(todo.pop()):
+            if n in visited and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    if len(seen) != len(visited) + 1:
+        raise NoBoardFound("the visited cells are not one path drawn up to the cat")
+    linked = {(p, n) for p in visited for n in _neighbours(p)[1::2]     # below and right: each pair once
+              if n in visited and _linked(image, lat, p, n, origin, colours.background)}
+    links = {p: [n for n in _neighbours(p) if (p, n) in linked or (n, p) in linked] for p in visited}
+    if len(visited) == 1:
+        return list(visited)
+    ends = [p for p, ns in links.items() if len(ns) == 1]
+    if any(len(ns) not in (1, 2) for ns in links.values()) or len(ends) != 2:
+        return None
+    beside = [p for p in ends if p in _neighbours(head)]
+    if len(beside) != 1:
+        return None
+    path, previous = [next(p for p in ends if p != beside[0])], None
+    while len(path) < len(visited):
+        step = [n for n in links[path[-1]] if n != previous]
+        if len(step) != 1:
+            return None
+        previous = path[-1]
+        path.append(step[0])
+    return path if path[-1] == beside[0] else None
+
+
+def _body_colour(image: np.ndarray, lat: Lattice, xy: tuple[float, float]) -> np.ndarray:
+    """The cat's body colour: the median of the saturated pixels on its cell (its head;
+    the face is white, the eyes dark)."""
+    patch = central(image, xy, lat.cell)
+    if patch is None:
+        return np.zeros(3)
+    px = patch.reshape(-1, 3).astype(np.int16)
+    saturated = px[px.max(axis=1) - px.min(axis=1) > 40]
+    return np.median(saturated, axis=0) if len(saturated) else np.zeros(3)
+
+
+def _same_hue(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two BGR colours have about the same hue and saturation: their chroma (the
+    colour less its grey) points the same way (cosine ≥ 0.9) at up to twice the length."""
+    ca, cb = a - a.mean(), b - b.mean()
+    na, nb = float(np.linalg.norm(ca)), float(np.linalg.norm(cb))
+    return na > 0 and nb > 0 and float(ca @ cb) / (na * nb) >= SAME_HUE and max(na, nb) <= 2 * min(na, nb)
+
+
+def _neighbours(p: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    r, c = p
+    return (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)
+
+
+def _linked(image: np.ndarray, lat: Lattice, a: tuple[int, int], b: tuple[int, int], origin: tuple[int, int],
+            background: np.ndarray) -> bool:
+    """Whether the gap between two neighbouring visited places shows the drawn band: the
+    gap's middle strays from the background more than half as far as the band (on the
+    cells' centres) does; the median of the pixels along the gap's centre line over 0.3
+    of a cell, so JPEG and blur average out."""
+    (xa, ya), (xb, yb) = (lat.centre(p[0] + origin[0], p[1] + origin[1]) for p in (a, b))
+    mx, my = round((xa + xb) / 2), round((ya + yb) / 2)
+    along = max(1, round(0.15 * lat.cell))
+    h, w = image.shape[:2]
+    if not (along <= mx < w - along and along <= my < h - along):
+        return False
+    line = image[my, mx - along:mx + along + 1] if a[1] == b[1] else image[my - along:my + along + 1, mx]
+    gap = np.median(line.astype(np.int16), axis=0)
+    band = (_pixel(image, (xa, ya)) + _pixel(image, (xb, yb))) / 2     # the band covers every visited centre
+    return bool(np.abs(gap - background).max() > 0.5 * np.abs(band - background).max())
+
+
+def _without_stray_cats(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str],
+                        origin: tuple[int, int], colours: Colours) -> tuple[dict[tuple[int, int], str], tuple[int, int]]:
+    """Mid-level, when several places look like the cat: the cat is the one beside a
+    visited cell whose body has the drawn path's hue; when exactly one does and the others
+    lie off the board (outside the box of its cells: a coin or button beside the board,
+    taken into the extent), the places are cut back to that box. Otherwise unchanged
+    (and the reading is refused for its several cats)."""
+    cats = [p for p, kind in places.items() if kind == CAT]
+    visited = {p for p, kind in places.items() if kind == VISITED}
+    if len(cats) < 2 or not visited or colours.start is not None:
+        return places, origin
+
+    def centre(p: tuple[int, int]) -> tuple[float, float]:
+        return lat.centre(p[0] + origin[0], p[1] + origin[1])
+
+    band = np.median([_pixel(image, centre(p)) for p in visited], axis=0)
+    cat = [p for p in cats if visited & set(_neighbours(p)) and _same_hue(band, _body_colour(image, lat, centre(p)))]
+    if len(cat) != 1:
+        return places, origin
+    board = [p for p, kind in places.items() if kind in (CELL, VISITED)] + cat
+    top, bottom = min(r for r, _ in board), max(r for r, _ in board)
+    left, right = min(c for _, c in board), max(c for _, c in board)
+    if any(top <= r <= bottom and left <= c <= right for r, c in cats if (r, c) != cat[0]):
+        return places, origin
+    kept = {(r - top, c - left): kind for (r, c), kind in places.items() if top <= r <= bottom and left <= c <= right}
+    return kept, (origin[0] + top, origin[1] + left)
+
+
+def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
+             colours: Colours) -> Parse:
     """The board text, confidence and geometry from the classified places."""
+    places, (r0, c0) = _without_stray_cats(image, lat, places, (r0, c0), colours)
     rows = 1 + max(r for r, _ in places)
     cols = 1 + max(c for _, c in places)
     cats = [p for p, kind in places.items() if kind == CAT]
@@ -569,10 +743,14 @@ def _reading(lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int)
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"the grid fits poorly (confidence {confidence:.2f})")
-    symbol = {CAT: "S", CELL: "#", VISITED: "#"}
+    drawn = drawn_path(image, lat, places, (r0, c0), cats[0], colours)
+    # Mid-level, the board is what is left: visited cells are gone and the cat is the head.
+    symbol = {CAT: "S", CELL: "#"}
     text = "\n".join("".join(symbol.get(places[(r, c)], ".") for c in range(cols)) for r in range(rows))
     ox, oy = lat.centre(r0, c0)
     centres = [(ox + c * lat.px, oy + r * lat.py) for r in range(rows) for c in range(cols)]
     geometry = {"origin": [round(ox, 2), round(oy, 2)], "pitch": [round(lat.px, 3), round(lat.py, 3)],
                 "cell": round(lat.cell, 2), "rows": rows, "cols": cols}
+    if drawn is not None:
+        geometry["drawn"] = [list(p) for p in drawn]
     return Parse("onestroke", Board.from_text(text), round(confidence, 4), centres, geometry)

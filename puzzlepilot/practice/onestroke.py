@@ -1,5 +1,6 @@
-"""The one-stroke practice board: press on the path's end (the cat at first) and drag
-through the cells, one orthogonal neighbour at a time, never onto a visited cell.
+"""The one-stroke practice board: press on the path's end (where the cat sits: it moves
+with the path's head, as in the game) and drag through the cells, one orthogonal
+neighbour at a time, never onto a visited cell.
 
 Dragging back onto the previous cell takes the last step back; releasing keeps the path,
 and pressing on any visited cell cuts the path back to it and goes on from there (the real

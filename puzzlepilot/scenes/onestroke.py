@@ -2,9 +2,10 @@
 
 ``render_phone`` draws a phone capture: background (249,249,249), grey rounded-square cells
 on a regular pitch, a cat on the start (saturated colours, tail above the cell), a level
-title, a coins pill and round buttons; visited cells take a tint of the cat's colour and
-the drawn line joins them, as while the player drags. The practice board shows these
-frames, so drawing one stays well under 30 ms at 540×960. ``fixture_cases`` builds the
+title, a coins pill and round buttons; mid-level, the path drawn so far is a band in the
+cat's colour over the visited cells and the cat sits at its head, as while the player
+drags. The practice board shows these frames, so drawing one stays well under 30 ms at
+540×960. ``fixture_cases`` builds the
 vision's regression set from it: sizes, scales, cat colours, JPEG, crops, desktops around
 the phone, half-drawn paths and scenes with no board at all.
 """
@@ -24,6 +25,10 @@ Cell = tuple[int, int]
 
 BACKGROUND: RGB = (249, 249, 249)
 CELL_GREY: RGB = (209, 209, 209)
+BAND = 0.7           # the drawn path's width, a share of the cell
+TINT = 0.35          # how far toward white a visited cell's fill is from the cat's colour
+
+
 @dataclass(frozen=True)
 class Theme:
     """A palette for the board: the screen's background and the unvisited cells."""
@@ -93,13 +98,18 @@ def draw_cat(img: np.ndarray, x: float, y: float, size: float, color: RGB) -> No
 
 def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: float = 1.0,
                  cat: RGB | str = "tan", visited: list[Cell] | tuple[Cell, ...] = (), seed: int = 0,
-                 frame: bool = True, theme: str = "day") -> tuple[np.ndarray, Truth]:
+                 frame: bool = True, theme: str = "day", band: float = BAND,
+                 tint: float | None = TINT) -> tuple[np.ndarray, Truth]:
     """A phone capture of the level (BGR) and the truth it shows.
 
     ``scale`` zooms the board (1.0: the game's size, shrunk to fit wide boards);
-    ``visited`` is the path drawn so far (from the start, which may be left out);
-    ``frame`` draws the title, coins and buttons around the board; ``seed`` picks the
-    level number and coins shown; ``theme`` the palette (``THEMES``)."""
+    ``visited`` is the path drawn so far (from the start, which may be left out): the
+    game covers it with a band in the cat's colour, ``band`` of a cell wide, joined round
+    at the turns, over the visited cells drawn in the cat's colour taken ``tint`` of the
+    way to white (None: they stay grey), and moves the cat to its head, so the truth is the board that is left
+    (visited cells are holes, the head is the start); ``frame`` draws the title, coins
+    and buttons around the board; ``seed`` picks the level number and coins shown;
+    ``theme`` the palette (``THEMES``)."""
     color = CATS[cat] if isinstance(cat, str) else tuple(cat)
     palette = THEMES[theme]
     rng = np.random.default_rng(seed)
@@ -116,21 +126,28 @@ def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: 
     if path and path[0] != board.start:
         path.insert(0, board.start)
     done = set(path)
-    tint = mix(color, (255, 255, 255), 0.45)
     for r, c in board.cells:
         x, y = centres[r * board.cols + c]
         rounded_rect(img, x - cell / 2, y - cell / 2, x + cell / 2, y + cell / 2, 0.14 * cell,
-                     tint if (r, c) in done else palette.cell)
+                     mix(color, (255, 255, 255), tint) if (r, c) in done and tint is not None else palette.cell)
     if len(path) > 1:
-        line = mix(color, (0, 0, 0), 0.12)
-        pts = np.array([centres[r * board.cols + c] for r, c in path]).round().astype(np.int32)
-        cv2.polylines(img, [pts], False, bgr(line), max(2, round(0.22 * cell)), cv2.LINE_AA)
-        for p in pts[1:]:
-            cv2.circle(img, (int(p[0]), int(p[1])), max(1, round(0.11 * cell)), bgr(line), -1, cv2.LINE_AA)
-    sx, sy = centres[board.start[0] * board.cols + board.start[1]]
-    draw_cat(img, sx, sy, cell, color)
-    text = board.to_text().replace("\n", "/")
+        draw_band(img, [centres[r * board.cols + c] for r, c in path], band * cell, color)
+    head = path[-1] if path else board.start
+    draw_cat(img, *centres[head[0] * board.cols + head[1]], cell, color)
+    left = Board(board.rows, board.cols, (board.cells - done) | {head}, head)
+    text = left.to_text().replace("\n", "/")
     return img, Truth(text, tuple(centres), pitch, cell)
+
+
+def draw_band(img: np.ndarray, points: list[tuple[float, float]], width: float, color: RGB) -> None:
+    """The drawn path: a band ``width`` px wide through the points, round at every joint
+    and end (a disc at each point), in the cat's colour a shade darker."""
+    line = bgr(mix(color, (0, 0, 0), 0.08))
+    pts = np.array(points).round().astype(np.int32)
+    thick = max(2, round(width))
+    cv2.polylines(img, [pts], False, line, thick, cv2.LINE_AA)
+    for x, y in pts:
+        cv2.circle(img, (int(x), int(y)), thick // 2, line, -1, cv2.LINE_AA)
 
 
 def _draw_frame(img: np.ndarray, u: float, level: int, coins: int) -> None:
@@ -187,6 +204,20 @@ def crop_board(image: np.ndarray, truth: Truth, margin: float = 0.6) -> tuple[np
     return image[y0:y1, x0:x1].copy(), truth.moved(-x0, -y0)
 
 
+def video_frame(image: np.ndarray, truth: Truth, width: int = 271, quality: int = 60,
+                blur: float = 0.0) -> tuple[np.ndarray, Truth]:
+    """The capture as a frame of a shared screen recording: scaled to ``width`` px across
+    (271 for a 1080-wide phone: 271×480), blurred by a Gaussian of ``blur`` px (motion,
+    a soft encoder) and JPEG-compressed at ``quality``."""
+    k = width / image.shape[1]
+    small = cv2.resize(image, (width, round(image.shape[0] * k)), interpolation=cv2.INTER_AREA)
+    if blur > 0:
+        small = cv2.GaussianBlur(small, (0, 0), blur)
+    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR), truth.moved(0, 0, k)
+
+
 def remove_cat(image: np.ndarray, truth: Truth, board: Board) -> np.ndarray:
     """The capture with the cat replaced by a plain grey cell: a grid with no start."""
     out = image.copy()
@@ -203,8 +234,9 @@ def remove_cat(image: np.ndarray, truth: Truth, board: Board) -> np.ndarray:
 
 def fixture_cases() -> list[FixtureCase]:
     """The one-stroke fixtures: 4×4 to 10×10 boards, six cat colours, four phone sizes,
-    JPEG at 60–85, board-only crops, phones on desktops, half-drawn paths, and scenes
-    with no board (a desktop, a photo-like image, random shapes, a grid with no cat)."""
+    JPEG at 60–85, board-only crops, phones on desktops, mid-level paths (bands of several
+    widths), small blurred JPEG frames of screen recordings, and scenes with no board (a
+    desktop, a photo-like image, random shapes, a grid with no cat)."""
     cases: list[FixtureCase] = []
 
     def add(name: str, image: np.ndarray, board: str | None, note: str, quality: int | None = None) -> None:
@@ -255,16 +287,38 @@ def fixture_cases() -> list[FixtureCase]:
         img, _ = embed(phone, t, render_desktop(dw, dh, seed), x, 40, k)
         add(name, img, t.board, f"540x960 phone at {k}x in a window on a {dw}x{dh} desktop", q)
 
-    for name, (rows, cols, seed, cat, share, q, crop) in {
-        "drawn_7x7_pink": (7, 7, 16, "pink", 0.3, None, False),
-        "drawn_9x9_blue": (9, 9, 17, "blue", 0.5, 80, False),
-        "drawn_6x6_orange_crop": (6, 6, 18, "orange", 0.85, None, True),
-        "drawn_8x8_tan": (8, 8, 19, "tan", 0.6, None, False),
+    for name, (rows, cols, seed, cat, share, band, tint, q, crop) in {
+        "drawn_7x7_pink": (7, 7, 16, "pink", 0.3, BAND, TINT, None, False),
+        "drawn_9x9_blue": (9, 9, 17, "blue", 0.5, 0.9, TINT, 80, False),
+        "drawn_6x6_orange_crop": (6, 6, 18, "orange", 0.85, 1.0, TINT, None, True),
+        "drawn_8x8_tan": (8, 8, 19, "tan", 0.6, 0.3, TINT, None, False),
+        "drawn_7x7_green_grey": (7, 7, 26, "green", 0.5, 0.25, None, None, False),
     }.items():
         b = level(rows, cols, seed)
-        img, t = render_phone(b, width=720, height=1280, cat=cat, visited=drawn(b, share), seed=seed)
+        img, t = render_phone(b, width=720, height=1280, cat=cat, visited=drawn(b, share), seed=seed,
+                              band=band, tint=tint)
         add(name, crop_board(img, t)[0] if crop else img, t.board,
-            f"{round(share * 100)} % of the path drawn (visited cells coloured)", q)
+            f"mid-level: {round(share * 100)} % of the path drawn, a band {band} of a cell wide over "
+            f"{'grey' if tint is None else 'tinted'} visited cells; the board left, the cat at the head", q)
+
+    b = Board.from_text(".##.S##/#######/##.####/.######/#.#####/#####.#/#######")
+    for name, (share, width, quality, blur) in {
+        "video_level643_start": (0.0, 271, 60, 0.6), "video_level643_drawn": (0.4, 271, 50, 0.8),
+        "video_level643_drawn_360": (0.7, 360, 40, 1.0),
+    }.items():
+        img, t = render_phone(b, cat="tan", visited=drawn(b, share) if share else (), seed=643)
+        frame, _ = video_frame(img, t, width, quality, blur)
+        add(name, frame, t.board, f"a {width}-wide screen-recording frame (JPEG {quality}, blur {blur}) "
+            f"of level 643's board, {round(share * 100)} % drawn")
+    for name, (rows, cols, seed, cat, share, quality, blur) in {
+        "video_8x8_green_drawn": (8, 8, 24, "green", 0.5, 55, 0.7),
+        "video_6x7_purple_drawn": (6, 7, 25, "purple", 0.2, 70, 0.5),
+    }.items():
+        b = level(rows, cols, seed)
+        img, t = render_phone(b, cat=cat, visited=drawn(b, share), seed=seed)
+        frame, _ = video_frame(img, t, 271, quality, blur)
+        add(name, frame, t.board, f"a 271x480 recording frame (JPEG {quality}, blur {blur}), "
+            f"{round(share * 100)} % of the path drawn")
 
     add("none_desktop", render_desktop(1920, 1080, 20), None, "a desktop with windows, no game")
     add("none_photo", noise_photo(1280, 720, 21), None, "a photo-like noise image", 80)

@@ -278,7 +278,8 @@ def ringed(b: Board, width: int, height: int, share: float = 0.0) -> tuple[np.nd
     path = solve(b).solution if share else []
     visited = [tuple(p) for p in path[: max(2, round(len(path) * share))]] if share else []
     img, truth = render_phone(b, width=width, height=height, visited=visited, theme="night")
-    x, y = truth.cells[b.start[0] * b.cols + b.start[1]]
+    head = visited[-1] if visited else b.start      # the marker moves with the path's head, like the cat
+    x, y = truth.cells[head[0] * b.cols + head[1]]
     half = truth.cell / 2
     night_look = THEMES["night"]
     # the cat's head, feet and the tail in the gap above (not the tail's tip on the cell above)
