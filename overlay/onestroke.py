@@ -88,7 +88,7 @@ def stuck(parse: Parse, result: Any) -> str:
     path: list[Cell] = [*drawn, head]       # type: ignore[list-item]
     for j in range(len(path) - 2, -1, -1):
         cut = Board(board.rows, board.cols, board.cells | set(path[j:]), path[j])
-        tried = solve(cut, limit=UNDO_LIMIT)
+        tried = solve(cut, max_nodes=UNDO_LIMIT)
         if tried.solved:
             back = len(path) - 1 - j
             return said + f"undo to cell {path[j]}, {back} step{'s' if back > 1 else ''} back"
