@@ -498,13 +498,17 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         box = (slice(py - r - 1, py + r + 2), slice(px - r - 1, px + r + 2))
         share = cv2.filter2D(other[box].astype(np.float32), -1, kernel)[r:r + 3, r:r + 3]
         oy, ox = np.unravel_index(int(np.argmax(share)), share.shape)
+        nominal = px if dx == 0 else py
         best, px, py = float(share[oy, ox]), px + ox - 1, py + oy - 1
         open_hole = float(cv2.filter2D(empty[box].astype(np.float32), -1, kernel)[r:r + 3, r:r + 3].max())
         # an open hole shows the background, which no path line has; a filled one is
         # cream like the lines, so across the axis it must reach to both sides farther
-        # than halfway from a line's half width (0.05) to its own (0.115)
+        # than halfway from a line's half width (0.05) to its own (0.115), from the
+        # place as laid out and as shifted to the best share (shifted alone, toward a
+        # diagonal line beside, a line along the axis once passed for a filled hole)
         line = other[max(0, py - 1):py + 2, :].any(axis=0) if dx == 0 else other[:, max(0, px - 1):px + 2].any(axis=1)
-        found[name] = open_hole >= 0.3 or best >= 0.85 and _reach(line, px if dx == 0 else py) >= 0.0825 * width
+        reach = min(_reach(line, px if dx == 0 else py), _reach(line, nominal))
+        found[name] = open_hole >= 0.3 or best >= 0.85 and reach >= 0.0825 * width
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]

@@ -4,10 +4,13 @@
 the background with large faint diamonds on the node lattice, faint lines between
 neighbouring nodes, shapes (terminals with a darker ring and a cream centre), pale
 octagonal hubs with diamond holes, the level name at the top and the cream tab at the top
-right; drawn paths are cream double lines and fill one hub hole per pass. ``on_desktop``
-puts that window on a wallpaper under a title bar. ``fixture_cases`` builds the vision's
-regression set: palettes, board sizes 2×2 to 6×8, window sizes 640×480 to 2560×1440,
-desktops, half-drawn paths, JPEG, and screens with no LYNE board.
+right; drawn paths are cream double lines and fill one hub hole per pass. ``lit`` adds the
+game's soft background light; ``on_desktop`` puts that window on a wallpaper under a title
+bar, ``busy_desktop`` beside a terminal on a photo-like wallpaper; ``gif_frame``,
+``small_crop`` and ``jpeg`` give recordings' and blogs' losses. ``fixture_cases`` builds
+the vision's regression set: palettes, board sizes 2×2 to 6×8, window sizes 640×480 to 2560×1440,
+desktops, half-drawn paths, JPEG, every palette under the game's light, GIF frames,
+busy desktops, small crops and video frames, and screens with no LYNE board.
 """
 from __future__ import annotations
 
@@ -358,6 +361,32 @@ def fixture_cases() -> list[FixtureCase]:
             img, t = on_desktop(img, t, 1280, 720, (300, 140), seed=20 + n)
             note += ", small window on a desktop"
         add(f"extra_{pal_name.replace(' ', '_')}_{w}", img, t.board, note, ext="jpg" if n == 2 else "png")
+    # real light: every palette lit, then GIF frames, small JPEG crops, a busy desktop
+    # recorded as a GIF and a blurred video frame
+    for n, pal_name in enumerate(PALETTES):
+        rows, cols = 3 + n % 4, 3 + n % 5
+        board, answer = generate(rows, cols, rng, hubs=rows * cols // 7)
+        w, h = sizes[n % 4]
+        img, t = render(board, PALETTES[pal_name], w, h, level=f"D {n + 1}", light=n,
+                        drawn=half_drawn(board, answer, rng) if n % 4 == 3 else None)
+        slug = pal_name.replace(" ", "_")
+        add(f"lit_{slug}_{w}", img, t.board, f"generated {rows}x{cols}, {pal_name}, lit background, {w}x{h}")
+        if n % 3 == 0:
+            add(f"gif_{slug}_{w}", gif_frame(img, 128 + 64 * (n % 3)), t.board, f"the lit {pal_name} screen as a GIF frame")
+        if n % 3 == 1 and n % 4 != 3:   # crops of level starts (a small mid-level crop may be refused)
+            crop, ct = small_crop(img, t, board_box(t, 0.9), side=240 + 40 * (n % 2))
+            add(f"crop_{slug}_{crop.shape[1]}", crop, ct.board, f"the lit {pal_name} board cut out at "
+                f"{crop.shape[1]} px across, JPEG", ext="jpg")
+    board, _ = generate(4, 5, rng, hubs=3)
+    window, t = render(board, PALETTES["electro"], 640, 480, light=40)
+    img, t = busy_desktop(window, t, 1600, 900, (520, 260), seed=40)
+    add("desktop_gif_electro", gif_frame(img), t.board, "a small lit electro window on a busy desktop, GIF frame")
+    window, t = render(board, PALETTES["velvet ice"], 1280, 720, light=41)
+    frame = jpeg(cv2.GaussianBlur(cv2.resize(window, (480, 270), interpolation=cv2.INTER_AREA), (0, 0), 0.7), 60)
+    add("video_velvet_ice_480", frame, t.board, "a lit velvet ice screen as a blurred 480x270 video frame", ext="jpg")
+    img, t = render(Board.from_text("TSD/2S2/tsd/D2T"), PALETTES["moonbase"], 640, 480, light=42)
+    crop, _ = small_crop(img, t, (260, 0, 380, 480), side=240)
+    add("none_crop_cuts_the_board", crop, None, "a crop through the middle column of a moonbase board")
     # screens with no LYNE board: an empty game area, and a plain wallpaper
     empty = np.empty((480, 640, 3), np.uint8)
     empty[:] = bgr(PALETTES["original"].background)
