@@ -430,7 +430,8 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     middle = (dist >= 0.4 * depth) & (dist <= 0.55 * depth)
     node.ring, node.fill = _median(roi, (dist >= band[0]) & (dist <= band[1])), _median(roi, middle)
     if kind == "hub":
-        node.holes = _count_holes(roi, mask, node.ring, colours.background, (x, y))
+        # the hub's colour from its middle band: at the edge JPEG blends it with the background
+        node.holes = _count_holes(roi, mask, node.fill, colours.background, (x, y))
         return node
     node.ring = _inner_ring(roi, mask, node, colours, band)
     centre = _median(roi, dist >= 0.85 * depth)
@@ -604,6 +605,6 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
 def _same_colours(nodes: list[Node]) -> None:
     """All nodes of a kind share their fill colour (one colour per shape)."""
     for kind in ("triangle", "diamond", "square", "hub"):
-        fills = [n.ring if n.kind == "hub" else n.fill for n in nodes if n.kind == kind]
+        fills = [n.fill for n in nodes if n.kind == kind]
         if fills and max(_differ(a, fills[0]) for a in fills) > 40:
             raise NoBoardFound(f"{kind}s of different colours")
