@@ -180,10 +180,11 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     light, background = lighting(work, mask)
     native = crop if f < 1 else None
     if light is not None:
-        work = _flattened(work, light, background)
-        if native is not None:
-            native = _flattened(native, cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR), background)
+        light -= background.astype(np.float32)
+        work = cv2.subtract(work, light, dtype=cv2.CV_8U)
     fg, colours = segment(work, background, _frame_colour(image, area))
+    if native is not None:
+        colours.light = light     # the native crop is flattened node by node
     nodes = classify(work, fg, colours, native, area.open_sides)
     sizes = np.array([n.size for n in nodes])
     if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
@@ -202,14 +203,15 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
 
 
 def lighting(work: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
-    """(the background's light over the work image, its typical colour). The light is a
+    """(the background's light over the work image, its typical colour); taking the
+    light out and adding the colour back flattens the background. The light is a
     quadratic surface per channel fitted to the background patch's pixels, refitted on
     those near the fit (the faint diamonds, a touch lighter, drop out); None when it is
     flat within a level or two, as in the game's unlit captures."""
     ys, xs = np.nonzero(mask)
     if len(ys) < 50:
         raise NoBoardFound("no background in the game area")
-    pick = np.linspace(0, len(ys) - 1, min(len(ys), 4000)).astype(int)
+    pick = np.linspace(0, len(ys) - 1, min(len(ys), 2500)).astype(int)
     ys, xs = ys[pick], xs[pick]
     colours = work[ys, xs].astype(np.float32)
     h, w = work.shape[:2]
@@ -218,27 +220,27 @@ def lighting(work: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray | None, np.
         u, v = x / w - 0.5, y / h - 0.5
         return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
 
-    a = terms(xs.astype(np.float32), ys.astype(np.float32))
+    a = terms(xs.astype(np.float64), ys.astype(np.float64))
+    colours = colours.astype(np.float64)
+
+    def fit(rows: np.ndarray) -> np.ndarray:
+        # normal equations: a 6×6 solve (lstsq through threaded BLAS costs far more)
+        return np.linalg.solve(a[rows].T @ a[rows] + 1e-9 * np.eye(6), a[rows].T @ colours[rows])
+
     keep = np.ones(len(ys), bool)
     for _ in range(3):
-        coef, *_ = np.linalg.lstsq(a[keep], colours[keep], rcond=None)
+        coef = fit(keep)
         resid = (colours - a @ coef).sum(axis=1)
         keep = np.abs(resid - np.median(resid[keep])) < 15
         if keep.sum() < 30:
             raise NoBoardFound("no even background in the game area")
-    coef, *_ = np.linalg.lstsq(a[keep], colours[keep], rcond=None)
+    coef = fit(keep)
     background = np.median(colours[keep], axis=0).astype(np.int16)
     gy, gx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
-    coarse = terms(gx, gy) @ coef
+    coarse = (terms(gx, gy) @ coef).astype(np.float32)
     if np.abs(coarse - background).max() <= 2.5:
         return None, background
-    return cv2.resize(coarse.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR), background
-
-
-def _flattened(img: np.ndarray, light: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """The image with the light taken out: the background everywhere its typical colour."""
-    out = img.astype(np.float32) - light + background.astype(np.float32)
-    return out.clip(0, 255).astype(np.uint8)
+    return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR), background
 
 
 def _scaled(img: np.ndarray, f: float) -> np.ndarray:
@@ -280,12 +282,13 @@ def _frame_colour(image: np.ndarray, area: Area) -> np.ndarray | None:
 
 @dataclass
 class Colours:
-    """The area's colours (BGR): background, faint diamonds, and the frame's cream
-    (None when the frame is off the image)."""
+    """The area's colours (BGR): background, faint diamonds, the frame's cream (None
+    when the frame is off the image), and the light still to take out of native crops."""
 
     background: np.ndarray
     faint: np.ndarray
     cream: np.ndarray | None
+    light: np.ndarray | None = None   # over the work image, less the background: to flatten native crops
 
 
 def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None) -> tuple[np.ndarray, Colours]:
@@ -422,6 +425,10 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     pad = 2
     x0, y0 = max(0, x - pad), max(0, y - pad)
     roi = src[y0:y + h + pad, x0:x + w + pad]
+    if colours.light is not None and s != 1:
+        rh, rw = roi.shape[:2]
+        part = colours.light[int(y0 / s):int((y0 + rh) / s) + 2, int(x0 / s):int((x0 + rw) / s) + 2]
+        roi = cv2.subtract(roi, cv2.resize(part, (rw, rh), interpolation=cv2.INTER_LINEAR), dtype=cv2.CV_8U)
     mask = np.zeros(roi.shape[:2], np.uint8)
     cv2.drawContours(mask, [outline - [x0, y0]], -1, 1, -1)
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
