@@ -288,7 +288,7 @@ def gif_frame(image: np.ndarray, colours: int = 256) -> np.ndarray:
     return np.asarray(quant.convert("RGB"))[..., ::-1].copy()
 
 
-def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+def jpeg(image: np.ndarray, quality: int = 85) -> np.ndarray:
     """The image after a JPEG round trip."""
     return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from puzzlepilot.scenes.lyne import (PALETTES, board_box, busy_desktop, gif_frame, half_drawn, on_desktop, render,
-                                     small_crop)
+from puzzlepilot.scenes.lyne import (PALETTES, board_box, busy_desktop, gif_frame, half_drawn, jpeg, on_desktop,
+                                     render, small_crop)
 from solvers.lyne import Board, generate
 from vision.common import NoBoardFound
 from vision.lyne import classify, parse, segment
@@ -28,10 +28,6 @@ ORIGINAL_BG = np.array([154, 189, 121], np.int16)   # BGR of the default palette
 
 def text(found) -> str:
     return found.board.to_text().replace("\n", "/")
-
-
-def jpeg(image: np.ndarray, quality: int = 85) -> np.ndarray:
-    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
 # ---------------------------------------------------------------------------- real captures
