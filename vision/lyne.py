@@ -41,6 +41,7 @@ WORK = 800          # long side of the game area while reading it
 SMALL = 480         # long side of the screen while looking for game areas
 SMOOTH_STEP = 3     # max channel step between neighbours (median-filtered small copy) inside the background
 MARGIN = 0.5        # least margin (pitches) between outer nodes and a picture edge cutting the window
+EMPTY_TOL = 12      # max channel difference of an empty place's patch cell from the usual look
 BACK_TOL = 16       # max channel difference still counted as background / faint diamond
 CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centre (when no frame is seen)
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
@@ -190,6 +191,7 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
         raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
     board, pitch, x0, y0, residual = fit_grid(nodes, work.shape, area.open_sides)
+    _empty_places_look_alike(work, fg, board, pitch, x0, y0)
     cells = [(area.x0 + (x0 + c * pitch) / f, area.y0 + (y0 + r * pitch) / f)
              for r in range(board.rows) for c in range(board.cols)]
     confidence = float(np.clip(0.98 - residual / pitch * 1.5, 0.5, 0.98))
@@ -241,6 +243,35 @@ def lighting(work: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray | None, np.
     if np.abs(coarse - background).max() <= 2.5:
         return None, background
     return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR), background
+
+
+def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pitch: float, x0: float,
+                             y0: float) -> None:
+    """Refuse when a place with no node read differs from the others. Every lattice
+    place without a node (gaps in the board and the places around it) shows the same
+    faint diamond on the background; a node whose fill is near the faint diamonds'
+    colour (smoking room's squares under the light) can drop out of the foreground, and
+    the board left would still be a valid one. Places holding other foreground (the
+    level name, the tab) are not compared."""
+    h, w = work.shape[:2]
+    half = round(0.35 * pitch)
+    patches, places = [], []
+    for r in range(-2, board.rows + 2):
+        for c in range(-2, board.cols + 2):
+            if 0 <= r < board.rows and 0 <= c < board.cols and board.grid[r][c] != ".":
+                continue
+            cx, cy = round(x0 + c * pitch), round(y0 + r * pitch)
+            if not (half <= cx < w - half and half <= cy < h - half) or fg[cy - half:cy + half, cx - half:cx + half].any():
+                continue
+            patches.append(cv2.resize(work[cy - half:cy + half, cx - half:cx + half], (8, 8),
+                                      interpolation=cv2.INTER_AREA).astype(np.int16))
+            places.append((r, c))
+    if len(patches) < 3:
+        return
+    look = np.median(np.array(patches), axis=0)
+    for patch, (r, c) in zip(patches, places):
+        if (np.abs(patch - look).max(axis=2) > EMPTY_TOL).mean() > 0.15:
+            raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
 
 
 def _scaled(img: np.ndarray, f: float) -> np.ndarray:
