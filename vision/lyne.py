@@ -251,8 +251,9 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
     place without a node (gaps in the board and the places around it) shows the same
     faint diamond on the background; a node whose fill is near the faint diamonds'
     colour (smoking room's squares under the light) can drop out of the foreground, and
-    the board left would still be a valid one. Places holding other foreground (the
-    level name, the tab) are not compared."""
+    the board left would still be a valid one; a terminal whose fill drops out can leave
+    only its centre. Places holding other foreground off their middle (the level name,
+    the tab) are not compared."""
     h, w = work.shape[:2]
     half = round(0.35 * pitch)
     patches, places = [], []
@@ -261,7 +262,12 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
             if 0 <= r < board.rows and 0 <= c < board.cols and board.grid[r][c] != ".":
                 continue
             cx, cy = round(x0 + c * pitch), round(y0 + r * pitch)
-            if not (half <= cx < w - half and half <= cy < h - half) or fg[cy - half:cy + half, cx - half:cx + half].any():
+            if not (half <= cx < w - half and half <= cy < h - half):
+                continue
+            if fg[cy - half:cy + half, cx - half:cx + half].any():
+                core = round(0.12 * pitch)
+                if fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
+                    raise NoBoardFound(f"the grid place ({r},{c}) holds a part of a shape read as no node")
                 continue
             patches.append(cv2.resize(work[cy - half:cy + half, cx - half:cx + half], (8, 8),
                                       interpolation=cv2.INTER_AREA).astype(np.int16))
@@ -306,8 +312,8 @@ def _frame_colour(image: np.ndarray, area: Area) -> np.ndarray | None:
                 break
             colour = np.median(strip[::max(1, len(strip) // 200)], axis=0).astype(np.int16)   # 200 px are plenty
             if np.abs(colour - area.background).max() > 70:
-                if strips and np.abs(colour - strips[0]).max() > 60:
-                    break   # past the frame
+                if strips and max(int(c.min()) for c in strips) - int(colour.min()) > 60:
+                    break   # past the cream frame, onto something darker
                 strips.append(colour)
             elif strips:
                 break
