@@ -14,7 +14,7 @@ Stages, each a function:
    octagon (a box with cut corners: a hub), triangle or diamond (half the box; a
    triangle's weight sits low, a diamond's in the middle). A terminal has a ring whose
    colour differs from the fill inside it (read inside the shape's half-way edge, past
-   the blur) and a centre that leans to cream. A hub's holes are diamonds of non-hub
+   the blur) and a centre that leans to cream, or a solid cream centre alone. A hub's holes are diamonds of non-hub
    colour at the sprite's hole places (filled ones count too: wider to both sides than a
    path line). A node cut by the picture's own edge makes it refused.
 5. ``fit_grid``: node centres cluster into rows and columns on one pitch; the board must
@@ -487,7 +487,12 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
     toward_cream = _differ(centre, node.fill) > 25 and _differ(centre, cream) < _differ(node.fill, cream) - 20
     ring = _differ(node.ring, node.fill)
-    if toward_cream and ring > 10:
+    # a solid cream centre and no cream around it (a GIF palette may merge the ring into
+    # the fill); a path's line through an ordinary node is cream across the middle too
+    creamy = _near(roi, np.array(cream), 40)
+    core = dist >= 0.75 * depth
+    solid = core.any() and middle.any() and float(creamy[core].mean()) >= 0.85 and float(creamy[middle].mean()) <= 0.03
+    if solid or toward_cream and ring > 10:
         node.terminal = True
     elif ring > 20 and _differ(centre, node.fill) > 25:
         raise NoBoardFound(f"a {kind} with a ring and a centre of its own that is not cream at ({x},{y})")
