@@ -122,7 +122,8 @@ def _near(img: np.ndarray, colour: np.ndarray, tol: int) -> np.ndarray:
 
 
 def game_areas(image: np.ndarray, background: np.ndarray | None = None) -> Iterator[Area]:
-    """Candidate game areas, largest first: the large smooth patches of the screen.
+    """Candidate game areas: the large smooth patches of the screen, framed ones first,
+    largest first.
 
     The game's background is lit with a soft gradient and may be dithered or compressed,
     so no single colour covers it; but it changes only slowly from pixel to pixel, while
@@ -130,7 +131,8 @@ def game_areas(image: np.ndarray, background: np.ndarray | None = None) -> Itera
     median-filtered against dithering and JPEG noise, the pixels whose neighbours differ
     by little form connected patches; each large one is a candidate (computed lazily:
     the first usually holds the board). A calibration profile's background keeps only
-    patches of about that colour, however little of the screen they cover."""
+    patches of about that colour, however little of the screen they cover (looked for on
+    a copy twice as fine)."""
     h, w = image.shape[:2]
     k = min(1.0, (SMALL if background is None else 2 * SMALL) / max(h, w))
     least = 0.02 if background is None else 0.0
@@ -149,7 +151,7 @@ def game_areas(image: np.ndarray, background: np.ndarray | None = None) -> Itera
     order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:6] + 1
     # framed patches first (a game window), then those reaching the picture's edge (a
     # crop, a full screen, or a smooth wallpaper)
-    order = sorted(order, key=lambda i: _touches_edge(stats[i], sw, sh))
+    order = sorted(order, key=lambda i: any(_touches_edge(stats[i], sw, sh)))
     for i in order:
         x, y, bw, bh, count = stats[i]
         if count < least * sh * sw or count < 0.25 * bw * bh or min(bw, bh) < 20:
