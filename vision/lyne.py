@@ -254,8 +254,8 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
     faint diamond on the background; a node whose fill is near the faint diamonds'
     colour (smoking room's squares under the light) can drop out of the foreground, and
     the board left would still be a valid one; a terminal whose fill drops out can leave
-    only its centre. Places holding other foreground off their middle (the level name,
-    the tab) are not compared."""
+    only its centre. Places holding other foreground off their middle (the tab) and
+    places above the board in the level name's band are not compared."""
     h, w = work.shape[:2]
     half = round(0.35 * pitch)
     patches, places = [], []
@@ -264,8 +264,8 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
             if 0 <= r < board.rows and 0 <= c < board.cols and board.grid[r][c] != ".":
                 continue
             cx, cy = round(x0 + c * pitch), round(y0 + r * pitch)
-            if not (half <= cx < w - half and half <= cy < h - half):
-                continue
+            if not (half <= cx < w - half and half <= cy < h - half) or r < 0 and cy - half < 0.1 * h:
+                continue   # off the picture, or above the board where the level name is written
             if fg[cy - half:cy + half, cx - half:cx + half].any():
                 core = round(0.12 * pitch)
                 if fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
