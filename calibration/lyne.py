@@ -2,9 +2,11 @@
 
     puzzlepilot calibrate lyne SHOT.png --name NAME [--board TEXT|FILE]
 
-The LYNE vision reads shapes by their outlines, whatever the palette, but finds the game
-by its background being the screen's dominant colour; a small game window on a big,
-busy desktop is not. A profile pins that colour (``background_rgb``). With ``--board``
+The LYNE vision reads shapes by their outlines, whatever the palette, and finds the game
+as a large smooth patch of the screen (its lit background); a game window too small
+to count as one on a big desktop is missed. A profile pins the background's colour
+(``background_rgb``, the patch's median under the game's light): patches of about that
+colour count however small, looked for on a finer copy of the screen. With ``--board``
 each of the screenshot's common colours is tried as the background until the board reads
 as the given one; without it a window asks for a box around the game and a click on its
 background. For the user and for checks the profile also keeps the shapes' fill colours,

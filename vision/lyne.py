@@ -1,23 +1,29 @@
 """LYNE screenshot → board, by geometry rather than by colour.
 
 Stages, each a function:
-1. ``game_areas``: the game's background is the dominant colour of its window; its
-   largest connected patch bounds the game area (a title bar or desktop may surround it).
-2. ``segment``: inside the area, the background and the faint diamonds (the most common
+1. ``game_areas``: the game's background changes only slowly from pixel to pixel (a
+   soft light across the window, dithering and JPEG noise filtered out), unlike nodes,
+   frames, text and wallpapers; each large smooth patch is a candidate game area, framed
+   ones first, then those reaching the picture's edge (crops, full screens).
+2. ``lighting``: a quadratic light fitted to the patch's pixels is taken out, so the
+   background is one colour again (the game's unlit captures skip this).
+3. ``segment``: inside the area, the background and the faint diamonds (the most common
    colour near the background) are "back"; everything else is foreground. An
    opening removes the thin lines between nodes and the cream path lines.
-3. ``classify``: each foreground blob's outline says its kind — square (fills its box),
+4. ``classify``: each foreground blob's outline says its kind — square (fills its box),
    octagon (a box with cut corners: a hub), triangle or diamond (half the box; a
    triangle's weight sits low, a diamond's in the middle). A terminal has a ring whose
    colour differs from the fill inside it (read inside the shape's half-way edge, past
-   the blur) and a cream centre. A hub's holes are diamonds of non-hub colour at the
-   sprite's hole places (filled ones count too: wider to both sides than a path line).
-4. ``fit_grid``: node centres cluster into rows and columns on one pitch; the board must
-   sit centred in the area, every shape must have two terminals, and all nodes of a kind
-   must share a colour — otherwise the image is refused ("no board found").
-Nothing depends on a palette, so all twelve work, and no calibration profile is needed
-(``profile`` is accepted and unused). The work is done on the area scaled to ``WORK``
-pixels: a 1920×1080 frame takes about 13 ms (``puzzlepilot bench lyne``).
+   the blur) and a centre that leans to cream, or a solid cream centre alone. A hub's holes are diamonds of non-hub
+   colour at the sprite's hole places (filled ones count too: wider to both sides than a
+   path line). A node cut by the picture's own edge makes it refused.
+5. ``fit_grid``: node centres cluster into rows and columns on one pitch; the board must
+   sit centred in a framed area (keep the game's margin towards a picture edge), every
+   shape must have two terminals, and all nodes of a kind must share a colour —
+   otherwise the image is refused ("no board found").
+Nothing depends on a palette, so all twelve work, and no calibration profile is needed;
+a profile's ``background_rgb`` finds game windows too small to be a candidate alone.
+The work is done on the area scaled to ``WORK`` pixels (``puzzlepilot bench lyne``).
 """
 from __future__ import annotations
 
@@ -32,19 +38,28 @@ from solvers.lyne import Board
 from vision.common import NoBoardFound, Parse
 
 WORK = 800          # long side of the game area while reading it
+SMALL = 480         # long side of the screen while looking for game areas
+SMOOTH_STEP = 3     # max channel step between neighbours (median-filtered small copy) inside the background
+MARGIN = 0.5        # least margin (pitches) between outer nodes and a picture edge cutting the window
+EMPTY_TOL = 12      # max channel difference of an empty place's patch cell from the usual look
 BACK_TOL = 16       # max channel difference still counted as background / faint diamond
+CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centre (when no frame is seen)
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
 
 
 @dataclass
 class Area:
-    """A candidate game area in image pixels and its background colour (BGR)."""
+    """A candidate game area in image pixels, its typical background colour (BGR), the
+    background patch that found it (a mask over the area on the small copy), and which
+    sides (left, top, right, bottom) reach the image's edge: no frame seen there."""
 
     x0: int
     y0: int
     x1: int
     y1: int
     background: np.ndarray
+    patch: np.ndarray
+    open_sides: tuple[bool, bool, bool, bool] = (False, False, False, False)
 
 
 @dataclass
@@ -78,7 +93,7 @@ def parse(image_bgr: np.ndarray, profile: Any = None, work: int = WORK) -> Parse
             return read_area(image_bgr, area, work)
         except NoBoardFound as exc:
             reasons.append(str(exc))
-    raise NoBoardFound(reasons[0] if reasons else "no game area (no dominant background)")
+    raise NoBoardFound(reasons[0] if reasons else "no game area (no large even background)")
 
 
 def _mode_colours(img: np.ndarray, count: int, min_share: float) -> list[tuple[np.ndarray, float]]:
@@ -107,25 +122,55 @@ def _near(img: np.ndarray, colour: np.ndarray, tol: int) -> np.ndarray:
 
 
 def game_areas(image: np.ndarray, background: np.ndarray | None = None) -> Iterator[Area]:
-    """Candidate game areas, most common colour first: for each dominant colour (or only
-    the given background, however little of the screen it covers), its largest connected
-    patch (computed lazily: the first area usually holds the board)."""
+    """Candidate game areas: the large smooth patches of the screen, framed ones first,
+    largest first.
+
+    The game's background is lit with a soft gradient and may be dithered or compressed,
+    so no single colour covers it; but it changes only slowly from pixel to pixel, while
+    nodes, the window frame, text and photo wallpapers change sharply. On a small copy,
+    median-filtered against dithering and JPEG noise, the pixels whose neighbours differ
+    by little form connected patches; each large one is a candidate (computed lazily:
+    the first usually holds the board). A calibration profile's background keeps only
+    patches of about that colour, however little of the screen they cover (looked for on
+    a copy twice as fine)."""
     h, w = image.shape[:2]
-    k = min(1.0, 400 / max(h, w))
-    small = cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_NEAREST)
-    least = 0.04 if background is None else 0.0
-    for colour, _ in _mode_colours(small, 4, 0.03) if background is None else [(background, 0.0)]:
-        mask = _near(small, colour, BACK_TOL)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-        if n < 2:
+    k = min(1.0, (SMALL if background is None else 2 * SMALL) / max(h, w))
+    least = 0.02 if background is None else 0.0
+    small = cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
+    small = cv2.blur(cv2.medianBlur(small, 5), (3, 3)).astype(np.int16)
+    step = np.zeros(small.shape[:2], np.int16)
+    dx = np.abs(np.diff(small, axis=1)).max(axis=2)
+    dy = np.abs(np.diff(small, axis=0)).max(axis=2)
+    step[:, 1:] = dx
+    step[:, :-1] = np.maximum(step[:, :-1], dx)
+    step[1:, :] = np.maximum(step[1:, :], dy)
+    step[:-1, :] = np.maximum(step[:-1, :], dy)
+    smooth = (step <= SMOOTH_STEP).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=4)
+    sh, sw = smooth.shape
+    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:6] + 1
+    # framed patches first (a game window), then those reaching the picture's edge (a
+    # crop, a full screen, or a smooth wallpaper)
+    order = sorted(order, key=lambda i: any(_touches_edge(stats[i], sw, sh)))
+    for i in order:
+        x, y, bw, bh, count = stats[i]
+        if count < least * sh * sw or count < 0.25 * bw * bh or min(bw, bh) < 20:
             continue
-        best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        x, y, bw, bh, count = stats[best]
-        if bw * bh < least * small.shape[0] * small.shape[1] or count < 0.3 * bw * bh or min(bw, bh) < 20:
+        edges = _touches_edge(stats[i], sw, sh)
+        if not any(edges) and not 1.1 <= bw / bh <= 2.4:
+            continue   # a whole game window is landscape (4:3 to 21:9); a crop may be any shape
+        patch = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        colour = np.median(small[y:y + bh, x:x + bw][patch > 0], axis=0).astype(np.int16)
+        if background is not None and np.abs(colour - background).max() > 40:
             continue
-        if not 1.1 <= bw / bh <= 2.4:
-            continue   # the game runs in a landscape window (4:3 to 21:9)
-        yield Area(int(x / k), int(y / k), int(min(w, (x + bw) / k)), int(min(h, (y + bh) / k)), colour)
+        yield Area(int(x / k), int(y / k), int(min(w, (x + bw) / k)), int(min(h, (y + bh) / k)), colour,
+                   patch, edges)
+
+
+def _touches_edge(stat: np.ndarray, w: int, h: int) -> tuple[bool, bool, bool, bool]:
+    """Which sides (left, top, right, bottom) of a patch's box reach the picture's edge."""
+    x, y, bw, bh = (int(v) for v in stat[:4])
+    return x <= 1, y <= 1, x + bw >= w - 1, y + bh >= h - 1
 
 
 def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
@@ -134,22 +179,107 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     h, w = crop.shape[:2]
     f = work_side / max(h, w)
     work = _scaled(crop, f)
-    fg, colours = segment(work, area.background, _frame_colour(image, area))
-    nodes = classify(work, fg, colours, crop if f < 1 else None)
+    mask = cv2.resize(area.patch, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
+    light, background = lighting(work, mask)
+    native = crop if f < 1 else None
+    if light is not None:
+        light -= background.astype(np.float32)
+        work = cv2.subtract(work, light, dtype=cv2.CV_8U)
+    fg, colours = segment(work, background, _frame_colour(image, area))
+    if native is not None:
+        colours.light = light     # the native crop is flattened node by node
+    nodes = classify(work, fg, colours, native, area.open_sides)
     sizes = np.array([n.size for n in nodes])
     if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
         raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
-    board, pitch, x0, y0, residual = fit_grid(nodes, work.shape)
+    board, pitch, x0, y0, residual = fit_grid(nodes, work.shape, area.open_sides)
+    _empty_places_look_alike(work, fg, board, pitch, x0, y0)
     cells = [(area.x0 + (x0 + c * pitch) / f, area.y0 + (y0 + r * pitch) / f)
              for r in range(board.rows) for c in range(board.cols)]
     confidence = float(np.clip(0.98 - residual / pitch * 1.5, 0.5, 0.98))
     geometry = {"pitch": pitch / f, "origin": [area.x0 + x0 / f, area.y0 + y0 / f],
                 "rows": board.rows, "cols": board.cols, "node_size": float(np.median([n.size for n in nodes])) / f,
                 "area": [area.x0, area.y0, area.x1, area.y1],
-                "background": [int(v) for v in area.background[::-1]],
+                "background": [int(v) for v in background[::-1]],
                 "colours": {KIND_LETTER[k]: [int(v) for v in n.fill[::-1]]
                             for n in nodes for k in [n.kind] if k in KIND_LETTER}}
     return Parse("lyne", board, confidence, cells, geometry)
+
+
+def lighting(work: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """(the background's light over the work image, its typical colour); taking the
+    light out and adding the colour back flattens the background. The light is a
+    quadratic surface per channel fitted to the background patch's pixels, refitted on
+    those near the fit (the faint diamonds, a touch lighter, drop out); None when it is
+    flat within a level or two, as in the game's unlit captures."""
+    ys, xs = np.nonzero(mask)
+    if len(ys) < 50:
+        raise NoBoardFound("no background in the game area")
+    pick = np.linspace(0, len(ys) - 1, min(len(ys), 2500)).astype(int)
+    ys, xs = ys[pick], xs[pick]
+    colours = work[ys, xs].astype(np.float32)
+    h, w = work.shape[:2]
+
+    def terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u, v = x / w - 0.5, y / h - 0.5
+        return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
+
+    a = terms(xs.astype(np.float64), ys.astype(np.float64))
+    colours = colours.astype(np.float64)
+
+    def fit(rows: np.ndarray) -> np.ndarray:
+        # normal equations: a 6×6 solve (lstsq through threaded BLAS costs far more)
+        return np.linalg.solve(a[rows].T @ a[rows] + 1e-9 * np.eye(6), a[rows].T @ colours[rows])
+
+    keep = np.ones(len(ys), bool)
+    for _ in range(3):
+        coef = fit(keep)
+        resid = (colours - a @ coef).sum(axis=1)
+        keep = np.abs(resid - np.median(resid[keep])) < 15
+        if keep.sum() < 30:
+            raise NoBoardFound("no even background in the game area")
+    coef = fit(keep)
+    background = np.median(colours[keep], axis=0).astype(np.int16)
+    gy, gx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    coarse = (terms(gx, gy) @ coef).astype(np.float32)
+    if np.abs(coarse - background).max() <= 2.5:
+        return None, background
+    return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR), background
+
+
+def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pitch: float, x0: float,
+                             y0: float) -> None:
+    """Refuse when a place with no node read differs from the others. Every lattice
+    place without a node (gaps in the board and the places around it) shows the same
+    faint diamond on the background; a node whose fill is near the faint diamonds'
+    colour (smoking room's squares under the light) can drop out of the foreground, and
+    the board left would still be a valid one; a terminal whose fill drops out can leave
+    only its centre. Places holding other foreground off their middle (the tab) and
+    places above the board in the level name's band are not compared."""
+    h, w = work.shape[:2]
+    half = round(0.35 * pitch)
+    patches, places = [], []
+    for r in range(-2, board.rows + 2):
+        for c in range(-2, board.cols + 2):
+            if 0 <= r < board.rows and 0 <= c < board.cols and board.grid[r][c] != ".":
+                continue
+            cx, cy = round(x0 + c * pitch), round(y0 + r * pitch)
+            if not (half <= cx < w - half and half <= cy < h - half) or r < 0 and cy - half < 0.1 * h:
+                continue   # off the picture, or above the board where the level name is written
+            if fg[cy - half:cy + half, cx - half:cx + half].any():
+                core = round(0.12 * pitch)
+                if fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
+                    raise NoBoardFound(f"the grid place ({r},{c}) holds a part of a shape read as no node")
+                continue
+            patches.append(cv2.resize(work[cy - half:cy + half, cx - half:cx + half], (8, 8),
+                                      interpolation=cv2.INTER_AREA).astype(np.int16))
+            places.append((r, c))
+    if len(patches) < 3:
+        return
+    look = np.median(np.array(patches), axis=0)
+    for patch, (r, c) in zip(patches, places):
+        if (np.abs(patch - look).max(axis=2) > EMPTY_TOL).mean() > 0.15:
+            raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
 
 
 def _scaled(img: np.ndarray, f: float) -> np.ndarray:
@@ -163,13 +293,14 @@ def _scaled(img: np.ndarray, f: float) -> np.ndarray:
 
 
 def _frame_colour(image: np.ndarray, area: Area) -> np.ndarray | None:
-    """The border colour: walking out of the area on each side, the first strip whose
-    median is far from the background (the game's frame, whose cream also fills terminal
+    """The border colour: walking out of the area on each side, of the strips whose
+    median is far from the background the lightest (the game's cream frame, whose cream also fills terminal
     centres and drawn paths). None when the area reaches the image's edges."""
     h, w = image.shape[:2]
     reach = max(3, round(0.04 * max(area.x1 - area.x0, area.y1 - area.y0)))
     found = []
     for side in ("top", "bottom", "left", "right"):
+        strips = []
         for d in range(1, reach):
             if side == "top" and area.y0 - d >= 0:
                 strip = image[area.y0 - d, area.x0:area.x1]
@@ -181,21 +312,27 @@ def _frame_colour(image: np.ndarray, area: Area) -> np.ndarray | None:
                 strip = image[area.y0:area.y1, area.x1 + d - 1]
             else:
                 break
-            colour = np.median(strip, axis=0).astype(np.int16)
+            colour = np.median(strip[::max(1, len(strip) // 200)], axis=0).astype(np.int16)   # 200 px are plenty
             if np.abs(colour - area.background).max() > 70:
-                found.append(colour)
+                if strips and max(int(c.min()) for c in strips) - int(colour.min()) > 60:
+                    break   # past the cream frame, onto something darker
+                strips.append(colour)
+            elif strips:
                 break
+        if strips:   # the frame's cream middle, not its edge blended with the background
+            found.append(max(strips, key=lambda c: int(c.min())))
     return np.median(np.array(found), axis=0).astype(np.int16) if found else None
 
 
 @dataclass
 class Colours:
-    """The area's colours (BGR): background, faint diamonds, and the frame's cream
-    (None when the frame is off the image)."""
+    """The area's colours (BGR): background, faint diamonds, the frame's cream (None
+    when the frame is off the image), and the light still to take out of native crops."""
 
     background: np.ndarray
     faint: np.ndarray
     cream: np.ndarray | None
+    light: np.ndarray | None = None   # over the work image, less the background: to flatten native crops
 
 
 def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None) -> tuple[np.ndarray, Colours]:
@@ -248,11 +385,15 @@ def _differ(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
     return max(abs(x - y) for x, y in zip(a, b))
 
 
-def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndarray | None = None) -> list[Node]:
+def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndarray | None = None,
+             open_sides: tuple[bool, bool, bool, bool] = (False, False, False, False)) -> list[Node]:
     """Every node-sized blob as a Node; small unreadable blobs (the level name) are
     skipped, large unreadable ones make the image refused. Outlines come from the work
     image; ring, centre and holes are read in ``native`` (the unshrunk area) when given,
-    where path lines and holes are several pixels apart."""
+    where path lines and holes are several pixels apart. A blob cut by a side of the
+    area is the cream tab or a shape cut by the frame; on an ``open_sides`` side (the
+    picture's own edge) it may be a node cut off, and the picture is refused, but for
+    the game's cream tab at the top right."""
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_side = 0.035 * max(work.shape[:2])
     blobs = [c for c in contours if max(cv2.boundingRect(c)[2:]) >= min_side]
@@ -262,7 +403,10 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
     nodes = []
     for c in blobs:
         x, y, w, h = cv2.boundingRect(c)
-        if x <= 1 or y <= 1 or x + w >= work.shape[1] - 1 or y + h >= work.shape[0] - 1:
+        cut = (x <= 1, y <= 1, x + w >= work.shape[1] - 1, y + h >= work.shape[0] - 1)
+        if any(cut):
+            if not _is_tab(work, c, colours) and any(c and o for c, o in zip(cut, open_sides)) and max(w, h) >= 0.3 * largest:
+                raise NoBoardFound("a shape cut by the picture's edge: the board is not all in the picture")
             continue  # cut by the area's edge: the cream tab or a partial shape, not a node
         kind = _kind(c, w, h)
         if kind is None:
@@ -271,6 +415,17 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
             raise NoBoardFound(f"a blob at ({x},{y}) that is no LYNE node")
         nodes.append(_inspect(work if native is None else native, work.shape[1], c, kind, colours))
     return nodes
+
+
+def _is_tab(work: np.ndarray, contour: np.ndarray, colours: Colours) -> bool:
+    """The cream tab at the game's top right: a low cream blob on the top edge, in the
+    right fifth of the area."""
+    x, y, w, h = cv2.boundingRect(contour)
+    if y > 1 or x < 0.8 * work.shape[1] or h > 0.08 * work.shape[0]:
+        return False
+    mask = cv2.drawContours(np.zeros(work.shape[:2], np.uint8), [contour], -1, 1, -1).astype(bool)
+    cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
+    return _differ(_median(work, mask), cream) <= 40
 
 
 def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
@@ -314,6 +469,10 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     pad = 2
     x0, y0 = max(0, x - pad), max(0, y - pad)
     roi = src[y0:y + h + pad, x0:x + w + pad]
+    if colours.light is not None and s != 1:
+        rh, rw = roi.shape[:2]
+        part = colours.light[int(y0 / s):int((y0 + rh) / s) + 2, int(x0 / s):int((x0 + rw) / s) + 2]
+        roi = cv2.subtract(roi, cv2.resize(part, (rw, rh), interpolation=cv2.INTER_LINEAR), dtype=cv2.CV_8U)
     mask = np.zeros(roi.shape[:2], np.uint8)
     cv2.drawContours(mask, [outline - [x0, y0]], -1, 1, -1)
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
@@ -322,14 +481,23 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     middle = (dist >= 0.4 * depth) & (dist <= 0.55 * depth)
     node.ring, node.fill = _median(roi, (dist >= band[0]) & (dist <= band[1])), _median(roi, middle)
     if kind == "hub":
-        node.holes = _count_holes(roi, mask, node.ring, colours.background, (x, y))
+        # the hub's colour from its middle band: at the edge JPEG blends it with the background
+        node.holes = _count_holes(roi, mask, node.fill, colours.background, (x, y))
         return node
     node.ring = _inner_ring(roi, mask, node, colours, band)
-    if _differ(node.ring, node.fill) > 20:
-        centre = _median(roi, dist >= 0.85 * depth)
-        if colours.cream is not None and _differ(centre, tuple(int(v) for v in colours.cream)) > 40:
-            raise NoBoardFound(f"a {kind} with a ring but no cream centre at ({x},{y})")
+    centre = _median(roi, dist >= 0.85 * depth)
+    cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
+    toward_cream = _differ(centre, node.fill) > 25 and _differ(centre, cream) < _differ(node.fill, cream) - 20
+    ring = _differ(node.ring, node.fill)
+    # a solid cream centre and no cream around it (a GIF palette may merge the ring into
+    # the fill); a path's line through an ordinary node is cream across the middle too
+    creamy = _near(roi, np.array(cream), 40)
+    core = dist >= 0.75 * depth
+    solid = core.any() and middle.any() and float(creamy[core].mean()) >= 0.85 and float(creamy[middle].mean()) <= 0.03
+    if solid or toward_cream and ring > 10:
         node.terminal = True
+    elif ring > 20 and _differ(centre, node.fill) > 25:
+        raise NoBoardFound(f"a {kind} with a ring and a centre of its own that is not cream at ({x},{y})")
     return node
 
 
@@ -387,13 +555,17 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         box = (slice(py - r - 1, py + r + 2), slice(px - r - 1, px + r + 2))
         share = cv2.filter2D(other[box].astype(np.float32), -1, kernel)[r:r + 3, r:r + 3]
         oy, ox = np.unravel_index(int(np.argmax(share)), share.shape)
+        nominal = px if dx == 0 else py
         best, px, py = float(share[oy, ox]), px + ox - 1, py + oy - 1
         open_hole = float(cv2.filter2D(empty[box].astype(np.float32), -1, kernel)[r:r + 3, r:r + 3].max())
         # an open hole shows the background, which no path line has; a filled one is
         # cream like the lines, so across the axis it must reach to both sides farther
-        # than halfway from a line's half width (0.05) to its own (0.115)
+        # than halfway from a line's half width (0.05) to its own (0.115), from the
+        # place as laid out and as shifted to the best share (shifted alone, toward a
+        # diagonal line beside, a line along the axis once passed for a filled hole)
         line = other[max(0, py - 1):py + 2, :].any(axis=0) if dx == 0 else other[:, max(0, px - 1):px + 2].any(axis=1)
-        found[name] = open_hole >= 0.3 or best >= 0.85 and _reach(line, px if dx == 0 else py) >= 0.0825 * width
+        reach = min(_reach(line, px if dx == 0 else py), _reach(line, nominal))
+        found[name] = open_hole >= 0.3 or best >= 0.85 and reach >= 0.0825 * width
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]
@@ -424,8 +596,13 @@ def _clusters(values: list[float], gap: float) -> list[float]:
     return [sum(g) / len(g) for g in groups]
 
 
-def fit_grid(nodes: list[Node], shape: tuple[int, ...]) -> tuple[Board, float, float, float, float]:
-    """(board, pitch, x0, y0, mean residual) from node centres on one square lattice."""
+def fit_grid(nodes: list[Node], shape: tuple[int, ...],
+             open_sides: tuple[bool, bool, bool, bool] = (False, False, False, False)
+             ) -> tuple[Board, float, float, float, float]:
+    """(board, pitch, x0, y0, mean residual) from node centres on one square lattice. In
+    a framed game area the board sits centred; towards a side where the picture itself
+    ends, the outer nodes must keep the game's margin (0.6 pitch or more, 0.5 allowed), else a row
+    or column may lie beyond the picture."""
     size = float(np.median([n.size for n in nodes]))
     xs = _clusters([n.x for n in nodes], 0.4 * size)
     ys = _clusters([n.y for n in nodes], 0.4 * size)
@@ -460,8 +637,12 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...]) -> tuple[Board, float, f
         raise NoBoardFound("nodes are not on a regular grid")
     h, w = shape[:2]
     mid_x, mid_y = x0 + pitch * (cols - 1) / 2, y0 + pitch * (rows - 1) / 2
-    if abs(mid_x - w / 2) > 0.15 * w or abs(mid_y - h / 2) > 0.2 * h:
+    left, top, right, bottom = open_sides
+    if not (left or right) and abs(mid_x - w / 2) > 0.15 * w or not (top or bottom) and abs(mid_y - h / 2) > 0.2 * h:
         raise NoBoardFound("the nodes are not centred in the game area")
+    margins = (x0, y0, w - (x0 + pitch * (cols - 1)), h - (y0 + pitch * (rows - 1)))
+    if any(o and m < MARGIN * pitch for o, m in zip(open_sides, margins)):
+        raise NoBoardFound("nodes close to the picture's edge: the board may go on beyond it")
     _same_colours(nodes)
     grid = [["."] * cols for _ in range(rows)]
     for (r, c), n in at.items():
@@ -480,6 +661,6 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...]) -> tuple[Board, float, f
 def _same_colours(nodes: list[Node]) -> None:
     """All nodes of a kind share their fill colour (one colour per shape)."""
     for kind in ("triangle", "diamond", "square", "hub"):
-        fills = [n.ring if n.kind == "hub" else n.fill for n in nodes if n.kind == kind]
+        fills = [n.fill for n in nodes if n.kind == kind]
         if fills and max(_differ(a, fills[0]) for a in fills) > 40:
             raise NoBoardFound(f"{kind}s of different colours")

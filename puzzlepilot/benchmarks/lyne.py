@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from puzzlepilot.bench import Bench, ms, summary
-from puzzlepilot.scenes.lyne import PALETTES, half_drawn, on_desktop, render
+from puzzlepilot.scenes.lyne import PALETTES, busy_desktop, gif_frame, half_drawn, render
 from solvers.lyne import Board, SearchLimit, generate, solve, solve_plain
 from vision.common import NoBoardFound
 from vision.lyne import WORK, parse
@@ -122,8 +122,9 @@ def _read(image, work: int | None) -> str | None:
 
 
 def _vision(bench: Bench) -> None:
-    """Parse time per 1920×1080 frame: full-screen games, a window on a desktop, paths
-    half drawn; the baseline reads the game area at its own size instead of 800 px."""
+    """Parse time per 1920×1080 frame: full-screen games and windows on a busy desktop
+    (a terminal, a photo-like wallpaper, sometimes a GIF frame), all lit like the game,
+    paths half drawn; the baseline reads the game area at its own size instead of 800 px."""
     rng = random.Random(7)
     frames = []
     for i in range(3 if bench.quick else 8):
@@ -131,10 +132,11 @@ def _vision(bench: Bench) -> None:
         palette = PALETTES[sorted(PALETTES)[i % len(PALETTES)]]
         drawn = half_drawn(board, answer, rng) if i % 2 else None
         if i % 3 == 2:
-            window, truth = render(board, palette, 1280, 720, drawn=drawn)
-            image, truth = on_desktop(window, truth, 1920, 1080, (300, 200), seed=i)
+            window, truth = render(board, palette, 1280, 720, drawn=drawn, light=i)
+            image, truth = busy_desktop(window, truth, 1920, 1080, (300, 200), seed=i)
+            image = gif_frame(image) if i % 2 else image
         else:
-            image, truth = render(board, palette, 1920, 1080, drawn=drawn)
+            image, truth = render(board, palette, 1920, 1080, drawn=drawn, light=i)
         frames.append((image, truth.board))
     repeat = 2 if bench.quick else 5
     rows, fast_all, full_all = [], [], []

@@ -4,10 +4,13 @@
 the background with large faint diamonds on the node lattice, faint lines between
 neighbouring nodes, shapes (terminals with a darker ring and a cream centre), pale
 octagonal hubs with diamond holes, the level name at the top and the cream tab at the top
-right; drawn paths are cream double lines and fill one hub hole per pass. ``on_desktop``
-puts that window on a wallpaper under a title bar. ``fixture_cases`` builds the vision's
-regression set: palettes, board sizes 2×2 to 6×8, window sizes 640×480 to 2560×1440,
-desktops, half-drawn paths, JPEG, and screens with no LYNE board.
+right; drawn paths are cream double lines and fill one hub hole per pass. ``lit`` adds the
+game's soft background light; ``on_desktop`` puts that window on a wallpaper under a title
+bar, ``busy_desktop`` beside a terminal on a photo-like wallpaper; ``gif_frame``,
+``small_crop`` and ``jpeg`` give recordings' and blogs' losses. ``fixture_cases`` builds
+the vision's regression set: palettes, board sizes 2×2 to 6×8, window sizes 640×480 to 2560×1440,
+desktops, half-drawn paths, JPEG, every palette under the game's light, GIF frames,
+busy desktops, small crops and video frames, and screens with no LYNE board.
 """
 from __future__ import annotations
 
@@ -43,23 +46,44 @@ class Palette:
         return self.border
 
 
-# Original and Deep Space are the game's (GAMES.md); the others are our own stand-ins.
+# The game's twelve palettes, exact RGB (GAMES.md §2, as published by the linija project).
 PALETTES: dict[str, Palette] = {
     "original": Palette((233, 241, 223), (121, 189, 154), (137, 196, 164),
-                        {"t": (168, 219, 168), "d": (59, 134, 134), "s": (194, 120, 92)},
-                        {"t": (206, 240, 183), "d": (11, 72, 107), "s": (190, 79, 35)}, (167, 219, 216)),
+        {"t": (168, 219, 168), "d": (59, 134, 134), "s": (194, 120, 92)},
+        {"t": (206, 240, 183), "d": (11, 72, 107), "s": (190, 79, 35)}, (167, 219, 216)),
     "deep space": Palette((239, 235, 223), (30, 30, 30), (59, 59, 57),
-                          {"t": (206, 137, 48), "d": (74, 178, 255), "s": (198, 0, 0)},
-                          {"t": (255, 165, 21), "d": (0, 134, 255), "s": (252, 31, 32)}, (209, 207, 184)),
-    "tangerine": Palette((250, 228, 200), (238, 120, 60), (244, 140, 84),
-                         {"t": (250, 200, 90), "d": (120, 60, 140), "s": (60, 110, 170)},
-                         {"t": (255, 236, 140), "d": (70, 20, 90), "s": (20, 60, 120)}, (255, 230, 150)),
-    "kind of blue": Palette((214, 226, 240), (40, 70, 120), (54, 86, 140),
-                            {"t": (120, 200, 230), "d": (230, 200, 90), "s": (220, 110, 140)},
-                            {"t": (60, 150, 200), "d": (255, 236, 140), "s": (170, 50, 90)}, (190, 200, 220)),
-    "paddlepop": Palette((255, 240, 245), (235, 150, 180), (242, 166, 194),
-                         {"t": (110, 190, 120), "d": (90, 120, 220), "s": (240, 140, 40)},
-                         {"t": (40, 130, 60), "d": (40, 60, 170), "s": (200, 90, 0)}, (255, 246, 210)),
+        {"t": (206, 137, 48), "d": (74, 178, 255), "s": (198, 0, 0)},
+        {"t": (255, 165, 21), "d": (0, 134, 255), "s": (252, 31, 32)}, (209, 207, 184)),
+    "moonbase": Palette((233, 239, 242), (146, 148, 151), (158, 161, 164),
+        {"t": (170, 123, 123), "d": (122, 117, 124), "s": (115, 148, 175)},
+        {"t": (183, 94, 94), "d": (82, 69, 86), "s": (83, 116, 165)}, (190, 214, 142)),
+    "stone in focus": Palette((232, 240, 222), (116, 149, 153), (132, 162, 163),
+        {"t": (186, 190, 204), "d": (216, 138, 85), "s": (88, 89, 91)},
+        {"t": (103, 103, 124), "d": (175, 97, 44), "s": (35, 31, 32)}, (186, 108, 123)),
+    "velvet ice": Palette((242, 237, 247), (155, 97, 119), (167, 117, 137),
+        {"t": (61, 168, 196), "d": (191, 64, 64), "s": (20, 19, 19)},
+        {"t": (0, 192, 237), "d": (153, 55, 55), "s": (56, 56, 56)}, (214, 135, 131)),
+    "electro": Palette((235, 245, 247), (20, 20, 20), (50, 51, 52),
+        {"t": (216, 158, 212), "d": (30, 214, 30), "s": (112, 232, 228)},
+        {"t": (251, 0, 225), "d": (81, 255, 0), "s": (0, 249, 255)}, (251, 174, 23)),
+    "tulip": Palette((238, 224, 248), (151, 114, 177), (164, 129, 187),
+        {"t": (192, 81, 129), "d": (149, 183, 137), "s": (105, 151, 190)},
+        {"t": (155, 12, 87), "d": (108, 159, 61), "s": (15, 120, 151)}, (222, 168, 202)),
+    "tangerine": Palette((239, 232, 223), (211, 144, 110), (215, 156, 126),
+        {"t": (221, 151, 205), "d": (147, 150, 29), "s": (38, 169, 224)},
+        {"t": (181, 118, 163), "d": (100, 107, 8), "s": (40, 114, 188)}, (184, 200, 211)),
+    "kind of blue": Palette((223, 232, 237), (45, 162, 219), (70, 172, 222),
+        {"t": (157, 204, 215), "d": (213, 191, 100), "s": (78, 93, 169)},
+        {"t": (87, 200, 232), "d": (164, 148, 85), "s": (59, 75, 158)}, (167, 219, 215)),
+    "smoking room": Palette((229, 221, 237), (82, 69, 86), (103, 90, 107),
+        {"t": (198, 162, 60), "d": (135, 79, 41), "s": (84, 100, 109)},
+        {"t": (254, 200, 23), "d": (155, 102, 55), "s": (120, 142, 158)}, (204, 185, 163)),
+    "desert": Palette((239, 234, 223), (196, 178, 148), (202, 186, 158),
+        {"t": (232, 159, 54), "d": (181, 116, 111), "s": (38, 169, 224)},
+        {"t": (239, 187, 101), "d": (160, 78, 68), "s": (27, 117, 187)}, (86, 86, 86)),
+    "paddlepop": Palette((247, 243, 238), (214, 185, 135), (219, 193, 149),
+        {"t": (111, 109, 188), "d": (107, 249, 107), "s": (214, 50, 136)},
+        {"t": (29, 219, 183), "d": (244, 255, 31), "s": (198, 23, 198)}, (188, 145, 81)),
 }
 
 
@@ -127,9 +151,11 @@ def draw_node(img: np.ndarray, ch: str, x: float, y: float, pitch: float, pal: P
 
 
 def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
-           drawn: dict[str, list[list[int]]] | None = None, level: str = "B 25") -> tuple[np.ndarray, Truth]:
+           drawn: dict[str, list[list[int]]] | None = None, level: str = "B 25",
+           light: int | None = None) -> tuple[np.ndarray, Truth]:
     """The game area of ``width``×``height`` showing the board, with ``drawn`` partial
-    paths (node lists) in cream."""
+    paths (node lists) in cream; ``light`` (a seed) lights the background with a soft
+    gradient as the game does, None leaves it flat like the captures in ``real/lyne``."""
     img = np.empty((height, width, 3), np.uint8)
     img[:] = bgr(pal.background)
     rows, cols = board.rows, board.cols
@@ -147,6 +173,8 @@ def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
             if 0 <= r + dr < rows and 0 <= c + dc < cols and board.grid[r + dr][c + dc] != ".":
                 a, b = centre[r][c], centre[r + dr][c + dc]
                 cv2.line(img, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), bgr(pal.faint), line, cv2.LINE_AA)
+    if light is not None:
+        img = lit(img, light)
     passes: dict[Pos, int] = {}
     for path in (drawn or {}).values():
         for r, c in path[1:-1]:
@@ -162,6 +190,23 @@ def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
     _level_name(img, level, width / 2, height * 0.045, height * 0.035, pal)
     truth = Truth(board.to_text().replace("\n", "/"), tuple(p for row in centre for p in row), pitch)
     return img, truth
+
+
+def lit(img: np.ndarray, seed: int) -> np.ndarray:
+    """The image under the game's background light: brighter to one side and darker to
+    the other (up to ±14 %), a soft spot, and a green or blue tint growing across it."""
+    rng = np.random.default_rng(seed)
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    u, v = xx / w - 0.5, yy / h - 0.5
+    angle = rng.uniform(0, 2 * math.pi)
+    sx, sy = rng.uniform(-0.3, 0.3, 2)
+    gain = 1 + rng.uniform(0.08, 0.14) * 2 * (u * math.cos(angle) + v * math.sin(angle)) \
+        + rng.uniform(0.0, 0.08) * np.exp(-((u - sx) ** 2 + (v - sy) ** 2) / 0.08)
+    out = img.astype(np.float32) * gain[..., None]
+    tint = rng.uniform(-12, 12) * (u * math.sin(angle) - v * math.cos(angle))
+    out[..., rng.integers(0, 2)] += tint          # BGR: blue or green
+    return out.clip(0, 255).astype(np.uint8)
 
 
 def _double_line(img: np.ndarray, points: list[tuple[float, float]], pitch: float, color: RGB) -> None:
@@ -187,13 +232,17 @@ def _level_name(img: np.ndarray, text: str, x: float, y: float, size: float, pal
 
 
 def on_desktop(window: np.ndarray, truth: Truth, width: int, height: int, at: tuple[int, int],
-               title: str = "LYNE", seed: int = 0) -> tuple[np.ndarray, Truth]:
-    """The game window with a title bar placed at ``at`` on a wallpaper of width×height."""
-    rng = np.random.default_rng(seed)
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-    base = rng.integers(40, 200, 3)
-    img = np.stack([(base[i] + 40 * np.sin(xx / (150 + 40 * i)) + 30 * np.cos(yy / 120)).clip(0, 255)
-                    for i in range(3)], axis=2).astype(np.uint8)
+               title: str = "LYNE", seed: int = 0, wallpaper: np.ndarray | None = None) -> tuple[np.ndarray, Truth]:
+    """The game window with a title bar placed at ``at`` on a wallpaper of width×height
+    (smooth waves of colour unless one is given)."""
+    if wallpaper is None:
+        rng = np.random.default_rng(seed)
+        yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+        base = rng.integers(40, 200, 3)
+        img = np.stack([(base[i] + 40 * np.sin(xx / (150 + 40 * i)) + 30 * np.cos(yy / 120)).clip(0, 255)
+                        for i in range(3)], axis=2).astype(np.uint8)
+    else:
+        img = wallpaper.copy()
     bar = max(20, round(height * 0.025))
     h, w = window.shape[:2]
     x, y = at
@@ -203,6 +252,66 @@ def on_desktop(window: np.ndarray, truth: Truth, width: int, height: int, at: tu
     img[y:y + h, x:x + w] = window
     cells = tuple((cx + x, cy + y) for cx, cy in truth.cells)
     return img, Truth(truth.board, cells, truth.pitch)
+
+
+def busy_desktop(window: np.ndarray, truth: Truth, width: int, height: int, at: tuple[int, int],
+                 seed: int = 0) -> tuple[np.ndarray, Truth]:
+    """The game window on a photo-like wallpaper (soft blobs of colour over fine grain)
+    beside a terminal and another window, as in a screen recording of a desktop."""
+    rng = np.random.default_rng(seed)
+    coarse = rng.integers(0, 256, (6, 9, 3)).astype(np.uint8)
+    wall = cv2.resize(coarse, (width, height), interpolation=cv2.INTER_CUBIC).astype(np.float32)
+    detail = cv2.resize(rng.normal(0, 30, (height // 8, width // 8, 3)).astype(np.float32), (width, height))
+    img = (wall + detail + rng.normal(0, 6, (height, width, 3))).clip(0, 255).astype(np.uint8)
+    h, w = window.shape[:2]
+    x, y = at
+    # a terminal to one side of the game, another window on the other
+    tw, th = min(width // 3, 700), min(height // 2, 500)
+    tx = x + w + 40 if x + w + 40 + tw <= width else max(0, x - tw - 40)
+    cv2.rectangle(img, (tx, 60), (tx + tw, 60 + th), (36, 30, 30), -1)
+    for i in range(th // 22):
+        cv2.putText(img, "$ " + "".join(rng.choice(list("abcdefghijklmnop ./-_0123")) for _ in range(28)),
+                    (tx + 10, 90 + 22 * i), cv2.FONT_HERSHEY_PLAIN, 1.1, (200, 220, 200), 1, cv2.LINE_AA)
+    ox, oy = rng.integers(0, max(1, width - 500)), max(0, height - 380)
+    cv2.rectangle(img, (int(ox), oy), (int(ox) + 480, oy + 340), (236, 236, 236), -1)
+    cv2.rectangle(img, (int(ox), oy), (int(ox) + 480, oy + 28), (200, 190, 180), -1)
+    return on_desktop(window, truth, width, height, at, seed=seed, wallpaper=img)
+
+
+def gif_frame(image: np.ndarray, colours: int = 256) -> np.ndarray:
+    """The image as a frame of a GIF recording: an adaptive palette of ``colours`` with
+    Floyd–Steinberg error diffusion."""
+    from PIL import Image
+
+    pil = Image.fromarray(image[..., ::-1])
+    quant = pil.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.FLOYDSTEINBERG)
+    return np.asarray(quant.convert("RGB"))[..., ::-1].copy()
+
+
+def jpeg(image: np.ndarray, quality: int = 85) -> np.ndarray:
+    """The image after a JPEG round trip."""
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+def small_crop(image: np.ndarray, truth: Truth, box: tuple[int, int, int, int], side: int = 240,
+               blur: float = 0.0, quality: int = 75) -> tuple[np.ndarray, Truth]:
+    """A part (x, y, w, h) of the image scaled to ``side`` px across, optionally blurred
+    like a video frame, saved as a JPEG: a blog's or a stream's picture of the game."""
+    x, y, w, h = box
+    k = side / w
+    part = cv2.resize(image[y:y + h, x:x + w], (side, round(h * k)), interpolation=cv2.INTER_AREA)
+    if blur:
+        part = cv2.GaussianBlur(part, (0, 0), blur)
+    cells = tuple(((cx - x) * k, (cy - y) * k) for cx, cy in truth.cells)
+    return jpeg(part, quality), Truth(truth.board, cells, truth.pitch * k)
+
+
+def board_box(truth: Truth, margin: float) -> tuple[int, int, int, int]:
+    """The box around the board's nodes with ``margin`` pitches on every side."""
+    xs, ys = [x for x, _ in truth.cells], [y for _, y in truth.cells]
+    pad = margin * truth.pitch
+    x0, y0 = round(min(xs) - pad), round(min(ys) - pad)
+    return x0, y0, round(max(xs) + pad) - x0, round(max(ys) + pad) - y0
 
 
 def half_drawn(board: Board, solution: dict[str, list[list[int]]], rng: random.Random) -> dict[str, list[list[int]]]:
@@ -252,6 +361,32 @@ def fixture_cases() -> list[FixtureCase]:
             img, t = on_desktop(img, t, 1280, 720, (300, 140), seed=20 + n)
             note += ", small window on a desktop"
         add(f"extra_{pal_name.replace(' ', '_')}_{w}", img, t.board, note, ext="jpg" if n == 2 else "png")
+    # real light: every palette lit, then GIF frames, small JPEG crops, a busy desktop
+    # recorded as a GIF and a blurred video frame
+    for n, pal_name in enumerate(PALETTES):
+        rows, cols = 3 + n % 4, 3 + n % 5
+        board, answer = generate(rows, cols, rng, hubs=rows * cols // 7)
+        w, h = sizes[n % 4]
+        img, t = render(board, PALETTES[pal_name], w, h, level=f"D {n + 1}", light=n,
+                        drawn=half_drawn(board, answer, rng) if n % 4 == 3 else None)
+        slug = pal_name.replace(" ", "_")
+        add(f"lit_{slug}_{w}", img, t.board, f"generated {rows}x{cols}, {pal_name}, lit background, {w}x{h}")
+        if n % 3 == 0:
+            add(f"gif_{slug}_{w}", gif_frame(img, 128 + 64 * (n % 3)), t.board, f"the lit {pal_name} screen as a GIF frame")
+        if n % 3 == 1 and n % 4 != 3:   # crops of level starts (a small mid-level crop may be refused)
+            crop, ct = small_crop(img, t, board_box(t, 0.9), side=240 + 40 * (n % 2))
+            add(f"crop_{slug}_{crop.shape[1]}", crop, ct.board, f"the lit {pal_name} board cut out at "
+                f"{crop.shape[1]} px across, JPEG", ext="jpg")
+    board, _ = generate(4, 5, rng, hubs=3)
+    window, t = render(board, PALETTES["electro"], 640, 480, light=40)
+    img, t = busy_desktop(window, t, 1600, 900, (520, 260), seed=40)
+    add("desktop_gif_electro", gif_frame(img), t.board, "a small lit electro window on a busy desktop, GIF frame")
+    window, t = render(board, PALETTES["velvet ice"], 1280, 720, light=41)
+    frame = jpeg(cv2.GaussianBlur(cv2.resize(window, (480, 270), interpolation=cv2.INTER_AREA), (0, 0), 0.7), 60)
+    add("video_velvet_ice_480", frame, t.board, "a lit velvet ice screen as a blurred 480x270 video frame", ext="jpg")
+    img, t = render(Board.from_text("TSD/2S2/tsd/D2T"), PALETTES["moonbase"], 640, 480, light=42)
+    crop, _ = small_crop(img, t, (260, 0, 380, 480), side=240)
+    add("none_crop_cuts_the_board", crop, None, "a crop through the middle column of a moonbase board")
     # screens with no LYNE board: an empty game area, and a plain wallpaper
     empty = np.empty((480, 640, 3), np.uint8)
     empty[:] = bgr(PALETTES["original"].background)
