@@ -350,17 +350,23 @@ class _Search:
             if count_open == 1:
                 self.restrict(dom, open_edge, bit if fixed % 2 else ~bit, queue)
 
-    def settle(self, dom: list[int]) -> bool:
-        """Apply the cut rules of every shape (``cuts``) and propagate, until nothing
-        changes; False when the branch breaks a rule."""
+    def settle(self, dom: list[int], touched: int = -1) -> bool:
+        """Apply the cut rules (``cuts``) of the shapes whose bits are in ``touched`` and
+        propagate, then those of the shapes that changed, until nothing changes; False
+        when the branch breaks a rule. A branch of a settled parent passes the shapes its
+        narrowing touched (``touched``): the cuts of the others would find nothing new."""
         try:
-            while True:
+            while touched:
+                before = dom[:]
                 queue: list[int] = []
                 for s, bit in enumerate(self.shape_bits):
-                    self.cuts(dom, s, bit, queue)
+                    if touched & bit:
+                        self.cuts(dom, s, bit, queue)
                 if not queue:
                     return True
                 self.propagate(dom, queue)
+                touched = _touched(before, dom)
+            return True
         except _Contradiction:
             return False
 
@@ -448,25 +454,30 @@ class _Search:
         return best
 
     def probe(self, dom: list[int]) -> bool:
-        """Failed-literal probing: every value of every open edge is tried with full
-        propagation, and the values that break a rule are removed, until nothing
-        changes. False when the branch breaks a rule."""
+        """Probing: every value of every open edge is tried with full propagation; the
+        edge keeps the values that survive, and every edge keeps only the values some
+        surviving try left it (what all tries agree on holds), until nothing changes.
+        False when the branch breaks a rule."""
         changed = True
         while changed:
             changed = False
             for e, d in enumerate(dom):
                 if not d & (d - 1):
                     continue
+                union = None
                 for bit in (NONE, *self.shape_bits):
-                    if not dom[e] & bit or not dom[e] & (dom[e] - 1):
+                    if not d & bit:
                         continue
                     child = self.narrowed(dom, e, bit)
-                    if child is not None and self.settle(child):
+                    if child is None or not self.settle(child, _touched(dom, child)):
                         continue
-                    rest = self.narrowed(dom, e, ~bit)
-                    if rest is None or not self.settle(rest):
+                    union = child if union is None else [x | y for x, y in zip(union, child)]
+                if union is None:
+                    return False
+                if union != dom:
+                    dom[:] = union
+                    if not self.settle(dom):    # the union of settled branches may not be
                         return False
-                    dom[:] = rest
                     changed = True
         return True
 
@@ -482,13 +493,13 @@ class _Search:
             return None
         return child
 
-    def search(self, dom: list[int], depth: int = 0) -> list[int] | None:
+    def search(self, dom: list[int], depth: int = 0, touched: int = -1) -> list[int] | None:
         self.nodes += 1
         if self.nodes > self.limit:
             raise _GaveUp
         if self.progress is not None and not self.nodes & 1023:
             self.progress(f"{self.nodes:,} nodes searched")
-        if not self.settle(dom):
+        if not self.settle(dom, touched):
             return None
         if depth < self.probe_depth and not self.probe(dom):
             return None
@@ -501,7 +512,7 @@ class _Search:
             child = self.narrowed(dom, e, bit)
             if child is None:
                 continue
-            found = self.search(child, depth + 1)
+            found = self.search(child, depth + 1, _touched(dom, child))
             if found is not None:
                 return found
         return None
@@ -525,6 +536,18 @@ def _trail(net: _Net, dom: list[int], s: int) -> list[Pos]:
         else:
             trail.append(stack.pop())
     return [net.pos[i] for i in reversed(trail)]
+
+
+def _touched(before: list[int], after: list[int]) -> int:
+    """The shapes (as bits) whose cut rules may find something new after ``before`` was
+    narrowed to ``after``: a shape left an edge, or an edge became the shape's alone."""
+    bits = 0
+    for x, y in zip(before, after):
+        if x != y:
+            bits |= x ^ y
+            if not y & (y - 1):
+                bits |= y
+    return bits & ~NONE
 
 
 class _GaveUp(Exception):
