@@ -290,6 +290,18 @@ class _Search:
         self.limit = limit
         self.progress = progress
         self.probe_depth = 0    # search nodes shallower than this probe every open edge
+        # per shape: the edges it may ever use, and for each node the neighbours over them
+        self.may = [[e for e, d in enumerate(net.start) if d & bit] for bit in self.shape_bits]
+        self.nbrs: list[list[list[tuple[int, int]]]] = []
+        for may in self.may:
+            nbrs: list[list[tuple[int, int]]] = [[] for _ in net.pos]
+            for e in may:
+                a, b = net.edges[e]
+                nbrs[a].append((b, e))
+                nbrs[b].append((a, e))
+            self.nbrs.append(nbrs)
+        self.mine = [[n for n, o in enumerate(net.owner) if o == s] for s in range(len(net.ends))]
+        self.own = [[o == s for o in net.owner] for s in range(len(net.ends))]
 
     def restrict(self, dom: list[int], e: int, allowed: int, queue: list[int]) -> None:
         new = dom[e] & allowed
@@ -380,43 +392,45 @@ class _Search:
         needs beyond it break the rules."""
         net = self.net
         size = len(net.pos)
-        adj: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-        needed = [o == s for o in net.owner]
-        for e, (a, b) in enumerate(net.edges):
-            d = dom[e]
-            if d & bit:
-                adj[a].append((b, e))
-                adj[b].append((a, e))
-                if d == bit:
-                    needed[a] = needed[b] = True
+        nbrs = self.nbrs[s]
+        needed = self.own[s][:]        # its own nodes, and the ends of its drawn edges
         first, last = net.ends[s]
         disc = [-1] * size
         low = [0] * size
         below = [0] * size             # needs in the depth-first subtree
         beyond = [False] * size        # the subtree holds the last terminal
+        beyond[last] = True
         disc[first] = low[first] = 0
         count = 1
-        stack = [(first, -1, iter(adj[first]))]
+        stack = [(first, -1, iter(nbrs[first]))]
         while stack:
             u, via, rest = stack[-1]
             for v, e in rest:
+                d = dom[e]
+                if not d & bit:
+                    continue
+                if d == bit:
+                    needed[u] = True
                 if e == via:
                     continue
-                if disc[v] < 0:
+                dv = disc[v]
+                if dv < 0:
                     disc[v] = low[v] = count
                     count += 1
-                    stack.append((v, e, iter(adj[v])))
+                    stack.append((v, e, iter(nbrs[v])))
                     break
-                low[u] = min(low[u], disc[v])
+                if dv < low[u]:
+                    low[u] = dv
             else:
                 stack.pop()
                 below[u] += needed[u]
-                beyond[u] = beyond[u] or u == last
                 if stack:
                     p = stack[-1][0]
-                    low[p] = min(low[p], low[u])
+                    if low[u] < low[p]:
+                        low[p] = low[u]
                     below[p] += below[u]
-                    beyond[p] = beyond[p] or beyond[u]
+                    if beyond[u]:
+                        beyond[p] = True
                     if low[u] > disc[p]:            # via is a bridge
                         if beyond[u]:
                             self.restrict(dom, via, bit, queue)
@@ -424,11 +438,14 @@ class _Search:
                             raise _Contradiction(f"shape {s} would cross a bridge twice")
                         else:
                             self.restrict(dom, via, ~bit, queue)
-        for i in range(size):
-            if needed[i] and disc[i] < 0:
+        for i in self.mine[s]:
+            if disc[i] < 0:
                 raise _Contradiction(f"shape {s} cannot reach {net.pos[i]}")
-        for e, (a, b) in enumerate(net.edges):
-            if dom[e] & bit and disc[a] < 0:
+        for e in self.may[s]:
+            d = dom[e]
+            if d & bit and disc[net.edges[e][0]] < 0:
+                if d == bit:
+                    raise _Contradiction(f"shape {s} cannot reach {net.pos[net.edges[e][0]]}")
                 self.restrict(dom, e, ~bit, queue)
 
     def choose(self, dom: list[int]) -> int:
