@@ -13,14 +13,15 @@ the first terminal cannot reach cannot be the shape's (and breaks the branch if 
 needs it), and a bridge is drawn when the second terminal lies beyond it, else left
 undrawn (the trail could not come back). Search branches on the edge with the fewest
 choices at the tightest node, trying "no edge" first (hubs get most of their edges from
-shape nodes); a board that takes more than a few hundred nodes is searched again with
-failed-literal probing (every value of every open edge tried and propagated) at the root,
-then at the first levels (``RUNS``), which settles hub-dense boards. A full assignment is
-turned into paths by tracing each shape's Euler trail (Hierholzer) from one terminal to
-the other. Measured (``bench
-lyne``): real levels need under 5 search nodes; generated 7×7–8×8 levels with up to 15
-hubs a few ms typically and ~0.2 s at worst, where the plain per-shape path search,
-``solve_plain`` (kept as the baseline and the tests' reference), takes seconds.
+shape nodes); a board that takes more than ~150 search nodes is searched again probing the first two levels (``RUNS``): every
+value of every open edge is tried and propagated, what fails is removed, what all tries
+agree on is kept, and the search branches on the edge whose tries narrowed the board most
+(look-ahead). A branch re-runs the cut rules only of the shapes its narrowing touched. A
+full assignment is turned into paths by tracing each shape's Euler trail (Hierholzer)
+from one terminal to the other. Measured (``bench lyne``): real levels need under 5
+search nodes; generated 7×7 levels with up to 20 hubs take ~1.3 ms median and under
+60 ms at worst, where the plain per-shape path search, ``solve_plain`` (kept as the
+baseline and the tests' reference), takes seconds.
 """
 from __future__ import annotations
 
@@ -38,8 +39,10 @@ NONE = 1  # domain bit for "no edge"; shape i is bit 2 << i
 # level of the depth-first search (a few hundred KB at most), so the cap bounds time.
 MAX_NODES = 2_000_000
 # The successive runs of the search (see solve): how deep it probes, and how many nodes
-# it may take before the next run (None: up to the cap).
-RUNS: tuple[tuple[int, int | None], ...] = ((0, 300), (1, 300), (4, None))
+# it may take before the next run (None: up to the cap). Probing the first two levels
+# with look-ahead branching settled every hub-dense 7x7 level tried in a few dozen nodes;
+# probing deeper costs more than it saves.
+RUNS: tuple[tuple[int, int | None], ...] = ((0, 150), (2, None))
 
 
 @dataclass(frozen=True)
@@ -470,33 +473,40 @@ class _Search:
                     best, best_key = e, key
         return best
 
-    def probe(self, dom: list[int]) -> bool:
+    def probe(self, dom: list[int]) -> int | None:
         """Probing: every value of every open edge is tried with full propagation; the
         edge keeps the values that survive, and every edge keeps only the values some
         surviving try left it (what all tries agree on holds), until nothing changes.
-        False when the branch breaks a rule."""
+        None when the branch breaks a rule, else the edge to branch on: the one whose
+        tries narrowed the most other edges (the product over its values, as look-ahead
+        SAT solvers weigh a variable), -1 when none is left open."""
         changed = True
         while changed:
             changed = False
+            best, best_score = -1, 0
             for e, d in enumerate(dom):
                 if not d & (d - 1):
                     continue
                 union = None
+                score = 1
                 for bit in (NONE, *self.shape_bits):
                     if not d & bit:
                         continue
                     child = self.narrowed(dom, e, bit)
                     if child is None or not self.settle(child, _touched(dom, child)):
                         continue
+                    score *= sum(x != y for x, y in zip(dom, child))
                     union = child if union is None else [x | y for x, y in zip(union, child)]
                 if union is None:
-                    return False
+                    return None
                 if union != dom:
                     dom[:] = union
                     if not self.settle(dom):    # the union of settled branches may not be
-                        return False
+                        return None
                     changed = True
-        return True
+                elif score > best_score:
+                    best, best_score = e, score
+        return best
 
     def narrowed(self, dom: list[int], e: int, allowed: int) -> list[int] | None:
         """A copy of the domains with edge e narrowed to ``allowed`` and propagated; None
@@ -518,9 +528,13 @@ class _Search:
             self.progress(f"{self.nodes:,} nodes searched")
         if not self.settle(dom, touched):
             return None
-        if depth < self.probe_depth and not self.probe(dom):
-            return None
-        e = self.choose(dom)
+        e = -1
+        if depth < self.probe_depth:
+            e = self.probe(dom)
+            if e is None:
+                return None
+        if e < 0:
+            e = self.choose(dom)
         if e < 0:
             return dom
         d = dom[e]
@@ -584,8 +598,7 @@ def solve(board: Board, max_nodes: int | None = None,
     except _Contradiction as exc:
         return SolveResult(False, reason=f"impossible from the start: {exc}", stats={"nodes": 0})
     # Most boards need a few dozen nodes and no probing; a board that takes more is
-    # searched again probing at the root (~50 ms, settles most hub-dense boards), then
-    # again probing the first levels. Each run's nodes count towards the cap.
+    # searched again probing the first levels. Each run's nodes count towards the cap.
     limit = search.limit
     found = None
     try:
