@@ -13,14 +13,15 @@ the first terminal cannot reach cannot be the shape's (and breaks the branch if 
 needs it), and a bridge is drawn when the second terminal lies beyond it, else left
 undrawn (the trail could not come back). Search branches on the edge with the fewest
 choices at the tightest node, trying "no edge" first (hubs get most of their edges from
-shape nodes); a board that takes more than a few hundred nodes is searched again with
-failed-literal probing (every value of every open edge tried and propagated) at the root,
-then at the first levels (``RUNS``), which settles hub-dense boards. A full assignment is
-turned into paths by tracing each shape's Euler trail (Hierholzer) from one terminal to
-the other. Measured (``bench
-lyne``): real levels need under 5 search nodes; generated 7×7–8×8 levels with up to 15
-hubs a few ms typically and ~0.2 s at worst, where the plain per-shape path search,
-``solve_plain`` (kept as the baseline and the tests' reference), takes seconds.
+shape nodes); a board that takes more than ~150 search nodes is searched again probing the first two levels (``RUNS``): every
+value of every open edge is tried and propagated, what fails is removed, what all tries
+agree on is kept, and the search branches on the edge whose tries narrowed the board most
+(look-ahead). A branch re-runs the cut rules only of the shapes its narrowing touched. A
+full assignment is turned into paths by tracing each shape's Euler trail (Hierholzer)
+from one terminal to the other. Measured (``bench lyne``): real levels need under 5
+search nodes; generated 7×7 levels with up to 20 hubs take ~1.3 ms median and under
+60 ms at worst, where the plain per-shape path search, ``solve_plain`` (kept as the
+baseline and the tests' reference), takes seconds.
 """
 from __future__ import annotations
 
@@ -38,8 +39,10 @@ NONE = 1  # domain bit for "no edge"; shape i is bit 2 << i
 # level of the depth-first search (a few hundred KB at most), so the cap bounds time.
 MAX_NODES = 2_000_000
 # The successive runs of the search (see solve): how deep it probes, and how many nodes
-# it may take before the next run (None: up to the cap).
-RUNS: tuple[tuple[int, int | None], ...] = ((0, 300), (1, 300), (4, None))
+# it may take before the next run (None: up to the cap). Probing the first two levels
+# with look-ahead branching settled every hub-dense 7x7 level tried in a few dozen nodes;
+# probing deeper costs more than it saves.
+RUNS: tuple[tuple[int, int | None], ...] = ((0, 150), (2, None))
 
 
 @dataclass(frozen=True)
@@ -290,6 +293,18 @@ class _Search:
         self.limit = limit
         self.progress = progress
         self.probe_depth = 0    # search nodes shallower than this probe every open edge
+        # per shape: the edges it may ever use, and for each node the neighbours over them
+        self.may = [[e for e, d in enumerate(net.start) if d & bit] for bit in self.shape_bits]
+        self.nbrs: list[list[list[tuple[int, int]]]] = []
+        for may in self.may:
+            nbrs: list[list[tuple[int, int]]] = [[] for _ in net.pos]
+            for e in may:
+                a, b = net.edges[e]
+                nbrs[a].append((b, e))
+                nbrs[b].append((a, e))
+            self.nbrs.append(nbrs)
+        self.mine = [[n for n, o in enumerate(net.owner) if o == s] for s in range(len(net.ends))]
+        self.own = [[o == s for o in net.owner] for s in range(len(net.ends))]
 
     def restrict(self, dom: list[int], e: int, allowed: int, queue: list[int]) -> None:
         new = dom[e] & allowed
@@ -350,17 +365,23 @@ class _Search:
             if count_open == 1:
                 self.restrict(dom, open_edge, bit if fixed % 2 else ~bit, queue)
 
-    def settle(self, dom: list[int]) -> bool:
-        """Apply the cut rules of every shape (``cuts``) and propagate, until nothing
-        changes; False when the branch breaks a rule."""
+    def settle(self, dom: list[int], touched: int = -1) -> bool:
+        """Apply the cut rules (``cuts``) of the shapes whose bits are in ``touched`` and
+        propagate, then those of the shapes that changed, until nothing changes; False
+        when the branch breaks a rule. A branch of a settled parent passes the shapes its
+        narrowing touched (``touched``): the cuts of the others would find nothing new."""
         try:
-            while True:
+            while touched:
+                before = dom[:]
                 queue: list[int] = []
                 for s, bit in enumerate(self.shape_bits):
-                    self.cuts(dom, s, bit, queue)
+                    if touched & bit:
+                        self.cuts(dom, s, bit, queue)
                 if not queue:
                     return True
                 self.propagate(dom, queue)
+                touched = _touched(before, dom)
+            return True
         except _Contradiction:
             return False
 
@@ -374,43 +395,45 @@ class _Search:
         needs beyond it break the rules."""
         net = self.net
         size = len(net.pos)
-        adj: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-        needed = [o == s for o in net.owner]
-        for e, (a, b) in enumerate(net.edges):
-            d = dom[e]
-            if d & bit:
-                adj[a].append((b, e))
-                adj[b].append((a, e))
-                if d == bit:
-                    needed[a] = needed[b] = True
+        nbrs = self.nbrs[s]
+        needed = self.own[s][:]        # its own nodes, and the ends of its drawn edges
         first, last = net.ends[s]
         disc = [-1] * size
         low = [0] * size
         below = [0] * size             # needs in the depth-first subtree
         beyond = [False] * size        # the subtree holds the last terminal
+        beyond[last] = True
         disc[first] = low[first] = 0
         count = 1
-        stack = [(first, -1, iter(adj[first]))]
+        stack = [(first, -1, iter(nbrs[first]))]
         while stack:
             u, via, rest = stack[-1]
             for v, e in rest:
+                d = dom[e]
+                if not d & bit:
+                    continue
+                if d == bit:
+                    needed[u] = True
                 if e == via:
                     continue
-                if disc[v] < 0:
+                dv = disc[v]
+                if dv < 0:
                     disc[v] = low[v] = count
                     count += 1
-                    stack.append((v, e, iter(adj[v])))
+                    stack.append((v, e, iter(nbrs[v])))
                     break
-                low[u] = min(low[u], disc[v])
+                if dv < low[u]:
+                    low[u] = dv
             else:
                 stack.pop()
                 below[u] += needed[u]
-                beyond[u] = beyond[u] or u == last
                 if stack:
                     p = stack[-1][0]
-                    low[p] = min(low[p], low[u])
+                    if low[u] < low[p]:
+                        low[p] = low[u]
                     below[p] += below[u]
-                    beyond[p] = beyond[p] or beyond[u]
+                    if beyond[u]:
+                        beyond[p] = True
                     if low[u] > disc[p]:            # via is a bridge
                         if beyond[u]:
                             self.restrict(dom, via, bit, queue)
@@ -418,11 +441,14 @@ class _Search:
                             raise _Contradiction(f"shape {s} would cross a bridge twice")
                         else:
                             self.restrict(dom, via, ~bit, queue)
-        for i in range(size):
-            if needed[i] and disc[i] < 0:
+        for i in self.mine[s]:
+            if disc[i] < 0:
                 raise _Contradiction(f"shape {s} cannot reach {net.pos[i]}")
-        for e, (a, b) in enumerate(net.edges):
-            if dom[e] & bit and disc[a] < 0:
+        for e in self.may[s]:
+            d = dom[e]
+            if d & bit and disc[net.edges[e][0]] < 0:
+                if d == bit:
+                    raise _Contradiction(f"shape {s} cannot reach {net.pos[net.edges[e][0]]}")
                 self.restrict(dom, e, ~bit, queue)
 
     def choose(self, dom: list[int]) -> int:
@@ -447,28 +473,40 @@ class _Search:
                     best, best_key = e, key
         return best
 
-    def probe(self, dom: list[int]) -> bool:
-        """Failed-literal probing: every value of every open edge is tried with full
-        propagation, and the values that break a rule are removed, until nothing
-        changes. False when the branch breaks a rule."""
+    def probe(self, dom: list[int]) -> int | None:
+        """Probing: every value of every open edge is tried with full propagation; the
+        edge keeps the values that survive, and every edge keeps only the values some
+        surviving try left it (what all tries agree on holds), until nothing changes.
+        None when the branch breaks a rule, else the edge to branch on: the one whose
+        tries narrowed the most other edges (the product over its values, as look-ahead
+        SAT solvers weigh a variable), -1 when none is left open."""
         changed = True
         while changed:
             changed = False
+            best, best_score = -1, 0
             for e, d in enumerate(dom):
                 if not d & (d - 1):
                     continue
+                union = None
+                score = 1
                 for bit in (NONE, *self.shape_bits):
-                    if not dom[e] & bit or not dom[e] & (dom[e] - 1):
+                    if not d & bit:
                         continue
                     child = self.narrowed(dom, e, bit)
-                    if child is not None and self.settle(child):
+                    if child is None or not self.settle(child, _touched(dom, child)):
                         continue
-                    rest = self.narrowed(dom, e, ~bit)
-                    if rest is None or not self.settle(rest):
-                        return False
-                    dom[:] = rest
+                    score *= sum(x != y for x, y in zip(dom, child))
+                    union = child if union is None else [x | y for x, y in zip(union, child)]
+                if union is None:
+                    return None
+                if union != dom:
+                    dom[:] = union
+                    if not self.settle(dom):    # the union of settled branches may not be
+                        return None
                     changed = True
-        return True
+                elif score > best_score:
+                    best, best_score = e, score
+        return best
 
     def narrowed(self, dom: list[int], e: int, allowed: int) -> list[int] | None:
         """A copy of the domains with edge e narrowed to ``allowed`` and propagated; None
@@ -482,17 +520,21 @@ class _Search:
             return None
         return child
 
-    def search(self, dom: list[int], depth: int = 0) -> list[int] | None:
+    def search(self, dom: list[int], depth: int = 0, touched: int = -1) -> list[int] | None:
         self.nodes += 1
         if self.nodes > self.limit:
             raise _GaveUp
         if self.progress is not None and not self.nodes & 1023:
             self.progress(f"{self.nodes:,} nodes searched")
-        if not self.settle(dom):
+        if not self.settle(dom, touched):
             return None
-        if depth < self.probe_depth and not self.probe(dom):
-            return None
-        e = self.choose(dom)
+        e = -1
+        if depth < self.probe_depth:
+            e = self.probe(dom)
+            if e is None:
+                return None
+        if e < 0:
+            e = self.choose(dom)
         if e < 0:
             return dom
         d = dom[e]
@@ -501,7 +543,7 @@ class _Search:
             child = self.narrowed(dom, e, bit)
             if child is None:
                 continue
-            found = self.search(child, depth + 1)
+            found = self.search(child, depth + 1, _touched(dom, child))
             if found is not None:
                 return found
         return None
@@ -527,6 +569,18 @@ def _trail(net: _Net, dom: list[int], s: int) -> list[Pos]:
     return [net.pos[i] for i in reversed(trail)]
 
 
+def _touched(before: list[int], after: list[int]) -> int:
+    """The shapes (as bits) whose cut rules may find something new after ``before`` was
+    narrowed to ``after``: a shape left an edge, or an edge became the shape's alone."""
+    bits = 0
+    for x, y in zip(before, after):
+        if x != y:
+            bits |= x ^ y
+            if not y & (y - 1):
+                bits |= y
+    return bits & ~NONE
+
+
 class _GaveUp(Exception):
     """The search reached its node cap."""
 
@@ -544,8 +598,7 @@ def solve(board: Board, max_nodes: int | None = None,
     except _Contradiction as exc:
         return SolveResult(False, reason=f"impossible from the start: {exc}", stats={"nodes": 0})
     # Most boards need a few dozen nodes and no probing; a board that takes more is
-    # searched again probing at the root (~50 ms, settles most hub-dense boards), then
-    # again probing the first levels. Each run's nodes count towards the cap.
+    # searched again probing the first levels. Each run's nodes count towards the cap.
     limit = search.limit
     found = None
     try:
