@@ -269,20 +269,25 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
     if len(open_sides) > OPEN_SIDES:
         raise NoBoardFound("no edge along the board's outline")
-    # a side to be joined must show no long straight run of edge either: two framed tiles
-    # edge to edge whose name bands meet have an edge over most of the side, not all
-    for r, c in zip(*np.nonzero(vs < JOIN)):
-        if longest_run(e, True, g.ox + c * g.px, g.oy + (r + .2) * g.py, g.oy + (r + .8) * g.py, reach) >= RUN_SPLIT:
-            vs[r, c] = (JOIN + SPLIT) / 2
-    for r, c in zip(*np.nonzero(hs < JOIN)):
-        if longest_run(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach) >= RUN_SPLIT:
-            hs[r, c] = (JOIN + SPLIT) / 2
     _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
         if not empty[inner]:
             raise NoBoardFound("a piece shows no edge along the board's outline")
+    # a side to be joined must show no long straight run of edge either: two framed tiles
+    # edge to edge whose name bands meet have an edge over most of the side, not all.
+    # (Sides between a piece and an empty cell are refused below whatever their run, so
+    # only the others are looked at: the costly part of a grid's reading.)
+    padded = np.pad(empty, 1)
+    v_look, h_look = padded[1:-1, :-1] == padded[1:-1, 1:], padded[:-1, 1:-1] == padded[1:, 1:-1]
+    v_look[:, [0, -1]] = h_look[[0, -1]] = True       # the outline counts in the clarity
+    for r, c in zip(*np.nonzero((vs < JOIN) & v_look)):
+        if longest_run(e, True, g.ox + c * g.px, g.oy + (r + .2) * g.py, g.oy + (r + .8) * g.py, reach) >= RUN_SPLIT:
+            vs[r, c] = (JOIN + SPLIT) / 2
+    for r, c in zip(*np.nonzero((hs < JOIN) & h_look)):
+        if longest_run(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach) >= RUN_SPLIT:
+            hs[r, c] = (JOIN + SPLIT) / 2
     sizes = _pieces(vs, hs, empty)
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
