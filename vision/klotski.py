@@ -238,18 +238,17 @@ def _has_pieces(mask: np.ndarray) -> bool:
     return int(rect.sum()) >= 3 and area[rect].sum() >= 0.25 * mask.size and area.max() <= 0.35 * mask.size
 
 
-def holes(region: Region) -> list[tuple[Rect, float]]:
+def holes(region: Region, smallest: float = 0.0) -> list[tuple[Rect, float]]:
     """(bounding rectangle, fill share) of every patch of other colours inside the
-    region's bounding box. Pieces at the board's edge may touch the frame, so a piece is
-    not required to be enclosed, only to lie within the board's extent."""
+    region's bounding box whose short side is at least ``smallest`` px. Pieces at the
+    board's edge may touch the frame, so a piece is not required to be enclosed, only to
+    lie within the board's extent."""
     inside = (~region.mask).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=4)
-    found = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        x, y = x + region.x, y + region.y
-        found.append((Rect(float(x), float(y), float(x + w), float(y + h)), area / float(w * h)))
-    return found
+    _, _, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=4)
+    stats = stats[1:]
+    stats = stats[np.minimum(stats[:, 2], stats[:, 3]) >= smallest]     # specks dropped in one step
+    return [(Rect(float(x + region.x), float(y + region.y), float(x + region.x + w), float(y + region.y + h)),
+             area / float(w * h)) for x, y, w, h, area in stats.tolist()]
 
 
 def piece_rects(region: Region) -> list[Rect]:
@@ -264,7 +263,7 @@ def piece_rects(region: Region) -> list[Rect]:
         if max(side[k:k + 3].any(axis=0).mean() for k in range(4)) < 0.3:
             raise NoBoardFound("part of the board is hidden")
     speck = max(4.0, 0.03 * min(m.shape))
-    found = [(r, fill) for r, fill in holes(region) if min(r.w, r.h) >= speck]
+    found = holes(region, speck)
     if len(found) > MAX_SHAPES:
         raise NoBoardFound("too many shapes for a board")
     if len(found) < 3:
