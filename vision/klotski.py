@@ -92,10 +92,11 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     empties = None if profile is None else profile.get("empty_cells", int, None)
     fixed = profile.colour("board_colour") if profile is not None and "board_colour" in profile.data else None
     colours = [np.array(fixed, np.float32)] if fixed else main_colours(image_bgr)
+    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)     # once for every colour tried
     early: list[str] = []     # regions without piece-like holes
     late: list[str] = []      # regions with pieces that did not make a board: say why
     for colour in colours:
-        for region in board_regions(image_bgr, colour):
+        for region in board_regions(image_bgr, colour, grey):
             try:
                 rects = piece_rects(region)
             except NoBoardFound as exc:
@@ -170,24 +171,26 @@ class Region:
     y: int
 
 
-def colour_mask(image: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """255 where a pixel has the colour (by the tolerances above), else 0."""
+def colour_mask(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None = None) -> np.ndarray:
+    """255 where a pixel has the colour (by the tolerances above), else 0. ``grey``: the
+    picture's grey levels, when already made."""
     lo = np.clip(colour - COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
     hi = np.clip(colour + COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey is None else grey
     level = float(cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2GRAY)[0, 0])
     near = cv2.inRange(grey, max(0.0, level - BRIGHTNESS_TOLERANCE), min(255.0, level + BRIGHTNESS_TOLERANCE))
     return cv2.bitwise_and(cv2.inRange(image, lo, hi), near)
 
 
-def board_regions(image: np.ndarray, colour: np.ndarray) -> list[Region]:
+def board_regions(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None = None) -> list[Region]:
     """The large connected regions of one colour that could be a board seen through its
     gaps (mostly covered by other colours: pieces), largest first. The colour is matched
     at full size; large pictures are then screened at a reduced size where a block is
     board-coloured when any of its pixels is, so gaps one pixel wide keep the board in one
     piece; each candidate is cut out of the full-size match. Breaks in gap lines are
-    bridged at both sizes, so the screened region holds all of the full-size one."""
-    full = colour_mask(image, colour)
+    bridged at both sizes, so the screened region holds all of the full-size one.
+    ``grey``: the picture's grey levels, when already made."""
+    full = colour_mask(image, colour, grey)
     f = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / SCREEN_PIXELS))))
     # a break of BRIDGE px covers at most BRIDGE // f whole blocks
     raw = bridge(cv2.dilate(full, np.ones((f, f), np.uint8), anchor=(0, 0))[::f, ::f], BRIDGE // f) if f > 1 \
