@@ -173,11 +173,13 @@ def even_lines(profile: np.ndarray, pmin: float, pmax: float, keep: int = 2) -> 
     if top <= 0:
         return []
     peaks: list[int] = []
-    for i in np.argsort(-profile, kind="stable")[:200]:
+    taken = np.zeros(n + 4, bool)       # within 2 of a peak (shifted by 2)
+    for i in np.argsort(-profile, kind="stable")[:200].tolist():
         if profile[i] < 0.1 * top or len(peaks) == 20:
             break
-        if all(abs(int(i) - j) > 2 for j in peaks):
-            peaks.append(int(i))
+        if not taken[i + 2]:
+            peaks.append(i)
+            taken[i:i + 5] = True
     if len(peaks) < 2:
         return []
     ends = np.array([(a, b) for a in peaks for b in peaks if b > a], np.float32)
@@ -255,6 +257,16 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
             or g.oy + g.rows * g.py > h + reach:
         raise NoBoardFound("the grid leaves the picture (or has fewer than 3 rows or columns)")
 
+    # the outline first (most candidate grids have none: they end here, cheaply): an edge
+    # along every outer side, but for a few (an empty cell at the exit, where the frame is
+    # open), checked again once the empty cells are known
+    inner_rows, inner_cols = np.arange(g.rows), np.arange(g.cols)
+    outline_v = sides(e, True, g.ox + np.array([0, g.cols]) * g.px, g.oy + (inner_rows + .2) * g.py,
+                      g.oy + (inner_rows + .8) * g.py, reach)
+    outline_h = sides(e, False, g.oy + np.array([0, g.rows]) * g.py, g.ox + (inner_cols + .2) * g.px,
+                      g.ox + (inner_cols + .8) * g.px, reach)
+    if int((outline_v < SPLIT).sum() + (outline_h < SPLIT).sum()) > OPEN_SIDES:
+        raise NoBoardFound("no edge along the board's outline")
     # every cell side's strength, with one more row (column) of sides past each edge
     rows, cols = np.arange(-1, g.rows + 1), np.arange(-1, g.cols + 1)
     v_all = sides(e, True, g.ox + np.arange(g.cols + 1) * g.px, g.oy + (rows + .2) * g.py, g.oy + (rows + .8) * g.py,
@@ -262,27 +274,28 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
     h_all = sides(e, False, g.oy + np.arange(g.rows + 1) * g.py, g.ox + (cols + .2) * g.px,
                   g.ox + (cols + .8) * g.px, reach).T              # (rows + 1, cols + 2)
     vs, hs = v_all[1:-1].copy(), h_all[:, 1:-1].copy()
-    # the outline: an edge along every outer side, but for a few (an empty cell at the
-    # exit, where the frame is open), checked again once the empty cells are known
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
-    if len(open_sides) > OPEN_SIDES:
-        raise NoBoardFound("no edge along the board's outline")
-    # a side to be joined must show no long straight run of edge either: two framed tiles
-    # edge to edge whose name bands meet have an edge over most of the side, not all
-    for r, c in zip(*np.nonzero(vs < JOIN)):
-        if longest_run(e, True, g.ox + c * g.px, g.oy + (r + .2) * g.py, g.oy + (r + .8) * g.py, reach) >= RUN_SPLIT:
-            vs[r, c] = (JOIN + SPLIT) / 2
-    for r, c in zip(*np.nonzero(hs < JOIN)):
-        if longest_run(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach) >= RUN_SPLIT:
-            hs[r, c] = (JOIN + SPLIT) / 2
     _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
         if not empty[inner]:
             raise NoBoardFound("a piece shows no edge along the board's outline")
+    # a side to be joined must show no long straight run of edge either: two framed tiles
+    # edge to edge whose name bands meet have an edge over most of the side, not all.
+    # (Sides between a piece and an empty cell are refused below whatever their run, so
+    # only the others are looked at: the costly part of a grid's reading.)
+    padded = np.pad(empty, 1)
+    v_look, h_look = padded[1:-1, :-1] == padded[1:-1, 1:], padded[:-1, 1:-1] == padded[1:, 1:-1]
+    v_look[:, [0, -1]] = h_look[[0, -1]] = True       # the outline counts in the clarity
+    for r, c in zip(*np.nonzero((vs < JOIN) & v_look)):
+        if longest_run(e, True, g.ox + c * g.px, g.oy + (r + .2) * g.py, g.oy + (r + .8) * g.py, reach) >= RUN_SPLIT:
+            vs[r, c] = (JOIN + SPLIT) / 2
+    for r, c in zip(*np.nonzero((hs < JOIN) & h_look)):
+        if longest_run(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach) >= RUN_SPLIT:
+            hs[r, c] = (JOIN + SPLIT) / 2
     sizes = _pieces(vs, hs, empty)
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
