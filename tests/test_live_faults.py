@@ -8,12 +8,27 @@ import shutil
 import subprocess
 import sys
 import time
+from typing import Callable
 
 import pytest
 
-from tests.display import REPO, puzzlepilot, wait_for_window
+from tests.display import REPO, TkWindow, puzzlepilot, wait_for_window
 from tests.helpers import run_cli
 from vision.capture import Rect
+
+
+def close_while_running(game: TkWindow, proc: subprocess.Popen, ready: Callable[[], object]) -> str:
+    """Close the game window once ``ready()`` returns; the command's stderr once it has
+    ended (killed if it hangs)."""
+    try:
+        ready()
+        game.close()
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return err
 
 
 @pytest.mark.parametrize("hints", ["none", "overlay"])
@@ -21,15 +36,12 @@ def test_a_window_closed_while_watched_ends_with_status_1_saying_so(display, tk_
     game = tk_window("Closing Game", Rect(80, 80, 400, 300))
     wait_for_window("Closing Game")
     proc = puzzlepilot("live", "--window", "Closing Game", "--hints", hints, "--fps", "20")
-    try:
+
+    def watching() -> None:
         assert proc.stdout.readline().startswith("watching ")
         time.sleep(0.5)
-        game.close()
-        out, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+
+    err = close_while_running(game, proc, watching)
     assert proc.returncode == 1, err
     assert err.count("\n") == 1 and err.startswith("puzzlepilot: stopped: ")
     assert "closed" in err or "no longer shown" in err

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import resource
 import time
 from typing import Any, Callable, Sequence
 
@@ -15,6 +16,7 @@ from puzzlepilot.games import get
 from tests.helpers import run_cli
 
 TIME_LIMIT = 20.0     # s a single case may take (a bounded search, a bounded read)
+MEMORY_LIMIT_MB = 2048  # the test process's peak resident memory (the bound: 1 GB per run, plus pytest)
 QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 
@@ -36,6 +38,8 @@ def run(argv: Sequence[object], stdin: str = "") -> tuple[int, str, str]:
     if status == 2:
         assert out == "" and err.count("\n") == 1 and err.startswith("puzzlepilot: "), (out, err)
     assert elapsed < TIME_LIMIT, f"{elapsed:.1f} s for {list(map(str, argv))}"
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024    # MB (Linux counts kB)
+    assert peak < MEMORY_LIMIT_MB, f"the process peaked at {peak:.0f} MB after {list(map(str, argv))}"
     return status, out, err
 
 

@@ -14,6 +14,7 @@ import pytest
 from overlay.actions import Drag, Key
 from overlay.driver import Driver, DriverStopped
 from tests.overlay.test_driver import button_pressed, mouse_events
+from tests.test_live_faults import close_while_running
 from vision.capture import CaptureError, Rect, find_windows, window_source
 
 DESKTOPS = ("bare", "openbox", "openbox+picom")
@@ -166,15 +167,8 @@ def test_live_play_stops_with_status_1_when_the_game_closes_mid_drag(desktop, tk
     game.send(f"image {REPO / 'fixtures' / 'onestroke' / 'drawn_6x6_orange_crop.png'}")
     player = puzzlepilot("live", "--game", "onestroke", "--window", "Faulty Game", "--play", "--levels", "1",
                          "--speed", "0.2", "--hints", "overlay")
-    try:
-        game.wait_for(lambda e: e[0] == "motion", timeout=20)
-        game.close()
-        out, err = player.communicate(timeout=30)
-    finally:
-        if player.poll() is None:
-            player.kill()
-            player.communicate()
-    assert player.returncode == 1, (out, err)
+    err = close_while_running(game, player, lambda: game.wait_for(lambda e: e[0] == "motion", timeout=20))
+    assert player.returncode == 1, err
     assert err.count("\n") == 1 and err.startswith("puzzlepilot: stopped: "), err
     assert not button_pressed()
     stray = [e for e in mouse_events(beneath.settle()) if e[0] in ("press", "motion")]
