@@ -8,6 +8,7 @@ canvas, ``image PATH`` a PNG shown at the canvas's top left) on stdin.
 from __future__ import annotations
 
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -198,10 +199,18 @@ REPO = Path(__file__).resolve().parents[1]
 PRACTICE_TITLE = "puzzlepilot practice"
 
 
+def interruptible() -> None:
+    """In the child: Ctrl-C (SIGINT) back to its default. A test run started as a background
+    job ignores SIGINT, and a child inherits that, so the tests' Ctrl-C would go unheard."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def puzzlepilot(*argv: str, env: dict[str, str] | None = None, **kw: object) -> subprocess.Popen:
-    """``python -m puzzlepilot ARGV`` in a subprocess, text pipes on stdout and stderr."""
+    """``python -m puzzlepilot ARGV`` in a subprocess, text pipes on stdout and stderr; it
+    hears Ctrl-C however the tests were started."""
     return subprocess.Popen([sys.executable, "-m", "puzzlepilot", *argv], cwd=REPO, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, **kw)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=interruptible, **kw)
 
 
 def run_puzzlepilot(*argv: str, timeout: float = 60) -> tuple[int, str, str]:

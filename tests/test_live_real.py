@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from solvers.onestroke import validate
-from tests.display import TkWindow, wait_for_pixels
+from tests.display import TkWindow, puzzlepilot, wait_for_pixels
 from vision.capture import Rect
 from vision.common import Parse, load_image
 from vision.onestroke import parse
@@ -66,8 +65,7 @@ def game(level: tuple[TkWindow, np.ndarray]) -> tuple[TkWindow, Parse]:
 
 
 def _live(*argv: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "puzzlepilot", "live", *argv],
-                            cwd=REPO, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return puzzlepilot("live", *argv)
 
 
 def drags(events: list[tuple[str, ...]]) -> list[list[tuple[int, int]]]:
