@@ -522,7 +522,7 @@ def print_solution(io: IO, game: Game, board: Any, result: Any, elapsed_ms: floa
     if not result.solved:
         io.out(f"no solution: {result.reason}")
         return
-    io.out(f"solved in {elapsed_ms:.1f} ms, {result.moves} moves:")
+    io.out(f"solved in {elapsed_ms:.1f} ms, {result.moves} move{'' if result.moves == 1 else 's'}:")
     show = getattr(importlib.import_module(f"solvers.{game.name}"), "show", None)
     io.out(show(board, result.solution) if show else json.dumps(result.solution))
     answers = result.extra.get("solutions")

@@ -472,10 +472,10 @@ def solve(board: Board, rule: str = "strict", moves: int | None = None) -> Solve
             return _result(found, stats)
     stats.update(forward=forward.size, backward=backward.size if backward else 0, complete=reach == budget)
     if reach < budget:
-        return SolveResult(False, reason=f"no attacks solution within {reach} moves; deeper searches "
+        return SolveResult(False, reason=f"no attacks solution within {reach} move{'' if reach == 1 else 's'}; deeper searches "
                                          f"are not supported for {n} enemies (not a multiple of 4)",
                            stats=stats)
-    return SolveResult(False, reason=f"no {rule} solution within {budget} moves "
+    return SolveResult(False, reason=f"no {rule} solution within {budget} move{'' if budget == 1 else 's'} "
                                      "(every position that close was searched)", stats=stats)
 
 

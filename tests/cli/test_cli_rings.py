@@ -29,7 +29,7 @@ def test_solve_json_gives_a_valid_shortest_answer(tmp_path):
 def test_moves_option_overrides_the_budget():
     status, out, _ = run(["solve", "--game", "rings", "--board", "-", "--json", "--moves", "1"], DIAGONAL)
     obj = json.loads(out)
-    assert status == 1 and obj["solved"] is False and "within 1 moves" in obj["reason"]
+    assert status == 1 and obj["solved"] is False and "within 1 move " in obj["reason"]
     status, out, _ = run(["solve", "--game", "rings", "--board", "-", "--json", "--moves", "3"], DIAGONAL)
     obj = json.loads(out)
     assert status == 0 and validate(Board.from_text(DIAGONAL), obj["solution"], moves=3) == []

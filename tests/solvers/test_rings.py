@@ -220,7 +220,7 @@ def test_an_enemy_count_not_a_multiple_of_4_has_no_strict_answer():
 def test_no_answer_within_the_budget_says_so():
     board = board_of({(0, 0), (1, 1), (2, 2), (3, 3)}, budget=1)   # a diagonal
     result = solve(board)
-    assert not result.solved and "within 1 moves" in result.reason
+    assert not result.solved and "within 1 move " in result.reason
     assert solve(board, moves=3).solved
 
 
