@@ -2,7 +2,15 @@
 
     puzzlepilot calibrate rings SHOT.png --name NAME [--board TEXT|FILE]
 
-The default vision finds the arena by its ring and slice borders, then takes a ring's
+Two kinds of look. An arena seen through the game's camera (tilted or overhead, as the real
+game shows it) is calibrated with ``--board`` only (``learn_camera``): the camera reader
+(``vision.rings_camera``) is taught the inner ring's colour, the tile colours, the ring edges
+as shares of the outer radius, the fitted tilt as the next fits' start and how much
+lightness counts in telling figures from tiles (profile field ``camera_look``; a look that
+reads other positions and sizes or refuses them). The window's clicks find only a flat
+arena, seen from straight above (the practice arena and looks like it):
+
+the default vision finds the arena by its ring and slice borders, then takes a ring's
 commonest tile look as empty; tiles of two looks (a checkerboard) or enemies that look alike
 break that. With ``--board`` the arena is found as the default vision finds it and the
 board says which cells are empty and which hold enemies; without it a window asks for a box
@@ -20,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 
 from calibration.common import rgb
@@ -28,9 +37,16 @@ from solvers.rings import EMPTY, RINGS, SLICES, Board
 from vision.common import NoBoardFound
 from vision.rings import (EMPTY_FLOOR, RING_PX, SAME_TILE, SLICE_PX, Arena, arena_at, cell_patches, distances,
                           excess, find_arena, greys, unwarp)
+from vision.rings_camera import (WORK, CameraLook, CellsRefused, HSVRange, _bands, _mask_blue, in_range,
+                                 read_camera, scaled)
 
 KINDS: tuple[str, ...] = ("the centre of the arena", "a point on the arena's outer rim", "an empty tile", "an enemy")
 APART = 1.5          # an enemy's distance over an empty tile's, at least, for a usable look
+HUE_SPAN = 12        # hue either side of a strong colour's centre for the inner ring's range
+TILE_SHARE = 0.15    # least share of the pixels around the inner ring a tile colour covers
+GREYISH = 60         # tiles with saturation under this take any hue
+TILE_HUE = 16        # most hue either side of a tile colour's centre (a tile has one hue)
+LIGHTS = (0.2, 0.5, 1.0)   # weights of lightness tried for telling figures from tiles, the game's first
 
 
 def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
@@ -41,7 +57,7 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
         try:
             arena, _ = find_arena(image)
         except NoBoardFound:
-            raise ProfileError(_not_flat(image)) from None
+            return learn_camera(image, board)
         taken = [[ch != EMPTY for ch in ring] for ring in board.cells]
         return build(image, arena, taken)
     if region is None or examples is None or not set(KINDS) <= set(examples):
@@ -51,21 +67,110 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
     return _from_picks(image, tuple(region), examples)
 
 
-def _not_flat(image: np.ndarray) -> str:
-    """Why a screenshot gives no arena to calibrate: the game's own camera look (read by
-    the default vision, no profile needed; a calibrated look is learned from an arena seen
-    from above), or no arena at all."""
-    from vision.rings_camera import CellsRefused, read_camera
+def learn_camera(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The profile of a look seen through the game's camera (tilted or overhead) from one
+    screenshot and its board: each strong colour of the picture is tried as the inner
+    ring's; the tiles' colours are taken around the band it makes; the first pair with
+    which the camera reader finds an arena (disc, inner ring, three equal rings, 12 slice
+    borders) and reads the given board gives the ranges, the ring edges as shares of the
+    outer radius and the fitted tilt (the next fits' starting point)."""
+    cv2.setRNGSeed(0)                   # k-means starts alike: one screenshot, one profile
+    k = min(1.0, WORK / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
+    want = [[ch != EMPTY for ch in ring] for ring in board.cells]
+    seen = "no ring arena found in the screenshot"
+    for inner in _strong_colours(small):
+        for band, _ in _bands(_mask_blue(small, CameraLook(inner)))[:1]:
+            tiles = _tile_range(small, band, inner)
+            for light in LIGHTS if tiles else ():
+                look = CameraLook(inner, tiles, light=light)
+                try:
+                    arena, _, taken, _ = read_camera(small, look)
+                except CellsRefused as exc:
+                    seen = f"the arena is found, but its cells are not sure ({exc}); calibrate on another screenshot"
+                    continue
+                except NoBoardFound:
+                    break
+                if taken == want:
+                    return _camera_profile(look, scaled(arena, 1.0 / k), taken), {}
+                seen = "the arena is found, but it does not read as the given board: is the board the one seen?"
+    raise ProfileError(seen)
 
-    try:
-        read_camera(image)
-    except CellsRefused:
-        pass                            # the arena is there; its cells are another matter
-    except NoBoardFound:
-        return "no ring arena found in the screenshot: calibrate without --board and click its centre and outer rim"
-    return ("the screenshot shows the game's own tilted or overhead camera look, which the default vision "
-            "reads without a profile (try: puzzlepilot parse SHOT --game rings); a calibrated look is "
-            "learned from an arena seen from straight above")
+
+def _camera_profile(look: CameraLook, arena: Arena, taken: list[list[bool]]) -> dict[str, Any]:
+    """profile.json's fields for a camera look: ``camera_look`` (what the reader uses, see
+    ``vision.rings_camera.camera_look_of``) and, for the user, the board and the arena."""
+    (lo, hi), edges = look.inner, arena.radii
+    return {"camera_look": {"inner_hsv": [list(lo), list(hi)], "tile_hsv": [[list(a), list(b)] for a, b in look.tiles],
+                            "edges": [round(e / edges[0], 4) for e in edges],
+                            "tilt": round(arena.tilt * edges[-1] / edges[0], 4), "light": look.light},
+            "board": "/".join("".join("x" if t else EMPTY for t in ring) for ring in taken),
+            "arena": arena.to_json()}
+
+
+def _strong_colours(image: np.ndarray) -> list[HSVRange]:
+    """HSV ranges around the picture's strong colours (k-means centres of its saturated
+    pixels), commonest first: the candidates for the inner ring's colour."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    strong = hsv[(hsv[:, 1] >= 50) & (hsv[:, 2] >= 60)][::3]
+    if len(strong) < 50:
+        return []
+    hue = np.radians(strong[:, 0].astype(np.float32) * 2.0)
+    points = np.stack([np.cos(hue) * 100, np.sin(hue) * 100, strong[:, 1] * 0.3], axis=1).astype(np.float32)
+    _, labels, _ = cv2.kmeans(points, 8, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0), 2,
+                              cv2.KMEANS_PP_CENTERS)
+    out = []
+    for label in np.argsort(-np.bincount(labels.ravel(), minlength=8)):
+        mine = strong[labels.ravel() == label]
+        if len(mine) < 0.01 * len(strong):
+            continue
+        angle = np.angle(np.exp(1j * np.radians(mine[:, 0] * 2.0)).mean())
+        h = int(round(np.degrees(angle) / 2.0)) % 180
+        s_lo, v_lo = np.percentile(mine[:, 1], 5), np.percentile(mine[:, 2], 5)
+        out.append(((int((h - HUE_SPAN) % 180), int(max(30, s_lo - 30)), int(max(40, v_lo - 50))),
+                    (int((h + HUE_SPAN) % 180), 255, 255)))
+    return out
+
+
+def _tile_range(image: np.ndarray, band: np.ndarray, inner: HSVRange) -> tuple[HSVRange, ...] | None:
+    """HSV ranges that hold the tiles around an inner-ring band: one per colour covering
+    ``TILE_SHARE`` of the annulus from 1.2 to 1.75 times the band's outline (the tiles; figures
+    are smaller) that is not the inner ring's and has one hue, or any hue when it is greyish; None when the
+    annulus holds too few pixels (the band is no ring)."""
+    (ex, ey), (ax, ay), angle = cv2.fitEllipse(band)
+    outer, inner_mask = (np.zeros(image.shape[:2], np.uint8) for _ in range(2))
+    cv2.ellipse(outer, ((ex, ey), (ax * 1.75, ay * 1.75), angle), 255, -1)
+    cv2.ellipse(inner_mask, ((ex, ey), (ax * 1.2, ay * 1.2), angle), 255, -1)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    pixels = hsv[(outer > 0) & (inner_mask == 0) & (in_range(hsv, (inner,)) == 0)]
+    if len(pixels) < 100:
+        return None
+    _, labels, _ = cv2.kmeans(pixels.astype(np.float32), 4, None,
+                              (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0), 2, cv2.KMEANS_PP_CENTERS)
+    out = []
+    for i in range(4):
+        mine = pixels[labels.ravel() == i].astype(float)
+        if len(mine) < TILE_SHARE * len(pixels):
+            continue
+        (s_lo, v_lo), (s_hi, _) = np.percentile(mine[:, 1:], 5, axis=0), np.percentile(mine[:, 1:], 95, axis=0)
+        hue = (0, 179)
+        if s_hi >= GREYISH:
+            turn = np.exp(1j * np.radians(mine[:, 0] * 2.0))
+            centre = np.angle(turn.mean())
+            spread = np.percentile(np.abs(np.angle(turn * np.exp(-1j * centre))), 95)
+            h, span = np.degrees(centre) / 2.0, max(8.0, np.degrees(spread) / 2.0 + 4.0)
+            if span > TILE_HUE:
+                continue                        # many hues: figures, or grass with them, no tile
+            hue = (int(round(h - span)) % 180, int(round(h + span)) % 180)
+        out.append(((hue[0], int(max(0, s_lo - 15)), int(max(0, v_lo - 50))), (hue[1], int(min(255, s_hi + 25)), 255)))
+    return tuple(out) or None
+
+
+def _not_flat(image: np.ndarray) -> str:
+    """Why a screenshot gives no arena to pick: for the game's camera views, calibration
+    is from --board only."""
+    return ("no flat ring arena (seen from straight above) around the clicked centre and rim; an arena seen through "
+            "the game's tilted or overhead camera is calibrated with --board only")
 
 
 def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
@@ -82,7 +187,7 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
     radius = float(np.hypot(rx - cx, ry - cy))
     found = arena_at(grey_full, grey, k, (cx * k, cy * k, radius * k), span=(0.85, 1.15))
     if found is None:
-        raise ProfileError("no ring arena (4 rings × 12 slices) around the clicked centre and rim")
+        raise ProfileError(_not_flat(image))
     arena = found[0]
     taken = [[not alike for alike in ring] for ring in _has_lookalike(unwarp(image, arena))]
     for kind, want in ((KINDS[2], False), (KINDS[3], True)):

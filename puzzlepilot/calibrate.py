@@ -6,7 +6,8 @@
 With ``--board`` (what the board in the screenshot is, as text or a file) the board is
 found and cropped automatically; without it a window opens: drag a box around the board,
 then click one example of each kind it asks for (valves: ``--picks`` gives the box and the
-points as JSON instead, see ``calibration/valves.py``). Esc in the window cancels. The profile is read back on the same
+points as JSON instead, see ``calibration/valves.py``; a ring arena seen through the game's
+tilted or overhead camera takes ``--board`` only). Esc in the window cancels. The profile is read back on the same
 screenshot before it is stored; a profile that does not read its own screenshot is not
 written. ``--check`` parses each image with the profile and prints its confidence and the
 places that differ from the expected boards (``--boards``: a JSON object of file name →

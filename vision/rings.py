@@ -747,11 +747,17 @@ def check_solvable(board: Board) -> None:
 def parse(image: np.ndarray, profile: Any = None) -> Parse:
     """Read the ring arena: board (with ``moves:`` when the panel is readable), every cell's
     centre and the arena geometry. A calibrated profile's look (``look_of``) finds the arena
-    and tells tiles from enemies; a profile's key map rides along in the geometry for the
-    key planner."""
+    and tells tiles from enemies, a calibrated camera look (``camera_look_of``: a tilted
+    arena's colours and proportions) is what the camera reader looks for; a profile's key
+    map rides along in the geometry for the key planner."""
+    from vision.rings_camera import camera_look_of, read_camera
+
     keymap = profile_keymap(profile) if profile is not None else None
     look = look_of(profile) if profile is not None else None
-    if look is None:
+    camera = camera_look_of(profile) if profile is not None else None
+    if camera is not None:
+        arena, arena_conf, taken, cell_conf = read_camera(image, camera)
+    elif look is None:
         arena, arena_conf, taken, cell_conf = _read_default(image)
     else:
         arena, arena_conf, taken, cell_conf = find_looked(image, look)

@@ -28,7 +28,8 @@ picture's own pixels.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -54,9 +55,41 @@ MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the scre
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
 
-def _mask_blue(image: np.ndarray) -> np.ndarray:
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    mask = cv2.inRange(hsv, np.array(BLUE[0]), np.array(BLUE[1]))
+HSVRange = tuple[tuple[int, int, int], tuple[int, int, int]]
+
+
+@dataclass(frozen=True)
+class CameraLook:
+    """The colours and proportions the camera reader looks for: the inner ring's HSV range
+    and the outer tiles' (one per tile colour; a hue range whose low end is above its high
+    end wraps round red), the 5 ring edge radii as shares of the outer one when they must match (None: any
+    three equal rings around the inner one), the camera tilt a fit starts from, and the
+    weight of lightness when telling figures from tiles (grey tiles need more). The
+    default is the real game's look; a calibrated profile teaches another
+    (``calibration/rings.py``, ``camera_look_of``)."""
+
+    inner: HSVRange = BLUE
+    tiles: tuple[HSVRange, ...] = (TILE,)
+    edges: tuple[float, ...] | None = None
+    tilt: float = 0.0
+    light: float = LIGHT
+
+
+GAME = CameraLook()
+EDGE_SHARE = 0.04       # how far a ring edge may sit off the profile's share of the outer radius
+
+
+def in_range(hsv: np.ndarray, ranges: tuple[HSVRange, ...]) -> np.ndarray:
+    """cv2.inRange of any of the ranges, a hue range that may wrap round red (low hue above high)."""
+    mask = np.zeros(hsv.shape[:2], np.uint8)
+    for (h0, s0, v0), (h1, s1, v1) in ranges:
+        for lo, hi in (((h0, h1),) if h0 <= h1 else ((h0, 179), (0, h1))):
+            mask |= cv2.inRange(hsv, np.array((lo, s0, v0)), np.array((hi, s1, v1)))
+    return mask
+
+
+def _mask_blue(image: np.ndarray, look: CameraLook = GAME) -> np.ndarray:
+    mask = in_range(cv2.cvtColor(image, cv2.COLOR_BGR2HSV), (look.inner,))
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
@@ -108,11 +141,11 @@ def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
                  float(np.degrees(roll)))
 
 
-def _rim(image: np.ndarray, blue: np.ndarray) -> np.ndarray | None:
+def _rim(image: np.ndarray, blue: np.ndarray, look: CameraLook = GAME) -> np.ndarray | None:
     """Image points of the arena's outer edge: the outline of the cream-and-yellow tiles
     around a blue ring (contour ``blue``), where it is not the picture's border."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    tiles = cv2.inRange(hsv, np.array(TILE[0]), np.array(TILE[1])) | _mask_blue(image)
+    tiles = in_range(hsv, look.tiles) | _mask_blue(image, look)
     cv2.drawContours(tiles, [blue], -1, 255, -1)
     tiles = cv2.morphologyEx(tiles, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(tiles, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -157,16 +190,16 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     return bands
 
 
-def seeds(image: np.ndarray) -> list[np.ndarray]:
+def seeds(image: np.ndarray, look: CameraLook = GAME) -> list[np.ndarray]:
     """First camera guesses (cx, cy, a, b, tilt, blue ring radius, outer radius) from blue
     bands with a hole and the tiles around them, largest first."""
     found = []
-    for band, hole in _bands(_mask_blue(image)):
+    for band, hole in _bands(_mask_blue(image, look)):
         (ex, ey), axes, _ = cv2.fitEllipse(hole)
-        rim = _rim(image, band)
+        rim = _rim(image, band, look)
         if rim is None:
             continue
-        p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, 0.0, 0.0, 1.4, 3.0])
+        p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, look.tilt, 0.0, 1.4, 3.0])
         p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim])
         blue, rim = p[CAM], p[CAM + 1]
         if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and 1.1 < blue < 2.0 \
@@ -267,12 +300,14 @@ def slice_phase(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[f
     return (k * 0.5 + 15.0) % 30.0, float(at.min()) / (float(np.percentile(off, 75)) + 1.0)
 
 
-def find_camera_arena(image: np.ndarray) -> tuple[Arena, float]:
+def find_camera_arena(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena, float]:
     """The arena seen by the game's camera (in ``image``'s pixels) and a confidence in 0..1
-    from its weakest ring edge and slice border; NoBoardFound when no blue inner ring with
-    a disc and three rings around it shows, or the slice borders do not."""
-    reason = "no ring arena found (no blue inner ring around a central disc)"
-    for p in seeds(image)[:3]:
+    from its weakest ring edge and slice border; NoBoardFound when no blue inner ring (the
+    look's inner colour) with a disc and three rings around it shows, the rings are not in
+    the look's proportions, or the slice borders do not show."""
+    reason = "no ring arena found (no blue inner ring around a central disc)" if look == GAME else \
+        "no ring arena of the profile's look found (no ring of its inner colour around a central disc)"
+    for p in seeds(image, look)[:3]:
         edges = ring_edges(image, p, equal=1.4)
         if edges is None:
             reason = "no ring arena found (a blue ring, but not with three equal rings around it)"
@@ -282,6 +317,9 @@ def find_camera_arena(image: np.ndarray) -> tuple[Arena, float]:
         if checked is None:
             continue
         radii, ring_strength = checked
+        if look.edges is not None and max(abs(r / radii[0] - e) for r, e in zip(radii, look.edges)) > EDGE_SHARE:
+            reason = "no ring arena of the profile's look found (rings, but not in its proportions)"
+            continue
         phase, slice_strength = slice_phase(image, p, radii)
         if slice_strength < SLICE_EDGE:
             reason = "no ring arena found (rings, but not the 12 slice borders of a battle arena)"
@@ -324,17 +362,17 @@ def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
     return np.array(colours, np.float32)
 
 
-def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray, light: float = LIGHT) -> tuple[np.ndarray, np.ndarray]:
     """Pixels of the arena unlike every tile colour (figures, their shadows), with the tile
     borders (thin dark joints the figures' runs cross) and small gaps up a figure (between
     its legs and body, say) bridged: (feet, bodies) bool images. Outside the arena no
     feet stand (grass would join the figures at the rim to the badges over them), but the
     bodies of far figures rise over the rim: the second image keeps them (not the grass). Lightness counts for little
-    (``LIGHT``): the stands cast shade across the arena."""
+    (``light``, ``LIGHT`` in the game's look): the stands cast shade across the arena."""
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     near = np.full(lab.shape[:2], np.inf, np.float32)
     for c in colours:
-        d = np.square(lab[..., 0] - c[0]) * LIGHT ** 2 + np.square(lab[..., 1] - c[1]) + np.square(lab[..., 2] - c[2])
+        d = np.square(lab[..., 0] - c[0]) * light ** 2 + np.square(lab[..., 1] - c[1]) + np.square(lab[..., 2] - c[2])
         np.minimum(near, d, out=near)
     out = near > FOREIGN ** 2
     h, w = out.shape
@@ -421,7 +459,7 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
     return counts, owners
 
 
-def read_cells(image: np.ndarray, arena: Arena) -> tuple[list[list[bool]], float]:
+def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[list[list[bool]], float]:
     """Which cells hold an enemy (its feet stand there) and a confidence (0..1) from the
     closest call; NoBoardFound when a call is too close, when one figure's feet make two
     enemies, or when the enemies seen are no multiple of 4 (one may stand hidden behind
@@ -430,7 +468,7 @@ def read_cells(image: np.ndarray, arena: Arena) -> tuple[list[list[bool]], float
     x0, y0 = max(0, int(xs.min()) - 2), max(0, int(ys.min() - arena.width))     # far figures rise over the rim
     image = image[y0:int(ys.max()) + 3, x0:int(xs.max()) + 3]     # the arena's box: all that counts
     arena = replace(arena, cx=arena.cx - x0, cy=arena.cy - y0)
-    feet, body = foreign(image, arena, palette(image, arena))
+    feet, body = foreign(image, arena, palette(image, arena), light)
     counts, owners = foot_counts(without_badges(image, feet, arena), arena, body)
     try:
         taken, confidence = decide(counts, FOOT, SURE * FOOT)
@@ -451,17 +489,60 @@ def scaled(arena: Arena, k: float) -> Arena:
                  tuple(e * k for e in arena.radii), arena.phase, arena.roll)
 
 
-def read_camera(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], float]:
+def read_camera(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena, float, list[list[bool]], float]:
     """The arena (in ``image``'s pixels), its confidence, the cells and their confidence,
     read at ``WORK`` pixels at most (JPEG noise and size change nothing there)."""
     k = min(1.0, WORK / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
-    arena, arena_conf = find_camera_arena(small)
+    arena, arena_conf = find_camera_arena(small, look)
     if abs(arena.roll) >= 1.0:  # figures stand up the unturned picture: turn it back first
         turn = cv2.getRotationMatrix2D((arena.cx, arena.cy), arena.roll, 1.0)
         upright = cv2.warpAffine(small, turn, (small.shape[1], small.shape[0]), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
-        taken, cell_conf = read_cells(upright, replace(arena, roll=0.0))
+        taken, cell_conf = read_cells(upright, replace(arena, roll=0.0), look.light)
     else:
-        taken, cell_conf = read_cells(small, arena)
+        taken, cell_conf = read_cells(small, arena, look.light)
     return scaled(arena, 1.0 / k), arena_conf, taken, cell_conf
+
+
+def _hsv_range(profile: Any, value: Any, key: str) -> HSVRange:
+    """An HSV range of a profile's ``camera_look`` (field ``key``); ProfileError naming it when malformed."""
+    from calibration.profile import ProfileError
+
+    tops = (179, 255, 255)
+    if not (isinstance(value, list) and len(value) == 2 and all(
+            isinstance(end, list) and len(end) == 3 and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= t
+                                                            for c, t in zip(end, tops)) for end in value)
+            and all(value[0][i] <= value[1][i] for i in (1, 2))):
+        raise ProfileError(f"profile {profile.name}: field 'camera_look.{key}' must be [[h, s, v], [h, s, v]] "
+                           f"(h 0-179, s and v 0-255, low s and v under high), not {value!r}")
+    return (tuple(value[0]), tuple(value[1]))        # type: ignore[return-value]
+
+
+def camera_look_of(profile: Any) -> CameraLook | None:
+    """The camera look a rings profile teaches (field ``camera_look``), or None when it
+    teaches none; ProfileError naming the field when one is missing or malformed."""
+    from calibration.profile import ProfileError
+
+    look = profile.get("camera_look", dict, None)
+    if look is None:
+        return None
+    edges = look.get("edges")
+    if not (isinstance(edges, list) and len(edges) == RINGS + 1
+            and all(isinstance(e, (int, float)) and not isinstance(e, bool) for e in edges)
+            and edges[0] == 1.0 and all(a > b > 0 for a, b in zip(edges, edges[1:]))):
+        raise ProfileError(f"profile {profile.name}: field 'camera_look.edges' must be {RINGS + 1} falling shares "
+                           f"of the outer radius from 1.0, not {edges!r}")
+    tilt = look.get("tilt")
+    if not isinstance(tilt, (int, float)) or isinstance(tilt, bool) or not 0.0 <= tilt < 0.5:
+        raise ProfileError(f"profile {profile.name}: field 'camera_look.tilt' must be a number 0 to 0.5, not {tilt!r}")
+    light = look.get("light")
+    if not isinstance(light, (int, float)) or isinstance(light, bool) or not 0.05 <= light <= 1.0:
+        raise ProfileError(f"profile {profile.name}: field 'camera_look.light' must be a number 0.05 to 1, not {light!r}")
+    tiles = look.get("tile_hsv")
+    if not isinstance(tiles, list) or not 1 <= len(tiles) <= 4:
+        raise ProfileError(f"profile {profile.name}: field 'camera_look.tile_hsv' must be a list of 1 to 4 HSV ranges, "
+                           f"not {tiles!r}")
+    return CameraLook(_hsv_range(profile, look.get("inner_hsv"), "inner_hsv"),
+                      tuple(_hsv_range(profile, t, "tile_hsv") for t in tiles), tuple(float(e) for e in edges),
+                      float(tilt), float(light))

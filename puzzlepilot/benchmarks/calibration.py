@@ -116,3 +116,18 @@ def run(bench: Bench) -> None:
         bench.table("calibration_rings", f"rings parse, ms median of {runs}: earth look vs paper look with its profile "
                     f"(learn: {learn_ms} ms)", ["frame", "default", "profile", "ratio", "cells default", "cells profile",
                                                 "ratio"], rows)
+
+        rb = rings_board(20, 1, 3, kinds=rings_scene.KINDS)
+        shot, _ = rings_scene.render_camera(rb, 1280, 720, "tilted", 20, look="dusk")
+        prof, learn_ms = _learned(bench, "rings", rings_learner, shot, rb.relabelled(), Path(tmp) / "camera")
+        rb = rings_board(35, 1, 3, kinds=rings_scene.KINDS)         # read right in both looks at these sizes
+        rows = []
+        for width, height in [(1280, 720)] if bench.quick else [(640, 360), (1280, 720), (2560, 1440)]:
+            game, dusk = (rings_scene.render_camera(rb, width, height, "tilted", 35, look=look)[0]
+                          for look in ("game", "dusk"))
+            base = _median(bench, lambda: rings.parse(game), runs)
+            taught = _median(bench, lambda: rings.parse(dusk, prof), runs)
+            rows.append([f"{width}x{height}", base, taught, round(taught / base, 2)])
+        bench.table("calibration_rings_camera", f"rings parse through the tilted camera, ms median of {runs}: the "
+                    f"game's look vs the dusk look with its profile (learn: {learn_ms} ms)",
+                    ["frame", "default", "profile", "ratio"], rows)

@@ -356,6 +356,11 @@ CAMERAS = {  # view: (squash, tilt): the default tilted camera and "Change View"
 EDGES = (2.94, 2.47, 1.97, 1.46, 1.0)        # ring edge radii in disc radii, outer first (the real game's)
 FLOOR = {"disc": (250, 160, 104), "blue": (128, 210, 246), "cream": (255, 250, 204), "yellow": (255, 228, 104),
          "joint": (196, 168, 96), "rim": (40, 130, 48), "grass": (84, 196, 72)}
+FLOORS = {  # look: (floor colours, light): the game's, and "dusk", a look of our own for calibration
+    "game": (FLOOR, 1.0),                   # that the default reader refuses (no blue inner ring)
+    "dusk": ({"disc": (236, 200, 120), "blue": (168, 104, 214), "cream": (226, 226, 232), "yellow": (244, 206, 214),
+              "joint": (120, 110, 130), "rim": (40, 130, 48), "grass": (84, 196, 72)}, 0.85),
+}
 
 
 def camera_arena(width: int, height: int, view: str = "tilted") -> Arena:
@@ -367,10 +372,11 @@ def camera_arena(width: int, height: int, view: str = "tilted") -> Arena:
                  edges, 7.0)
 
 
-def draw_floor(arena: Arena, width: int, height: int, seed: int) -> np.ndarray:
+def draw_floor(arena: Arena, width: int, height: int, seed: int, look: str = "game") -> np.ndarray:
     """The lit arena floor seen through the camera, with the grass around it and stands
     behind: every pixel is looked up on the plane (so edges and joints bend as the game's
-    do), lit from the top left, with a band of shade from the stands across one side."""
+    do), lit from the top left (``look``'s light: from the top right when dimmer), with a
+    band of shade from the stands across one side; ``look`` names the colours (``FLOORS``)."""
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float64)
     u, v = arena.plane(xs, ys)
     radius = np.hypot(u, v)
@@ -379,7 +385,8 @@ def draw_floor(arena: Arena, width: int, height: int, seed: int) -> np.ndarray:
     ring = np.searchsorted(-np.array(edges), -radius)           # 0 outside, 1..4 the rings, 5 the disc
     slice_ = (angle // 30.0).astype(int)
     img = np.zeros((height, width, 3), np.float64)
-    palette = {k: np.array(bgr(c), float) for k, c in FLOOR.items()}
+    colours, bright = FLOORS[look]
+    palette = {k: np.array(bgr(c), float) for k, c in colours.items()}
     img[:] = palette["grass"]
     rng = np.random.default_rng(seed)
     img += rng.normal(0, 6, (height, width, 1))
@@ -396,7 +403,8 @@ def draw_floor(arena: Arena, width: int, height: int, seed: int) -> np.ndarray:
     img[((slice_off < joint) & (ring >= 1) & (ring <= 4)) | (on_ring_edge & (ring >= 1) & (ring <= 4))] = palette["joint"]
     rim = (ring == 5) & (radius > edges[-1] * 0.9) & (v < 0)     # the disc's near side shows its edge
     img[rim] = img[rim] * 0.8
-    light = 1.08 - 0.12 * (xs / width) - 0.06 * (ys / height)
+    across = xs / width if bright >= 1.0 else 1.0 - xs / width
+    light = bright * (1.08 - 0.12 * across - 0.06 * (ys / height))
     shade_x = width * (0.62 + 0.1 * rng.random())
     shade = 1.0 - 0.22 / (1.0 + np.exp(-(xs - shade_x - 0.2 * (ys - height / 2)) / (width * 0.01)))
     img *= (light * shade)[..., None]
@@ -449,12 +457,13 @@ def draw_game_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int) ->
 
 
 def render_camera(board: Board, width: int = 1280, height: int = 720, view: str = "tilted", seed: int = 0,
-                  hud: bool = True) -> tuple[np.ndarray, Arena]:
+                  hud: bool = True, look: str = "game") -> tuple[np.ndarray, Arena]:
     """A battle as the game's camera shows it (``view``: "tilted" or "overhead"): the lit
-    floor, Mario on the disc, the enemies standing on their tiles (drawn far to near, so
-    a figure hides the tile behind it), the HUD; (BGR image, where the arena is)."""
+    floor in ``look``'s colours (``FLOORS``), Mario on the disc, the enemies standing on
+    their tiles (drawn far to near, so a figure hides the tile behind it), the HUD; (BGR
+    image, where the arena is)."""
     arena = camera_arena(width, height, view)
-    img = draw_floor(arena, width, height, seed)
+    img = draw_floor(arena, width, height, seed, look)
     rng = random.Random(seed)
     standing = [(arena.cell(r, s), board.cells[r][s]) for r in range(RINGS) for s in range(SLICES)
                 if board.cells[r][s] != "."]
