@@ -28,6 +28,7 @@ from calibration.profile import Profile, ProfileError
 from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import board_regions, fit_grid, main_colours, parse, piece_rects
+from vision.klotski_grid import WORK_SIDE
 
 KINDS: tuple[str, ...] = ("an empty cell", "the target piece")
 
@@ -120,6 +121,9 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
         "pitch_share": round(float(px) / width, 5),
         "empty_cells": len(empty),
     }
+    if found.geometry.get("read_by") == "edges":    # read other sizes as this one was read
+        data["work_pitch"] = round(float(px) * min(1.0, WORK_SIDE / max(image.shape[:2])), 2)
+        data["grid"] = [board.rows, board.cols]
     tx0, ty0 = round(ox + t.col * px), round(oy + t.row * py)
     templates = {
         "empty": square(image, found.cells[empty[0][0] * board.cols + empty[0][1]], round(min(px, py) / 2)),
