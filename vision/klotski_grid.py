@@ -40,6 +40,7 @@ FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
 MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
 RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one piece
+RETRY = (1.0, 0.9, 0.8)    # with a profile's grid shape: shares of the first shrinking tried in turn
 OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
 
 
@@ -465,11 +466,27 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     resized so that its pitch is that again, and its edges look as they did when
     calibrated (never enlarged: that blurs the sides between pieces) — and ``shape``
     (rows, cols): only grids of that shape, which need not stop where their lines do (the
-    board is known not to be larger)."""
+    board is known not to be larger); a picture shrunk to be read, and refused, is then read
+    again a little smaller (``RETRY``): where a side falls between two pixels decides
+    whether it reads as one straight edge, and the next size places it otherwise. (Not
+    without a shape: there the retries read parts of the board, wrong.)"""
     if work_pitch is not None and pitch is not None:
         scale = min(1.0, work_pitch / ((pitch[0] + pitch[1]) / 2))
     else:
         scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    first: NoBoardFound | None = None
+    for factor in RETRY if scale < 1 and shape is not None else (1.0,):
+        try:
+            return _parse_at(image, scale * factor, floor_bgr, pitch, shape)
+        except NoBoardFound as exc:
+            first = first or exc
+    assert first is not None
+    raise first
+
+
+def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pitch: tuple[float, float] | None,
+              shape: tuple[int, int] | None) -> tuple[Reading, float]:
+    """``parse_grid`` on the picture shrunk by ``scale``."""
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     e = edge_maps(small)
     readings: list[Reading] = []
