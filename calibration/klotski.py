@@ -7,7 +7,9 @@ With ``--board`` each main colour of the screenshot is tried as the board's colo
 the first that reads as the given board is kept; when none does (portraits, shadows, no
 gaps: ``vision/klotski_grid.py``), the reading by the pieces' edges is tried, and the
 profile keeps the empty floor's colour (``floor``) and the pitch as a share of the
-screenshot's width (``pitch_share``), which bound the vision's search at any size.
+screenshot's width (``pitch_share``), which bound the vision's search at any size, the
+pitch the screenshot was read at (``work_pitch``: other sizes are shrunk to it) and the
+grid's [rows, cols] (``grid``: only grids of that shape are tried).
 Without it a window asks for a box around the board, a click on an empty cell (the board's colour) and a click on the target
 piece (its shape). The vision reads two fields (``vision/klotski.py``): ``board_colour``
 [r, g, b], pinned instead of guessed among the picture's main colours (which a small
