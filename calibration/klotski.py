@@ -7,7 +7,9 @@ With ``--board`` each main colour of the screenshot is tried as the board's colo
 the first that reads as the given board is kept; when none does (portraits, shadows, no
 gaps: ``vision/klotski_grid.py``), the reading by the pieces' edges is tried, and the
 profile keeps the empty floor's colour (``floor``) and the pitch as a share of the
-screenshot's width (``pitch_share``), which bound the vision's search at any size.
+screenshot's width (``pitch_share``), which bound the vision's search at any size, the
+pitch the screenshot was read at (``work_pitch``: other sizes are shrunk to it) and the
+grid's [rows, cols] (``grid``: only grids of that shape are tried).
 Without it a window asks for a box around the board, a click on an empty cell (the board's colour) and a click on the target
 piece (its shape). The vision reads two fields (``vision/klotski.py``): ``board_colour``
 [r, g, b], pinned instead of guessed among the picture's main colours (which a small
@@ -28,6 +30,7 @@ from calibration.profile import Profile, ProfileError
 from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import board_regions, fit_grid, main_colours, parse, piece_rects
+from vision.klotski_grid import WORK_SIDE
 
 KINDS: tuple[str, ...] = ("an empty cell", "the target piece")
 
@@ -120,6 +123,9 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
         "pitch_share": round(float(px) / width, 5),
         "empty_cells": len(empty),
     }
+    if found.geometry.get("read_by") == "edges":    # read other sizes as this one was read
+        data["work_pitch"] = round(float(px) * min(1.0, WORK_SIDE / max(image.shape[:2])), 2)
+        data["grid"] = [board.rows, board.cols]
     tx0, ty0 = round(ox + t.col * px), round(oy + t.row * py)
     templates = {
         "empty": square(image, found.cells[empty[0][0] * board.cols + empty[0][1]], round(min(px, py) / 2)),

@@ -29,8 +29,9 @@ A profile may pin the board's colour (``board_colour``: [r, g, b]), the target's
 
 Where no board colour reads (portraits, name bands, shadows, textured floors, pieces edge to
 edge), the pieces are read by their edges (``vision/klotski_grid.py``); a profile may pin
-the empty floor's colour there (``floor``) and the pitch as a share of the picture's width
-(``pitch_share``).
+the empty floor's colour there (``floor``), the pitch as a share of the picture's width
+(``pitch_share``), the pitch the calibration's screenshot was read at (``work_pitch``: other
+sizes are resized to it, so the edges look as calibrated) and the grid's [rows, cols] (``grid``).
 """
 from __future__ import annotations
 
@@ -110,7 +111,10 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     try:
         share = None if profile is None else profile.get("pitch_share", float, None)
         pitch = None if share is None else (0.85 * share * image_bgr.shape[1], 1.15 * share * image_bgr.shape[1])
-        reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor[::-1], np.float32), pitch)
+        work = None if profile is None else profile.get("work_pitch", float, None)
+        shape = None if profile is None else profile.get("grid", list, None)
+        reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor[::-1], np.float32), pitch,
+                                work, None if shape is None else (shape[0], shape[1]))
         return from_reading(reading, target_shape, empties)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)] + early)[0]) from None

@@ -40,6 +40,7 @@ FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
 MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
 RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one piece
+RETRY = (1.0, 0.9, 0.8)    # with a profile's grid shape: shares of the first shrinking tried in turn
 OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
 
 
@@ -247,9 +248,10 @@ def _box(g: GridGuess, r: int, c: int, margin: float) -> tuple[int, int, int, in
             round(g.ox + (c + 1 - margin) * g.px), round(g.oy + (r + 1 - margin) * g.py))
 
 
-def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Reading:
+def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond: bool = True) -> Reading:
     """The pieces on one grid, or NoBoardFound saying why the grid does not read.
-    ``floor`` (BGR), when known (a profile), is the empty cells' colour."""
+    ``floor`` (BGR), when known (a profile), is the empty cells' colour; ``beyond``: refuse
+    a grid whose lines run on past it (not when a profile pins the grid's shape)."""
     image = e.image
     h, w = image.shape[:2]
     reach = max(2.0, 0.08 * min(g.px, g.py))
@@ -277,7 +279,8 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None) -> Rea
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
-    _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
+    if beyond:
+        _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
@@ -437,12 +440,53 @@ def refined(e: EdgeMaps, g: GridGuess) -> GridGuess:
     return GridGuess(ox, oy, px, py, g.rows, g.cols)
 
 
+def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
+    """The grid moved (up to 3 px) and stretched (up to 2 %) to where its lines, all
+    together, lie on the most edge within a pixel: a guess from profile peaks can be a few
+    pixels off at its far end, more than a side's reach."""
+    best = []
+    for vertical, origin, pitch, count, other_origin, other_pitch, others in (
+            (True, g.ox, g.px, g.cols, g.oy, g.py, g.rows), (False, g.oy, g.py, g.rows, g.ox, g.px, g.cols)):
+        starts = other_origin + (np.arange(others) + .2) * other_pitch
+        ends = other_origin + (np.arange(others) + .8) * other_pitch
+        tries = [(o, p) for o in origin + np.arange(-3, 4) for p in pitch * np.linspace(0.98, 1.02, 9)]
+        scores = [sides(e, vertical, o + np.arange(count + 1) * p, starts, ends, 1.0).sum() for o, p in tries]
+        best.append(tries[int(np.argmax(scores))])
+    (ox, px), (oy, py) = best
+    return GridGuess(float(ox), float(oy), float(px), float(py), g.rows, g.cols)
+
+
 def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
-               pitch: tuple[float, float] | None = None) -> tuple[Reading, float]:
+               pitch: tuple[float, float] | None = None, work_pitch: float | None = None,
+               shape: tuple[int, int] | None = None) -> tuple[Reading, float]:
     """The reading of the largest grid that reads, in the given picture's pixels (the
     grid scaled back), and the scale it was read at; NoBoardFound when none reads or
-    readings of that size disagree. ``floor_bgr`` and ``pitch`` (px) come from a profile."""
-    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    readings of that size disagree. From a profile: ``floor_bgr``, ``pitch`` (bounds, px),
+    ``work_pitch`` — the pitch (px) the profile's screenshot was read at: the picture is
+    resized so that its pitch is that again, and its edges look as they did when
+    calibrated (never enlarged: that blurs the sides between pieces) — and ``shape``
+    (rows, cols): only grids of that shape, which need not stop where their lines do (the
+    board is known not to be larger); a picture shrunk to be read, and refused, is then read
+    again a little smaller (``RETRY``): where a side falls between two pixels decides
+    whether it reads as one straight edge, and the next size places it otherwise. (Not
+    without a shape: there the retries read parts of the board, wrong.)"""
+    if work_pitch is not None and pitch is not None:
+        scale = min(1.0, work_pitch / ((pitch[0] + pitch[1]) / 2))
+    else:
+        scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    first: NoBoardFound | None = None
+    for factor in RETRY if scale < 1 and shape is not None else (1.0,):
+        try:
+            return _parse_at(image, scale * factor, floor_bgr, pitch, shape)
+        except NoBoardFound as exc:
+            first = first or exc
+    assert first is not None
+    raise first
+
+
+def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pitch: tuple[float, float] | None,
+              shape: tuple[int, int] | None) -> tuple[Reading, float]:
+    """``parse_grid`` on the picture shrunk by ``scale``."""
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     e = edge_maps(small)
     readings: list[Reading] = []
@@ -453,14 +497,18 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
         if key in tried:        # the same grid to a pixel or two, from another block
             continue
         tried.add(key)
-        try:
-            reading = read_grid(e, g, floor_bgr)
-        except NoBoardFound as exc:
-            why[str(exc)] = why.get(str(exc), 0) + 1
+        if shape is not None and (g.rows, g.cols) != shape:
             continue
-        if reading.grid.rows % 2 == reading.grid.cols % 2 == 0 and all(v % 2 == 0 for s in reading.sizes for v in s):
-            continue        # every size and place even: a grid of half the true pitch
-        readings.append(reading)
+        # a pinned shape leaves few grids: each is tried fitted to its lines too
+        for guess in (g,) if shape is None else (g, fitted(e, g)):
+            try:
+                reading = read_grid(e, guess, floor_bgr, beyond=shape is None)
+            except NoBoardFound as exc:
+                why[str(exc)] = why.get(str(exc), 0) + 1
+                continue
+            if reading.grid.rows % 2 == reading.grid.cols % 2 == 0 and all(v % 2 == 0 for s in reading.sizes for v in s):
+                continue        # every size and place even: a grid of half the true pitch
+            readings.append(reading)
     if not readings:
         reason = max(why, key=lambda k: why[k]) if why else "no grid of straight edges"
         raise NoBoardFound(reason)

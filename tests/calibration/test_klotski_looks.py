@@ -1,0 +1,77 @@
+"""Calibration that teaches a look read by edges (issue 13 §2): calibrated on one
+screenshot of a real app (read from ../shared/real, skipped when absent), other positions
+of that app — its own tiles moved into other legal layouts at test time, never stored —
+read right or are refused at 0.5× to 2×, never wrong; and our own look with drop shadows,
+gradients and tiles edge to edge, calibrated from one render, reads at other sizes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from calibration.klotski import learn
+from calibration.profile import Profile
+from puzzlepilot.scenes.klotski import APP_STYLES, render, scrambled
+from solvers.klotski import Board, LAYOUTS, layout
+from tests.vision.test_klotski_real import LABELS, SHOTS, moved_tiles, shot
+from vision.common import NoBoardFound
+from vision.klotski import parse
+
+
+def tally(readings: list[tuple[object, Board]], profile: Profile) -> dict[str, int]:
+    """Right / refused / wrong over (picture, board shown) pairs read with the profile."""
+    counts = {"right": 0, "refused": 0, "wrong": 0}
+    for picture, board in readings:
+        try:
+            got = parse(picture, profile).board.to_text()
+        except NoBoardFound:
+            counts["refused"] += 1
+            continue
+        counts["right" if got == board.relabelled().to_text() else "wrong"] += 1
+    return counts
+
+
+def profile_of(image, board: Board) -> Profile:
+    data, _ = learn(image, board)
+    return Profile("look", "klotski", Path("."), data)
+
+
+@pytest.mark.skipif(not SHOTS, reason="no real Klotski captures in ../shared/real")
+@pytest.mark.parametrize("name", SHOTS)
+def test_calibrated_on_a_real_app_other_positions_at_other_sizes_read_right_or_are_refused(name):
+    """The profile keeps the grid's shape and the pitch the screenshot was read at; the
+    app's other positions at its own size read at least as often as with no profile."""
+    image = shot(name)
+    found = parse(image)
+    profile = profile_of(image, found.board)
+    assert profile.get("grid", list) == [found.board.rows, found.board.cols]
+    assert profile.get("work_pitch", float) > 0
+    for scale in (0.5, 0.7, 1.0, 1.3, 1.6, 2.0):
+        readings = []
+        for moves in range(1, 80, 10):
+            board = scrambled(found.board, moves, 0)
+            picture = moved_tiles(image, found, board)
+            if scale != 1:
+                picture = cv2.resize(picture, None, fx=scale, fy=scale,
+                                     interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+            readings.append((picture, board))
+        counts = tally(readings, profile)
+        assert counts["wrong"] == 0, (scale, counts)
+        if scale == 1:
+            assert counts["right"] >= 0.6 * len(readings), counts
+
+
+@pytest.mark.parametrize("style", APP_STYLES)
+def test_our_shadowed_look_calibrated_from_one_render_reads_at_other_sizes(style):
+    """Portrait tiles with drop shadows and gradients (and tiles edge to edge on a
+    textured floor), calibrated on one 80 px render: other positions at 55–160 px cells
+    read right or are refused, and most read."""
+    base = layout(sorted(LAYOUTS)[0])
+    image, _ = render(base, style=style, cell=80)
+    profile = profile_of(image, base)
+    readings = [(render(board, style=style, cell=cell)[0], board)
+                for cell in (55, 110, 160) for board in (scrambled(base, moves, 1) for moves in range(0, 40, 8))]
+    counts = tally(readings, profile)
+    assert counts["wrong"] == 0, counts
+    assert counts["right"] >= 0.8 * len(readings), counts
