@@ -489,16 +489,27 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
     toward_cream = _differ(centre, node.fill) > 25 and _differ(centre, cream) < _differ(node.fill, cream) - 20
     ring = _differ(node.ring, node.fill)
-    # a solid cream centre and no cream around it (a GIF palette may merge the ring into
-    # the fill); a path's line through an ordinary node is cream across the middle too
-    creamy = _near(roi, np.array(cream), 40)
-    core = dist >= 0.75 * depth
-    solid = core.any() and middle.any() and float(creamy[core].mean()) >= 0.85 and float(creamy[middle].mean()) <= 0.03
-    if solid or toward_cream and ring > 10:
+    if _solid_cream_centre(roi, mask, dist, depth, cream) or toward_cream and ring > 10:
         node.terminal = True
     elif ring > 20 and _differ(centre, node.fill) > 25:
         raise NoBoardFound(f"a {kind} with a ring and a centre of its own that is not cream at ({x},{y})")
     return node
+
+
+def _solid_cream_centre(roi: np.ndarray, mask: np.ndarray, dist: np.ndarray, depth: float,
+                        cream: tuple[int, int, int]) -> bool:
+    """A solid cream centre and no cream near the outline: a terminal even when a GIF
+    palette merged its ring into the fill. The centre is the shape shrunk to 0.3 about
+    the sprite's point (a triangle's sits above its inscribed circle's middle), so it is
+    told by its own width, not by where it sits: cream as deep as 0.18 of the shape's
+    depth (the centre's is 0.3; a path line, single or double, is a few pixels thin),
+    and none in the outer band, which every path line through or into an ordinary node
+    crosses."""
+    creamy = (_near(roi, np.array(cream), 40) & mask).astype(np.uint8)
+    outer = (dist > 0) & (dist <= 0.35 * depth)
+    if not outer.any() or float(creamy[outer].mean()) > 0.03:
+        return False
+    return float(cv2.distanceTransform(creamy, cv2.DIST_L2, 3).max()) >= 0.18 * depth
 
 
 def _inner_ring(roi: np.ndarray, mask: np.ndarray, node: Node, colours: Colours, band: tuple[float, float]) -> tuple[int, int, int]:
