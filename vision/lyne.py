@@ -43,6 +43,7 @@ SMOOTH_STEP = 3     # max channel step between neighbours (median-filtered small
 MARGIN = 0.5        # least margin (pitches) between outer nodes and a picture edge cutting the window
 EMPTY_TOL = 12      # max channel difference of an empty place's patch cell from the usual look
 BACK_TOL = 16       # max channel difference still counted as background / faint diamond
+TIGHT_TOL = 10      # the same on a second look, when the first is refused
 CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centre (when no frame is seen)
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
 
@@ -137,15 +138,13 @@ def game_areas(image: np.ndarray, background: np.ndarray | None = None) -> Itera
     k = min(1.0, (SMALL if background is None else 2 * SMALL) / max(h, w))
     least = 0.02 if background is None else 0.0
     small = cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
-    small = cv2.blur(cv2.medianBlur(small, 5), (3, 3)).astype(np.int16)
-    step = np.zeros(small.shape[:2], np.int16)
-    dx = np.abs(np.diff(small, axis=1)).max(axis=2)
-    dy = np.abs(np.diff(small, axis=0)).max(axis=2)
-    step[:, 1:] = dx
-    step[:, :-1] = np.maximum(step[:, :-1], dx)
-    step[1:, :] = np.maximum(step[1:, :], dy)
-    step[:-1, :] = np.maximum(step[:-1, :], dy)
-    smooth = (step <= SMOOTH_STEP).astype(np.uint8)
+    small = cv2.blur(cv2.medianBlur(small, 5), (3, 3))
+    # each pixel's largest step to a 4-neighbour on any channel: the larger of (4-neighbour
+    # max - pixel) and (pixel - 4-neighbour min), by a dilation and an erosion
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    step = cv2.max(cv2.subtract(cv2.dilate(small, cross), small), cv2.subtract(small, cv2.erode(small, cross)))
+    smooth = (step.max(axis=2) <= SMOOTH_STEP).astype(np.uint8)
+    small = small.astype(np.int16)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=4)
     sh, sw = smooth.shape
     order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:6] + 1
@@ -185,15 +184,21 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     if light is not None:
         light -= background.astype(np.float32)
         work = cv2.subtract(work, light, dtype=cv2.CV_8U)
-    fg, colours = segment(work, background, _frame_colour(image, area))
-    if native is not None:
-        colours.light = light     # the native crop is flattened node by node
-    nodes = classify(work, fg, colours, native, area.open_sides)
-    sizes = np.array([n.size for n in nodes])
-    if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
-        raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
-    board, pitch, x0, y0, residual = fit_grid(nodes, work.shape, area.open_sides)
-    _empty_places_look_alike(work, fg, board, pitch, x0, y0)
+    cream = _frame_colour(image, area)
+    first = None
+    # a second look with a tighter background tolerance when the first is refused: a
+    # shape whose fill is near the faint diamonds' colour (smoking room's squares, 19
+    # levels apart) drops out of the foreground where the light shifts it closer
+    for tol in (BACK_TOL, TIGHT_TOL):
+        fg, colours = segment(work, background, cream, tol)
+        colours.light = light if native is not None else None   # the native crop is flattened node by node
+        try:
+            nodes, (board, pitch, x0, y0, residual) = _read_nodes(work, fg, colours, native, area.open_sides)
+            break
+        except NoBoardFound as exc:
+            first = first or exc
+    else:
+        raise first
     cells = [(area.x0 + (x0 + c * pitch) / f, area.y0 + (y0 + r * pitch) / f)
              for r in range(board.rows) for c in range(board.cols)]
     confidence = float(np.clip(0.98 - residual / pitch * 1.5, 0.5, 0.98))
@@ -206,18 +211,34 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     return Parse("lyne", board, confidence, cells, geometry)
 
 
+def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndarray | None,
+                open_sides: tuple[bool, bool, bool, bool]) -> tuple[list[Node], tuple[Board, float, float, float, float]]:
+    """(the nodes, ``fit_grid``'s answer) from one foreground mask, every check passed."""
+    nodes = classify(work, fg, colours, native, open_sides)
+    sizes = np.array([n.size for n in nodes])
+    if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
+        raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
+    fit = fit_grid(nodes, work.shape, open_sides)
+    _empty_places_look_alike(work, fg, *fit[:4])
+    return nodes, fit
+
+
 def lighting(work: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
     """(the background's light over the work image, its typical colour); taking the
     light out and adding the colour back flattens the background. The light is a
     quadratic surface per channel fitted to the background patch's pixels, refitted on
     those near the fit (the faint diamonds, a touch lighter, drop out); None when it is
-    flat within a level or two, as in the game's unlit captures."""
+    flat within a level or two, as in the game's unlit captures (nine samples in ten
+    within two levels of their median skip the fit: a lit background spreads wider)."""
     ys, xs = np.nonzero(mask)
     if len(ys) < 50:
         raise NoBoardFound("no background in the game area")
     pick = np.linspace(0, len(ys) - 1, min(len(ys), 2500)).astype(int)
     ys, xs = ys[pick], xs[pick]
     colours = work[ys, xs].astype(np.float32)
+    middle = np.median(colours, axis=0)
+    if (np.abs(colours - middle).max(axis=1) <= 2).mean() >= 0.9:
+        return None, middle.astype(np.int16)   # flat already: no light to fit
     h, w = work.shape[:2]
 
     def terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -335,14 +356,16 @@ class Colours:
     light: np.ndarray | None = None   # over the work image, less the background: to flatten native crops
 
 
-def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None) -> tuple[np.ndarray, Colours]:
-    """(foreground mask with path lines opened away, colours)."""
+def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
+            tol: int = BACK_TOL) -> tuple[np.ndarray, Colours]:
+    """(foreground mask with path lines opened away, colours); pixels within ``tol`` of
+    the background or the faint diamonds are background."""
     faint = background
     for colour, _ in _mode_colours(work, 8, 0.003):   # most common first
         if 4 < int(np.abs(colour - background).max()) <= 70:
             faint = colour
             break
-    back = _near(work, background, BACK_TOL) | _near(work, faint, BACK_TOL)
+    back = _near(work, background, tol) | _near(work, faint, tol)
     # a closing first: anti-aliased edges of a path line can match the background's
     # colour by chance and would cut a node in two
     fg = cv2.morphologyEx(1 - back, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
