@@ -507,7 +507,7 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
         # the hub's colour from its middle band: at the edge JPEG blends it with the background
         node.holes = _count_holes(roi, mask, node.fill, colours.background, (x, y))
         return node
-    node.ring = _inner_ring(roi, mask, node, colours, band)
+    node.ring, fill = _inner_ring(roi, mask, node, colours, band)
     centre = _median(roi, dist >= 0.85 * depth)
     cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
     toward_cream = _differ(centre, node.fill) > 25 and _differ(centre, cream) < _differ(node.fill, cream) - 20
@@ -516,6 +516,7 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
         node.terminal = True
     elif ring > 20 and _differ(centre, node.fill) > 25:
         raise NoBoardFound(f"a {kind} with a ring and a centre of its own that is not cream at ({x},{y})")
+    node.fill = fill   # for the colour check: the band nearer the ring in the outline's frame held some of the ring
     return node
 
 
@@ -535,21 +536,26 @@ def _solid_cream_centre(roi: np.ndarray, mask: np.ndarray, dist: np.ndarray, dep
     return float(cv2.distanceTransform(creamy, cv2.DIST_L2, 3).max()) >= 0.18 * depth
 
 
-def _inner_ring(roi: np.ndarray, mask: np.ndarray, node: Node, colours: Colours, band: tuple[float, float]) -> tuple[int, int, int]:
-    """The ring's colour read inside the shape's half-way edge. The outline lies where the
+def _inner_ring(roi: np.ndarray, mask: np.ndarray, node: Node, colours: Colours,
+                band: tuple[float, float]) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """(ring, fill) colours read inside the shape's half-way edge. The outline lies where the
     colour first leaves the background: on a blurred image (JPEG, scaling) a few pixels
     outside the shape's edge, so the band inside it that ``node.ring`` was read in holds a
     blend with the background, which can differ from the fill like a ring (an ordinary
     node) or hide the ring (a bright ring on a dark background blends to the fill). Here
     the same band is measured from the edge of the pixels at least half as far from the
     background as the nearer of fill and that blend, holes filled (a blend of fill and
-    cream centre can pass near the background's colour too)."""
+    cream centre can pass near the background's colour too). The fill is read in the
+    same frame, in the band 0.4–0.55 of the depth (from the outline, on small blurred
+    frames that band slid outward into a terminal's ring and failed the colour check)."""
     back = [tuple(int(v) for v in c) for c in (colours.background, colours.faint)]
     half = min(_differ(c, b) for c in (node.fill, node.ring) for b in back) // 2
     near = _near(roi, colours.background, half - 1) | _near(roi, colours.faint, half - 1)
     inside, _ = cv2.findContours(mask & (1 - near), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     edge = cv2.distanceTransform(cv2.drawContours(np.zeros_like(mask), inside, -1, 1, -1), cv2.DIST_L2, 3)
-    return _median(roi, (edge >= band[0]) & (edge <= band[1]))
+    depth = float(edge.max())
+    middle = (edge >= 0.4 * depth) & (edge <= 0.55 * depth)
+    return _median(roi, (edge >= band[0]) & (edge <= band[1])), _median(roi, middle) if middle.any() else node.fill
 
 
 # Where a hub's holes sit, as a share of its width from its centre (measured on the game's
