@@ -436,7 +436,15 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
             if max(w, h) < 0.6 * largest:
                 continue
             raise NoBoardFound(f"a blob at ({x},{y}) that is no LYNE node")
-        nodes.append(_inspect(work if native is None else native, work.shape[1], c, kind, colours))
+        src = work if native is None else native
+        try:
+            nodes.append(_inspect(src, work.shape[1], c, kind, colours))
+        except NoBoardFound:
+            # blur rounds a small square's corners into eight; with no hub's holes in
+            # it, a blob that covers its inscribed square like a square is read as one
+            if kind != "hub" or not _covers_square(c):
+                raise
+            nodes.append(_inspect(src, work.shape[1], c, "square", colours))
     return nodes
 
 
@@ -468,16 +476,23 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
         if fill <= 0.9 and 5 <= corners <= 9:
             return "hub"
         if corners == 4:
-            mask = np.zeros((h + 2, w + 2), np.uint8)
-            cv2.drawContours(mask, [contour - cv2.boundingRect(contour)[:2] + 1], -1, 1, -1)
-            inscribed = 2.0 * float(cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE).max())
-            return "hub" if area < 0.88 * inscribed ** 2 else "square"
+            return "square" if _covers_square(contour) else "hub"
         return None
     if fill >= 0.38 and corners <= 6:
         m = cv2.moments(contour)
         weight = (m["m01"] / m["m00"] - cv2.boundingRect(contour)[1]) / h if m["m00"] else 0.5
         return "triangle" if weight >= 0.55 else "diamond"
     return None
+
+
+def _covers_square(contour: np.ndarray) -> bool:
+    """Whether a blob covers the square on its inscribed circle like a square (0.94 and
+    more) rather than like the hub's octagon (0.82)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(mask, [contour - (x - 1, y - 1)], -1, 1, -1)
+    inscribed = 2.0 * float(cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE).max())
+    return cv2.contourArea(contour) >= 0.88 * inscribed ** 2
 
 
 def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, colours: Colours) -> Node:
