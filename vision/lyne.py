@@ -531,7 +531,11 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
         node.terminal = True
     elif ring > 20 and _differ(centre, node.fill) > 25:
         raise NoBoardFound(f"a {kind} with a ring and a centre of its own that is not cream at ({x},{y})")
-    node.fill = fill   # for the colour check: the band nearer the ring in the outline's frame held some of the ring
+    if _differ(fill, node.ring) > _differ(node.fill, node.ring):
+        # for the colour check, of the two readings the one farther from the ring: on small
+        # blurred frames the outline's band held some of the ring, and a path line out of
+        # a terminal's centre can cut the half-way frame's band down into the ring
+        node.fill = fill
     return node
 
 
