@@ -43,6 +43,7 @@ SMOOTH_STEP = 3     # max channel step between neighbours (median-filtered small
 MARGIN = 0.5        # least margin (pitches) between outer nodes and a picture edge cutting the window
 EMPTY_TOL = 12      # max channel difference of an empty place's patch cell from the usual look
 BACK_TOL = 16       # max channel difference still counted as background / faint diamond
+TIGHT_TOL = 10      # the same on a second look, when the first is refused
 CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centre (when no frame is seen)
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
 
@@ -137,15 +138,13 @@ def game_areas(image: np.ndarray, background: np.ndarray | None = None) -> Itera
     k = min(1.0, (SMALL if background is None else 2 * SMALL) / max(h, w))
     least = 0.02 if background is None else 0.0
     small = cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
-    small = cv2.blur(cv2.medianBlur(small, 5), (3, 3)).astype(np.int16)
-    step = np.zeros(small.shape[:2], np.int16)
-    dx = np.abs(np.diff(small, axis=1)).max(axis=2)
-    dy = np.abs(np.diff(small, axis=0)).max(axis=2)
-    step[:, 1:] = dx
-    step[:, :-1] = np.maximum(step[:, :-1], dx)
-    step[1:, :] = np.maximum(step[1:, :], dy)
-    step[:-1, :] = np.maximum(step[:-1, :], dy)
-    smooth = (step <= SMOOTH_STEP).astype(np.uint8)
+    small = cv2.blur(cv2.medianBlur(small, 5), (3, 3))
+    # each pixel's largest step to a 4-neighbour on any channel: the larger of (4-neighbour
+    # max - pixel) and (pixel - 4-neighbour min), by a dilation and an erosion
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    step = cv2.max(cv2.subtract(cv2.dilate(small, cross), small), cv2.subtract(small, cv2.erode(small, cross)))
+    smooth = (step.max(axis=2) <= SMOOTH_STEP).astype(np.uint8)
+    small = small.astype(np.int16)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=4)
     sh, sw = smooth.shape
     order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:6] + 1
@@ -185,15 +184,21 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     if light is not None:
         light -= background.astype(np.float32)
         work = cv2.subtract(work, light, dtype=cv2.CV_8U)
-    fg, colours = segment(work, background, _frame_colour(image, area))
-    if native is not None:
-        colours.light = light     # the native crop is flattened node by node
-    nodes = classify(work, fg, colours, native, area.open_sides)
-    sizes = np.array([n.size for n in nodes])
-    if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
-        raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
-    board, pitch, x0, y0, residual = fit_grid(nodes, work.shape, area.open_sides)
-    _empty_places_look_alike(work, fg, board, pitch, x0, y0)
+    cream = _frame_colour(image, area)
+    first = None
+    # a second look with a tighter background tolerance when the first is refused: a
+    # shape whose fill is near the faint diamonds' colour (smoking room's squares, 19
+    # levels apart) drops out of the foreground where the light shifts it closer
+    for tol in (BACK_TOL, TIGHT_TOL):
+        fg, colours = segment(work, background, cream, tol)
+        colours.light = light if native is not None else None   # the native crop is flattened node by node
+        try:
+            nodes, (board, pitch, x0, y0, residual) = _read_nodes(work, fg, colours, native, area.open_sides)
+            break
+        except NoBoardFound as exc:
+            first = first or exc
+    else:
+        raise first
     cells = [(area.x0 + (x0 + c * pitch) / f, area.y0 + (y0 + r * pitch) / f)
              for r in range(board.rows) for c in range(board.cols)]
     confidence = float(np.clip(0.98 - residual / pitch * 1.5, 0.5, 0.98))
@@ -206,18 +211,34 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     return Parse("lyne", board, confidence, cells, geometry)
 
 
+def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndarray | None,
+                open_sides: tuple[bool, bool, bool, bool]) -> tuple[list[Node], tuple[Board, float, float, float, float]]:
+    """(the nodes, ``fit_grid``'s answer) from one foreground mask, every check passed."""
+    nodes = classify(work, fg, colours, native, open_sides)
+    sizes = np.array([n.size for n in nodes])
+    if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
+        raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
+    fit = fit_grid(nodes, work.shape, open_sides)
+    _empty_places_look_alike(work, fg, *fit[:4])
+    return nodes, fit
+
+
 def lighting(work: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
     """(the background's light over the work image, its typical colour); taking the
     light out and adding the colour back flattens the background. The light is a
     quadratic surface per channel fitted to the background patch's pixels, refitted on
     those near the fit (the faint diamonds, a touch lighter, drop out); None when it is
-    flat within a level or two, as in the game's unlit captures."""
+    flat within a level or two, as in the game's unlit captures (nine samples in ten
+    within two levels of their median skip the fit: a lit background spreads wider)."""
     ys, xs = np.nonzero(mask)
     if len(ys) < 50:
         raise NoBoardFound("no background in the game area")
     pick = np.linspace(0, len(ys) - 1, min(len(ys), 2500)).astype(int)
     ys, xs = ys[pick], xs[pick]
     colours = work[ys, xs].astype(np.float32)
+    middle = np.median(colours, axis=0)
+    if (np.abs(colours - middle).max(axis=1) <= 2).mean() >= 0.9:
+        return None, middle.astype(np.int16)   # flat already: no light to fit
     h, w = work.shape[:2]
 
     def terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -335,14 +356,16 @@ class Colours:
     light: np.ndarray | None = None   # over the work image, less the background: to flatten native crops
 
 
-def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None) -> tuple[np.ndarray, Colours]:
-    """(foreground mask with path lines opened away, colours)."""
+def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
+            tol: int = BACK_TOL) -> tuple[np.ndarray, Colours]:
+    """(foreground mask with path lines opened away, colours); pixels within ``tol`` of
+    the background or the faint diamonds are background."""
     faint = background
     for colour, _ in _mode_colours(work, 8, 0.003):   # most common first
         if 4 < int(np.abs(colour - background).max()) <= 70:
             faint = colour
             break
-    back = _near(work, background, BACK_TOL) | _near(work, faint, BACK_TOL)
+    back = _near(work, background, tol) | _near(work, faint, tol)
     # a closing first: anti-aliased edges of a path line can match the background's
     # colour by chance and would cut a node in two
     fg = cv2.morphologyEx(1 - back, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -413,7 +436,15 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
             if max(w, h) < 0.6 * largest:
                 continue
             raise NoBoardFound(f"a blob at ({x},{y}) that is no LYNE node")
-        nodes.append(_inspect(work if native is None else native, work.shape[1], c, kind, colours))
+        src = work if native is None else native
+        try:
+            nodes.append(_inspect(src, work.shape[1], c, kind, colours))
+        except NoBoardFound:
+            # blur rounds a small square's corners into eight; with no hub's holes in
+            # it, a blob that covers its inscribed square like a square is read as one
+            if kind != "hub" or not _covers_square(c):
+                raise
+            nodes.append(_inspect(src, work.shape[1], c, "square", colours))
     return nodes
 
 
@@ -445,16 +476,23 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
         if fill <= 0.9 and 5 <= corners <= 9:
             return "hub"
         if corners == 4:
-            mask = np.zeros((h + 2, w + 2), np.uint8)
-            cv2.drawContours(mask, [contour - cv2.boundingRect(contour)[:2] + 1], -1, 1, -1)
-            inscribed = 2.0 * float(cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE).max())
-            return "hub" if area < 0.88 * inscribed ** 2 else "square"
+            return "square" if _covers_square(contour) else "hub"
         return None
     if fill >= 0.38 and corners <= 6:
         m = cv2.moments(contour)
         weight = (m["m01"] / m["m00"] - cv2.boundingRect(contour)[1]) / h if m["m00"] else 0.5
         return "triangle" if weight >= 0.55 else "diamond"
     return None
+
+
+def _covers_square(contour: np.ndarray) -> bool:
+    """Whether a blob covers the square on its inscribed circle like a square (0.94 and
+    more) rather than like the hub's octagon (0.82)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(mask, [contour - (x - 1, y - 1)], -1, 1, -1)
+    inscribed = 2.0 * float(cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE).max())
+    return cv2.contourArea(contour) >= 0.88 * inscribed ** 2
 
 
 def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, colours: Colours) -> Node:
@@ -484,38 +522,59 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
         # the hub's colour from its middle band: at the edge JPEG blends it with the background
         node.holes = _count_holes(roi, mask, node.fill, colours.background, (x, y))
         return node
-    node.ring = _inner_ring(roi, mask, node, colours, band)
+    node.ring, fill = _inner_ring(roi, mask, node, colours, band)
     centre = _median(roi, dist >= 0.85 * depth)
     cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
     toward_cream = _differ(centre, node.fill) > 25 and _differ(centre, cream) < _differ(node.fill, cream) - 20
     ring = _differ(node.ring, node.fill)
-    # a solid cream centre and no cream around it (a GIF palette may merge the ring into
-    # the fill); a path's line through an ordinary node is cream across the middle too
-    creamy = _near(roi, np.array(cream), 40)
-    core = dist >= 0.75 * depth
-    solid = core.any() and middle.any() and float(creamy[core].mean()) >= 0.85 and float(creamy[middle].mean()) <= 0.03
-    if solid or toward_cream and ring > 10:
+    if _solid_cream_centre(roi, mask, dist, depth, cream) or toward_cream and ring > 10:
         node.terminal = True
     elif ring > 20 and _differ(centre, node.fill) > 25:
         raise NoBoardFound(f"a {kind} with a ring and a centre of its own that is not cream at ({x},{y})")
+    if _differ(fill, node.ring) > _differ(node.fill, node.ring):
+        # for the colour check, of the two readings the one farther from the ring: on small
+        # blurred frames the outline's band held some of the ring, and a path line out of
+        # a terminal's centre can cut the half-way frame's band down into the ring
+        node.fill = fill
     return node
 
 
-def _inner_ring(roi: np.ndarray, mask: np.ndarray, node: Node, colours: Colours, band: tuple[float, float]) -> tuple[int, int, int]:
-    """The ring's colour read inside the shape's half-way edge. The outline lies where the
+def _solid_cream_centre(roi: np.ndarray, mask: np.ndarray, dist: np.ndarray, depth: float,
+                        cream: tuple[int, int, int]) -> bool:
+    """A solid cream centre and no cream near the outline: a terminal even when a GIF
+    palette merged its ring into the fill. The centre is the shape shrunk to 0.3 about
+    the sprite's point (a triangle's sits above its inscribed circle's middle), so it is
+    told by its own width, not by where it sits: cream as deep as 0.18 of the shape's
+    depth (the centre's is 0.3; a path line, single or double, is a few pixels thin),
+    and none in the outer band, which every path line through or into an ordinary node
+    crosses."""
+    creamy = (_near(roi, np.array(cream), 40) & mask).astype(np.uint8)
+    outer = (dist > 0) & (dist <= 0.35 * depth)
+    if not outer.any() or float(creamy[outer].mean()) > 0.03:
+        return False
+    return float(cv2.distanceTransform(creamy, cv2.DIST_L2, 3).max()) >= 0.18 * depth
+
+
+def _inner_ring(roi: np.ndarray, mask: np.ndarray, node: Node, colours: Colours,
+                band: tuple[float, float]) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """(ring, fill) colours read inside the shape's half-way edge. The outline lies where the
     colour first leaves the background: on a blurred image (JPEG, scaling) a few pixels
     outside the shape's edge, so the band inside it that ``node.ring`` was read in holds a
     blend with the background, which can differ from the fill like a ring (an ordinary
     node) or hide the ring (a bright ring on a dark background blends to the fill). Here
     the same band is measured from the edge of the pixels at least half as far from the
     background as the nearer of fill and that blend, holes filled (a blend of fill and
-    cream centre can pass near the background's colour too)."""
+    cream centre can pass near the background's colour too). The fill is read in the
+    same frame, in the band 0.4–0.55 of the depth (from the outline, on small blurred
+    frames that band slid outward into a terminal's ring and failed the colour check)."""
     back = [tuple(int(v) for v in c) for c in (colours.background, colours.faint)]
     half = min(_differ(c, b) for c in (node.fill, node.ring) for b in back) // 2
     near = _near(roi, colours.background, half - 1) | _near(roi, colours.faint, half - 1)
     inside, _ = cv2.findContours(mask & (1 - near), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     edge = cv2.distanceTransform(cv2.drawContours(np.zeros_like(mask), inside, -1, 1, -1), cv2.DIST_L2, 3)
-    return _median(roi, (edge >= band[0]) & (edge <= band[1]))
+    depth = float(edge.max())
+    middle = (edge >= 0.4 * depth) & (edge <= 0.55 * depth)
+    return _median(roi, (edge >= band[0]) & (edge <= band[1])), _median(roi, middle) if middle.any() else node.fill
 
 
 # Where a hub's holes sit, as a share of its width from its centre (measured on the game's

@@ -169,20 +169,13 @@ def test_the_twelve_palettes_are_the_games():
     assert PALETTES["moonbase"].rings["d"] == (82, 69, 86) and PALETTES["desert"].hub == (86, 86, 86)
 
 
-def test_every_palette_under_the_games_light_reads_exactly_or_is_refused():
-    # never a wrong board; today one palette of twelve (smoking room, a terminal square
-    # near the tab) is refused
-    read = 0
-    for palette in sorted(PALETTES):
-        board, _ = generate(4, 5, random.Random(7 + len(palette)), hubs=3)
-        image, truth = render(board, PALETTES[palette], 1024, 768, light=len(palette))
-        try:
-            found = text(parse(image))
-        except NoBoardFound:
-            continue
-        assert found == truth.board, palette
-        read += 1
-    assert read >= 11
+@pytest.mark.parametrize("palette", sorted(PALETTES))
+def test_every_palette_under_the_games_light_reads_exactly(palette):
+    # smoking room's squares, 19 levels from the faint diamonds, are read on the second
+    # look with a tighter background tolerance
+    board, _ = generate(4, 5, random.Random(7 + len(palette)), hubs=3)
+    image, truth = render(board, PALETTES[palette], 1024, 768, light=len(palette))
+    assert text(parse(image)) == truth.board
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -211,13 +204,14 @@ def test_a_240_px_jpeg_crop_of_the_board_reads_exactly(seed):
     assert text(parse(crop)) == truth.board
 
 
-def test_terminals_whose_ring_merged_into_the_fill_are_read_by_their_cream_centre():
-    # a GIF palette of few colours can map the ring and the fill to one colour (today for
-    # squares and diamonds: a triangle's cream centre sits off its inscribed circle's)
+@pytest.mark.parametrize("text_board", ["SDs/2d2/SDs", "STD/2t2/STD"])
+def test_terminals_whose_ring_merged_into_the_fill_are_read_by_their_cream_centre(text_board):
+    # a GIF palette of few colours can map the ring and the fill to one colour; a
+    # triangle's cream centre sits above its inscribed circle's middle
     from dataclasses import replace
 
     flat = replace(PALETTES["deep space"], rings=dict(PALETTES["deep space"].fills))
-    image, truth = render(Board.from_text("SDs/2d2/SDs"), flat, 800, 600, light=5)
+    image, truth = render(Board.from_text(text_board), flat, 800, 600, light=5)
     assert text(parse(image)) == truth.board
 
 
