@@ -593,6 +593,8 @@ def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], o
     spans = len({r for r, _ in grey}) >= max(2, rows / 2) and len({c for _, c in grey}) >= max(2, cols / 2)
     kinds = (CELL,) if spans else (CELL, VISITED)
     cells = _spread([(r + origin[0], c + origin[1]) for (r, c), kind in places.items() if kind in kinds])
+    if len(cells) < 2:      # nothing to fit to (a damaged picture): the lattice stays
+        return lat
     x0, y0, x1, y1 = _board_box(image, lat, cells)
     low = np.clip(colours.background - colours.tolerance, 0, 255).astype(np.uint8)
     high = np.clip(colours.background + colours.tolerance, 0, 255).astype(np.uint8)

@@ -196,3 +196,14 @@ def test_confidence_drops_as_the_grid_gets_irregular():
 def test_a_grid_that_is_no_lattice_gives_no_board(seed):
     with pytest.raises(NoBoardFound):
         parse(jittered_grid(0.06, seed=seed))
+
+
+def test_refit_keeps_the_lattice_when_no_cell_was_read() -> None:
+    """A damaged picture may leave only the cat and holes on the lattice: nothing to fit
+    to, so the lattice stays (it once raised on an empty list, an internal error)."""
+    from vision.onestroke import CAT, HOLE, Colours, Lattice, refit
+
+    image = np.full((200, 200, 3), 249, np.uint8)
+    lat = Lattice(40.0, 40.0, 60.0, 60.0, 50.0, ((0, 0), (0, 1)), 0.5)
+    colours = Colours(np.array([209, 209, 209]), np.array([249, 249, 249]))
+    assert refit(image, lat, {(0, 0): CAT, (0, 1): HOLE}, (0, 0), colours) == lat
