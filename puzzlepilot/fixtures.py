@@ -30,11 +30,15 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from puzzlepilot.cli import IO, NO_TESSERACT, UsageError, tesseract_missing
 from puzzlepilot.games import GAMES, get
 from solvers.common import BoardError
 from vision.common import ImageError, NoBoardFound, load_image
+
+if TYPE_CHECKING:     # for the annotations only; the drawing code imports it where it runs
+    import numpy as np
 
 # The project's rendered fixtures in a source checkout.
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "fixtures"
@@ -474,7 +478,7 @@ def write_html_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]]) ->
         raise UsageError(f"cannot write the contact sheet {path}: {exc.strerror}") from None
 
 
-def _load_or_none(path: Path | None) -> "np.ndarray | None":
+def _load_or_none(path: Path | None) -> np.ndarray | None:
     if path is None or not path.is_file():
         return None
     try:
