@@ -43,7 +43,7 @@ from typing import Any, Iterator
 import cv2
 import numpy as np
 
-from solvers.onestroke import Board
+from solvers.onestroke import Board, adjacent
 from vision.common import NoBoardFound, Parse
 
 WORK_SIZE = 512           # longest side of the reduced image the lattice is found in
@@ -630,21 +630,21 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
         raise NoBoardFound("the cat's colour is not the drawn path's")
     todo, seen = [head], {head}
     while todo:
-        for n in _neighbours(todo.pop()):
+        for n in adjacent(todo.pop()):
             if n in visited and n not in seen:
                 seen.add(n)
                 todo.append(n)
     if len(seen) != len(visited) + 1:
         raise NoBoardFound("the visited cells are not one path drawn up to the cat")
-    linked = {(p, n) for p in visited for n in _neighbours(p)[1::2]     # below and right: each pair once
+    linked = {(p, n) for p in visited for n in adjacent(p)[1::2]     # below and right: each pair once
               if n in visited and _linked(image, lat, p, n, origin, colours.background)}
-    links = {p: [n for n in _neighbours(p) if (p, n) in linked or (n, p) in linked] for p in visited}
+    links = {p: [n for n in adjacent(p) if (p, n) in linked or (n, p) in linked] for p in visited}
     if len(visited) == 1:
         return list(visited)
     ends = [p for p, ns in links.items() if len(ns) == 1]
     if any(len(ns) not in (1, 2) for ns in links.values()) or len(ends) != 2:
         return None
-    beside = [p for p in ends if p in _neighbours(head)]
+    beside = [p for p in ends if p in adjacent(head)]
     if len(beside) != 1:
         return None
     path, previous = [next(p for p in ends if p != beside[0])], None
@@ -674,11 +674,6 @@ def _same_hue(a: np.ndarray, b: np.ndarray) -> bool:
     ca, cb = a - a.mean(), b - b.mean()
     na, nb = float(np.linalg.norm(ca)), float(np.linalg.norm(cb))
     return na > 0 and nb > 0 and float(ca @ cb) / (na * nb) >= SAME_HUE and max(na, nb) <= 2 * min(na, nb)
-
-
-def _neighbours(p: tuple[int, int]) -> tuple[tuple[int, int], ...]:
-    r, c = p
-    return (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)
 
 
 def _linked(image: np.ndarray, lat: Lattice, a: tuple[int, int], b: tuple[int, int], origin: tuple[int, int],
@@ -715,7 +710,7 @@ def _without_stray_cats(image: np.ndarray, lat: Lattice, places: dict[tuple[int,
         return lat.centre(p[0] + origin[0], p[1] + origin[1])
 
     band = np.median([_pixel(image, centre(p)) for p in visited], axis=0)
-    cat = [p for p in cats if visited & set(_neighbours(p)) and _same_hue(band, _body_colour(image, lat, centre(p)))]
+    cat = [p for p in cats if visited & set(adjacent(p)) and _same_hue(band, _body_colour(image, lat, centre(p)))]
     if len(cat) != 1:
         return places, origin
     board = [p for p, kind in places.items() if kind in (CELL, VISITED)] + cat
