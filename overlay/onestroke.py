@@ -17,7 +17,7 @@ from typing import Any
 
 from overlay.actions import Action, Drag
 from overlay.draw import Label, Marker, Polyline, Shape
-from solvers.onestroke import Board, Cell, adjacent, solve
+from solvers.onestroke import Board, Cell, reach, solve
 from vision.common import Parse
 
 PATH = (236, 64, 122)      # a strong pink-red: stands out on grey cells and pastel tints
@@ -68,13 +68,7 @@ def follows(level: Board, board: Board) -> bool:
     drawn = (level.cells - board.cells) | {board.start}
     if level.start not in drawn:
         return False
-    todo, seen = [level.start], {level.start}
-    while todo:
-        for n in adjacent(todo.pop()):
-            if n in drawn and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return seen == drawn
+    return reach(level.start, drawn) == drawn
 
 
 def stuck(parse: Parse, result: Any) -> str:

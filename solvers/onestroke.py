@@ -38,7 +38,7 @@ import itertools
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from solvers.common import BoardError, Progress, SolveResult, check_width, split_rows
 
@@ -54,6 +54,18 @@ def adjacent(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
     """The four grid places next to a cell (up, down, left, right), on the board or not."""
     r, c = cell
     return (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)
+
+
+def reach(start: Cell, cells: Collection[Cell]) -> set[Cell]:
+    """``start`` and every cell of ``cells`` joined to it by steps between neighbouring
+    cells of ``cells`` (``start`` itself need not be one of them)."""
+    todo, seen = [start], {start}
+    while todo:
+        for n in adjacent(todo.pop()):
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen
 
 
 @dataclass(frozen=True)

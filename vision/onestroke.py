@@ -43,7 +43,7 @@ from typing import Any, Iterator
 import cv2
 import numpy as np
 
-from solvers.onestroke import Board, adjacent
+from solvers.onestroke import Board, adjacent, reach
 from vision.common import NoBoardFound, Parse
 
 WORK_SIZE = 512           # longest side of the reduced image the lattice is found in
@@ -628,13 +628,7 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
     # The cat is drawn in the path's colour (a profile's own start marker need not be).
     if colours.start is None and not _same_hue(band, _body_colour(image, lat, centre(head))):
         raise NoBoardFound("the cat's colour is not the drawn path's")
-    todo, seen = [head], {head}
-    while todo:
-        for n in adjacent(todo.pop()):
-            if n in visited and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    if len(seen) != len(visited) + 1:
+    if len(reach(head, visited)) != len(visited) + 1:
         raise NoBoardFound("the visited cells are not one path drawn up to the cat")
     linked = {(p, n) for p in visited for n in adjacent(p)[1::2]     # below and right: each pair once
               if n in visited and _linked(image, lat, p, n, origin, colours.background)}

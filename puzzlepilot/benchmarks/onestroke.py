@@ -22,7 +22,7 @@ import random
 import statistics
 
 from puzzlepilot.bench import Bench, ms, summary
-from solvers.onestroke import Board, Cell, adjacent, generate, search_plain, solve
+from solvers.onestroke import Board, Cell, generate, reach, search_plain, solve
 
 SIZES = (6, 7, 8, 10, 12)
 LEVEL_643 = ".##.S##/#######/##.####/.######/#.#####/#####.#/#######"
@@ -33,13 +33,7 @@ HOLED_LIMIT = 20_000
 
 
 def _connected(cells: frozenset[Cell]) -> bool:
-    todo, seen = [min(cells)], {min(cells)}
-    while todo:
-        for n in adjacent(todo.pop()):
-            if n in cells and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return len(seen) == len(cells)
+    return len(reach(min(cells), cells)) == len(cells)
 
 
 def _without(board: Board, rng: random.Random, colours: tuple[int, ...]) -> Board | None:
