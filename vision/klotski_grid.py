@@ -5,13 +5,13 @@ name bands, gradients, shadows, textured floors, pieces edge to edge).
 Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px long:
 1. ``edge_maps``: where a colour channel steps up or down by more than ``EDGE`` across a
    pixel, per sign (a piece's side is one straight step along its length; a portrait's
-   strokes are short and change sign), and the straight runs of ``RUN`` px or
-   more (``long_runs``);
+   strokes are short and change sign), and the straight runs of a twentieth of the
+   picture's shorter side or more (``long_runs``, at least 6 px);
 2. ``grids``: candidate grids — evenly spaced lines on the peaks of the runs' profiles,
    across columns first, then down rows within each candidate's columns, in the parts of
    the picture that the runs join into large blocks;
 3. ``read_grid``: for one grid, how strongly every side between two cells is one straight
-   edge (``side``), whether each cell is empty floor (even colour, no edges) and the pieces
+   edge (``sides``), whether each cell is empty floor (even colour, no edges) and the pieces
    as the cells joined across sides without an edge. A grid reads only when every outer
    side is an edge (but for a few next to empty cells: an open exit), every side is
    clearly an edge or clearly not one, the pieces are rectangles with an edge all round
