@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -25,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from solvers.common import user_folder
 
 SCHEMA_VERSION = 1
 PROFILE_FILE = "profile.json"
@@ -37,12 +38,7 @@ class ProfileError(Exception):
 
 def profiles_dir() -> Path:
     """Where named profiles live (``PUZZLEPILOT_PROFILES`` overrides, e.g. for tests)."""
-    env = os.environ.get("PUZZLEPILOT_PROFILES")
-    if env:
-        return Path(env)
-    from platformdirs import user_config_dir
-
-    return Path(user_config_dir("puzzlepilot")) / "profiles"
+    return user_folder("PUZZLEPILOT_PROFILES", "config", "profiles")
 
 
 @dataclass

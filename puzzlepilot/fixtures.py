@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from puzzlepilot.cli import IO, NO_TESSERACT, UsageError, tesseract_missing
 from puzzlepilot.games import GAMES, get
-from solvers.common import BoardError
+from solvers.common import BoardError, user_folder
 from vision.common import ImageError, NoBoardFound, load_image
 
 if TYPE_CHECKING:     # for the annotations only; the drawing code imports it where it runs
@@ -48,12 +48,7 @@ MADE_LIST = ".made"     # the names `make` wrote, so it never replaces or remove
 
 def user_dir() -> Path:
     """Your own fixtures: ``PUZZLEPILOT_FIXTURES``, else the user data folder (platformdirs)."""
-    env = os.environ.get("PUZZLEPILOT_FIXTURES")
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("puzzlepilot")) / "fixtures"
+    return user_folder("PUZZLEPILOT_FIXTURES", "data", "fixtures")
 
 
 def generated_dir() -> Path:

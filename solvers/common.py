@@ -2,8 +2,10 @@
 the splitting of board texts into rows."""
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 
@@ -75,3 +77,14 @@ class Progress:
         if self.say is not None and time.monotonic() >= self.next:
             self.say(text)
             self.next = time.monotonic() + self.every
+
+
+def user_folder(variable: str, kind: str, name: str) -> Path:
+    """The folder the environment ``variable`` names, else ``name`` in the user's platform
+    folder of that ``kind`` (platformdirs' ``data``, ``cache`` or ``config``)."""
+    chosen = os.environ.get(variable)
+    if chosen:
+        return Path(chosen)
+    import platformdirs
+
+    return Path(getattr(platformdirs, f"user_{kind}_dir")("puzzlepilot")) / name

@@ -18,6 +18,8 @@ import pickle
 from pathlib import Path
 from typing import Any, Callable
 
+from solvers.common import user_folder
+
 # Bumped when the file layout itself changes; each table has its own version too.
 FORMAT = 1
 MAGIC = "puzzlepilot-table"
@@ -25,12 +27,7 @@ MAGIC = "puzzlepilot-table"
 
 def cache_dir() -> Path:
     """Where tables are kept (``PUZZLEPILOT_CACHE`` overrides the platform's cache folder)."""
-    env = os.environ.get("PUZZLEPILOT_CACHE")
-    if env:
-        return Path(env)
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("puzzlepilot")) / "tables"
+    return user_folder("PUZZLEPILOT_CACHE", "cache", "tables")
 
 
 def path_of(name: str, version: int) -> Path:
