@@ -44,6 +44,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
+from vision.components import components
 from vision.klotski_grid import Reading, parse_grid
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
@@ -199,8 +200,8 @@ def board_regions(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None
     # a break of BRIDGE px covers at most BRIDGE // f whole blocks
     raw = bridge(cv2.dilate(full, np.ones((f, f), np.uint8), anchor=(0, 0))[::f, ::f], BRIDGE // f) if f > 1 \
         else bridge(full)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(raw, connectivity=4)
-    boxes = [(i, st) for i, st in enumerate(stats) if i and st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
+    _, labels, stats = components(raw)
+    boxes = [(i, st) for i, st in enumerate(stats, 1) if st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
              and st[4] <= (0.6 if f == 1 else 0.8) * st[2] * st[3]]
     boxes.sort(key=lambda b: -b[1][cv2.CC_STAT_AREA])
     if f > 1:   # the full-size cut is costly: first look for a few piece-like holes here
@@ -211,11 +212,12 @@ def board_regions(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None
         x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
         cut = np.s_[y0:(y + h + 1) * f, x0:(x + w + 1) * f]
         crop = bridge(full[cut]) if f > 1 else raw[cut]
-        m, labels, st, _ = cv2.connectedComponentsWithStats(crop, connectivity=4)
+        m, labels, st = components(crop)
         if m < 2:
             continue
-        i = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
+        i = int(np.argmax(st[:, cv2.CC_STAT_AREA]))
         cx, cy, cw, ch, area = st[i]
+        i += 1
         if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
             found.append(Region(labels[cy:cy + ch, cx:cx + cw] == i, crop[cy:cy + ch, cx:cx + cw] > 0,
                                 int(x0 + cx), int(y0 + cy)))
@@ -238,8 +240,8 @@ def _has_pieces(mask: np.ndarray) -> bool:
     any board colour shrink the pieces here: this only spares the full-size cut."""
     if mask.mean() > 0.75:
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats((~mask).astype(np.uint8), connectivity=4)
-    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    _, _, stats = components(~mask)
+    w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
     rect = (np.minimum(w, h) >= 2) & (area >= 0.7 * w * h)
     # ...none of them most of the board (a band of a gradient has the next band as a hole)
     return int(rect.sum()) >= 3 and area[rect].sum() >= 0.25 * mask.size and area.max() <= 0.35 * mask.size
@@ -250,9 +252,7 @@ def holes(region: Region, smallest: float = 0.0) -> list[tuple[Rect, float]]:
     region's bounding box whose short side is at least ``smallest`` px. Pieces at the
     board's edge may touch the frame, so a piece is not required to be enclosed, only to
     lie within the board's extent."""
-    inside = (~region.mask).astype(np.uint8)
-    _, _, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=4)
-    stats = stats[1:]
+    _, _, stats = components(~region.mask)
     stats = stats[np.minimum(stats[:, 2], stats[:, 3]) >= smallest]     # specks dropped in one step
     return [(Rect(float(x + region.x), float(y + region.y), float(x + region.x + w), float(y + region.y + h)),
              area / float(w * h)) for x, y, w, h, area in stats.tolist()]
