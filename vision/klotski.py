@@ -94,11 +94,11 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     empties = None if profile is None else profile.get("empty_cells", int, None)
     fixed = profile.colour("board_colour") if profile is not None and "board_colour" in profile.data else None
     colours = [np.array(fixed, np.float32)] if fixed else main_colours(image_bgr)
-    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)     # once for every colour tried
+    found = screen(image_bgr, colours)     # every colour matched at once
     early: list[str] = []     # regions without piece-like holes
     late: list[str] = []      # regions with pieces that did not make a board: say why
-    for colour in colours:
-        for region in board_regions(image_bgr, colour, grey):
+    for k, colour in enumerate(colours):
+        for region in found.regions(k):
             try:
                 rects = piece_rects(region)
             except NoBoardFound as exc:
@@ -176,15 +176,102 @@ class Region:
     y: int
 
 
+def _bounds(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """The ranges a pixel of the colour keeps (by the tolerances above): lowest and highest
+    value per channel, and the darkest and lightest grey level."""
+    lo = np.clip(colour - COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+    hi = np.clip(colour + COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+    level = float(cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2GRAY)[0, 0])
+    return lo, hi, max(0.0, level - BRIGHTNESS_TOLERANCE), min(255.0, level + BRIGHTNESS_TOLERANCE)
+
+
 def colour_mask(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None = None) -> np.ndarray:
     """255 where a pixel has the colour (by the tolerances above), else 0. ``grey``: the
     picture's grey levels, when already made."""
-    lo = np.clip(colour - COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
-    hi = np.clip(colour + COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+    lo, hi, dark, light = _bounds(colour)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey is None else grey
-    level = float(cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2GRAY)[0, 0])
-    near = cv2.inRange(grey, max(0.0, level - BRIGHTNESS_TOLERANCE), min(255.0, level + BRIGHTNESS_TOLERANCE))
-    return cv2.bitwise_and(cv2.inRange(image, lo, hi), near)
+    return cv2.bitwise_and(cv2.inRange(image, lo, hi), cv2.inRange(grey, dark, light))
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Which of the colours tried each pixel has, matched once for all of them: bit
+    ``bits[k]`` of ``codes`` is set where ``colour_mask`` of colour k is; ``blocks`` is
+    ``codes`` over f×f blocks (a block has a colour when any of its pixels has), the
+    reduced size large pictures are screened at."""
+
+    codes: np.ndarray
+    blocks: np.ndarray
+    bits: list[int]
+    f: int
+
+    def mask(self, k: int, cut: Any = np.s_[:, :], blocks: bool = False) -> np.ndarray:
+        """Colour k's mask (255 where it is) over ``cut`` of the picture or of the blocks."""
+        return cv2.compare(np.bitwise_and((self.blocks if blocks else self.codes)[cut], self.bits[k]), 0, cv2.CMP_NE)
+
+    def regions(self, k: int) -> list[Region]:
+        """``board_regions`` of colour k."""
+        f = self.f
+        # a break of BRIDGE px covers at most BRIDGE // f whole blocks
+        raw = bridge(self.mask(k, blocks=True), BRIDGE // f) if f > 1 else bridge(self.mask(k))
+        _, labels, stats = components(raw)
+        boxes = [(i, st) for i, st in enumerate(stats, 1) if st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
+                 and st[4] <= (0.6 if f == 1 else 0.8) * st[2] * st[3]]
+        boxes.sort(key=lambda b: -b[1][cv2.CC_STAT_AREA])
+        if f > 1:   # the full-size cut is costly: first look for a few piece-like holes here
+            boxes = [(i, st) for i, st in boxes[:6]
+                     if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i)]
+        found = []
+        for _, (x, y, w, h, _) in boxes[:4]:
+            x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
+            cut = np.s_[y0:(y + h + 1) * f, x0:(x + w + 1) * f]
+            crop = bridge(self.mask(k, cut)) if f > 1 else raw[cut]
+            m, labels, st = components(crop)
+            if m < 2:
+                continue
+            i = int(np.argmax(st[:, cv2.CC_STAT_AREA]))
+            cx, cy, cw, ch, area = st[i]
+            if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
+                found.append(Region(labels[cy:cy + ch, cx:cx + cw] == i + 1, crop[cy:cy + ch, cx:cx + cw] > 0,
+                                    int(x0 + cx), int(y0 + cy)))
+        return found
+
+
+def screen(image: np.ndarray, colours: list[np.ndarray], grey: np.ndarray | None = None) -> Screen:
+    """The Screen of the picture for up to 16 colours. Several colours are matched by
+    looking up each channel's value in a table of the colours whose range holds it and
+    keeping the colours all four channels agree on (about a third of a mask by range
+    each); one colour by its ranges. ``grey``: the picture's grey levels, when made."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey is None else grey
+    if len(colours) == 1:
+        codes, bits = colour_mask(image, colours[0], grey), [255]
+    else:
+        tables = np.zeros((4, 256), np.uint16)
+        values = np.arange(256)
+        for k, colour in enumerate(colours):
+            lo, hi, dark, light = _bounds(colour)
+            for c in range(3):
+                tables[c, (values >= lo[c]) & (values <= hi[c])] |= 1 << k
+            tables[3, (values >= dark) & (values <= light)] |= 1 << k
+        planes = [*cv2.split(image), grey]
+        codes = cv2.LUT(planes[0], tables[0])
+        for plane, table in zip(planes[1:], tables[1:]):
+            cv2.bitwise_and(codes, cv2.LUT(plane, table), dst=codes)
+        bits = [1 << k for k in range(len(colours))]
+    f = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / SCREEN_PIXELS))))
+    return Screen(codes, codes if f == 1 else _blocks(codes, f), bits, f)
+
+
+def _blocks(codes: np.ndarray, f: int) -> np.ndarray:
+    """Bitwise or of ``codes`` over f×f blocks (the last ones cut by the picture's edge)."""
+    h, w = codes.shape
+    padded = cv2.copyMakeBorder(codes, 0, -h % f, 0, -w % f, cv2.BORDER_CONSTANT, value=0)
+    out = padded[::f, ::f].copy()
+    for dy in range(f):
+        for dx in range(f):
+            if dy or dx:
+                np.bitwise_or(out, padded[dy::f, dx::f], out=out)
+    return out
 
 
 def board_regions(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None = None) -> list[Region]:
@@ -195,33 +282,7 @@ def board_regions(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None
     piece; each candidate is cut out of the full-size match. Breaks in gap lines are
     bridged at both sizes, so the screened region holds all of the full-size one.
     ``grey``: the picture's grey levels, when already made."""
-    full = colour_mask(image, colour, grey)
-    f = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / SCREEN_PIXELS))))
-    # a break of BRIDGE px covers at most BRIDGE // f whole blocks
-    raw = bridge(cv2.dilate(full, np.ones((f, f), np.uint8), anchor=(0, 0))[::f, ::f], BRIDGE // f) if f > 1 \
-        else bridge(full)
-    _, labels, stats = components(raw)
-    boxes = [(i, st) for i, st in enumerate(stats, 1) if st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
-             and st[4] <= (0.6 if f == 1 else 0.8) * st[2] * st[3]]
-    boxes.sort(key=lambda b: -b[1][cv2.CC_STAT_AREA])
-    if f > 1:   # the full-size cut is costly: first look for a few piece-like holes here
-        boxes = [(i, st) for i, st in boxes[:6]
-                 if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i)]
-    found = []
-    for _, (x, y, w, h, _) in boxes[:4]:
-        x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
-        cut = np.s_[y0:(y + h + 1) * f, x0:(x + w + 1) * f]
-        crop = bridge(full[cut]) if f > 1 else raw[cut]
-        m, labels, st = components(crop)
-        if m < 2:
-            continue
-        i = int(np.argmax(st[:, cv2.CC_STAT_AREA]))
-        cx, cy, cw, ch, area = st[i]
-        i += 1
-        if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
-            found.append(Region(labels[cy:cy + ch, cx:cx + cw] == i, crop[cy:cy + ch, cx:cx + cw] > 0,
-                                int(x0 + cx), int(y0 + cy)))
-    return found
+    return screen(image, [colour], grey).regions(0)
 
 
 def bridge(mask: np.ndarray, length: int = BRIDGE) -> np.ndarray:
