@@ -36,7 +36,7 @@ sizes are resized to it, so the edges look as calibrated) and the grid's [rows, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 import cv2
 import numpy as np
@@ -95,14 +95,12 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     fixed = profile.colour("board_colour") if profile is not None and "board_colour" in profile.data else None
     colours = [np.array(fixed, np.float32)] if fixed else main_colours(image_bgr)
     found = screen(image_bgr, colours)     # every colour matched at once
-    early: list[str] = []     # regions without piece-like holes
     late: list[str] = []      # regions with pieces that did not make a board: say why
     for k, colour in enumerate(colours):
         for region in found.regions(k):
             try:
                 rects = piece_rects(region)
-            except NoBoardFound as exc:
-                early.append(str(exc))
+            except NoBoardFound:        # no piece-like holes: the edge reader's reason is plainer
                 continue
             try:
                 return read_board(image_bgr, rects, colour, target_shape, empties)
@@ -118,7 +116,7 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
                                 work, None if shape is None else (shape[0], shape[1]))
         return from_reading(reading, target_shape, empties)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
-        raise NoBoardFound("no Klotski board: " + (late + [str(exc)] + early)[0]) from None
+        raise NoBoardFound("no Klotski board: " + (late + [str(exc)])[0]) from None
 
 
 def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None) -> Parse:
@@ -209,8 +207,9 @@ class Screen:
         """Colour k's mask (255 where it is) over ``cut`` of the picture or of the blocks."""
         return cv2.compare(np.bitwise_and((self.blocks if blocks else self.codes)[cut], self.bits[k]), 0, cv2.CMP_NE)
 
-    def regions(self, k: int) -> list[Region]:
-        """``board_regions`` of colour k."""
+    def regions(self, k: int) -> Iterator[Region]:
+        """``board_regions`` of colour k, each cut out only when the one before did not
+        make a board."""
         f = self.f
         # a break of BRIDGE px covers at most BRIDGE // f whole blocks
         raw = bridge(self.mask(k, blocks=True), BRIDGE // f) if f > 1 else bridge(self.mask(k))
@@ -221,7 +220,6 @@ class Screen:
         if f > 1:   # the full-size cut is costly: first look for a few piece-like holes here
             boxes = [(i, st) for i, st in boxes[:6]
                      if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i)]
-        found = []
         for _, (x, y, w, h, _) in boxes[:4]:
             x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
             cut = np.s_[y0:(y + h + 1) * f, x0:(x + w + 1) * f]
@@ -232,9 +230,8 @@ class Screen:
             i = int(np.argmax(st[:, cv2.CC_STAT_AREA]))
             cx, cy, cw, ch, area = st[i]
             if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
-                found.append(Region(labels[cy:cy + ch, cx:cx + cw] == i + 1, crop[cy:cy + ch, cx:cx + cw] > 0,
-                                    int(x0 + cx), int(y0 + cy)))
-        return found
+                yield Region(labels[cy:cy + ch, cx:cx + cw] == i + 1, crop[cy:cy + ch, cx:cx + cw] > 0,
+                             int(x0 + cx), int(y0 + cy))
 
 
 def screen(image: np.ndarray, colours: list[np.ndarray], grey: np.ndarray | None = None) -> Screen:
@@ -282,7 +279,7 @@ def board_regions(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None
     piece; each candidate is cut out of the full-size match. Breaks in gap lines are
     bridged at both sizes, so the screened region holds all of the full-size one.
     ``grey``: the picture's grey levels, when already made."""
-    return screen(image, [colour], grey).regions(0)
+    return list(screen(image, [colour], grey).regions(0))
 
 
 def bridge(mask: np.ndarray, length: int = BRIDGE) -> np.ndarray:
