@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.common import NoBoardFound
+from vision.components import components
 
 WORK_SIDE = 512        # px: pictures are read at most this long (speed; the pieces stay large)
 EDGE = 28              # a channel's step across a pixel that counts as an edge
@@ -206,8 +207,8 @@ def blocks(vl: np.ndarray, hl: np.ndarray, depth: int = 1) -> list[tuple[int, in
     h, w = vl.shape
     k = max(3, round(0.015 * min(h, w)))
     joined = cv2.dilate(vl | hl, np.ones((k, k), np.uint8))
-    _, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    boxes = [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, _ in stats[1:]
+    _, _, stats = components(joined, connectivity=8)
+    boxes = [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, _ in stats
              if min(bw, bh) >= min(h, w) / 6]
     if depth:   # a board framed by a dialog joins it: look again without the box's longest lines
         for x0, y0, x1, y1 in list(boxes):
@@ -220,10 +221,9 @@ def blocks(vl: np.ndarray, hl: np.ndarray, depth: int = 1) -> list[tuple[int, in
 def _without_long(runs: np.ndarray, axis: int) -> np.ndarray:
     """The runs less those spanning most of the box along ``axis`` (0: down, 1: across):
     a dialog's frame, which joins everything inside it."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
+    _, labels, stats = components(runs, connectivity=8)
     span = stats[:, cv2.CC_STAT_HEIGHT if axis == 0 else cv2.CC_STAT_WIDTH]
-    keep = (span < 0.85 * runs.shape[axis]).astype(np.uint8)
-    keep[0] = 0
+    keep = np.concatenate(([0], span < 0.85 * runs.shape[axis])).astype(np.uint8)     # label 0: no run
     return keep[labels]
 
 
