@@ -36,3 +36,15 @@ def test_the_same_labels_and_statistics_as_opencv(seed: int, connectivity: int) 
             assert np.array_equal(stats, want_stats[1:])
             big += given.size >= SMALL
     assert big >= 20       # the runs path itself is checked, not only OpenCV's call
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 50), (50, 1), (2, 2), (3, 7), (7, 9)])
+def test_the_runs_path_on_thin_and_tiny_masks(shape: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.components.SMALL", 0)      # every mask through the runs
+    rng = np.random.default_rng(shape[0] * 100 + shape[1])
+    for share in (0.0, 0.3, 0.7, 1.0):
+        mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
+        for connectivity in (4, 8):
+            want_n, want_labels, want_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=connectivity)
+            n, labels, stats = components(mask, connectivity)
+            assert (n, labels.tolist(), stats.tolist()) == (want_n, want_labels.tolist(), want_stats[1:].tolist())
