@@ -9,8 +9,9 @@ side by side are joined in both connectivities), so a component's box and area a
 extremes and the sum of its runs'. Runs are found as the nonzero bytes of the mask's
 differences along rows, scanned eight bytes at a time (runs are sparse).
 
-The labels and statistics are exactly OpenCV's (checked on every mask of the Klotski
-benchmarks, ``tests/vision/test_components.py``); masks under ``SMALL`` pixels go to
+The labels and statistics are exactly OpenCV's (``tests/vision/test_components.py``:
+boards seen through gaps, noise, thin and tiny masks, both connectivities; and the 154
+masks of four Klotski parses when this was written); masks under ``SMALL`` pixels go to
 OpenCV's own call, which is cheaper there than the setup here.
 """
 from __future__ import annotations
