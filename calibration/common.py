@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -47,10 +47,9 @@ def first_reading(candidates: Iterable[np.ndarray], read: Callable[[np.ndarray],
     raise ProfileError(f"{failure}{hint}")
 
 
-def read_points(path: Path, fields: tuple[str, ...], sizes: dict[str, int]) -> dict[str, tuple[int, ...]]:
-    """A picks file: a JSON object holding exactly ``fields``, each a list of ``sizes[field]``
-    (else 2) finite numbers of 0 or more, rounded to pixels; ProfileError naming the file
-    and the field when it is not one."""
+def read_picks_file(path: Path, fields: tuple[str, ...]) -> dict[str, Any]:
+    """A picks file's JSON object, holding exactly ``fields``; ProfileError naming the file
+    and what is wrong when it is not one."""
     where = f"picks file {path}"
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -66,12 +65,14 @@ def read_points(path: Path, fields: tuple[str, ...], sizes: dict[str, int]) -> d
     if unknown or missing:
         raise ProfileError(f"{where}: " + "; ".join(
             ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(unknown)}"] if unknown else [])))
-    out = {}
-    for field in fields:
-        value, count = data[field], sizes.get(field, 2)
-        if (not isinstance(value, list) or len(value) != count
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
-                           for v in value)):
-            raise ProfileError(f"{where}: field {field!r} must be {count} numbers of 0 or more, not {value!r}")
-        out[field] = tuple(round(v) for v in value)
-    return out
+    return data
+
+
+def pick_numbers(path: Path, field: str, value: Any, count: int) -> tuple[int, ...]:
+    """A picks file's field: ``count`` finite numbers of 0 or more, rounded to pixels;
+    ProfileError naming the file and the field otherwise."""
+    if (not isinstance(value, list) or len(value) != count
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+                       for v in value)):
+        raise ProfileError(f"picks file {path}: field {field!r} must be {count} numbers of 0 or more, not {value!r}")
+    return tuple(round(v) for v in value)
