@@ -44,8 +44,8 @@ from calibration.common import pick_numbers, read_picks_file, rgb
 from calibration.profile import ProfileError
 from solvers.rings import EMPTY, RINGS, SLICES, Board
 from vision.common import NoBoardFound
-from vision.rings import (EMPTY_FLOOR, RING_PX, SAME_TILE, SLICE_PX, Arena, arena_at, cell_patches, distances,
-                          excess, find_arena, greys, unwarp)
+from vision.rings import (EMPTY_FLOOR, RING_PX, SAME_TILE, SLICE_PX, Arena, arena_at, cell_patches, check_solvable,
+                          distances, excess, find_arena, greys, read_budget, unwarp)
 from vision.rings_camera import (WORK, CameraLook, CellsRefused, HSVRange, _bands, _mask_blue, in_range,
                                  read_camera, scaled)
 
@@ -103,9 +103,13 @@ def reads_board(board: Board) -> Accept:
                                  "the arena is found, but it does not read as the given board: is the board the one seen?")
 
 
-def agrees_with_picks(examples: dict[str, tuple[int, int]]) -> Accept:
+def agrees_with_picks(image: np.ndarray, examples: dict[str, tuple[int, int]]) -> Accept:
     """A camera reading is the one meant when the clicked centre is on its disc, the rim
-    click on its outer rim, the empty tile reads empty and the enemy's tile taken."""
+    click on its outer rim, the empty tile reads empty, the enemy's tile taken, and the
+    board read has an answer within the panel's budget (as every battle has: clicks say
+    less than a board, so a misread look must not pass)."""
+    budget = read_budget(image).moves
+
     def why(arena: Arena, taken: list[list[bool]]) -> str | None:
         if arena.locate(*examples[KINDS[0]])[0] > arena.radii[-1]:
             return "the arena found does not have the clicked centre on its central disc"
@@ -118,18 +122,24 @@ def agrees_with_picks(examples: dict[str, tuple[int, int]]) -> Accept:
             if taken[cell[0]][cell[1]] != want:
                 return (f"the tile clicked as {kind} (ring {cell[0]}, slice {cell[1]}) reads "
                         f"{'empty' if want else 'as an enemy'}")
+        try:
+            check_solvable(Board(tuple("".join("x" if t else EMPTY for t in ring) for ring in taken), budget))
+        except NoBoardFound as exc:
+            return f"the board read with the clicks is no battle: {exc}"
         return None
     return why
 
 
-def learn_camera(image: np.ndarray, accept: Accept) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile of a look seen through the game's camera (tilted or overhead) from one
     screenshot: each strong colour of the picture is tried as the inner ring's; the tiles'
     colours are taken around the band it makes; the first pair with which the camera reader
     finds an arena (disc, inner ring, three equal rings, 12 slice borders) whose reading
     ``accept`` takes (the given board, or the user's clicks) gives the ranges, the ring
     edges as shares of the outer radius and the fitted tilt (the next fits' starting
-    point); ProfileError with the last disagreement when none does (else why no reading)."""
+    point). ``sure`` (clicks, no board): every weight of lightness that reads the arena must
+    read the same board, else that pair is passed over. ProfileError with the last
+    disagreement when none does (else why no reading)."""
     cv2.setRNGSeed(0)                   # k-means starts alike: one screenshot, one profile
     k = min(1.0, WORK / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
@@ -137,6 +147,7 @@ def learn_camera(image: np.ndarray, accept: Accept) -> tuple[dict[str, Any], dic
     for inner in _strong_colours(small):
         for band, _ in _bands(_mask_blue(small, CameraLook(inner)))[:1]:
             tiles = _tile_range(small, band, inner)
+            readings = []
             for light in LIGHTS if tiles else ():
                 look = CameraLook(inner, tiles, light=light)
                 try:
@@ -146,11 +157,23 @@ def learn_camera(image: np.ndarray, accept: Accept) -> tuple[dict[str, Any], dic
                     continue
                 except NoBoardFound:
                     break
-                arena = scaled(arena, 1.0 / k)
-                why = accept(arena, taken)
+                readings.append((look, scaled(arena, 1.0 / k), taken))
+                if sure:
+                    continue
+                why = accept(*readings[-1][1:])
                 if why is None:
-                    return _camera_profile(look, arena, taken), {}
+                    return _camera_profile(*readings[-1]), {}
                 disagree = why
+            if not sure or not readings:
+                continue
+            if len({str(taken) for _, _, taken in readings}) > 1:
+                disagree = ("the board read changes with how much lightness counts: the clicks leave it unsure; "
+                            "give --board")
+                continue
+            why = accept(*readings[0][1:])
+            if why is None:
+                return _camera_profile(*readings[0]), {}
+            disagree = why
     raise ProfileError(disagree or seen)
 
 
@@ -240,7 +263,7 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
         raise ProfileError(f"the click on {KINDS[1]} is {radius:.0f} px from the centre: click the arena's outer rim")
     found = arena_at(grey_full, grey, k, (cx * k, cy * k, radius * k), span=(0.85, 1.15))
     if found is None:
-        return learn_camera(image, agrees_with_picks(examples))
+        return learn_camera(image, agrees_with_picks(image, examples), sure=True)
     arena = found[0]
     taken = [[not alike for alike in ring] for ring in _has_lookalike(unwarp(image, arena))]
     for kind, want in ((KINDS[2], False), (KINDS[3], True)):

@@ -458,7 +458,7 @@ def test_calibrate_rings_with_a_picks_file_needs_no_window_and_no_board(store: P
         env.delenv("DISPLAY", raising=False)
         status, out, err = run(["calibrate", "rings", shot, "--name", "dusk-picked", "--picks", picks])
     assert (status, err) == (0, ""), err
-    assert "reads shot.png back" in out
+    assert "reads shot.png back" in out and "board read: " in out
     picked = profiles.load(store / "dusk-picked")
     assert picked.get("board", str) == "/".join(board.relabelled().cells)
     assert parse(load_image(shot), picked).board.cells == board.relabelled().cells
