@@ -475,7 +475,7 @@ def _outlined(img: np.ndarray, text: str, x: float, y: float, height: float, fil
 def _strip(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, alpha: float = 0.75) -> None:
     """A dark brown see-through strip, the game's label behind "Bug Time", "Hint"…"""
     a, b = (max(0, round(x0)), max(0, round(y0))), (min(img.shape[1], round(x1)), min(img.shape[0], round(y1)))
-    part = img[b[1] - (b[1] - a[1]):b[1], a[0]:b[0]]
+    part = img[a[1]:b[1], a[0]:b[0]]
     part[:] = (part * (1 - alpha) + np.array(bgr((70, 50, 34))) * alpha).astype(np.uint8)
 
 
@@ -681,5 +681,5 @@ def render_overworld(width: int = 1280, height: int = 720, seed: int = 0) -> np.
                       bgr((120, 80, 50)), -1)
     cv2.ellipse(img, (round(width * 0.42), round(height * 0.7)), (round(height * 0.025), round(height * 0.06)), 0, 0, 360,
                 bgr((200, 30, 40)), -1, cv2.LINE_AA)
-    x = _outlined(img, "x1745", width - height * 0.25, height * 0.09, height * 0.05, (240, 240, 240))
+    _outlined(img, "x1745", width - height * 0.25, height * 0.09, height * 0.05, (240, 240, 240))
     return img
