@@ -1,14 +1,22 @@
 """Teach the ring-battle vision a new arena look (tiles, enemies, stage) from one screenshot.
 
-    puzzlepilot calibrate rings SHOT.png --name NAME [--board TEXT|FILE]
+    puzzlepilot calibrate rings SHOT.png --name NAME [--board TEXT|FILE | --picks PICKS.json]
 
 Two kinds of look. An arena seen through the game's camera (tilted or overhead, as the real
-game shows it) is calibrated with ``--board`` only (``learn_camera``): the camera reader
-(``vision.rings_camera``) is taught the inner ring's colour, the tile colours, the ring edges
-as shares of the outer radius, the fitted tilt as the next fits' start and how much
-lightness counts in telling figures from tiles (profile field ``camera_look``; a look that
-reads other positions and sizes or refuses them). The window's clicks find only a flat
-arena, seen from straight above (the practice arena and looks like it):
+game shows it) is taught by ``learn_camera``: the camera reader (``vision.rings_camera``)
+learns the inner ring's colour, the tile colours, the ring edges as shares of the outer
+radius, the fitted tilt as the next fits' start and how much lightness counts in telling
+figures from tiles (profile field ``camera_look``; a look that reads other positions and
+sizes or refuses them). Each strong colour of the picture is tried as the inner ring's; the
+first look whose reading agrees with what the user said is kept: the ``--board``, or the
+window's box and clicks (or ``--picks``, the same as JSON in screenshot pixels)::
+
+    {"box": [x, y, width, height], "centre": [x, y], "rim": [x, y], "empty": [x, y], "enemy": [x, y]}
+
+(a point on the central disc, one on the arena's outer rim, one on an empty tile, one where
+an enemy stands): the arena found must hold the centre on its disc and the rim point on its
+rim, the empty tile must read empty and the enemy's tile taken. The same clicks first try a
+flat arena, seen from straight above (the practice arena and looks like it):
 
 the default vision finds the arena by its ring and slice borders, then takes a ring's
 commonest tile look as empty; tiles of two looks (a checkerboard) or enemies that look alike
@@ -26,21 +34,27 @@ pixels and the enemies' patches (template ``enemies``).
 """
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 import cv2
 import numpy as np
 
-from calibration.common import rgb
+from calibration.common import pick_numbers, read_picks_file, rgb
 from calibration.profile import ProfileError
 from solvers.rings import EMPTY, RINGS, SLICES, Board
 from vision.common import NoBoardFound
-from vision.rings import (EMPTY_FLOOR, RING_PX, SAME_TILE, SLICE_PX, Arena, arena_at, cell_patches, distances,
-                          excess, find_arena, greys, unwarp)
+from vision.rings import (EMPTY_FLOOR, RING_PX, SAME_TILE, SLICE_PX, Arena, arena_at, cell_patches, check_solvable,
+                          distances, excess, find_arena, greys, read_budget, unwarp)
 from vision.rings_camera import (WORK, CameraLook, CellsRefused, HSVRange, _bands, _mask_blue, in_range,
                                  read_camera, scaled)
 
-KINDS: tuple[str, ...] = ("the centre of the arena", "a point on the arena's outer rim", "an empty tile", "an enemy")
+KINDS: tuple[str, ...] = ("the centre of the arena", "a point on the arena's outer rim", "an empty tile",
+                          "an enemy (where it stands)")
+PICKS = ("box", "centre", "rim", "empty", "enemy")     # a picks file's fields: the box, then KINDS in order
+PICKS_WITHOUT_BOARD = True   # ``calibrate --picks`` needs no --board here: the clicks say enough
+RIM_SLACK = 0.12     # how far off the outer rim (a share of its radius) the rim click may be
+MIN_RIM = 16         # least distance (px) of the rim click from the centre click
 APART = 1.5          # an enemy's distance over an empty tile's, at least, for a usable look
 HUE_SPAN = 12        # hue either side of a strong colour's centre for the inner ring's range
 TILE_SHARE = 0.15    # least share of the pixels around the inner ring a tile colour covers
@@ -49,15 +63,19 @@ TILE_HUE = 16        # most hue either side of a tile colour's centre (a tile ha
 LIGHTS = (0.2, 0.5, 1.0)   # weights of lightness tried for telling figures from tiles, the game's first
 
 
+Accept = Callable[[Arena, list[list[bool]]], "str | None"]   # why a camera reading is not the one meant
+
+
 def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
           examples: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """profile.json's fields and the templates for a rings look; opens the window for the
-    box and clicks when neither a board nor the picks are given."""
+    box and clicks when neither a board nor the picks are given (with a board, the board
+    decides)."""
     if board is not None:
         try:
             arena, _ = find_arena(image)
         except NoBoardFound:
-            return learn_camera(image, board)
+            return learn_camera(image, reads_board(board))
         taken = [[ch != EMPTY for ch in ring] for ring in board.cells]
         return build(image, arena, taken)
     if region is None or examples is None or not set(KINDS) <= set(examples):
@@ -67,21 +85,69 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
     return _from_picks(image, tuple(region), examples)
 
 
-def learn_camera(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def read_picks(path: Path, board: Board | None = None) -> tuple[tuple[int, int, int, int], dict[str, tuple[int, int]]]:
+    """The box and the four clicks (keyed as ``KINDS`` names them) from a picks file
+    (``PICKS``); ProfileError naming the file and the field when it is not one."""
+    data = read_picks_file(path, PICKS)
+    points = {field: pick_numbers(path, field, data[field], 4 if field == "box" else 2) for field in PICKS}
+    box = points["box"]
+    if box[2] < 16 or box[3] < 16:
+        raise ProfileError(f"picks file {path}: field 'box' must be [x, y, width, height] with both sides at least 16 px")
+    return box, {kind: points[field] for kind, field in zip(KINDS, PICKS[1:])}  # type: ignore[misc]
+
+
+def reads_board(board: Board) -> Accept:
+    """A camera reading is the one meant when it reads the given board."""
+    want = [[ch != EMPTY for ch in ring] for ring in board.cells]
+    return lambda arena, taken: (None if taken == want else
+                                 "the arena is found, but it does not read as the given board: is the board the one seen?")
+
+
+def agrees_with_picks(image: np.ndarray, examples: dict[str, tuple[int, int]]) -> Accept:
+    """A camera reading is the one meant when the clicked centre is on its disc, the rim
+    click on its outer rim, the empty tile reads empty, the enemy's tile taken, and the
+    board read has an answer within the panel's budget (as every battle has: clicks say
+    less than a board, so a misread look must not pass)."""
+    budget = read_budget(image).moves
+
+    def why(arena: Arena, taken: list[list[bool]]) -> str | None:
+        if arena.locate(*examples[KINDS[0]])[0] > arena.radii[-1]:
+            return "the arena found does not have the clicked centre on its central disc"
+        if abs(arena.locate(*examples[KINDS[1]])[0] / arena.radii[0] - 1.0) > RIM_SLACK:
+            return "the arena found does not have its outer rim at the clicked rim point"
+        for kind, want in ((KINDS[2], False), (KINDS[3], True)):
+            cell = arena.cell_at(*examples[kind])
+            if cell is None:
+                return f"the click on {kind} is not on a tile of the arena found"
+            if taken[cell[0]][cell[1]] != want:
+                return (f"the tile clicked as {kind} (ring {cell[0]}, slice {cell[1]}) reads "
+                        f"{'empty' if want else 'as an enemy'}")
+        try:
+            check_solvable(Board(tuple("".join("x" if t else EMPTY for t in ring) for ring in taken), budget))
+        except NoBoardFound as exc:
+            return f"the board read with the clicks is no battle: {exc}"
+        return None
+    return why
+
+
+def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile of a look seen through the game's camera (tilted or overhead) from one
-    screenshot and its board: each strong colour of the picture is tried as the inner
-    ring's; the tiles' colours are taken around the band it makes; the first pair with
-    which the camera reader finds an arena (disc, inner ring, three equal rings, 12 slice
-    borders) and reads the given board gives the ranges, the ring edges as shares of the
-    outer radius and the fitted tilt (the next fits' starting point)."""
+    screenshot: each strong colour of the picture is tried as the inner ring's; the tiles'
+    colours are taken around the band it makes; the first pair with which the camera reader
+    finds an arena (disc, inner ring, three equal rings, 12 slice borders) whose reading
+    ``accept`` takes (the given board, or the user's clicks) gives the ranges, the ring
+    edges as shares of the outer radius and the fitted tilt (the next fits' starting
+    point). ``sure`` (clicks, no board): every weight of lightness that reads the arena must
+    read the same board, else that pair is passed over. ProfileError with the last
+    disagreement when none does (else why no reading)."""
     cv2.setRNGSeed(0)                   # k-means starts alike: one screenshot, one profile
     k = min(1.0, WORK / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
-    want = [[ch != EMPTY for ch in ring] for ring in board.cells]
-    seen = "no ring arena found in the screenshot"
+    seen, disagree = "no ring arena found in the screenshot", None
     for inner in _strong_colours(small):
         for band, _ in _bands(_mask_blue(small, CameraLook(inner)))[:1]:
             tiles = _tile_range(small, band, inner)
+            readings = []
             for light in LIGHTS if tiles else ():
                 look = CameraLook(inner, tiles, light=light)
                 try:
@@ -91,10 +157,24 @@ def learn_camera(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[
                     continue
                 except NoBoardFound:
                     break
-                if taken == want:
-                    return _camera_profile(look, scaled(arena, 1.0 / k), taken), {}
-                seen = "the arena is found, but it does not read as the given board: is the board the one seen?"
-    raise ProfileError(seen)
+                readings.append((look, scaled(arena, 1.0 / k), taken))
+                if sure:
+                    continue
+                why = accept(*readings[-1][1:])
+                if why is None:
+                    return _camera_profile(*readings[-1]), {}
+                disagree = why
+            if not sure or not readings:
+                continue
+            if len({str(taken) for _, _, taken in readings}) > 1:
+                disagree = ("the board read changes with how much lightness counts: the clicks leave it unsure; "
+                            "give --board")
+                continue
+            why = accept(*readings[0][1:])
+            if why is None:
+                return _camera_profile(*readings[0]), {}
+            disagree = why
+    raise ProfileError(disagree or seen)
 
 
 def _camera_profile(look: CameraLook, arena: Arena, taken: list[list[bool]]) -> dict[str, Any]:
@@ -166,17 +246,11 @@ def _tile_range(image: np.ndarray, band: np.ndarray, inner: HSVRange) -> tuple[H
     return tuple(out) or None
 
 
-def _not_flat(image: np.ndarray) -> str:
-    """Why a screenshot gives no arena to pick: for the game's camera views, calibration
-    is from --board only."""
-    return ("no flat ring arena (seen from straight above) around the clicked centre and rim; an arena seen through "
-            "the game's tilted or overhead camera is calibrated with --board only")
-
-
 def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
                 examples: dict[str, tuple[int, int]]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile from a box around the arena and clicks on its centre, rim, an empty tile
-    and an enemy."""
+    and an enemy: a flat arena at the clicked centre and rim, else the game's camera view
+    whose reading agrees with the clicks."""
     x0, y0, w, h = region
     for kind in KINDS:
         px, py = examples[kind]
@@ -185,9 +259,11 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
     (cx, cy), (rx, ry) = examples[KINDS[0]], examples[KINDS[1]]
     grey_full, grey, k = greys(image)
     radius = float(np.hypot(rx - cx, ry - cy))
+    if radius < MIN_RIM:
+        raise ProfileError(f"the click on {KINDS[1]} is {radius:.0f} px from the centre: click the arena's outer rim")
     found = arena_at(grey_full, grey, k, (cx * k, cy * k, radius * k), span=(0.85, 1.15))
     if found is None:
-        raise ProfileError(_not_flat(image))
+        return learn_camera(image, agrees_with_picks(image, examples), sure=True)
     arena = found[0]
     taken = [[not alike for alike in ring] for ring in _has_lookalike(unwarp(image, arena))]
     for kind, want in ((KINDS[2], False), (KINDS[3], True)):

@@ -23,13 +23,13 @@ and ``"wrench": [x, y]`` (reference picture pixels) in profile.json.
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from calibration.common import pick_numbers, read_picks_file
 from calibration.profile import ProfileError
 from solvers.valves import Board
 
@@ -61,29 +61,10 @@ def read_picks(path: Path, board: Board) -> tuple[tuple[int, int, int, int], dic
     """The box and the clicks (keyed as ``kinds`` names them) from a picks file; ProfileError
     naming the file and the field when it is not one."""
     where = f"picks file {path}"
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ProfileError(f"no such picks file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProfileError(f"{where}: cannot read it ({exc.__class__.__name__})") from None
-    except json.JSONDecodeError as exc:
-        raise ProfileError(f"{where}: not valid JSON ({exc})") from None
-    fields = ("box", "inlet", "outlet", "valves", "rim")
-    if not isinstance(data, dict):
-        raise ProfileError(f"{where}: must hold a JSON object with {', '.join(fields)}")
-    unknown = sorted(set(data) - set(fields))
-    missing = [f for f in fields if f not in data]
-    if unknown or missing:
-        raise ProfileError(f"{where}: " + "; ".join(
-            ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(unknown)}"] if unknown else [])))
+    data = read_picks_file(path, ("box", "inlet", "outlet", "valves", "rim"))
 
     def numbers(field: str, value: Any, count: int) -> tuple[int, ...]:
-        if (not isinstance(value, list) or len(value) != count
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
-                           for v in value)):
-            raise ProfileError(f"{where}: field {field!r} must be {count} numbers of 0 or more, not {value!r}")
-        return tuple(round(v) for v in value)
+        return pick_numbers(path, field, value, count)
 
     box = numbers("box", data["box"], 4)
     if box[2] < 16 or box[3] < 16:

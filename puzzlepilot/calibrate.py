@@ -6,8 +6,8 @@
 With ``--board`` (what the board in the screenshot is, as text or a file) the board is
 found and cropped automatically; without it a window opens: drag a box around the board,
 then click one example of each kind it asks for (valves: ``--picks`` gives the box and the
-points as JSON instead, see ``calibration/valves.py``; a ring arena seen through the game's
-tilted or overhead camera takes ``--board`` only). Esc in the window cancels. The profile is read back on the same
+points as JSON instead, see ``calibration/valves.py``; rings: ``--picks`` alone, the box and
+four clicks, see ``calibration/rings.py``). Esc in the window cancels. The profile is read back on the same
 screenshot before it is stored; a profile that does not read its own screenshot is not
 written. ``--check`` parses each image with the profile and prints its confidence and the
 places that differ from the expected boards (``--boards``: a JSON object of file name →
@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="the profile's name (stored in the user's profile folder)")
     p.add_argument("--board", metavar="TEXT|FILE", help="the board the screenshot shows (rows joined by '/' or newlines, or a file)")
     p.add_argument("--picks", type=Path, metavar="FILE",
-                   help="valves: the box and points as JSON instead of the window (see README)")
+                   help="valves, rings: the box and points as JSON instead of the window (see README)")
     p.add_argument("--dir", type=Path, help="write the profile into this folder instead of the profile store "
                                             "(a new or empty folder, or a profile folder calibrate wrote: "
                                             "other folders are refused, never emptied)")
@@ -62,8 +62,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
     image = load_image(image_path)
 
     if args.picks and not hasattr(learner, "read_picks"):
-        raise UsageError(f"--picks applies to valves calibration, not {game.name}")
-    if args.picks and not args.board:
+        raise UsageError(f"--picks applies to valves and rings calibration, not {game.name}")
+    if args.picks and not args.board and not getattr(learner, "PICKS_WITHOUT_BOARD", False):
         raise UsageError("--picks needs --board (the graph says which points the picks are)")
     from calibration.picker import PickCancelled, pick
 
@@ -75,7 +75,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
             region, examples = learner.read_picks(args.picks, board) if args.picks else (None, None)
             data, templates = learner.learn(image, board=board, region=region, examples=examples)
         else:
-            region, examples = pick(image, learner.KINDS, title=f"calibrate {game.name}: {image_path.name}")
+            region, examples = (learner.read_picks(args.picks) if args.picks else
+                                pick(image, learner.KINDS, title=f"calibrate {game.name}: {image_path.name}"))
             data, templates = learner.learn(image, region=region, examples=examples)
     except PickCancelled as exc:
         hint = "" if args.board else "; give --board to calibrate without the window"
@@ -95,6 +96,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
     saved = profiles.save(data, templates, dest)
     io.out(f"profile {args.name!r} for {game.name} written to {saved.folder}")
     io.out(f"reads {image_path.name} back: a board of {found.board.size}, confidence {found.confidence:.2f}")
+    if board is None:               # learned from clicks: the board read is for the user to check
+        io.out(f"board read: {found.board.to_text().replace(chr(10), '/')}")
     io.out(f"use it with: --profile {args.name if args.dir is None else saved.folder}")
     return 0
 

@@ -15,8 +15,9 @@ Stages, each a function the tests and ``--annotate`` can look at:
    near-identical patches (alike figures may outnumber the empty tiles), and a cell is
    occupied when it differs from that look by more than light does (``figure_measure``);
    a cell too near the threshold is refused.
-4. ``read_budget``: wide panels in the top right are read by tesseract (``--psm 7``) until
-   one says "Ring Moves ×N".
+4. ``read_budget``: the game's white "Ring Moves ×N" panel, its digits cut out by lightness
+   on the green sticker and matched with templates blurred to their size; tesseract once
+   on the likeliest panel when they are unsure.
 
 A calibration profile (``puzzlepilot calibrate rings``, ``calibration/rings.py``) teaches a
 look whose tiles or figures break stage 3 (a checkerboard of two tile looks per ring, say):
@@ -373,10 +374,13 @@ def occupancy(flat: np.ndarray) -> tuple[list[list[bool]], float]:
 # ---------------------------------------------------------------------------- 4. the budget
 
 _BUDGET = re.compile(r"moves?\s*[x×*+%]?\s*(\d{1,2})\b", re.IGNORECASE)
+_PANEL_WORDS = re.compile(r"ring|moves?\b", re.IGNORECASE)
 GLYPH = (12, 16)         # (w, h) a digit is compared at
-DIGIT_SCORE = 0.55       # least correlation of a digit with its template
+DIGIT_SCORE = 0.5        # least correlation of a digit with its template
 DIGIT_MARGIN = 0.12      # and over the next best digit
-DIGIT_PX = 9             # least height of a digit read by template (smaller ones go to the OCR)
+DIGIT_PX = 6             # least height in the capture of a digit read by template (smaller: the OCR)
+SHARP_PX = 24            # digits this tall or taller are compared with sharp templates
+PANEL_PX = 96            # the panel's height its digits are cut out at (small captures upsampled)
 PANEL_SEARCH = 440       # width the panel is searched at
 FONTS = ("DejaVuSans-Bold.ttf", "arialbd.ttf", "Arial Bold.ttf", "NimbusSans-Bold.otf", "FreeSansBold.ttf")
 
@@ -390,6 +394,15 @@ class Budget:
     moves: int | None
     how: str = ""
     why: str = ""
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One digit cut out of the panel: its ink at the panel's working scale (``PANEL_PX``)
+    and how many pixels tall it was in the capture (what the templates are blurred to)."""
+
+    ink: np.ndarray
+    height: int
 
 
 def white_panel(image: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -408,22 +421,35 @@ def white_panel(image: np.ndarray) -> tuple[int, int, int, int] | None:
     return max(boxes, key=lambda b: b[2] * b[3]) if boxes else None
 
 
-def green_digits(image: np.ndarray, box: tuple[int, int, int, int]) -> list[np.ndarray]:
-    """The green glyphs right of the "×" in the panel's lower half, left to right, as
-    binary pictures (the × is the smaller first green mark; marks touching the box's edge
-    are grass around the panel)."""
+def green_digits(image: np.ndarray, box: tuple[int, int, int, int]) -> list[Glyph]:
+    """The glyphs right of the "×" on the panel's green sticker, left to right.
+
+    The panel's lower part is scaled to ``PANEL_PX`` (small captures upsampled). JPEG keeps
+    colour at half resolution, so green only says *where* the sticker is. The shapes come
+    from lightness: the green ink is darker than its white outline. The "×" is the smaller
+    first mark. Marks touching the crop's edge are grass around the panel."""
     x, y, w, h = box
-    hsv = cv2.cvtColor(image[y + h // 3:y + h, x:x + w], cv2.COLOR_BGR2HSV)
-    green = ((hsv[..., 0] >= 35) & (hsv[..., 0] <= 85) & (hsv[..., 1] > 80) & (hsv[..., 2] > 120)).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(green)
-    ch, cw = green.shape
-    marks = [i for i in range(1, count) if stats[i, 3] >= 0.12 * h and stats[i, 4] >= 6
+    crop = image[y + h // 3:y + h - h // 12, x + w // 25:x + w - w // 25]
+    k = PANEL_PX / h
+    up = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC if k > 1 else cv2.INTER_AREA)
+    wide = up.astype(np.int16)
+    green = cv2.GaussianBlur(np.clip(wide[..., 1] - np.maximum(wide[..., 0], wide[..., 2]), 0, None)
+                             .astype(np.float32), (0, 0), 3)
+    if green.max() < 15:
+        return []
+    sticker = cv2.dilate((green > 0.3 * green.max()).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    lum = cv2.GaussianBlur(cv2.cvtColor(up, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    dark, light = np.percentile(lum[sticker], (3, 97))
+    ink = (sticker & (lum < dark + 0.45 * (light - dark))).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink)
+    ch, cw = ink.shape
+    marks = [i for i in range(1, count) if stats[i, 3] >= 0.12 * PANEL_PX
              and stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < cw and stats[i, 1] + stats[i, 3] < ch]
     if not marks:
         return []
     tallest = max(stats[i, 3] for i in marks)
     marks = sorted((i for i in marks if stats[i, 3] >= 0.8 * tallest), key=lambda i: stats[i, 0])
-    return [(labels[sy:sy + sh, sx:sx + sw] == i).astype(np.uint8) * 255
+    return [Glyph(labels[sy:sy + sh, sx:sx + sw] == i, round(sh / k))
             for i, (sx, sy, sw, sh) in ((i, stats[i, :4]) for i in marks)]
 
 
@@ -435,9 +461,9 @@ def _glyph(binary: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def digit_templates() -> np.ndarray:
-    """The digits 0–9 drawn in a bold sans font found on this machine (PIL's own when none
-    is), each cut to its ink: (10, GLYPH cells)."""
+def _digit_ink() -> tuple[np.ndarray, ...]:
+    """The digits 0–9 drawn large in a bold sans font found on this machine (PIL's own when
+    none is), each cut to its ink (0–255)."""
     from PIL import Image, ImageDraw, ImageFont
 
     font = None
@@ -454,23 +480,51 @@ def digit_templates() -> np.ndarray:
         ImageDraw.Draw(canvas).text((16, 8), digit, fill=255, font=font)
         ink = np.asarray(canvas)
         ys, xs = np.nonzero(ink > 127)
-        out.append(_glyph(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 127))
+        out.append(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+    return tuple(out)
+
+
+@lru_cache(maxsize=SHARP_PX + 1)
+def digit_templates(height: int = SHARP_PX) -> np.ndarray:
+    """The digits as a capture ``height`` pixels tall shows them: each drawn digit shrunk to
+    that height and grown back (the blur a small capture gives its glyphs), then made a
+    ``_glyph``: (10, GLYPH cells). One set per height, from ``SHARP_PX`` up the same."""
+    height = min(height, SHARP_PX)
+    out = []
+    for ink in _digit_ink():
+        th, tw = ink.shape
+        small = cv2.resize(ink, (max(2, round(tw * height / th)), height), interpolation=cv2.INTER_AREA)
+        out.append(_glyph(cv2.resize(small, (tw, th), interpolation=cv2.INTER_CUBIC) > 127))
     return np.stack(out)
 
 
-def read_digits(glyphs: list[np.ndarray]) -> int | None:
+def digit_scores(glyph: Glyph) -> np.ndarray:
+    """Correlation of one glyph with each digit's template at the glyph's size."""
+    return digit_templates(max(DIGIT_PX, glyph.height)) @ _glyph(glyph.ink)
+
+
+def read_digits(glyphs: list[Glyph]) -> int | None:
     """The number the glyphs spell, when every one matches its digit's template clearly."""
-    templates = digit_templates()
     value = 0
     for glyph in glyphs:
-        if glyph.shape[0] < DIGIT_PX:
+        if glyph.height < DIGIT_PX:
             return None
-        scores = templates @ _glyph(glyph > 0)
+        scores = digit_scores(glyph)
         best, second = np.sort(scores)[::-1][:2]
         if best < DIGIT_SCORE or best - second < DIGIT_MARGIN:
             return None
         value = 10 * value + int(np.argmax(scores))
     return value if glyphs else None
+
+
+def agrees(moves: int, glyphs: list[Glyph]) -> bool:
+    """Whether an OCR reading fits the glyphs the templates saw but could not settle: as many
+    digits, each among its glyph's two likeliest (no glyphs seen: nothing to hold against)."""
+    if not glyphs:
+        return True
+    digits = str(moves)
+    return len(digits) == len(glyphs) and all(
+        int(d) in np.argsort(digit_scores(g))[::-1][:2] for d, g in zip(digits, glyphs))
 
 
 def panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -491,9 +545,9 @@ def panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
 _OCR_MISSING: list[str] = []     # said once per process
 
 
-def ocr_budget(image: np.ndarray, box: tuple[int, int, int, int]) -> int | None:
-    """N by tesseract (one call, one text line) on a panel; None when it reads no
-    "moves N" (or tesseract is not installed: said once, as the reason)."""
+def ocr_text(image: np.ndarray, box: tuple[int, int, int, int]) -> str | None:
+    """The text tesseract reads on a panel (one call, one block), or None when tesseract is
+    not installed (said once, as the reason)."""
     import pytesseract
 
     x, y, bw, bh = box
@@ -509,28 +563,39 @@ def ocr_budget(image: np.ndarray, box: tuple[int, int, int, int]) -> int | None:
     except (pytesseract.TesseractNotFoundError, OSError):
         _OCR_MISSING.append("tesseract is not installed")
         return None
-    found = _BUDGET.search(text.replace("\n", " "))
+    return text.replace("\n", " ")
+
+
+def ocr_budget(image: np.ndarray, box: tuple[int, int, int, int]) -> int | None:
+    """N by tesseract on a panel; None when it reads no "moves N"."""
+    text = ocr_text(image, box)
+    found = _BUDGET.search(text) if text else None
     return int(found.group(1)) if found else None
 
 
 def read_budget(image: np.ndarray) -> Budget:
     """N from the "Ring Moves ×N" panel: the real game's white panel by digit templates
-    (``digit_templates``; no process started), else tesseract once on the likeliest panel,
-    else not read, with the reason."""
+    (``digit_templates``; no process started), else tesseract once on the likeliest panel
+    (a reading the templates' glyphs contradict is refused), else not read, with the
+    reason: the panel not visible, or its number not clear."""
     box = white_panel(image)
-    if box is not None:
-        moves = read_digits(green_digits(image, box))
-        if moves is not None:
-            return Budget(moves, "digits")
-    candidates = ([box] if box is not None else []) + panels(image)[:1]
-    if not candidates:
-        return Budget(None, why="the \"Ring Moves ×N\" panel is not visible")
-    moves = None if _OCR_MISSING else ocr_budget(image, candidates[0])
+    glyphs = green_digits(image, box) if box is not None else []
+    moves = read_digits(glyphs)
     if moves is not None:
-        return Budget(moves, "ocr")
-    if _OCR_MISSING:
+        return Budget(moves, "digits")
+    candidates = ([box] if box is not None else []) + panels(image)[:1]
+    not_visible = Budget(None, why="the \"Ring Moves ×N\" panel is not visible")
+    if not candidates:
+        return not_visible
+    text = None if _OCR_MISSING else ocr_text(image, candidates[0])
+    if text is None:
         return Budget(None, why="the \"Ring Moves ×N\" panel's digits are not clear, and tesseract is not installed")
-    return Budget(None, why="the \"Ring Moves ×N\" panel is not readable")
+    found = _BUDGET.search(text)
+    if found and agrees(int(found.group(1)), glyphs):
+        return Budget(int(found.group(1)), "ocr")
+    if box is None and not _PANEL_WORDS.search(text):
+        return not_visible
+    return Budget(None, why="the \"Ring Moves ×N\" panel's number is not clear enough to read")
 
 
 # ---------------------------------------------------------------------------- parse
@@ -735,9 +800,14 @@ def _read_default(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], fl
 def check_solvable(board: Board) -> None:
     """The game only sets battles that can be won within their budget: a board read from
     the game's camera that cannot (within the panel's N, else the default) was misread (a
-    figure hidden, or seen a ring off), and is refused rather than passed off."""
+    figure hidden, or seen a ring off), and is refused rather than passed off. Nor does it
+    set one with no enemy: an empty arena seen through the camera is a boss arena (its
+    panels are flat, no figure stands on them) or no battle at all."""
     from solvers.rings import solve
 
+    if not any("x" in ring for ring in board.cells):
+        raise NoBoardFound("no enemies stand on the arena: not an enemy battle (a boss arena, or a stage "
+                           "between battles)")
     if not solve(board).solved:
         budget = board.budget if board.budget is not None else DEFAULT_BUDGET
         raise NoBoardFound(f"the arena read has no answer within {budget} moves, as every battle does: "

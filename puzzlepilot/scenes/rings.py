@@ -8,6 +8,9 @@ of 12 tiles with dark joints, a central disc), enemies standing upright on their
 checkerboard of two tile colours per ring, flat folded-paper enemies, a curtain behind);
 calibration learns them (``calibration/rings.py``). ``fixture_cases`` builds the vision's regression set: sizes, styles, JPEG, a desktop
 window around the game, and scenes with no arena (or a look-alike that is not one).
+``render_camera`` draws the game's own camera look with its whole HUD (button bar, "Hint",
+"Cheer", "Flee", coins, "Bug Time"); ``render_boss``, ``render_menu`` and ``render_overworld``
+draw the game's screens that hold no enemy board, for the vision to refuse.
 """
 from __future__ import annotations
 
@@ -342,6 +345,16 @@ def fixture_cases() -> list[FixtureCase]:
         cases[-1] = replace(cases[-1], jpeg_quality=quality)
     away = replace(camera_arena(960, 540), cy=-20.0 * 540)
     add("camera_grass", draw_floor(away, 960, 540, 13), None, "grass and stands, no arena (the overworld's look)")
+    for name, image, note in (
+            ("boss_tilted_1280", render_boss(1280, 720, 3), "a boss battle: arrow panels, the boss hides the inner ring"),
+            ("boss_overhead_960", render_boss(960, 540, 4, "overhead", 0.7), "a boss battle, overhead camera"),
+            ("boss_small_1280", render_boss(1280, 720, 5, boss=0.25), "a boss battle whose arena is all seen: "
+                                                                       "no enemy stands on it"),
+            ("menu_1280", render_menu(1280, 720, 6), "the battle paused on the items menu"),
+            ("overworld_1280", render_overworld(1280, 720, 7), "a town with a round plaza, no battle"),
+            ("overworld_440", render_overworld(440, 247, 8), "a town with a round plaza, 440x247")):
+        add(name, image, None, f"{note}: must be refused")
+        cases[-1] = replace(cases[-1], jpeg_quality=80)
     add("target", _target(960, 540, 11, 0), None, "concentric rings without slices")
     add("wheel16", _target(960, 540, 12, 16), None, "a wheel of 16 spokes")
     return cases
@@ -435,13 +448,80 @@ def draw_figure(img: np.ndarray, x: float, y: float, size: float, kind: str, bad
         cv2.circle(img, centre, max(1, r // 2), bgr((250, 200, 200)), max(1, r // 4), cv2.LINE_AA)
 
 
-def draw_game_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int) -> None:
-    """The real game's HUD: HP top left, the timer top right and under it the white
-    "Ring Moves" panel with its green "×N"."""
+def _outlined(img: np.ndarray, text: str, x: float, y: float, height: float, fill: RGB, edge: RGB = (40, 40, 40),
+              heavy: float = 1.6, rim: float = 2.2) -> float:
+    """Text as the game writes it over the scene: a fill colour (``heavy`` thick) inside an
+    outline (``rim`` wider), the outline grown from the letters' own shape (a thicker
+    ``putText`` would also space the letters wider); the x where it ends."""
+    scale = height / 22.0
+    body = max(1, round(scale * heavy))
+    grow = max(1, round(scale * rim / 2))
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, body)
+    pad = grow + body + 2
+    x0, y0 = max(0, round(x) - pad), max(0, round(y) - th - pad)
+    x1, y1 = min(img.shape[1], round(x) + tw + pad), min(img.shape[0], round(y) + base + pad)
+    if x1 <= x0 or y1 <= y0:
+        return x + tw
+    ink = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.putText(ink, text, (round(x) - x0, round(y) - y0), cv2.FONT_HERSHEY_DUPLEX, scale, 255, body, cv2.LINE_AA)
+    outline = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1)))
+    part = img[y0:y1, x0:x1]
+    for mask, colour in ((outline, edge), (ink, fill)):
+        alpha = (mask.astype(np.float32) / 255.0)[..., None]
+        part[:] = (part * (1 - alpha) + np.array(bgr(colour), np.float32) * alpha).astype(np.uint8)
+    return x + tw
+
+
+def _strip(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, alpha: float = 0.75) -> None:
+    """A dark brown see-through strip, the game's label behind "Bug Time", "Hint"…"""
+    a, b = (max(0, round(x0)), max(0, round(y0))), (min(img.shape[1], round(x1)), min(img.shape[0], round(y1)))
+    part = img[a[1]:b[1], a[0]:b[0]]
+    part[:] = (part * (1 - alpha) + np.array(bgr((70, 50, 34))) * alpha).astype(np.uint8)
+
+
+def _button(img: np.ndarray, x: float, y: float, r: float) -> None:
+    """A controller button icon: a small white disc with a dark mark."""
+    cv2.circle(img, (round(x), round(y)), max(1, round(r)), (245, 245, 245), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(x), round(y)), max(1, round(r * 0.45)), (60, 60, 60), -1, cv2.LINE_AA)
+
+
+BUTTON_BAR = ("- Help", "Toggle Rotate/Slide", "Select Ring", "Change View", "Confirm")
+ACTIONS = (("Hint", (250, 186, 60)), ("Cheer", (70, 200, 90)), ("Flee", (50, 90, 230)))
+
+
+def draw_game_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int, coins: int = 1745) -> None:
+    """The real game's HUD: HP top left; the timer (a purple clock, red digits) top right,
+    the "Bug Time" strip under it and the white "Ring Moves" panel with its green "×N";
+    "Hint", "Cheer" and "Flee" at the right; the coins bottom left and the button bar along
+    the bottom: white words with dark outlines over the arena's near rim."""
     h, w = img.shape[:2]
     u = h / 40
-    _text(img, f"HP {hp}/50", u, u * 3.2, u * 2.2, (230, 40, 50))
-    _text(img, f"{seconds // 60}{seconds % 60:02d}", w - u * 9, u * 3.2, u * 2.4, (230, 40, 50))
+    x = _outlined(img, "HP", u * 0.9, u * 3.4, u * 2.2, (230, 50, 50), (255, 255, 255))
+    x = _outlined(img, f"{hp}", x + u * 0.8, u * 3.4, u * 2.2, (70, 70, 70), (255, 255, 255))
+    _outlined(img, "/50", x + u * 0.2, u * 3.4, u * 1.2, (70, 70, 70), (255, 255, 255))
+    cv2.circle(img, (round(w - u * 12.2), round(u * 2.3)), round(u * 1.2), bgr((140, 70, 200)), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(w - u * 12.2), round(u * 2.3)), round(u * 0.7), (255, 255, 255), max(1, round(u * 0.2)),
+                cv2.LINE_AA)
+    _outlined(img, f"{seconds // 60}{seconds % 60:02d}", w - u * 10.4, u * 3.4, u * 2.4, (230, 40, 50),
+              (255, 255, 255))
+    _strip(img, w - u * 12, u * 4.6, w, u * 6.2)
+    _button(img, w - u * 11.0, u * 5.4, u * 0.45)
+    _text(img, "Bug Time", w - u * 10.2, u * 5.9, u * 0.9, (240, 240, 240))
+    for k, (word, colour) in enumerate(ACTIONS):
+        y = h * 0.70 + k * h * 0.068
+        _strip(img, w - u * 7.2, y - u * 1.0, w, y + u * 0.9)
+        cv2.ellipse(img, (round(w - u * 7.6), round(y)), (round(u * 0.9), round(u * 1.2)), 0, 0, 360, bgr(colour), -1,
+                    cv2.LINE_AA)
+        _button(img, w - u * 6.0, y, u * 0.45)
+        _text(img, word, w - u * 5.2, y + u * 0.45, u * 0.95, (240, 240, 240))
+    cv2.circle(img, (round(u * 2.2), round(h - u * 2.6)), round(u * 1.5), bgr((250, 200, 40)), -1, cv2.LINE_AA)
+    cv2.circle(img, (round(u * 2.2), round(h - u * 2.6)), round(u * 1.5), bgr((150, 100, 20)), max(1, round(u * 0.2)),
+                cv2.LINE_AA)
+    _outlined(img, f"x{coins}", u * 3.8, h - u * 1.6, u * 2.0, (240, 240, 240))
+    x = w * 0.27
+    for word in BUTTON_BAR:
+        _button(img, x, h - u * 2.2, u * 0.55)
+        x = _outlined(img, word, x + u * 0.9, h - u * 1.75, u * 0.95, (250, 250, 250), (50, 50, 50), heavy=1.0, rim=1.0) + u * 1.6
     if budget is None:
         return
     x0, y0, x1, y1 = w - u * 13, u * 6.5, w - u * 0.2, u * 12.5
@@ -479,3 +559,127 @@ def render_camera(board: Board, width: int = 1280, height: int = 720, view: str 
     if hud:
         draw_game_hud(img, board.budget, 45 + seed % 40, 20 + seed % 30)
     return img, arena
+
+
+# ---------------------------------------------------------------------------- screens that are no enemy board
+
+def _plane_poly(img: np.ndarray, arena: Arena, points: list[tuple[float, float]], colour: RGB,
+                edge: RGB | None = None) -> None:
+    """A polygon given on the arena's floor (u, v), drawn through the camera."""
+    u, v = np.array(points, np.float64).T
+    x, y = arena.project(u, v)
+    pts = np.round(np.stack([x, y], axis=1)).astype(np.int32)
+    cv2.fillPoly(img, [pts], bgr(colour), cv2.LINE_AA)
+    if edge is not None:
+        cv2.polylines(img, [pts], True, bgr(edge), max(1, round(arena.width * 0.04)), cv2.LINE_AA)
+
+
+def _arrow_tile(img: np.ndarray, arena: Arena, ring: int, slice_: int, inward: bool) -> None:
+    """A boss battle's arrow panel: a white arrow on the tile, pointing in or along the ring."""
+    radius, a = arena.mid(ring), math.radians(30.0 * slice_ + arena.phase)
+    centre = np.array([-radius * math.cos(a), radius * math.sin(a)])
+    out = centre / radius
+    along = np.array([-out[1], out[0]])
+    ahead, side = (-out, along) if inward else (along, out)
+    size = 0.36 * arena.width
+    shape = [(0.9, 0), (0.1, 0.75), (0.1, 0.3), (-0.8, 0.3), (-0.8, -0.3), (0.1, -0.3), (0.1, -0.75)]
+    points = [tuple(centre + size * (f * ahead + s * side)) for f, s in shape]
+    _plane_poly(img, arena, points, (250, 250, 250), (40, 110, 220))
+
+
+def render_boss(width: int = 1280, height: int = 720, seed: int = 0, view: str = "tilted",
+                boss: float = 1.1) -> np.ndarray:
+    """A boss battle: the same lit arena, but its tiles carry arrow panels, Mario stands at
+    the outer edge, a boss ``boss`` times the inner ring's radius wide stands on the disc
+    (1.1 hides the inner ring, 0.7 leaves it seen), and the HUD has no "Ring Moves" panel.
+    Not a 4×12 enemy board: the vision must refuse it."""
+    rng = random.Random(seed)
+    arena = camera_arena(width, height, view)
+    img = draw_floor(arena, width, height, seed)
+    for _ in range(18):
+        _arrow_tile(img, arena, rng.randrange(RINGS), rng.randrange(SLICES), rng.random() < 0.5)
+    x, y = arena.point(arena.radii[0] * 1.03, 270.0)
+    cv2.ellipse(img, (round(x), round(y - 0.3 * arena.width)), (round(0.12 * arena.width), round(0.3 * arena.width)),
+                0, 0, 360, bgr((200, 30, 40)), -1, cv2.LINE_AA)
+    body = arena.radii[-2] * boss
+    cx, cy = arena.cx, arena.cy
+    cv2.ellipse(img, (round(cx), round(cy - body * 0.9)), (round(body), round(body * 1.2)), 0, 0, 360,
+                bgr((150, 60, 170)), -1, cv2.LINE_AA)
+    cv2.ellipse(img, (round(cx - body * 0.3), round(cy - body * 1.3)), (round(body * 0.35), round(body * 0.45)), 0, 0,
+                360, bgr((200, 120, 220)), -1, cv2.LINE_AA)
+    for dx in (-0.35, 0.35):
+        cv2.circle(img, (round(cx + dx * body), round(cy - body * 1.1)), round(body * 0.16), (255, 255, 255), -1,
+                   cv2.LINE_AA)
+        cv2.circle(img, (round(cx + dx * body), round(cy - body * 1.1)), round(body * 0.07), (20, 20, 20), -1,
+                   cv2.LINE_AA)
+    draw_game_hud(img, None, 45 + seed % 40, 20 + seed % 30)
+    return img
+
+
+def render_menu(width: int = 1280, height: int = 720, seed: int = 0) -> np.ndarray:
+    """The battle paused on the items menu: the battle dimmed behind a large cream panel of
+    rows. No board to read: the vision must refuse it."""
+    image, _ = render_camera(generate(seed, 2, 2, kinds=KINDS), width, height, "tilted", seed)
+    img = (image * 0.45).astype(np.uint8)
+    x0, y0, x1, y1 = width * 0.2, height * 0.12, width * 0.8, height * 0.9
+    cv2.rectangle(img, (round(x0), round(y0)), (round(x1), round(y1)), bgr((250, 244, 222)), -1, cv2.LINE_AA)
+    cv2.rectangle(img, (round(x0), round(y0)), (round(x1), round(y0 + height * 0.1)), bgr((200, 60, 50)), -1)
+    _text(img, "Items", x0 + width * 0.02, y0 + height * 0.075, height * 0.05, (255, 255, 255))
+    rows = ("Mushroom", "Fire Flower", "Shiny Jump Boots", "Ice Flower", "Shiny Hammer", "Tail")
+    for k, word in enumerate(rows):
+        y = y0 + height * (0.17 + 0.1 * k)
+        if k % 2:
+            cv2.rectangle(img, (round(x0), round(y - height * 0.05)), (round(x1), round(y + height * 0.05)),
+                          bgr((238, 228, 200)), -1)
+        cv2.circle(img, (round(x0 + width * 0.05), round(y)), round(height * 0.03),
+                   bgr(((220, 60, 50), (250, 140, 30), (90, 150, 230), (120, 200, 240), (200, 160, 90), (240, 200, 80))[k]),
+                   -1, cv2.LINE_AA)
+        _text(img, word, x0 + width * 0.09, y + height * 0.015, height * 0.04, (60, 50, 40))
+    draw_game_hud(img, None, 45 + seed % 40, 20 + seed % 30)
+    return img
+
+
+def render_overworld(width: int = 1280, height: int = 720, seed: int = 0) -> np.ndarray:
+    """A town in the overworld seen from the game's high camera: grass, a dirt path, trees
+    and houses, and a round plaza of concentric paving around a fountain (rings but no
+    slices, no figures standing on tiles). No battle: the vision must refuse it."""
+    rng = np.random.default_rng(seed)
+    img = np.zeros((height, width, 3), np.float64)
+    img[:] = bgr(FLOOR["grass"])
+    img += rng.normal(0, 7, (height, width, 1))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    path = np.array([(0, height * 0.8), (width * 0.3, height * 0.62), (width * 0.55, height * 0.6),
+                     (width, height * 0.3)], np.int32)
+    cv2.polylines(img, [path], False, bgr((196, 160, 100)), max(3, round(height * 0.08)), cv2.LINE_AA)
+    plaza = replace(camera_arena(width, height, "tilted"), cx=width * 0.5, cy=height * 0.6)
+    plaza = replace(plaza, edges=tuple(e * 0.6 for e in plaza.radii), outer=plaza.outer * 0.6, inner=plaza.inner * 0.6)
+    for k, radius in enumerate(np.linspace(plaza.outer, plaza.inner * 0.4, 7)):
+        angles = np.radians(np.arange(0, 360, 5))
+        x, y = plaza.project(radius * np.cos(angles), radius * np.sin(angles))
+        cv2.fillPoly(img, [np.round(np.stack([x, y], 1)).astype(np.int32)],
+                     bgr((214, 206, 190) if k % 2 else (176, 168, 156)), cv2.LINE_AA)
+    fx, fy = plaza.cx, plaza.cy
+    cv2.ellipse(img, (round(fx), round(fy)), (round(plaza.inner * 0.35), round(plaza.inner * 0.2)), 0, 0, 360,
+                bgr((100, 180, 240)), -1, cv2.LINE_AA)
+    pick = random.Random(seed)
+    for _ in range(9):                                              # trees: trunk and crown
+        x, y = pick.uniform(0, width), pick.uniform(height * 0.05, height * 0.95)
+        if abs(x - fx) < plaza.outer * 1.1 and abs(y - fy) < plaza.outer * 0.8:
+            continue
+        r = height * pick.uniform(0.05, 0.09)
+        cv2.rectangle(img, (round(x - r * 0.15), round(y)), (round(x + r * 0.15), round(y + r * 0.9)),
+                      bgr((110, 70, 40)), -1)
+        cv2.circle(img, (round(x), round(y)), round(r), bgr((40, 130, 50)), -1, cv2.LINE_AA)
+        cv2.circle(img, (round(x - r * 0.3), round(y - r * 0.3)), round(r * 0.5), bgr((70, 170, 70)), -1, cv2.LINE_AA)
+    for k in range(3):                                              # houses: walls and a roof
+        x, y, s = width * (0.08 + 0.33 * k), height * 0.08, height * 0.16
+        cv2.rectangle(img, (round(x), round(y + s * 0.5)), (round(x + s * 1.4), round(y + s * 1.4)),
+                      bgr((240, 226, 196)), -1)
+        roof = np.array([(x - s * 0.1, y + s * 0.55), (x + s * 0.7, y), (x + s * 1.5, y + s * 0.55)], np.int32)
+        cv2.fillPoly(img, [roof], bgr((200, 70, 60)), cv2.LINE_AA)
+        cv2.rectangle(img, (round(x + s * 0.55), round(y + s * 0.9)), (round(x + s * 0.85), round(y + s * 1.4)),
+                      bgr((120, 80, 50)), -1)
+    cv2.ellipse(img, (round(width * 0.42), round(height * 0.7)), (round(height * 0.025), round(height * 0.06)), 0, 0, 360,
+                bgr((200, 30, 40)), -1, cv2.LINE_AA)
+    _outlined(img, "x1745", width - height * 0.25, height * 0.09, height * 0.05, (240, 240, 240))
+    return img

@@ -280,7 +280,7 @@ def test_picks_teach_the_same_board_and_arena_as_the_board(shots: dict[str, Shot
 
 def test_an_enemy_clicked_as_an_empty_tile_is_refused(shots: dict[str, Shot]) -> None:
     region, examples = _picks(SHOT_BOARD, *SHOT_SIZE, SHOT_SEED)
-    examples["an empty tile"] = examples["an enemy"]
+    examples[learner.KINDS[2]] = examples[learner.KINDS[3]]
     with pytest.raises(ProfileError, match="empty tile"):
         learner.learn(load_image(shots["shot.png"].path), region=region, examples=examples)
 
@@ -380,12 +380,13 @@ def test_the_dusk_profile_reads_other_boards_right_or_refuses_them(dusk_profile:
 
 def test_calibrate_check_reads_other_dusk_frames(dusk_profile: Profile, tmp_path: Path) -> None:
     boards = {}
-    for seed in (24, 28):                       # boards the camera reader reads in this look
+    for seed in (25, 28):                       # boards the camera reader reads in this look (24 is refused
+        # since the renders carry the game's whole HUD: its feet read on two tiles)
         board = generate(seed, 1, 1 + seed % 3, kinds=KINDS)
         cv2.imwrite(str(tmp_path / f"b{seed}.jpg"), camera(board, (1280, 720), seed, "dusk", 90))
         boards[f"b{seed}.jpg"] = board.to_text()
     (tmp_path / "boards.json").write_text(json.dumps(boards))
-    status, out, err = run(["calibrate", "--check", dusk_profile.folder, tmp_path / "b24.jpg", tmp_path / "b28.jpg",
+    status, out, err = run(["calibrate", "--check", dusk_profile.folder, tmp_path / "b25.jpg", tmp_path / "b28.jpg",
                             "--boards", tmp_path / "boards.json"])
     assert (status, err) == (0, ""), out + err
     assert out.count("matches") == 2
@@ -408,17 +409,103 @@ def test_a_bad_camera_look_field_is_refused_by_name(dusk_profile: Profile, key: 
     assert_field_refused(dusk_profile, "camera_look", [look], parse)
 
 
-def test_the_game_look_calibrates_too_and_clicks_on_a_tilted_arena_ask_for_the_board() -> None:
-    """The game's own tilted look learns its blue ring; the window's clicks (centre, rim,
-    tile, enemy) find only an arena seen from above, and say the camera views take --board."""
+def test_the_game_look_calibrates_too() -> None:
+    """The game's own tilted look learns its blue ring."""
     board = generate(20, 1, 3, kinds=KINDS)
-    image = camera(board, (1280, 720), 20, "game")
-    data, templates = learner.learn(image, board.relabelled())
+    data, templates = learner.learn(camera(board, (1280, 720), 20, "game"), board.relabelled())
     (h0, _, _), (h1, _, _) = data["camera_look"]["inner_hsv"]
     assert h0 <= 100 <= h1 and templates == {}
-    arena = Profile("x", "rings", REPO, data).get("arena", dict)
-    cx, cy, outer = *arena["centre"], arena["outer"]
-    picks = {learner.KINDS[0]: (int(cx), int(cy)), learner.KINDS[1]: (int(cx + outer * 0.99), int(cy)),
-             learner.KINDS[2]: (int(cx), int(cy + 0.5 * outer)), learner.KINDS[3]: (int(cx), int(cy - 0.5 * outer))}
-    with pytest.raises(ProfileError, match="with --board only"):
-        learner.learn(image, region=(0, 0, 1280, 720), examples=picks)
+
+
+# ---------------------------------------------------------------------------- the game's camera, from clicks
+
+def camera_picks(board: Board, size: tuple[int, int], view: str = "tilted") -> dict[str, list[int]]:
+    """A picks file's points for a camera render, from where the scene drew them: the box
+    around the frame, the disc's centre, a point on the outer rim, an empty tile and the
+    tile an enemy stands on."""
+    from puzzlepilot.scenes.rings import camera_arena
+
+    arena = camera_arena(*size, view)
+    empty = next((r, s) for r in (1, 2, 0, 3) for s in range(12) if board.cells[r][s] == ".")
+    enemy = next((r, s) for r in range(4) for s in range(12) if board.cells[r][s] != ".")
+
+    def at(xy: tuple[float, float]) -> list[int]:
+        return [round(xy[0]), round(xy[1])]
+
+    return {"box": [0, 0, *size], "centre": at((arena.cx, arena.cy)), "rim": at(arena.point(arena.outer * 0.99, 100)),
+            "empty": at(arena.cell(*empty)), "enemy": at(arena.cell(*enemy))}
+
+
+def test_picks_teach_a_tilted_look_as_the_board_does(dusk_profile: Profile) -> None:
+    """Clicks instead of the board (centre, rim, an empty tile, an enemy) learn the same
+    camera look from the same dusk screenshot, and it reads the same board back."""
+    board, seed = DUSK_SHOT
+    picks = camera_picks(board, (1280, 720))
+    region, examples = picks["box"], dict(zip(learner.KINDS, (tuple(picks[k]) for k in learner.PICKS[1:])))
+    data, templates = learner.learn(camera(board, (1280, 720), seed, "dusk"), region=region, examples=examples)
+    assert templates == {} and data["board"] == dusk_profile.get("board", str)
+    assert data["camera_look"] == dusk_profile.get("camera_look", dict)
+
+
+def test_calibrate_rings_with_a_picks_file_needs_no_window_and_no_board(store: Path, tmp_path: Path) -> None:
+    """``calibrate rings SHOT --picks FILE`` on a tilted dusk screenshot: no DISPLAY, no
+    --board; the profile keeps the board it read (for the user to see) and reads the shot."""
+    board, seed = DUSK_SHOT
+    shot, picks = tmp_path / "shot.png", tmp_path / "picks.json"
+    cv2.imwrite(str(shot), camera(board, (1280, 720), seed, "dusk"))
+    picks.write_text(json.dumps(camera_picks(board, (1280, 720))))
+    with pytest.MonkeyPatch.context() as env:
+        env.delenv("DISPLAY", raising=False)
+        status, out, err = run(["calibrate", "rings", shot, "--name", "dusk-picked", "--picks", picks])
+    assert (status, err) == (0, ""), err
+    assert "reads shot.png back" in out and "board read: " in out
+    picked = profiles.load(store / "dusk-picked")
+    assert picked.get("board", str) == "/".join(board.relabelled().cells)
+    assert parse(load_image(shot), picked).board.cells == board.relabelled().cells
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda p: p.pop("enemy"), "missing enemy"),
+    (lambda p: p.update(extra=[1, 2]), "unknown extra"),
+    (lambda p: p.update(rim=[1, "2"]), "'rim' must be 2 numbers"),
+    (lambda p: p.update(box=[0, 0, 8, 720]), "both sides at least 16 px"),
+    (lambda p: p.update(enemy=p["empty"]), "reads empty"),
+    (lambda p: p.update(empty=p["enemy"]), "reads as an enemy"),
+    (lambda p: p.update(rim=p["centre"]), "outer rim"),
+])
+def test_a_bad_picks_file_or_clicks_the_look_contradicts_is_one_line(change, words: str, store: Path,
+                                                                     tmp_path: Path) -> None:
+    board, seed = DUSK_SHOT
+    shot, picks = tmp_path / "shot.png", tmp_path / "picks.json"
+    cv2.imwrite(str(shot), camera(board, (960, 540), seed, "dusk"))
+    data = camera_picks(board, (960, 540))
+    change(data)
+    picks.write_text(json.dumps(data))
+    status, out, err = run(["calibrate", "rings", shot, "--name", "bad-picks", "--picks", picks])
+    assert (status, out) == (2, "") and err.count("\n") == 1 and words in err, err
+    assert not (store / "bad-picks").exists()
+
+
+def test_picks_are_refused_for_a_game_without_them(tmp_path: Path) -> None:
+    shot = tmp_path / "shot.png"
+    cv2.imwrite(str(shot), np.full((200, 200, 3), 128, np.uint8))
+    status, _, err = run(["calibrate", "lyne", shot, "--name", "x", "--picks", tmp_path / "p.json"])
+    assert status == 2 and "valves and rings" in err
+
+def test_the_window_teaches_a_tilted_look_from_a_box_and_four_clicks(display: str, store: Path,
+                                                                      tmp_path: Path) -> None:
+    """The same four clicks in the calibration window, on a tilted dusk screenshot."""
+    if subprocess.run(["which", "xdotool"], capture_output=True).returncode:
+        pytest.skip("xdotool is not installed")
+    board, seed = DUSK_SHOT
+    size = (960, 540)                           # shows unscaled on the 1280×800 screen
+    img = camera(board, size, seed, "dusk")
+    path = tmp_path / "tilted.png"
+    cv2.imwrite(str(path), img)
+    picks = camera_picks(board, size)
+    env = {**os.environ, "DISPLAY": display, "PUZZLEPILOT_PROFILES": str(store)}
+    status, err = calibrate_in_window("rings", path, img, tuple(picks["box"]),
+                                      [tuple(picks[k]) for k in learner.PICKS[1:]], env, name="tilted")
+    assert status == 0, err
+    tilted = profiles.load(store / "tilted")
+    assert tilted.get("board", str) == "/".join(board.relabelled().cells) and "camera_look" in tilted.data
