@@ -3,6 +3,7 @@ model's errors, and the rule checker catching bad answers."""
 from __future__ import annotations
 
 from collections import deque
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -151,16 +152,65 @@ def small_boards(draw) -> Board:
     return Board.make(rows, cols, pieces, "C", goal)
 
 
-@settings(max_examples=120, deadline=None)
-@given(small_boards(), st.sampled_from(["piece", "straight", "cell"]))
-def test_solver_matches_a_plain_reference_search_on_small_boards(board, metric):
-    result = solve(board, metric=metric)
+@contextmanager
+def bounded_from(positions: int | None):
+    """Run the search breadth-first for ``positions`` positions before A* (None: the
+    default), so that small boards exercise both phases."""
+    import solvers.klotski as klotski
+
+    kept = klotski.BOUNDED_FROM
+    klotski.BOUNDED_FROM = kept if positions is None else positions
+    try:
+        yield
+    finally:
+        klotski.BOUNDED_FROM = kept
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_boards(), st.sampled_from(["piece", "straight", "cell"]), st.sampled_from([None, 0, 1, 6, 40]))
+def test_solver_matches_a_plain_reference_search_on_small_boards(board, metric, switch):
+    with bounded_from(switch):
+        result = solve(board, metric=metric)
     best = reference_minimum(board, metric)
     if best is None:
         assert not result.solved and result.reason
     else:
         assert result.solved and result.moves == best
         assert validate(board, result.solution, metric) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_boards(), st.sampled_from(["piece", "straight", "cell"]))
+def test_the_bound_never_overestimates_and_moves_change_it_by_at_most_one(board, metric):
+    from solvers.klotski import _placements, _Space
+
+    space = _Space(board, metric, merge=False)
+    best = reference_minimum(board, metric)
+    assert best is None or space.bound(space.encode(_placements(board))[0]) <= best
+    with bounded_from(0):
+        solve(board, metric=metric)
+    space = _space_of(board, metric)
+    rises = {move[4] for entry in space.by_free.values() for moves in entry[1].values() for move in moves}
+    assert rises <= {0, 1, 2}
+
+
+def _space_of(board: Board, metric: str):
+    from solvers.klotski import _space
+
+    target = board.piece(board.target)
+    return _space(board, metric, board.goal[1] == board.cols - target.width - board.goal[1])
+
+
+@pytest.mark.parametrize("name", ["兵分三路", "横刀立马"])
+def test_the_bounded_search_reaches_fewer_positions_for_the_same_minimum(name):
+    board = layout(name)
+    with bounded_from(10**9):
+        plain = solve(board)
+    with bounded_from(0):
+        bounded = solve(board)
+    assert bounded.moves == plain.moves == LAYOUTS[name][1]
+    assert bounded.stats["positions"] < plain.stats["positions"]
+    assert validate(board, bounded.solution) == []
 
 
 # -------------------------------------------------------------------------- board model
@@ -268,8 +318,9 @@ def test_solver_matches_the_reference_on_generated_packed_boards(rows, cols, see
     from solvers.klotski import generate
 
     board = generate(rows, cols, seed, empty=3 if rows == 4 else 2)
-    for metric in ("piece", "cell"):
-        result = solve(board, metric=metric)
+    for metric, switch in (("piece", None), ("cell", None), ("piece", 0), ("straight", 100)):
+        with bounded_from(switch):
+            result = solve(board, metric=metric)
         best = reference_minimum(board, metric)
         assert (result.moves if result.solved else None) == best
         if result.solved:
