@@ -268,12 +268,14 @@ def test_rule_checker_enforces_the_metric_shape_of_moves():
 
 # ------------------------------------------------------------------------- search bounds
 
-def test_search_gives_up_at_its_position_cap_and_says_so():
+@pytest.mark.parametrize("switch", [None, 0])
+def test_search_gives_up_at_its_position_cap_and_says_so(switch):
     board = Board.from_text(CLASSIC)
-    result = solve(board, max_positions=1000)
-    assert not result.solved and result.solution is None and result.stats["capped"]
-    assert result.reason.startswith("gave up after 1,000 positions")
-    assert solve(board, max_positions=result.stats["positions"] * 20).moves == 81
+    with bounded_from(switch):
+        result = solve(board, max_positions=1000)
+        assert not result.solved and result.solution is None and result.stats["capped"]
+        assert result.reason.startswith("gave up after 1,000 positions")
+        assert solve(board, max_positions=result.stats["positions"] * 20).moves == 81
 
 
 def test_a_proof_of_no_solution_is_not_a_give_up():
@@ -302,9 +304,11 @@ def test_long_searches_report_progress(monkeypatch):
 
     monkeypatch.setattr(klotski, "CHECK_EVERY", 500)
     monkeypatch.setattr(klotski, "Progress", lambda say: Progress(say, every=0.0))
-    lines: list[str] = []
-    solve(Board.from_text(CLASSIC), progress=lines.append)
-    assert lines and all("positions searched" in line for line in lines)
+    for switch in (None, 0):                # breadth-first, then A* from the start
+        lines: list[str] = []
+        with bounded_from(switch):
+            solve(Board.from_text(CLASSIC), progress=lines.append)
+        assert lines and all("positions searched" in line for line in lines)
     monkeypatch.undo()
     quiet: list[str] = []
     solve(Board.from_text(CLASSIC), progress=quiet.append)     # the real clock: under a second
