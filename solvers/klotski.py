@@ -21,7 +21,8 @@ table cache on disk (``solvers.tables``): a fresh process solves as fast as a wa
 
 The search is breadth-first while it is small, then A* with a consistent lower bound (the
 target needs a move unless it is at the exit, and so does every other piece in the exit's
-rectangle), so every answer is a minimum under the metric. The goal is a large set of
+rectangle; under ``cell`` and ``straight`` more, see ``share``), so every answer is a
+minimum under the metric. The goal is a large set of
 positions (the target at the exit, the rest anywhere) that is unknown until searched, so a
 search from both ends does not apply; and a breadth-first search meets the goal near the
 far end of the graph on the classic boards (横刀立马: 11,973 of its 13,011 merged
@@ -63,7 +64,7 @@ KEPT_MEMOS = 8
 STORED_FROM = 2_000
 STORED_ENTRIES = 30_000
 STORED_KINDS = 16
-MEMO_VERSION = 5
+MEMO_VERSION = 6
 
 # Named classic 4×5 layouts; the figure is the known minimum under the piece metric
 # (None: no solution). Source: the layout table of fayaa.com, as used by many solvers.
@@ -365,13 +366,16 @@ class _Space:
         return self.full & ~sum(self.mask[k][tl] for k, tl in self.pieces_of(s))
 
     def share(self, k: int, tl: int) -> int:
-        """The part of ``bound`` owed to the class-k piece at tl: for the target, 1 unless
-        it is at the exit; for another piece in the goal rectangle, 1 (under ``cell``: the
-        slides of its shortest way out); else 0."""
-        if k == 0:
-            return int(tl != self.goal_tl)
+        """The part of ``bound`` owed to the class-k piece at tl. The target: 0 at the
+        exit, else 1 (under ``cell``: its distance in rows and columns; under ``straight``:
+        2 when it is in neither the exit's row nor its column). Another piece in the goal
+        rectangle: 1 (under ``cell``: the slides of its shortest way out); else 0."""
         (h, w), (r, c) = self.shapes[k], divmod(tl, self.cols)
         (th, tw), (gr, gc) = self.shapes[0], divmod(self.goal_tl, self.cols)
+        if k == 0:
+            if self.metric == "cell":
+                return abs(r - gr) + abs(c - gc)
+            return 0 if tl == self.goal_tl else 1 if r == gr or c == gc or self.metric == "piece" else 2
         out = min(r + h - gr, gr + th - r, c + w - gc, gc + tw - c)      # > 0: it overlaps
         return 0 if out <= 0 else out if self.metric == "cell" else 1
 
