@@ -8,18 +8,28 @@ own); a *placement* is a class at a top-left cell. A *move* depends on the metri
 move generator), under ``straight`` a run of slides in one direction, under ``cell`` one
 slide.
 
-The search is a breadth-first search over *positions*, so the answer is a minimum under
-the metric. A position is an int with a few bits per cell (4 on the classic board): 0 for
-empty, else a code for the class of the piece covering it and the cell's offset inside
-the piece. Alike pieces thus share codes (they are interchangeable), a piece's top-left is
-known from any of its cells, a move is one addition, and when the exit is symmetric a
-position and its mirror image are one key. The moves of a position depend only on its free
-cells and the codes next to them, so whole move lists are memoised under those: the search
+The search runs over *positions*. A position is an int with a few bits per cell (4 on the
+classic board): 0 for empty, else a code for the class of the piece covering it and the
+cell's offset inside the piece. Alike pieces thus share codes (they are interchangeable),
+a piece's top-left is known from any of its cells, a move is one addition, and when the
+exit is symmetric a position and its mirror image count as one (the image is carried
+alongside and marked seen with it). The moves of a position depend only on its free cells
+and the codes next to them, so whole move lists are memoised under those: the search
 touches each position once, with one dict lookup and then one addition and one dict probe
 per move. The memo depends only on the piece set, so it is kept for the process and in the
-table cache on disk (``solvers.tables``): a fresh process solves as fast as a warm one. The
-answer is then replayed on the real board to recover the piece letters.
-Cost (横刀立马): 11,973 keys, ~12 ms under each metric, cold or warm.
+table cache on disk (``solvers.tables``): a fresh process solves as fast as a warm one.
+
+The search is breadth-first while it is small, then A* with a consistent lower bound (the
+target needs a move unless it is at the exit, and so does every other piece in the exit's
+rectangle; under ``cell`` and ``straight`` more, see ``share``), so every answer is a
+minimum under the metric. The goal is a large set of
+positions (the target at the exit, the rest anywhere) that is unknown until searched, so a
+search from both ends does not apply; and a breadth-first search meets the goal near the
+far end of the graph on the classic boards (横刀立马: 11,973 of its 13,011 merged
+positions), where no bound prunes much. On bigger boards the A* half pays: a 5×5 board with
+14 pieces reaches 117,371 positions instead of 231,145. The answer is walked back from the
+goal through positions one move nearer the start and replayed on the real board to recover
+the piece letters. Cost (横刀立马): 11,973 positions, ~11 ms under each metric.
 
 Bounds: the search gives up after ``max_positions`` positions, by default as many as fit
 in ``MEMORY_BUDGET`` by ``bytes_per_position`` (the memo has its own bound), and says so —
@@ -45,6 +55,8 @@ MEMORY_BUDGET = 340_000_000
 MEMO_BUDGET = 100_000_000
 # How often (in positions) the search checks its cap and the clock for progress lines.
 CHECK_EVERY = 20_000
+# The search is breadth-first up to this many positions, then A* (see ``_search``).
+BOUNDED_FROM = 20_000
 # Move-list memos are kept for the process (this many piece sets) and on disk (from
 # STORED_FROM entries, where building them costs a few ms, to STORED_ENTRIES: ~2 MB;
 # the STORED_KINDS most recent piece sets) under this version.
@@ -52,7 +64,7 @@ KEPT_MEMOS = 8
 STORED_FROM = 2_000
 STORED_ENTRIES = 30_000
 STORED_KINDS = 16
-MEMO_VERSION = 2
+MEMO_VERSION = 6
 
 # Named classic 4×5 layouts; the figure is the known minimum under the piece metric
 # (None: no solution). Source: the layout table of fayaa.com, as used by many solvers.
@@ -255,11 +267,10 @@ class _Space:
     A position is an int with ``bits`` bits per cell (cell i at bits ``bits*i``…): 0 empty,
     else a code naming the class and the cell's offset inside the piece. Moving a piece is
     one addition of a precomputed delta; the mirror image is carried alongside and moved by
-    the mirrored delta, so the canonical key ``min(position, mirror)`` costs nothing. Which
-    moves a position allows depends only on its free cells and the codes of the cells next
-    to them, so a position's whole move list is memoised under (free cells, those codes):
-    the search does one dict lookup per position, then one addition and one dict probe per
-    move.
+    the mirrored delta, and marked seen with the position. Which moves a position allows
+    depends only on its free cells and the codes of the cells next to them, so a position's
+    whole move list is memoised under (free cells, those codes): the search does one dict
+    lookup per position, then one addition and one dict probe per move.
     """
 
     def __init__(self, board: Board, metric: str, merge: bool) -> None:
@@ -310,8 +321,7 @@ class _Space:
         self.near = [_neighbours(e, rows, cols) for e in range(self.n)]
         self.goal_tl = board.goal[0] * cols + board.goal[1]
         self.full = (1 << self.n) - 1
-        # Without merging, the "mirror" is a constant above every position, so the key
-        # min(position, mirror) is the position itself.
+        # Without merging, the "mirror" is a constant above every position (never one).
         self.no_mirror = 1 << bits * self.n
         # what the memo depends on: any board with the same piece set shares it
         self.signature = (rows, cols, tuple(shapes), self.goal_tl, metric, merge)
@@ -341,8 +351,39 @@ class _Space:
             taken |= self.mask[k][tl]
         return s, m if self.merge else self.no_mirror, self.full & ~taken
 
-    def key(self, s: int, m: int) -> int:
-        return s if s < m else m
+    def code(self, s: int, e: int) -> int:
+        """The code of cell e in position s (0: empty)."""
+        return (s >> self.bits * e) & self.cell
+
+    def pieces_of(self, s: int) -> list[tuple[int, int]]:
+        """(class, top-left) of every piece of position s."""
+        return [(self.code_class[v], e) for e in range(self.n) if (v := self.code(s, e)) and not self.code_offset[v]]
+
+    def mirror_of(self, s: int) -> int:
+        return sum(self.value[k][self.mirror[k][tl]] for k, tl in self.pieces_of(s))
+
+    def free_of(self, s: int) -> int:
+        return self.full & ~sum(self.mask[k][tl] for k, tl in self.pieces_of(s))
+
+    def share(self, k: int, tl: int) -> int:
+        """The part of ``bound`` owed to the class-k piece at tl. The target: 0 at the
+        exit, else 1 (under ``cell``: its distance in rows and columns; under ``straight``:
+        2 when it is in neither the exit's row nor its column). Another piece in the goal
+        rectangle: 1 (under ``cell``: the slides of its shortest way out); else 0."""
+        (h, w), (r, c) = self.shapes[k], divmod(tl, self.cols)
+        (th, tw), (gr, gc) = self.shapes[0], divmod(self.goal_tl, self.cols)
+        if k == 0:
+            if self.metric == "cell":
+                return abs(r - gr) + abs(c - gc)
+            return 0 if tl == self.goal_tl else 1 if r == gr or c == gc or self.metric == "piece" else 2
+        out = min(r + h - gr, gr + th - r, c + w - gc, gc + tw - c)      # > 0: it overlaps
+        return 0 if out <= 0 else out if self.metric == "cell" else 1
+
+    def bound(self, s: int) -> int:
+        """A lower bound on the moves from position s to the goal: every piece's share
+        is owed at least that many moves of that piece. A move changes one piece's share
+        by at most one, so the bound is consistent (it drops by at most one a move)."""
+        return sum(self.share(k, tl) for k, tl in self.pieces_of(s))
 
     def reach(self, k: int, tl: int, room: int) -> dict[int, str]:
         """Every top-left a class-k piece at tl reaches in one move, with the slides that
@@ -368,64 +409,68 @@ class _Space:
                     break
         return paths
 
-    def free_entry(self, free: int) -> tuple[int, dict[int, list[tuple[int, int, int, bool]]]]:
-        """For a free-cell mask: the bits of the cells next to them, and the memo of move
-        lists under those cells' codes."""
-        near = 0
-        rest = free
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            for n in self.near[low.bit_length() - 1]:
-                near |= self.cell << self.bits * n
-        entry = self.by_free[free] = (near, {})
+    def entry(self, free: int) -> "_Entry":
+        """The memo entry of a free-cell mask, made on first use: the occupied cells next
+        to the free cells (the only pieces that can move), their bits, and the move lists
+        found so far under those cells' codes."""
+        entry = self.by_free.get(free)
+        if entry is None:
+            cells = sorted({n for e in range(self.n) if free >> e & 1 for n in self.near[e] if not free >> n & 1})
+            near = sum(self.cell << self.bits * n for n in cells)
+            entry = self.by_free[free] = (near, {}, cells, free)
+            self.memo_size += 1
         return entry
 
-    def position_moves(self, s: int, free: int) -> list[tuple[int, int, int, bool]]:
-        """(position delta, mirror delta, free cells after, reaches the goal) of every move
-        from the position; stored in the memo. Only pieces next to a free cell can move;
-        each one's moves are memoised too, under (class, top-left, free cells)."""
+    def position_moves(self, s: int, entry: "_Entry") -> list["_Move"]:
+        """The moves (see ``_Move``) of position s, whose free cells are the entry's;
+        stored in the entry. Each piece's moves are memoised too, under (class, top-left,
+        free cells)."""
         if self.memo_size >= self.memo_cap:     # a bound on the memo's memory on big boards
-            self.by_free.clear()
-            self.piece_moves.clear()
-            self.memo_size = 0
-        entry = self.by_free.get(free) or self.free_entry(free)
+            self.forget()
+        near, table, cells, free = entry
         bits, cell, code_class, code_offset = self.bits, self.cell, self.code_class, self.code_offset
         piece_moves = self.piece_moves
-        found: list[tuple[int, int, int, bool]] = []
+        moves: list[_Move] = []
         seen = []
-        rest = free
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            for n in self.near[low.bit_length() - 1]:
-                v = (s >> bits * n) & cell
-                if not v:
-                    continue
-                tl = n - code_offset[v]
-                if tl in seen:
-                    continue
-                seen.append(tl)
-                k = code_class[v]
-                key = (k, tl, free)
-                moves = piece_moves.get(key)
-                if moves is None:
-                    moves = piece_moves[key] = self.moves_of(k, tl, free)
-                    self.memo_size += len(moves)
-                found += moves
-        entry[1][s & entry[0]] = found
+        for n in cells:
+            v = (s >> bits * n) & cell
+            tl = n - code_offset[v]
+            if tl in seen:
+                continue
+            seen.append(tl)
+            key = (code_class[v], tl, free)
+            mine = piece_moves.get(key)
+            if mine is None:
+                mine = piece_moves[key] = self.moves_of(code_class[v], tl, free)
+                self.memo_size += len(mine)
+            moves += mine
+        table[s & near] = moves
         self.memo_size += 1
-        return found
+        return moves
 
-    def moves_of(self, k: int, tl: int, free: int) -> list[tuple[int, int, int, bool]]:
-        """The move tuples (see ``position_moves``) of the class-k piece at tl."""
+    def moves_of(self, k: int, tl: int, free: int) -> list["_Move"]:
+        """The moves (see ``position_moves``) of the class-k piece at tl."""
         value, mask, mirror = self.value[k], self.mask[k], self.mirror[k]
         room = free | mask[tl]
         mtl = mirror[tl]
-        return [(value[pos] - value[tl], value[mirror[pos]] - value[mtl] if self.merge else 0,
-                 room & ~mask[pos], k == 0 and pos == self.goal_tl)
-                for pos in self.reach(k, tl, room)]
+        here = self.share(k, tl)
+        return [(value[pos] - value[tl], value[mirror[pos]] - value[mtl] if self.merge else 0, room & ~mask[pos],
+                 k == 0 and pos == self.goal_tl, 1 + self.share(k, pos) - here) for pos in self.reach(k, tl, room)]
 
+    def forget(self) -> None:
+        """Empty the move lists (the entries of free-cell masks stay: few, and the caller
+        holds one)."""
+        for entry in self.by_free.values():
+            entry[1].clear()
+        self.piece_moves.clear()
+        self.memo_size = len(self.by_free)
+
+
+# A move: (position delta, mirror delta, free cells after, whether it reaches the goal, how
+# much it raises the estimate moves + bound: 0, 1 or 2); a memo entry: (bits of the cells
+# next to the free ones, move lists under their codes, those cells, the free cells).
+_Move = tuple[int, int, int, bool, int]
+_Entry = tuple[int, dict[int, list[_Move]], list[int], int]
 
 _MEMOS: dict[tuple[Any, ...], tuple[int, dict[int, Any]]] = {}
 
@@ -474,60 +519,125 @@ def _placements(board: Board) -> dict[str, int]:
     return {p.name: p.row * board.cols + p.col for p in board.pieces}
 
 
-def _bfs(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit: int,
-         progress: Progress) -> tuple[dict[int, int | None], int | None, bool]:
-    """Breadth-first search over position keys. Returns the parent of every key reached,
-    the first goal key (None if none was met or ``stop_at_goal`` is off) and whether it
-    stopped at ``limit`` keys before the end."""
+def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit: int,
+            progress: Progress) -> tuple[dict[int, int], int, int | None, bool]:
+    """The least moves to the goal: breadth-first for the first ``BOUNDED_FROM``
+    positions, then A* with the consistent lower bound ``space.bound`` from the last
+    whole layer on. Each position is expanded once, with its least move count (a shorter
+    way to a waiting position replaces it; the stale entry is skipped). A goal is found
+    by the move into it: from a position of bound 1, whose estimate is the least of all
+    waiting ones, so its count is the minimum.
+
+    Returns the move count of every position reached and of its mirror image, how many
+    were reached (mirror pairs once), the first goal position (None if none was met or
+    ``stop_at_goal`` is off) and whether it stopped at ``limit`` positions first."""
     s, m, free = space.encode(placements)
-    key = space.key(s, m)
-    parent: dict[int, int | None] = {key: None}
+    least = {m: 0, s: 0}
     if stop_at_goal and placements[next(n for n, k in space.class_of.items() if k == 0)] == space.goal_tl:
-        return parent, key, False
-    by_free, position_moves = space.by_free, space.position_moves
-    check = min(limit, CHECK_EVERY)
-    frontier = [(s, m, free, key)]
+        return least, 1, s, False
+    by_free, entry_of = space.by_free, space.entry
+    count, check = 1, min(limit, CHECK_EVERY)
+    frontier = [(s, m, free)]
     depth = 0
-    while frontier:
-        following = []
-        for s, m, free, key in frontier:
-            if len(parent) >= check:
-                if len(parent) >= limit:
-                    return parent, None, True
-                progress(f"{len(parent):,} positions searched, {depth} moves deep")
-                check = min(limit, len(parent) + CHECK_EVERY)
-            entry = by_free.get(free)
-            found = entry and entry[1].get(s & entry[0])
-            if found is None:
-                found = position_moves(s, free)
-            for delta, mdelta, after, wins in found:
-                t = s + delta
-                tm = m + mdelta
-                tkey = t if t < tm else tm
-                if tkey in parent:
-                    continue
-                parent[tkey] = key
-                if wins and stop_at_goal:
-                    return parent, tkey, False
-                following.append((t, tm, after, tkey))
-        frontier = following
+    # breadth-first: cheapest per position, and the bound prunes nothing this early
+    while frontier and count < BOUNDED_FROM:
+        following: list[tuple[int, int, int]] = []
+        room = check - count
         depth += 1
-    return parent, None, False
+        for s, m, free in frontier:
+            if len(following) >= room:
+                reached = count + len(following)
+                if reached >= limit:
+                    return least, reached, None, True
+                progress(f"{reached:,} positions searched, {depth} moves deep")
+                check = min(limit, reached + CHECK_EVERY)
+                room = check - count
+            entry = by_free.get(free) or entry_of(free)
+            found = entry[1].get(s & entry[0])
+            if found is None:
+                found = space.position_moves(s, entry)
+            for delta, mdelta, after, wins, _ in found:
+                t = s + delta
+                if t in least:
+                    continue
+                tm = m + mdelta
+                least[t] = least[tm] = depth
+                if wins and stop_at_goal:
+                    return least, count + len(following) + 1, t, False
+                following.append((t, tm, after))
+        count += len(following)
+        frontier = following
+    # A* in buckets of equal estimate g + bound, deepest first within one (every position
+    # seen so far has g <= depth, and each move's rise of the estimate is in its tuple)
+    buckets: list[list[tuple[int, int, int, int]]] = []
+    for s, m, free in frontier:
+        f = depth + space.bound(s)
+        buckets.extend([] for _ in range(f + 1 - len(buckets)))
+        buckets[f].append((s, m, free, depth))
+    f = min((i for i, bucket in enumerate(buckets) if bucket), default=0)
+    shorter = False             # whether a waiting position was ever reached by a shorter way
+    while any(buckets[f:]):
+        buckets.extend([] for _ in range(f + 3 - len(buckets)))
+        bucket, lanes = buckets[f], buckets[f:f + 3]
+        while bucket:
+            s, m, free, g = bucket.pop()
+            if shorter and least[s] != g:
+                continue
+            if count >= check:
+                if count >= limit:
+                    return least, count, None, True
+                progress(f"{count:,} positions searched, {g} moves deep, at least {f} in all")
+                check = min(limit, count + CHECK_EVERY)
+            entry = by_free.get(free) or entry_of(free)
+            found = entry[1].get(s & entry[0])
+            if found is None:
+                found = space.position_moves(s, entry)
+            g += 1
+            for delta, mdelta, after, wins, rise in found:
+                t = s + delta
+                if t in least:
+                    if least[t] <= g:
+                        continue
+                    shorter = True
+                else:
+                    count += 1
+                tm = m + mdelta
+                least[t] = least[tm] = g
+                if wins and stop_at_goal:
+                    return least, count, t, False
+                lanes[rise].append((t, tm, after, g))
+        f += 1
+    return least, count, None, False
+
+
+def _chain(space: _Space, least: dict[int, int], end: int, start: int) -> list[int]:
+    """The positions from start to end, each a move from the one before: walked back from
+    the end through positions one move fewer from the start (each count was reached
+    through such a neighbour, or through its mirror image's, then mirrored back)."""
+    chain, free = [end], space.free_of(end)
+    while least[chain[-1]]:
+        s = chain[-1]
+        entry = space.entry(free)
+        moves = entry[1].get(s & entry[0]) or space.position_moves(s, entry)
+        delta, free = next((d, after) for d, _, after, _, _ in moves if least.get(s + d) == least[s] - 1)
+        chain.append(s + delta)
+    chain.reverse()
+    return chain if chain[0] == start else [space.mirror_of(s) for s in chain]
 
 
 def count_positions(board: Board, merge_mirrors: bool = False) -> int:
     """How many positions are reachable from the board (alike pieces interchangeable;
     with ``merge_mirrors`` a position and its mirror image count once)."""
     space = _Space(board, "cell", merge_mirrors)
-    return len(_bfs(space, _placements(board), False, 1 << 62, Progress(None))[0])
+    return _search(space, _placements(board), False, 1 << 62, Progress(None))[1]
 
 
 def bytes_per_position(space: _Space) -> int:
     """What one reached position costs the search in memory, from the size of its
-    number: a key in the parent table (dict slot, int object) and, while it waits in the
-    frontier, a tuple of its mirror image's int and its free-cell mask. Checked with
-    tracemalloc: 224 bytes measured for 400 estimated on an 8×8 board, 1,136 for 982
-    on a 20×20 one (moves of thousands of cells a position: frontiers dominate)."""
+    number: its key and its mirror image's in the move-count table (dict slots, int
+    objects) and, while it waits, a tuple with its free-cell mask. Checked with tracemalloc
+    (peak over positions, move memo warm): 229 bytes for 322 estimated on the classic
+    board, 128 for 335 on a 5×5 one, 390 for 814 on a 20×20 one."""
     return 100 + 72 + 3 * space.number_bytes() + 28 + space.n // 8
 
 
@@ -544,53 +654,42 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
     limit = max_positions or max(1, MEMORY_BUDGET // bytes_per_position(space))
     placements = _placements(board)
     tick = Progress(progress)
-    parent, end, capped = _bfs(space, placements, True, limit, tick)
+    least, reached, end, capped = _search(space, placements, True, limit, tick)
     _keep(space)
-    stats: dict[str, Any] = {"positions": len(parent), "mirror_merged": merge}
+    stats: dict[str, Any] = {"positions": reached, "mirror_merged": merge}
     if capped:
         return SolveResult(False, reason=f"gave up after {limit:,} positions without reaching the exit "
                                          f"(the cap; --max-positions raises it)",
                            stats={**stats, "capped": True})
     if end is None:
-        total, kind = len(parent), "reachable positions"
+        total, kind = reached, "reachable positions"
         if merge:       # count mirror images apart, as people do (within the same bound)
             unmerged = _space(board, "cell", False)
-            every, _, over = _bfs(unmerged, placements, False, 2 * limit, tick)
+            _, every, _, over = _search(unmerged, placements, False, 2 * limit, tick)
             _keep(unmerged)
-            total, kind = (total, "reachable positions, mirror images counted once") if over else (len(every), kind)
+            total, kind = (total, "reachable positions, mirror images counted once") if over else (every, kind)
         return SolveResult(False, reason=f"no position with {board.target} at the exit is reachable "
                                          f"(all {total:,} {kind} searched)",
                            stats={**stats, "reachable": total})
-    keys = [end]
-    while parent[keys[-1]] is not None:
-        keys.append(parent[keys[-1]])  # type: ignore[arg-type]
-    keys.reverse()
-    moves = _replay(space, placements, keys)
+    moves = _replay(space, placements, _chain(space, least, end, space.encode(placements)[0]))
     return SolveResult(True, moves, len(moves), stats=stats)
 
 
-def _replay(space: _Space, placements: dict[str, int], keys: list[int]) -> list[dict[str, str]]:
-    """Turn the chain of position keys into moves of the real, named pieces."""
+def _replay(space: _Space, placements: dict[str, int], chain: list[int]) -> list[dict[str, str]]:
+    """Turn the chain of positions, each a move from the one before, into moves of the
+    real, named pieces: the piece that moved is the one on a cell that changed."""
     moves = []
-    s, m, free = space.encode(placements)
-    for want in keys[1:]:
-        for name, tl in placements.items():
-            k = space.class_of[name]
-            value, mask = space.value[k], space.mask[k]
-            mtl = space.mirror_tl(k, tl)
-            for pos, path in space.reach(k, tl, free | mask[tl]).items():
-                t = s + value[pos] - value[tl]
-                tm = m + value[space.mirror_tl(k, pos)] - value[mtl] if space.merge else m
-                if space.key(t, tm) == want:
-                    break
-            else:
-                continue
-            placements[name] = pos
-            s, m, free = t, tm, (free | mask[tl]) & ~mask[pos]
-            moves.append({"piece": name, "path": path})
-            break
-        else:
-            raise AssertionError("the search chain does not replay on the board")
+    at = {tl: name for name, tl in placements.items()}
+    s, _, free = space.encode(placements)
+    for want in chain[1:]:
+        v, left = next((v, e) for e in range(space.n) if (v := space.code(s, e)) and v != space.code(want, e))
+        k, tl = space.code_class[v], left - space.code_offset[v]
+        value, mask = space.value[k], space.mask[k]
+        pos, path = next((pos, path) for pos, path in space.reach(k, tl, free | mask[tl]).items()
+                         if s + value[pos] - value[tl] == want)
+        name = at[pos] = at.pop(tl)
+        s, free = want, (free | mask[tl]) & ~mask[pos]
+        moves.append({"piece": name, "path": path})
     return moves
 
 

@@ -123,8 +123,37 @@ def run(bench: Bench) -> None:
                      ms(tb) if tb else "", round(tb / t, 1) if tb else ""])
     bench.table("klotski_generated", "Klotski generated boards (cols×rows), piece metric (ms)",
                 ["board", "pieces", "seed", "empty", "moves", "keys", "solve", "baseline", "ratio"], rows)
+    _bounded(bench)
 
     _vision(bench, repeat)
+
+
+# 5×5 boards with 14 pieces (generate(5, 5, seed)) whose answers lie hundreds of thousands
+# of breadth-first positions away; the exit is left of centre, so no mirror merging.
+BOUNDED_SEEDS = (37, 68, 291)
+
+
+def _bounded(bench: Bench) -> None:
+    """The search as it is (breadth-first, then A* with its lower bound) against the
+    same search breadth-first to the end, on boards where the bound prunes."""
+    rows = []
+    for seed in BOUNDED_SEEDS[:1] if bench.quick else BOUNDED_SEEDS:
+        board = generate(5, 5, seed)
+        bench.progress(f"  bounded 5×5 seed {seed} ...")
+        solve(board)                                  # the move lists, as a warm process has them
+        t, result = bench.timed(lambda: solve(board))
+        kept = klotski.BOUNDED_FROM
+        try:
+            klotski.BOUNDED_FROM = 1 << 62
+            tb, plain = bench.timed(lambda: solve(board))
+        finally:
+            klotski.BOUNDED_FROM = kept
+        assert plain.moves == result.moves and klotski.validate(board, result.solution) == []
+        rows.append([seed, len(board.pieces), result.moves, result.stats["positions"], plain.stats["positions"],
+                     ms(t), ms(tb), round(tb / t, 2)])
+    bench.table("klotski_bounded", "Klotski 5×5, 14 pieces: A* after 20,000 positions vs breadth-first to the "
+                                   "end (ms, piece metric)",
+                ["seed", "pieces", "moves", "positions", "bfs positions", "solve", "bfs only", "ratio"], rows)
 
 
 def _without_tables(bench: Bench, fn: Callable[[], object]) -> float:

@@ -3,6 +3,7 @@ model's errors, and the rule checker catching bad answers."""
 from __future__ import annotations
 
 from collections import deque
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -151,16 +152,65 @@ def small_boards(draw) -> Board:
     return Board.make(rows, cols, pieces, "C", goal)
 
 
-@settings(max_examples=120, deadline=None)
-@given(small_boards(), st.sampled_from(["piece", "straight", "cell"]))
-def test_solver_matches_a_plain_reference_search_on_small_boards(board, metric):
-    result = solve(board, metric=metric)
+@contextmanager
+def bounded_from(positions: int | None):
+    """Run the search breadth-first for ``positions`` positions before A* (None: the
+    default), so that small boards exercise both phases."""
+    import solvers.klotski as klotski
+
+    kept = klotski.BOUNDED_FROM
+    klotski.BOUNDED_FROM = kept if positions is None else positions
+    try:
+        yield
+    finally:
+        klotski.BOUNDED_FROM = kept
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_boards(), st.sampled_from(["piece", "straight", "cell"]), st.sampled_from([None, 0, 1, 6, 40]))
+def test_solver_matches_a_plain_reference_search_on_small_boards(board, metric, switch):
+    with bounded_from(switch):
+        result = solve(board, metric=metric)
     best = reference_minimum(board, metric)
     if best is None:
         assert not result.solved and result.reason
     else:
         assert result.solved and result.moves == best
         assert validate(board, result.solution, metric) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_boards(), st.sampled_from(["piece", "straight", "cell"]))
+def test_the_bound_never_overestimates_and_moves_change_it_by_at_most_one(board, metric):
+    from solvers.klotski import _placements, _Space
+
+    space = _Space(board, metric, merge=False)
+    best = reference_minimum(board, metric)
+    assert best is None or space.bound(space.encode(_placements(board))[0]) <= best
+    with bounded_from(0):
+        solve(board, metric=metric)
+    space = _space_of(board, metric)
+    rises = {move[4] for entry in space.by_free.values() for moves in entry[1].values() for move in moves}
+    assert rises <= {0, 1, 2}
+
+
+def _space_of(board: Board, metric: str):
+    from solvers.klotski import _space
+
+    target = board.piece(board.target)
+    return _space(board, metric, board.goal[1] == board.cols - target.width - board.goal[1])
+
+
+@pytest.mark.parametrize("name", ["兵分三路", "横刀立马"])
+def test_the_bounded_search_reaches_fewer_positions_for_the_same_minimum(name):
+    board = layout(name)
+    with bounded_from(10**9):
+        plain = solve(board)
+    with bounded_from(0):
+        bounded = solve(board)
+    assert bounded.moves == plain.moves == LAYOUTS[name][1]
+    assert bounded.stats["positions"] < plain.stats["positions"]
+    assert validate(board, bounded.solution) == []
 
 
 # -------------------------------------------------------------------------- board model
@@ -218,12 +268,14 @@ def test_rule_checker_enforces_the_metric_shape_of_moves():
 
 # ------------------------------------------------------------------------- search bounds
 
-def test_search_gives_up_at_its_position_cap_and_says_so():
+@pytest.mark.parametrize("switch", [None, 0])
+def test_search_gives_up_at_its_position_cap_and_says_so(switch):
     board = Board.from_text(CLASSIC)
-    result = solve(board, max_positions=1000)
-    assert not result.solved and result.solution is None and result.stats["capped"]
-    assert result.reason.startswith("gave up after 1,000 positions")
-    assert solve(board, max_positions=result.stats["positions"] * 20).moves == 81
+    with bounded_from(switch):
+        result = solve(board, max_positions=1000)
+        assert not result.solved and result.solution is None and result.stats["capped"]
+        assert result.reason.startswith("gave up after 1,000 positions")
+        assert solve(board, max_positions=result.stats["positions"] * 20).moves == 81
 
 
 def test_a_proof_of_no_solution_is_not_a_give_up():
@@ -252,9 +304,11 @@ def test_long_searches_report_progress(monkeypatch):
 
     monkeypatch.setattr(klotski, "CHECK_EVERY", 500)
     monkeypatch.setattr(klotski, "Progress", lambda say: Progress(say, every=0.0))
-    lines: list[str] = []
-    solve(Board.from_text(CLASSIC), progress=lines.append)
-    assert lines and all("positions searched" in line for line in lines)
+    for switch in (None, 0):                # breadth-first, then A* from the start
+        lines: list[str] = []
+        with bounded_from(switch):
+            solve(Board.from_text(CLASSIC), progress=lines.append)
+        assert lines and all("positions searched" in line for line in lines)
     monkeypatch.undo()
     quiet: list[str] = []
     solve(Board.from_text(CLASSIC), progress=quiet.append)     # the real clock: under a second
@@ -268,8 +322,9 @@ def test_solver_matches_the_reference_on_generated_packed_boards(rows, cols, see
     from solvers.klotski import generate
 
     board = generate(rows, cols, seed, empty=3 if rows == 4 else 2)
-    for metric in ("piece", "cell"):
-        result = solve(board, metric=metric)
+    for metric, switch in (("piece", None), ("cell", None), ("piece", 0), ("straight", 100)):
+        with bounded_from(switch):
+            result = solve(board, metric=metric)
         best = reference_minimum(board, metric)
         assert (result.moves if result.solved else None) == best
         if result.solved:
