@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from calibration.common import first_reading, moved, rgb, square
@@ -30,7 +31,7 @@ from calibration.profile import Profile, ProfileError
 from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import board_regions, fit_grid, main_colours, parse, piece_rects
-from vision.klotski_grid import WORK_SIDE
+from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
 
 KINDS: tuple[str, ...] = ("an empty cell", "the target piece")
 
@@ -100,6 +101,19 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
 
 
 
+def look_of(image: np.ndarray, found: Parse, scale: float) -> SideLook:
+    """How the pieces' sides look across in the screenshot, read as the vision reads it
+    (shrunk by ``scale``): between two pieces, a piece and the floor, a piece and the frame."""
+    board = found.board
+    owner = np.full((board.rows, board.cols), -1)
+    for i, p in enumerate(board.pieces):
+        for r, c in p.cells():
+            owner[r, c] = i
+    (ox, oy), (px, py) = found.geometry["origin"], found.geometry["pitch"]
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    return learn_look(small, GridGuess(ox * scale, oy * scale, px * scale, py * scale, board.rows, board.cols), owner)
+
+
 def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile's fields and templates from a reading: the board's colour measured over
     the empty cells' centres."""
@@ -124,8 +138,10 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
         "empty_cells": len(empty),
     }
     if found.geometry.get("read_by") == "edges":    # read other sizes as this one was read
-        data["work_pitch"] = round(float(px) * min(1.0, WORK_SIDE / max(image.shape[:2])), 2)
+        scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+        data["work_pitch"] = round(float(px) * scale, 2)
         data["grid"] = [board.rows, board.cols]
+        data["side_look"] = look_of(image, found, scale).to_json()
     tx0, ty0 = round(ox + t.col * px), round(oy + t.row * py)
     templates = {
         "empty": square(image, found.cells[empty[0][0] * board.cols + empty[0][1]], round(min(px, py) / 2)),

@@ -44,7 +44,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
-from vision.klotski_grid import Reading, parse_grid
+from vision.klotski_grid import Reading, SideLook, parse_grid
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
 MIN_CONFIDENCE = 0.6
@@ -113,11 +113,23 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         pitch = None if share is None else (0.85 * share * image_bgr.shape[1], 1.15 * share * image_bgr.shape[1])
         work = None if profile is None else profile.get("work_pitch", float, None)
         shape = None if profile is None else profile.get("grid", list, None)
+        look = None if profile is None else side_look(profile)
         reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor[::-1], np.float32), pitch,
-                                work, None if shape is None else (shape[0], shape[1]))
+                                work, None if shape is None else (shape[0], shape[1]), look)
         return from_reading(reading, target_shape, empties)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)] + early)[0]) from None
+
+
+def side_look(profile: Any) -> SideLook | None:
+    """The profile's learned look of the pieces' sides (``side_look``), if it has one."""
+    from calibration.profile import ProfileError
+
+    data = profile.get("side_look", dict, None)
+    try:
+        return None if data is None else SideLook.from_json(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProfileError(f"profile {profile.name}: field 'side_look': {exc}") from None
 
 
 def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None) -> Parse:
