@@ -44,7 +44,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
-from vision.klotski_grid import Reading, SideLook, parse_grid
+from vision.klotski_grid import GridGuess, Reading, SideLook, parse_grid
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
 MIN_CONFIDENCE = 0.6
@@ -114,8 +114,9 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         work = None if profile is None else profile.get("work_pitch", float, None)
         shape = None if profile is None else profile.get("grid", list, None)
         look = None if profile is None else side_look(profile)
+        hint = None if look is None or shape is None else grid_hint(profile, image_bgr.shape[1], shape)
         reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor[::-1], np.float32), pitch,
-                                work, None if shape is None else (shape[0], shape[1]), look)
+                                work, None if shape is None else (shape[0], shape[1]), look, hint)
         return from_reading(reading, target_shape, empties)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)] + early)[0]) from None
@@ -130,6 +131,16 @@ def side_look(profile: Any) -> SideLook | None:
         return None if data is None else SideLook.from_json(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise ProfileError(f"profile {profile.name}: field 'side_look': {exc}") from None
+
+
+def grid_hint(profile: Any, width: int, shape: list[int]) -> GridGuess | None:
+    """Where the profile's screenshot had its grid (``region``), scaled to a picture
+    ``width`` px wide: the same app at another size shows it there again."""
+    region, share = profile.get("region", list, None), profile.get("pitch_share", float, None)
+    if region is None or share is None or len(region) != 4:
+        return None
+    k = width * share / (region[2] / shape[1])      # this picture's width over the screenshot's
+    return GridGuess(region[0] * k, region[1] * k, region[2] * k / shape[1], region[3] * k / shape[0], shape[0], shape[1])
 
 
 def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None) -> Parse:

@@ -23,8 +23,9 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 import cv2
 import numpy as np
@@ -48,6 +49,7 @@ OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an ope
 # of LOOK_EDGE or more is an edge, under LOOK_NONE none; an edge must then match LOOK_LIKE
 LOOK_SAMPLES, LOOK_SPAN, LOOK_SHIFT = 13, 0.1, 6
 LOOK_EDGE, LOOK_LIKE, LOOK_NONE = 0.5, 0.3, 0.12
+LOOK_SURE = 0.35       # every side between pieces of the calibration's screenshot matches this: a strict look
 
 
 @dataclass(frozen=True)
@@ -92,13 +94,17 @@ class SideLook:
     split: tuple[np.ndarray, np.ndarray]
     floor: tuple[np.ndarray, np.ndarray]
     outline: tuple[np.ndarray, np.ndarray]
+    strict: bool = False    # every side between two pieces of the screenshot matched LOOK_SURE:
+    #                         the look judges every grid read with it, not only those it decides for
 
-    def to_json(self) -> dict[str, list]:
-        return {kind: [np.round(t).astype(int).tolist() for t in getattr(self, kind)]
-                for kind in ("split", "floor", "outline")}
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {kind: [np.round(t).astype(int).tolist() for t in getattr(self, kind)]
+                                for kind in ("split", "floor", "outline")}
+        data["strict"] = self.strict
+        return data
 
     @staticmethod
-    def from_json(data: dict[str, list]) -> "SideLook":
+    def from_json(data: dict[str, Any]) -> "SideLook":
         """The look from a profile's field; ValueError when it is not one."""
         pairs = []
         for kind in ("split", "floor", "outline"):
@@ -106,7 +112,9 @@ class SideLook:
             if len(pair) != 2 or any(t.shape != (LOOK_SAMPLES, 3) for t in pair):
                 raise ValueError(f"side_look {kind!r} must be two lists of {LOOK_SAMPLES} [b, g, r]")
             pairs.append(pair)
-        return SideLook(*pairs)
+        if not isinstance(data.get("strict", False), bool):
+            raise ValueError("side_look 'strict' must be true or false")
+        return SideLook(*pairs, strict=data.get("strict", False))
 
 
 @dataclass(frozen=True)
@@ -383,7 +391,7 @@ def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs
     its outline: ``rescued``) must then agree with the edge measure's clear sides: an edge
     that looks little like a side (under LOOK_LIKE: a portrait's straight spear) or no
     edge where the look shows one refuses it. (A grid the edge measure reads alone is read
-    as without a profile.)"""
+    as without a profile, but with a ``strict`` look.)"""
     changes: list[tuple[np.ndarray, int, int, float]] = []
     clear: list[tuple[float, float]] = []         # (strength, match) of the clear sides between pieces
     for vertical, strengths in ((True, vs), (False, hs)):
@@ -406,7 +414,7 @@ def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs
                     changes.append((strengths, r, c, SPLIT if match >= LOOK_EDGE else JOIN - 0.01))
             else:
                 clear.append((strength, match))
-    if not (changes or rescued):
+    if not (changes or rescued or look.strict):
         return
     if any((strength >= SPLIT and match < LOOK_LIKE) or (strength < JOIN and match >= LOOK_EDGE)
            for strength, match in clear):
@@ -535,7 +543,11 @@ def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook:
     pairs = []
     for kind in ("split", "floor", "outline"):
         pairs.append(tuple(_aligned_mean(found.get((kind, vertical), [])) for vertical in (True, False)))
-    return SideLook(*pairs)
+    look = SideLook(*pairs)
+    matches = [look_match(section, look.split[0 if vertical else 1])
+               for vertical in (True, False) for section in found.get(("split", vertical), [])]
+    strict = min(matches, default=0.0) >= LOOK_SURE
+    return SideLook(*pairs, strict=strict)
 
 
 def _side_kind(first: int, second: int) -> str | None:
@@ -653,7 +665,8 @@ def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
 
 def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
                pitch: tuple[float, float] | None = None, work_pitch: float | None = None,
-               shape: tuple[int, int] | None = None, look: SideLook | None = None) -> tuple[Reading, float]:
+               shape: tuple[int, int] | None = None, look: SideLook | None = None,
+               hint: GridGuess | None = None) -> tuple[Reading, float]:
     """The reading of the largest grid that reads, in the given picture's pixels (the
     grid scaled back), and the scale it was read at; NoBoardFound when none reads or
     readings of that size disagree. From a profile: ``floor_bgr``, ``pitch`` (bounds, px),
@@ -665,7 +678,8 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     again a little smaller (``RETRY``): where a side falls between two pixels decides
     whether it reads as one straight edge, and the next size places it otherwise. (Not
     without a shape: there the retries read parts of the board, wrong.) ``look``: the
-    sides' look the profile learned (``read_grid``)."""
+    sides' look the profile learned (``read_grid``); ``hint``: the grid where the profile's
+    screenshot had it, scaled to this picture's width (tried first, fitted to its lines)."""
     if work_pitch is not None and pitch is not None:
         scale = min(1.0, work_pitch / ((pitch[0] + pitch[1]) / 2))
     else:
@@ -673,7 +687,7 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     first: NoBoardFound | None = None
     for factor in RETRY if scale < 1 and shape is not None else (1.0,):
         try:
-            return _parse_at(image, scale * factor, floor_bgr, pitch, shape, look)
+            return _parse_at(image, scale * factor, floor_bgr, pitch, shape, look, hint)
         except NoBoardFound as exc:
             first = first or exc
     assert first is not None
@@ -681,14 +695,16 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
 
 
 def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pitch: tuple[float, float] | None,
-              shape: tuple[int, int] | None, look: SideLook | None) -> tuple[Reading, float]:
+              shape: tuple[int, int] | None, look: SideLook | None, hint: GridGuess | None) -> tuple[Reading, float]:
     """``parse_grid`` on the picture shrunk by ``scale``."""
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     e = edge_maps(small)
     readings: list[Reading] = []
     why: dict[str, int] = {}
     tried: set[tuple[int, ...]] = set()
-    for g in grids(e, None if pitch is None else (pitch[0] * scale, pitch[1] * scale)):
+    hinted = [] if hint is None else [GridGuess(hint.ox * scale, hint.oy * scale, hint.px * scale, hint.py * scale,
+                                                hint.rows, hint.cols)]
+    for g in itertools.chain(hinted, grids(e, None if pitch is None else (pitch[0] * scale, pitch[1] * scale))):
         key = (round(g.ox / 2), round(g.oy / 2), round(g.px), round(g.py), g.rows, g.cols)
         if key in tried:        # the same grid to a pixel or two, from another block
             continue
