@@ -8,8 +8,11 @@ the first that reads as the given board is kept; when none does (portraits, shad
 gaps: ``vision/klotski_grid.py``), the reading by the pieces' edges is tried, and the
 profile keeps the empty floor's colour (``floor``) and the pitch as a share of the
 screenshot's width (``pitch_share``), which bound the vision's search at any size, the
-pitch the screenshot was read at (``work_pitch``: other sizes are shrunk to it) and the
-grid's [rows, cols] (``grid``: only grids of that shape are tried).
+pitch the screenshot was read at (``work_pitch``: other sizes are shrunk to it), the
+grid's [rows, cols] (``grid``: only grids of that shape are tried) and the look of the
+pieces' sides (``side_look``: the mean colour across a side between two pieces, beside the
+floor and along the frame, learned at ``work_pitch``; ``vision.klotski_grid.SideLook``),
+which decides the sides the straight-edge measure leaves unclear.
 Without it a window asks for a box around the board, a click on an empty cell (the board's colour) and a click on the target
 piece (its shape). The vision reads two fields (``vision/klotski.py``): ``board_colour``
 [r, g, b], pinned instead of guessed among the picture's main colours (which a small

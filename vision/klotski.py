@@ -31,7 +31,9 @@ Where no board colour reads (portraits, name bands, shadows, textured floors, pi
 edge), the pieces are read by their edges (``vision/klotski_grid.py``); a profile may pin
 the empty floor's colour there (``floor``), the pitch as a share of the picture's width
 (``pitch_share``), the pitch the calibration's screenshot was read at (``work_pitch``: other
-sizes are resized to it, so the edges look as calibrated) and the grid's [rows, cols] (``grid``).
+sizes are resized to it, so the edges look as calibrated), the grid's [rows, cols] (``grid``;
+its ``region`` scaled to the picture's width is tried first) and the look of the pieces'
+sides (``side_look``).
 """
 from __future__ import annotations
 

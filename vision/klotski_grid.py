@@ -17,6 +17,10 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    clearly an edge or clearly not one, the pieces are rectangles with an edge all round
    and no edge inside, and the grid's lines do not run on past its edges (part of a
    board);
+   With a profile's learned look of the sides (``SideLook``: the mean colour across a side
+   between two pieces, beside the floor, along the frame) the sides the edge measure leaves
+   unclear are decided by how much they look like those (``_by_look``), and a grid so
+   decided — or any grid, when the look is ``strict`` — must agree with the clear ones;
 4. ``parse_grid``: the reading of the largest grid that reads (not counting grids of half
    the pitch: all sizes and places even), refused when readings of that size disagree
    or a piece shows floor along a side (``check_settled``: caught mid-slide).

@@ -15,7 +15,7 @@ from calibration.klotski import learn
 from calibration.profile import Profile, ProfileError
 from puzzlepilot.scenes.klotski import APP_STYLES, render, scrambled
 from solvers.klotski import Board, LAYOUTS, layout
-from tests.vision.test_klotski_real import LABELS, SHOTS, moved_tiles, shot
+from tests.vision.test_klotski_real import SHOTS, moved_tiles, shot
 from vision.common import NoBoardFound
 from vision.klotski import from_reading, parse, side_look
 from vision.klotski_grid import GridGuess, edge_maps, read_grid
