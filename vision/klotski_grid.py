@@ -45,7 +45,6 @@ FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
 MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
 RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one piece
-ENDS = ((0.08, 0.2), (0.8, 0.92))   # a side's two ends (shares of a pitch), past the middle it is judged on
 NEAR = 2.5             # a side with no edge within the reach has none within this many reaches either
 RETRY = (1.0, 0.9, 0.8)    # with a profile's grid shape: shares of the first shrinking tried in turn
 OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
@@ -362,17 +361,6 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
                    g.ox + (inner_cols + .8) * g.px, NEAR * reach).T
     vs[(vs < JOIN) & v_look & (near_v >= SPLIT)] = (JOIN + SPLIT) / 2
     hs[(hs < JOIN) & h_look & (near_h >= SPLIT)] = (JOIN + SPLIT) / 2
-    # a side between two pieces runs on to its ends, where it meets the sides across; a
-    # straight stroke in a portrait that reads as one in the middle stops short of them
-    pieces_v, pieces_h = ~(padded[1:-1, :-1] | padded[1:-1, 1:]), ~(padded[:-1, 1:-1] | padded[1:, 1:-1])
-    pieces_v[:, [0, -1]] = pieces_h[[0, -1]] = False
-    for lo, hi in ENDS:
-        end_v = sides(e, True, g.ox + np.arange(g.cols + 1) * g.px, g.oy + (inner_rows + lo) * g.py,
-                      g.oy + (inner_rows + hi) * g.py, reach)
-        end_h = sides(e, False, g.oy + np.arange(g.rows + 1) * g.py, g.ox + (inner_cols + lo) * g.px,
-                      g.ox + (inner_cols + hi) * g.px, reach).T
-        vs[(vs >= SPLIT) & pieces_v & (end_v < JOIN)] = (JOIN + SPLIT) / 2
-        hs[(hs >= SPLIT) & pieces_h & (end_h < JOIN)] = (JOIN + SPLIT) / 2
     if look is not None:
         _by_look(image, g, look, vs, hs, empty, rescued)
     sizes = _pieces(vs, hs, empty)
