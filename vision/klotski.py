@@ -139,10 +139,17 @@ def grid_hint(profile: Any, width: int, shape: list[int]) -> GridGuess | None:
     """Where the profile's screenshot had its grid (``region``), scaled to a picture
     ``width`` px wide: the same app at another size shows it there again."""
     region, share = profile.get("region", list, None), profile.get("pitch_share", float, None)
-    if region is None or share is None or len(region) != 4:
+    if region is None or share is None:
         return None
+    if len(region) != 4 or not all(isinstance(v, (int, float)) for v in region) or min(region[2:]) <= 0 \
+            or not all(isinstance(v, int) and v > 0 for v in shape[:2]):
+        from calibration.profile import ProfileError
+
+        raise ProfileError(f"profile {profile.name}: fields 'region' [x, y, w, h] and 'grid' [rows, cols] "
+                           "must be positive numbers")
     k = width * share / (region[2] / shape[1])      # this picture's width over the screenshot's
-    return GridGuess(region[0] * k, region[1] * k, region[2] * k / shape[1], region[3] * k / shape[0], shape[0], shape[1])
+    return GridGuess(region[0] * k, region[1] * k, region[2] * k / shape[1], region[3] * k / shape[0],
+                     shape[0], shape[1])
 
 
 def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None) -> Parse:

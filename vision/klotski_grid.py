@@ -375,8 +375,10 @@ def _section(image: np.ndarray, g: GridGuess, vertical: bool, line: int, cell: i
     """The cross-section of one cell side: on grid line ``line`` (a column's, when
     ``vertical``), beside cell ``cell`` along it (its middle three fifths)."""
     if vertical:
-        return cross_section(image, True, g.ox + line * g.px, g.oy + (cell + .2) * g.py, g.oy + (cell + .8) * g.py, g.px)
-    return cross_section(image, False, g.oy + line * g.py, g.ox + (cell + .2) * g.px, g.ox + (cell + .8) * g.px, g.py)
+        return cross_section(image, True, g.ox + line * g.px, g.oy + (cell + .2) * g.py, g.oy + (cell + .8) * g.py,
+                             g.px)
+    return cross_section(image, False, g.oy + line * g.py, g.ox + (cell + .2) * g.px, g.ox + (cell + .8) * g.px,
+                         g.py)
 
 
 def _outline_by_look(image: np.ndarray, g: GridGuess, look: SideLook, outline_v: np.ndarray,
@@ -545,10 +547,7 @@ def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook:
                 kind = _side_kind(first, second)
                 if kind is None:
                     continue
-                if vertical:
-                    section = cross_section(image, True, g.ox + k * g.px, g.oy + (j + .2) * g.py, g.oy + (j + .8) * g.py, g.px)
-                else:
-                    section = cross_section(image, False, g.oy + k * g.py, g.ox + (j + .2) * g.px, g.ox + (j + .8) * g.px, g.py)
+                section = _section(image, g, vertical, k, j)
                 if second >= 0 and (kind != "split"):       # the piece is second: turn it first
                     section = section[::-1]
                 found.setdefault((kind, vertical), []).append(section)

@@ -93,10 +93,15 @@ def test_a_strict_side_look_refuses_the_true_grid_rather_than_split_a_portrait()
     assert tally["right"], tally
 
 
-def test_a_malformed_side_look_is_a_profile_error():
-    profile = Profile("bad", "klotski", Path("."), {"grid": [5, 4], "side_look": {"split": [[1, 2, 3]]}})
-    with pytest.raises(ProfileError, match="side_look"):
-        parse(np.zeros((200, 200, 3), np.uint8), profile)
+@pytest.mark.parametrize("fields, field", [
+    ({"grid": [5, 4], "side_look": {"split": [[1, 2, 3]]}}, "side_look"),
+    ({"grid": [5, 4], "side_look": {"split": [[[0] * 3] * 13] * 2, "floor": [[[0] * 3] * 13] * 2,
+                                    "outline": [[[0] * 3] * 13] * 2},
+      "region": ["x", 0, 200, 250], "pitch_share": 0.1}, "region"),
+])
+def test_a_malformed_look_or_grid_is_a_profile_error(fields, field):
+    with pytest.raises(ProfileError, match=field):
+        parse(np.zeros((200, 200, 3), np.uint8), Profile("bad", "klotski", Path("."), fields))
 
 
 @pytest.mark.parametrize("style", APP_STYLES)
