@@ -11,8 +11,9 @@ screenshot's width (``pitch_share``), which bound the vision's search at any siz
 pitch the screenshot was read at (``work_pitch``: other sizes are shrunk to it), the
 grid's [rows, cols] (``grid``: only grids of that shape are tried) and the look of the
 pieces' sides (``side_look``: the mean colour across a side between two pieces, beside the
-floor and along the frame, learned at ``work_pitch``; ``vision.klotski_grid.SideLook``),
-which decides the sides the straight-edge measure leaves unclear.
+floor and along the frame, learned at ``work_pitch``; ``vision.klotski_grid.SideLook``;
+kept only when every side between two pieces of the screenshot looks like it), which
+decides the sides the straight-edge measure leaves unclear and must agree with the others.
 Without it a window asks for a box around the board, a click on an empty cell (the board's colour) and a click on the target
 piece (its shape). The vision reads two fields (``vision/klotski.py``): ``board_colour``
 [r, g, b], pinned instead of guessed among the picture's main colours (which a small
@@ -104,9 +105,10 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
 
 
 
-def look_of(image: np.ndarray, found: Parse, scale: float) -> SideLook:
+def look_of(image: np.ndarray, found: Parse, scale: float) -> SideLook | None:
     """How the pieces' sides look across in the screenshot, read as the vision reads it
-    (shrunk by ``scale``): between two pieces, a piece and the floor, a piece and the frame."""
+    (shrunk by ``scale``): between two pieces, a piece and the floor, a piece and the frame
+    (None when the sides between pieces look too unlike each other to judge by)."""
     board = found.board
     owner = np.full((board.rows, board.cols), -1)
     for i, p in enumerate(board.pieces):
@@ -144,7 +146,9 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
         scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
         data["work_pitch"] = round(float(px) * scale, 2)
         data["grid"] = [board.rows, board.cols]
-        data["side_look"] = look_of(image, found, scale).to_json()
+        look = look_of(image, found, scale)
+        if look is not None:
+            data["side_look"] = look.to_json()
     tx0, ty0 = round(ox + t.col * px), round(oy + t.row * py)
     templates = {
         "empty": square(image, found.cells[empty[0][0] * board.cols + empty[0][1]], round(min(px, py) / 2)),

@@ -19,8 +19,8 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    board);
    With a profile's learned look of the sides (``SideLook``: the mean colour across a side
    between two pieces, beside the floor, along the frame) the sides the edge measure leaves
-   unclear are decided by how much they look like those (``_by_look``), and a grid so
-   decided — or any grid, when the look is ``strict`` — must agree with the clear ones;
+   unclear are decided by how much they look like those (``_by_look``), and every grid
+   must agree with the clear ones;
 4. ``parse_grid``: the reading of the largest grid that reads (not counting grids of half
    the pitch: all sizes and places even), refused when readings of that size disagree
    or a piece shows floor along a side (``check_settled``: caught mid-slide).
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Iterator
 
 import cv2
 import numpy as np
@@ -54,7 +54,7 @@ OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an ope
 # of LOOK_EDGE or more is an edge, under LOOK_NONE none; an edge must then match LOOK_LIKE
 LOOK_SAMPLES, LOOK_SPAN, LOOK_SHIFT = 13, 0.1, 6
 LOOK_EDGE, LOOK_LIKE, LOOK_NONE = 0.5, 0.3, 0.12
-LOOK_SURE = 0.35       # every side between pieces of the calibration's screenshot matches this: a strict look
+LOOK_SURE = 0.35       # every side between pieces of the calibration's screenshot matches its look this well, or none is kept
 
 
 @dataclass(frozen=True)
@@ -99,17 +99,13 @@ class SideLook:
     split: tuple[np.ndarray, np.ndarray]
     floor: tuple[np.ndarray, np.ndarray]
     outline: tuple[np.ndarray, np.ndarray]
-    strict: bool = False    # every side between two pieces of the screenshot matched LOOK_SURE:
-    #                         the look judges every grid read with it, not only those it decides for
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {kind: [np.round(t).astype(int).tolist() for t in getattr(self, kind)]
-                                for kind in ("split", "floor", "outline")}
-        data["strict"] = self.strict
-        return data
+    def to_json(self) -> dict[str, list]:
+        return {kind: [np.round(t).astype(int).tolist() for t in getattr(self, kind)]
+                for kind in ("split", "floor", "outline")}
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> "SideLook":
+    def from_json(data: dict[str, list]) -> "SideLook":
         """The look from a profile's field; ValueError when it is not one."""
         pairs = []
         for kind in ("split", "floor", "outline"):
@@ -117,9 +113,7 @@ class SideLook:
             if len(pair) != 2 or any(t.shape != (LOOK_SAMPLES, 3) for t in pair):
                 raise ValueError(f"side_look {kind!r} must be two lists of {LOOK_SAMPLES} [b, g, r]")
             pairs.append(pair)
-        if not isinstance(data.get("strict", False), bool):
-            raise ValueError("side_look 'strict' must be true or false")
-        return SideLook(*pairs, strict=data.get("strict", False))
+        return SideLook(*pairs)
 
 
 @dataclass(frozen=True)
@@ -318,7 +312,8 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
                       g.oy + (inner_rows + .8) * g.py, reach)
     outline_h = sides(e, False, g.oy + np.array([0, g.rows]) * g.py, g.ox + (inner_cols + .2) * g.px,
                       g.ox + (inner_cols + .8) * g.px, reach)
-    rescued = look is not None and _outline_by_look(image, g, look, outline_v, outline_h)
+    if look is not None:
+        _outline_by_look(image, g, look, outline_v, outline_h)
     if int((outline_v < SPLIT).sum() + (outline_h < SPLIT).sum()) > OPEN_SIDES:
         raise NoBoardFound("no edge along the board's outline")
     # every cell side's strength, with one more row (column) of sides past each edge
@@ -362,7 +357,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     vs[(vs < JOIN) & v_look & (near_v >= SPLIT)] = (JOIN + SPLIT) / 2
     hs[(hs < JOIN) & h_look & (near_h >= SPLIT)] = (JOIN + SPLIT) / 2
     if look is not None:
-        _by_look(image, g, look, vs, hs, empty, rescued)
+        _by_look(image, g, look, vs, hs, empty)
     sizes = _pieces(vs, hs, empty)
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
@@ -382,32 +377,26 @@ def _section(image: np.ndarray, g: GridGuess, vertical: bool, line: int, cell: i
 
 
 def _outline_by_look(image: np.ndarray, g: GridGuess, look: SideLook, outline_v: np.ndarray,
-                     outline_h: np.ndarray) -> bool:
+                     outline_h: np.ndarray) -> None:
     """Outer sides with no clear edge that show the learned outline look (a piece, then
-    the frame) read as edges (in place; ``outline_v``: (rows, 2), ``outline_h``: (cols, 2));
-    whether any did."""
-    rescued = False
+    the frame) read as edges (in place; ``outline_v``: (rows, 2), ``outline_h``: (cols, 2))."""
     for vertical, strengths, last in ((True, outline_v, g.cols), (False, outline_h, g.rows)):
         template = look.outline[0 if vertical else 1]
         for cell, end in zip(*np.nonzero(strengths < SPLIT)):
             section = _section(image, g, vertical, 0 if end == 0 else last, cell)
             if look_match(section if end else section[::-1], template) >= LOOK_EDGE:
                 strengths[cell, end] = SPLIT
-                rescued = True
-    return rescued
 
 
 def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs: np.ndarray,
-             empty: np.ndarray, rescued: bool) -> None:
+             empty: np.ndarray) -> None:
     """The inner sides the edge measure leaves undecided, decided by the learned look (in
     place): between two pieces, unclear (JOIN to SPLIT) — an edge when it shows the look
     of a side between two pieces (LOOK_EDGE or more), none when it shows nothing like it
     (under LOOK_NONE); between a piece and an empty cell, no clear edge — an edge when it
-    shows the look of a piece beside the floor. A grid the look decides for (here, or on
-    its outline: ``rescued``) must then agree with the edge measure's clear sides: an edge
-    that looks little like a side (under LOOK_LIKE: a portrait's straight spear) or no
-    edge where the look shows one refuses it. (A grid the edge measure reads alone is read
-    as without a profile, but with a ``strict`` look.)"""
+    shows the look of a piece beside the floor. Every grid must then agree with the edge
+    measure's clear sides: an edge that looks little like a side (under LOOK_LIKE: a
+    straight stroke in a portrait) or no edge where the look shows one refuses it."""
     changes: list[tuple[np.ndarray, int, int, float]] = []
     clear: list[tuple[float, float]] = []         # (strength, match) of the clear sides between pieces
     for vertical, strengths in ((True, vs), (False, hs)):
@@ -430,8 +419,6 @@ def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs
                     changes.append((strengths, r, c, SPLIT if match >= LOOK_EDGE else JOIN - 0.01))
             else:
                 clear.append((strength, match))
-    if not (changes or rescued or look.strict):
-        return
     if any((strength >= SPLIT and match < LOOK_LIKE) or (strength < JOIN and match >= LOOK_EDGE)
            for strength, match in clear):
         raise NoBoardFound("the sides' learned look disagrees with their edges")
@@ -530,10 +517,12 @@ def look_match(section: np.ndarray, template: np.ndarray) -> float:
     return float(scores.max())
 
 
-def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook:
+def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook | None:
     """The sides' look in a picture whose grid and pieces are known: ``owner`` (rows, cols)
     numbers each cell's piece, -1 where empty. Each kind's sections are aligned on each
-    other (a side may lie a pixel or two off its grid line) and averaged."""
+    other (a side may lie a pixel or two off its grid line) and averaged. None when a side
+    between two pieces of the picture matches the mean less than LOOK_SURE: the app draws
+    them too unlike each other (frames of many colours) for the look to judge them."""
     found: dict[tuple[str, bool], list[np.ndarray]] = {}
     padded = np.pad(owner, 1, constant_values=-2)       # -2: outside the board
     for vertical in (True, False):
@@ -559,8 +548,7 @@ def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook:
     look = SideLook(*pairs)
     matches = [look_match(section, look.split[0 if vertical else 1])
                for vertical in (True, False) for section in found.get(("split", vertical), [])]
-    strict = min(matches, default=0.0) >= LOOK_SURE
-    return SideLook(*pairs, strict=strict)
+    return look if min(matches, default=0.0) >= LOOK_SURE else None
 
 
 def _side_kind(first: int, second: int) -> str | None:

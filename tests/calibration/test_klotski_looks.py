@@ -49,7 +49,8 @@ def test_calibrated_on_a_real_app_other_positions_at_other_sizes_read_right_or_a
     profile = profile_of(image, found.board)
     assert profile.get("grid", list) == [found.board.rows, found.board.cols]
     assert profile.get("work_pitch", float) > 0
-    assert side_look(profile) is not None      # the pieces' side look is learned and reads back
+    if name.endswith("qiaoguowuguan.png"):     # its sides between pieces look alike: the look is kept
+        assert side_look(profile) is not None
     for scale in (0.5, 0.7, 1.0, 1.3, 1.6, 2.0):
         readings = []
         for moves in range(1, 80, 10):
@@ -67,15 +68,15 @@ def test_calibrated_on_a_real_app_other_positions_at_other_sizes_read_right_or_a
 
 
 @pytest.mark.skipif(not SHOTS, reason="no real Klotski captures in ../shared/real")
-def test_a_strict_side_look_refuses_the_true_grid_rather_than_split_a_portrait():
+def test_the_side_look_refuses_the_true_grid_rather_than_split_a_portrait():
     """巧过五关's 1x2 portraits show a straight stroke near their middle that the edge
-    measure, shrunk, takes for a side between two pieces. With its strict learned look the
+    measure, shrunk, takes for a side between two pieces. With its learned side look the
     true grid, handed over at 0.7x, reads right or is refused: never two pieces for one."""
     image = shot("klotski/app_qiaoguowuguan.png")
     found = parse(image)
     profile = profile_of(image, found.board)
     look = side_look(profile)
-    assert look.strict
+    assert look is not None
     (ox, oy), (px, py) = found.geometry["origin"], found.geometry["pitch"]
     floor = np.array(profile.get("floor", list)[::-1], np.float32)
     tally = {"right": 0, "refused": 0}
