@@ -51,7 +51,8 @@ OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an ope
 # a look learned by calibration (``SideLook``): a side's mean cross-section, LOOK_SAMPLES
 # samples over LOOK_SPAN of a pitch either side of its line, found up to LOOK_SHIFT samples
 # off the line, decides the sides the edge measure leaves unclear (``_by_look``): a match
-# of LOOK_EDGE or more is an edge, under LOOK_NONE none; an edge must then match LOOK_LIKE
+# of LOOK_EDGE or more is an edge, under LOOK_NONE none; and a clear edge must match at
+# least LOOK_LIKE, a clear no-edge less
 LOOK_SAMPLES, LOOK_SPAN, LOOK_SHIFT = 13, 0.1, 6
 LOOK_EDGE, LOOK_LIKE, LOOK_NONE = 0.5, 0.3, 0.12
 LOOK_SURE = 0.35       # every side between pieces of the calibration's screenshot matches its look this well, or none is kept
@@ -396,7 +397,8 @@ def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs
     (under LOOK_NONE); between a piece and an empty cell, no clear edge — an edge when it
     shows the look of a piece beside the floor. Every grid must then agree with the edge
     measure's clear sides: an edge that looks little like a side (under LOOK_LIKE: a
-    straight stroke in a portrait) or no edge where the look shows one refuses it."""
+    straight stroke in a portrait), or no edge where the side looks even that much like
+    one (two pieces whose blurred side the edge measure misses), refuses it."""
     changes: list[tuple[np.ndarray, int, int, float]] = []
     clear: list[tuple[float, float]] = []         # (strength, match) of the clear sides between pieces
     for vertical, strengths in ((True, vs), (False, hs)):
@@ -419,7 +421,7 @@ def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs
                     changes.append((strengths, r, c, SPLIT if match >= LOOK_EDGE else JOIN - 0.01))
             else:
                 clear.append((strength, match))
-    if any((strength >= SPLIT and match < LOOK_LIKE) or (strength < JOIN and match >= LOOK_EDGE)
+    if any((strength >= SPLIT and match < LOOK_LIKE) or (strength < JOIN and match >= LOOK_LIKE)
            for strength, match in clear):
         raise NoBoardFound("the sides' learned look disagrees with their edges")
     for strengths, r, c, value in changes:
