@@ -8,8 +8,12 @@ the first that reads as the given board is kept; when none does (portraits, shad
 gaps: ``vision/klotski_grid.py``), the reading by the pieces' edges is tried, and the
 profile keeps the empty floor's colour (``floor``) and the pitch as a share of the
 screenshot's width (``pitch_share``), which bound the vision's search at any size, the
-pitch the screenshot was read at (``work_pitch``: other sizes are shrunk to it) and the
-grid's [rows, cols] (``grid``: only grids of that shape are tried).
+pitch the screenshot was read at (``work_pitch``: other sizes are shrunk to it), the
+grid's [rows, cols] (``grid``: only grids of that shape are tried) and the look of the
+pieces' sides (``side_look``: the mean colour across a side between two pieces, beside the
+floor and along the frame, learned at ``work_pitch``; ``vision.klotski_grid.SideLook``;
+kept only when every side between two pieces of the screenshot looks like it), which
+decides the sides the straight-edge measure leaves unclear and must agree with the others.
 Without it a window asks for a box around the board, a click on an empty cell (the board's colour) and a click on the target
 piece (its shape). The vision reads two fields (``vision/klotski.py``): ``board_colour``
 [r, g, b], pinned instead of guessed among the picture's main colours (which a small
@@ -23,6 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from calibration.common import first_reading, moved, rgb, square
@@ -30,7 +35,7 @@ from calibration.profile import Profile, ProfileError
 from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import board_regions, fit_grid, main_colours, parse, piece_rects
-from vision.klotski_grid import WORK_SIDE
+from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
 
 KINDS: tuple[str, ...] = ("an empty cell", "the target piece")
 
@@ -100,6 +105,20 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
 
 
 
+def look_of(image: np.ndarray, found: Parse, scale: float) -> SideLook | None:
+    """How the pieces' sides look across in the screenshot, read as the vision reads it
+    (shrunk by ``scale``): between two pieces, a piece and the floor, a piece and the frame
+    (None when the sides between pieces look too unlike each other to judge by)."""
+    board = found.board
+    owner = np.full((board.rows, board.cols), -1)
+    for i, p in enumerate(board.pieces):
+        for r, c in p.cells():
+            owner[r, c] = i
+    (ox, oy), (px, py) = found.geometry["origin"], found.geometry["pitch"]
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    return learn_look(small, GridGuess(ox * scale, oy * scale, px * scale, py * scale, board.rows, board.cols), owner)
+
+
 def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile's fields and templates from a reading: the board's colour measured over
     the empty cells' centres."""
@@ -124,8 +143,12 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
         "empty_cells": len(empty),
     }
     if found.geometry.get("read_by") == "edges":    # read other sizes as this one was read
-        data["work_pitch"] = round(float(px) * min(1.0, WORK_SIDE / max(image.shape[:2])), 2)
+        scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
+        data["work_pitch"] = round(float(px) * scale, 2)
         data["grid"] = [board.rows, board.cols]
+        look = look_of(image, found, scale)
+        if look is not None:
+            data["side_look"] = look.to_json()
     tx0, ty0 = round(ox + t.col * px), round(oy + t.row * py)
     templates = {
         "empty": square(image, found.cells[empty[0][0] * board.cols + empty[0][1]], round(min(px, py) / 2)),

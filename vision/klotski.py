@@ -31,7 +31,9 @@ Where no board colour reads (portraits, name bands, shadows, textured floors, pi
 edge), the pieces are read by their edges (``vision/klotski_grid.py``); a profile may pin
 the empty floor's colour there (``floor``), the pitch as a share of the picture's width
 (``pitch_share``), the pitch the calibration's screenshot was read at (``work_pitch``: other
-sizes are resized to it, so the edges look as calibrated) and the grid's [rows, cols] (``grid``).
+sizes are resized to it, so the edges look as calibrated), the grid's [rows, cols] (``grid``;
+its ``region`` scaled to the picture's width is tried first) and the look of the pieces'
+sides (``side_look``).
 """
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
 from vision.components import components
-from vision.klotski_grid import Reading, parse_grid
+from vision.klotski_grid import GridGuess, Reading, SideLook, parse_grid
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
 MIN_CONFIDENCE = 0.6
@@ -112,11 +114,41 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         pitch = None if share is None else (0.85 * share * image_bgr.shape[1], 1.15 * share * image_bgr.shape[1])
         work = None if profile is None else profile.get("work_pitch", float, None)
         shape = None if profile is None else profile.get("grid", list, None)
+        look = None if profile is None else side_look(profile)
+        hint = None if look is None or shape is None else grid_hint(profile, image_bgr.shape[1], shape)
         reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor[::-1], np.float32), pitch,
-                                work, None if shape is None else (shape[0], shape[1]))
+                                work, None if shape is None else (shape[0], shape[1]), look, hint)
         return from_reading(reading, target_shape, empties)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)])[0]) from None
+
+
+def side_look(profile: Any) -> SideLook | None:
+    """The profile's learned look of the pieces' sides (``side_look``), if it has one."""
+    from calibration.profile import ProfileError
+
+    data = profile.get("side_look", dict, None)
+    try:
+        return None if data is None else SideLook.from_json(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProfileError(f"profile {profile.name}: field 'side_look': {exc}") from None
+
+
+def grid_hint(profile: Any, width: int, shape: list[int]) -> GridGuess | None:
+    """Where the profile's screenshot had its grid (``region``), scaled to a picture
+    ``width`` px wide: the same app at another size shows it there again."""
+    region, share = profile.get("region", list, None), profile.get("pitch_share", float, None)
+    if region is None or share is None:
+        return None
+    if len(region) != 4 or not all(isinstance(v, (int, float)) for v in region) or min(region[2:]) <= 0 \
+            or not all(isinstance(v, int) and v > 0 for v in shape[:2]):
+        from calibration.profile import ProfileError
+
+        raise ProfileError(f"profile {profile.name}: fields 'region' [x, y, w, h] and 'grid' [rows, cols] "
+                           "must be positive numbers")
+    k = width * share / (region[2] / shape[1])      # this picture's width over the screenshot's
+    return GridGuess(region[0] * k, region[1] * k, region[2] * k / shape[1], region[3] * k / shape[0],
+                     shape[0], shape[1])
 
 
 def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None) -> Parse:

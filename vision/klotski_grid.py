@@ -17,12 +17,17 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    clearly an edge or clearly not one, the pieces are rectangles with an edge all round
    and no edge inside, and the grid's lines do not run on past its edges (part of a
    board);
+   With a profile's learned look of the sides (``SideLook``: the mean colour across a side
+   between two pieces, beside the floor, along the frame) the sides the edge measure leaves
+   unclear are decided by how much they look like those (``_by_look``), and every grid
+   must agree with the clear ones;
 4. ``parse_grid``: the reading of the largest grid that reads (not counting grids of half
    the pitch: all sizes and places even), refused when readings of that size disagree
    or a piece shows floor along a side (``check_settled``: caught mid-slide).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -41,8 +46,17 @@ FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
 MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
 RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one piece
+NEAR = 2.5             # a side with no edge within the reach has none within this many reaches either
 RETRY = (1.0, 0.9, 0.8)    # with a profile's grid shape: shares of the first shrinking tried in turn
 OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
+# a look learned by calibration (``SideLook``): a side's mean cross-section, LOOK_SAMPLES
+# samples over LOOK_SPAN of a pitch either side of its line, found up to LOOK_SHIFT samples
+# off the line, decides the sides the edge measure leaves unclear (``_by_look``): a match
+# of LOOK_EDGE or more is an edge, under LOOK_NONE none; and a clear edge must match at
+# least LOOK_LIKE, a clear no-edge less
+LOOK_SAMPLES, LOOK_SPAN, LOOK_SHIFT = 13, 0.1, 6
+LOOK_EDGE, LOOK_LIKE, LOOK_NONE = 0.5, 0.3, 0.12
+LOOK_SURE = 0.35       # every side between pieces of the calibration's screenshot matches its look this well, or none is kept
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,35 @@ class GridGuess:
     py: float
     rows: int
     cols: int
+
+
+@dataclass(frozen=True)
+class SideLook:
+    """How one app's piece sides look across, learned from one screenshot: the mean colour
+    cross-section (LOOK_SAMPLES × BGR, left to right or top to bottom) of the sides between
+    two pieces (``split``, made symmetric: either piece may be first), between a piece and
+    the floor (``floor``) and between a piece and the board's frame (``outline``), the
+    piece first in both; each a pair (vertical sides, horizontal sides): a frame's light
+    and shade differ between them."""
+
+    split: tuple[np.ndarray, np.ndarray]
+    floor: tuple[np.ndarray, np.ndarray]
+    outline: tuple[np.ndarray, np.ndarray]
+
+    def to_json(self) -> dict[str, list]:
+        return {kind: [np.round(t).astype(int).tolist() for t in getattr(self, kind)]
+                for kind in ("split", "floor", "outline")}
+
+    @staticmethod
+    def from_json(data: dict[str, list]) -> "SideLook":
+        """The look from a profile's field; ValueError when it is not one."""
+        pairs = []
+        for kind in ("split", "floor", "outline"):
+            pair = tuple(np.array(t, np.float32) for t in data[kind])
+            if len(pair) != 2 or any(t.shape != (LOOK_SAMPLES, 3) for t in pair):
+                raise ValueError(f"side_look {kind!r} must be two lists of {LOOK_SAMPLES} [b, g, r]")
+            pairs.append(pair)
+        return SideLook(*pairs)
 
 
 @dataclass(frozen=True)
@@ -248,10 +291,13 @@ def _box(g: GridGuess, r: int, c: int, margin: float) -> tuple[int, int, int, in
             round(g.ox + (c + 1 - margin) * g.px), round(g.oy + (r + 1 - margin) * g.py))
 
 
-def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond: bool = True) -> Reading:
+def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond: bool = True,
+              look: SideLook | None = None) -> Reading:
     """The pieces on one grid, or NoBoardFound saying why the grid does not read.
     ``floor`` (BGR), when known (a profile), is the empty cells' colour; ``beyond``: refuse
-    a grid whose lines run on past it (not when a profile pins the grid's shape)."""
+    a grid whose lines run on past it (not when a profile pins the grid's shape); ``look``
+    (a profile's): the sides' learned look decides the sides the edge measure leaves
+    unclear (``_by_look``)."""
     image = e.image
     h, w = image.shape[:2]
     reach = max(2.0, 0.08 * min(g.px, g.py))
@@ -267,6 +313,8 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
                       g.oy + (inner_rows + .8) * g.py, reach)
     outline_h = sides(e, False, g.oy + np.array([0, g.rows]) * g.py, g.ox + (inner_cols + .2) * g.px,
                       g.ox + (inner_cols + .8) * g.px, reach)
+    if look is not None:
+        _outline_by_look(image, g, look, outline_v, outline_h)
     if int((outline_v < SPLIT).sum() + (outline_h < SPLIT).sum()) > OPEN_SIDES:
         raise NoBoardFound("no edge along the board's outline")
     # every cell side's strength, with one more row (column) of sides past each edge
@@ -276,6 +324,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     h_all = sides(e, False, g.oy + np.arange(g.rows + 1) * g.py, g.ox + (cols + .2) * g.px,
                   g.ox + (cols + .8) * g.px, reach).T              # (rows + 1, cols + 2)
     vs, hs = v_all[1:-1].copy(), h_all[:, 1:-1].copy()
+    vs[:, [0, -1]], hs[[0, -1]] = outline_v, outline_h.T
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
@@ -299,12 +348,84 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     for r, c in zip(*np.nonzero((hs < JOIN) & h_look)):
         if longest_run(e, False, g.oy + r * g.py, g.ox + (c + .2) * g.px, g.ox + (c + .8) * g.px, reach) >= RUN_SPLIT:
             hs[r, c] = (JOIN + SPLIT) / 2
+    # ... nor a side between two pieces just past the reach: the grid is off there (a
+    # grid whose outline runs along the board's frame, a little too wide, puts its inner
+    # lines a few pixels beside the pieces' sides, which then read as no edge)
+    near_v = sides(e, True, g.ox + np.arange(g.cols + 1) * g.px, g.oy + (inner_rows + .2) * g.py,
+                   g.oy + (inner_rows + .8) * g.py, NEAR * reach)
+    near_h = sides(e, False, g.oy + np.arange(g.rows + 1) * g.py, g.ox + (inner_cols + .2) * g.px,
+                   g.ox + (inner_cols + .8) * g.px, NEAR * reach).T
+    vs[(vs < JOIN) & v_look & (near_v >= SPLIT)] = (JOIN + SPLIT) / 2
+    hs[(hs < JOIN) & h_look & (near_h >= SPLIT)] = (JOIN + SPLIT) / 2
+    if look is not None:
+        _by_look(image, g, look, vs, hs, empty)
     sizes = _pieces(vs, hs, empty)
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
+
+
+def _section(image: np.ndarray, g: GridGuess, vertical: bool, line: int, cell: int) -> np.ndarray:
+    """The cross-section of one cell side: on grid line ``line`` (a column's, when
+    ``vertical``), beside cell ``cell`` along it (its middle three fifths)."""
+    if vertical:
+        return cross_section(image, True, g.ox + line * g.px, g.oy + (cell + .2) * g.py, g.oy + (cell + .8) * g.py,
+                             g.px)
+    return cross_section(image, False, g.oy + line * g.py, g.ox + (cell + .2) * g.px, g.ox + (cell + .8) * g.px,
+                         g.py)
+
+
+def _outline_by_look(image: np.ndarray, g: GridGuess, look: SideLook, outline_v: np.ndarray,
+                     outline_h: np.ndarray) -> None:
+    """Outer sides with no clear edge that show the learned outline look (a piece, then
+    the frame) read as edges (in place; ``outline_v``: (rows, 2), ``outline_h``: (cols, 2))."""
+    for vertical, strengths, last in ((True, outline_v, g.cols), (False, outline_h, g.rows)):
+        template = look.outline[0 if vertical else 1]
+        for cell, end in zip(*np.nonzero(strengths < SPLIT)):
+            section = _section(image, g, vertical, 0 if end == 0 else last, cell)
+            if look_match(section if end else section[::-1], template) >= LOOK_EDGE:
+                strengths[cell, end] = SPLIT
+
+
+def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs: np.ndarray,
+             empty: np.ndarray) -> None:
+    """The inner sides the edge measure leaves undecided, decided by the learned look (in
+    place): between two pieces, unclear (JOIN to SPLIT) — an edge when it shows the look
+    of a side between two pieces (LOOK_EDGE or more), none when it shows nothing like it
+    (under LOOK_NONE); between a piece and an empty cell, no clear edge — an edge when it
+    shows the look of a piece beside the floor. Every grid must then agree with the edge
+    measure's clear sides: an edge that looks little like a side (under LOOK_LIKE: a
+    straight stroke in a portrait), or no edge where the side looks even that much like
+    one (two pieces whose blurred side the edge measure misses), refuses it."""
+    changes: list[tuple[np.ndarray, int, int, float]] = []
+    clear: list[tuple[float, float]] = []         # (strength, match) of the clear sides between pieces
+    for vertical, strengths in ((True, vs), (False, hs)):
+        last = strengths.shape[1 if vertical else 0] - 1
+        for r, c in np.ndindex(*strengths.shape):
+            line, cell = (c, r) if vertical else (r, c)
+            first = (r, c - 1) if vertical else (r - 1, c)
+            if line in (0, last) or (empty[first] and empty[r, c]):
+                continue
+            strength = float(strengths[r, c])
+            section = _section(image, g, vertical, line, cell)
+            if empty[first] or empty[r, c]:
+                if strength < SPLIT and look_match(section if empty[r, c] else section[::-1],
+                                                   look.floor[0 if vertical else 1]) >= LOOK_EDGE:
+                    changes.append((strengths, r, c, SPLIT))
+                continue
+            match = look_match(section, look.split[0 if vertical else 1])
+            if JOIN <= strength < SPLIT:
+                if match >= LOOK_EDGE or match < LOOK_NONE:
+                    changes.append((strengths, r, c, SPLIT if match >= LOOK_EDGE else JOIN - 0.01))
+            else:
+                clear.append((strength, match))
+    if any((strength >= SPLIT and match < LOOK_LIKE) or (strength < JOIN and match >= LOOK_LIKE)
+           for strength, match in clear):
+        raise NoBoardFound("the sides' learned look disagrees with their edges")
+    for strengths, r, c, value in changes:
+        strengths[r, c] = value
 
 
 def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -367,6 +488,95 @@ def _pieces(vs: np.ndarray, hs: np.ndarray, empty: np.ndarray) -> list[tuple[int
             raise NoBoardFound("an edge inside a piece")
         sizes.append((r0, c0, h, w))
     return sorted(sizes)
+
+
+def cross_section(image: np.ndarray, vertical: bool, pos: float, a: float, b: float, pitch: float) -> np.ndarray:
+    """The mean colour (BGR) across a line at ``pos`` over [a, b) along it: LOOK_SAMPLES
+    samples over LOOK_SPAN of a ``pitch`` either side, with LOOK_SHIFT more each way."""
+    step = 2 * LOOK_SPAN * pitch / (LOOK_SAMPLES - 1)
+    across = (pos + (np.arange(LOOK_SAMPLES + 2 * LOOK_SHIFT) - (LOOK_SAMPLES - 1) / 2 - LOOK_SHIFT) * step)
+    along = np.linspace(a, b, max(3, round(b - a)))
+    xs, ys = np.meshgrid(across, along) if vertical else np.meshgrid(along, across)
+    samples = cv2.remap(image, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    return samples.mean(0) if vertical else samples.mean(1)
+
+
+def look_match(section: np.ndarray, template: np.ndarray) -> float:
+    """How well a side's cross-section shows the template, at the best of its shifts:
+    their correlation (colour offsets and contrast aside) times the section's contrast
+    over the template's, at most 1: a faint likeness (a portrait's soft shading, averaged
+    along the side) is no edge."""
+    t = template - template.mean(0)
+    norm = float(np.linalg.norm(t))
+    if norm < 1:
+        return 0.0
+    windows = np.lib.stride_tricks.sliding_window_view(section, LOOK_SAMPLES, axis=0)    # (shifts, 3, K)
+    w = windows - windows.mean(2, keepdims=True)
+    dots = np.einsum("skc,kc->s", w.transpose(0, 2, 1), t)
+    norms = np.linalg.norm(w.reshape(len(w), -1), axis=1)
+    scores = dots / np.maximum(norms, 1e-6) / norm * np.minimum(1.0, norms / norm)
+    return float(scores.max())
+
+
+def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook | None:
+    """The sides' look in a picture whose grid and pieces are known: ``owner`` (rows, cols)
+    numbers each cell's piece, -1 where empty. Each kind's sections are aligned on each
+    other (a side may lie a pixel or two off its grid line) and averaged. None when a side
+    between two pieces of the picture matches the mean less than LOOK_SURE: the app draws
+    them too unlike each other (frames of many colours) for the look to judge them."""
+    found: dict[tuple[str, bool], list[np.ndarray]] = {}
+    padded = np.pad(owner, 1, constant_values=-2)       # -2: outside the board
+    for vertical in (True, False):
+        lines = g.cols + 1 if vertical else g.rows + 1
+        runs = g.rows if vertical else g.cols
+        for k in range(lines):
+            for j in range(runs):
+                r, c = (j, k) if vertical else (k, j)
+                first = padded[r + 1, c] if vertical else padded[r, c + 1]        # left / above
+                second = padded[r + 1, c + 1]
+                kind = _side_kind(first, second)
+                if kind is None:
+                    continue
+                section = _section(image, g, vertical, k, j)
+                if second >= 0 and (kind != "split"):       # the piece is second: turn it first
+                    section = section[::-1]
+                found.setdefault((kind, vertical), []).append(section)
+                if kind == "split":
+                    found[(kind, vertical)].append(section[::-1])
+    pairs = []
+    for kind in ("split", "floor", "outline"):
+        pairs.append(tuple(_aligned_mean(found.get((kind, vertical), [])) for vertical in (True, False)))
+    look = SideLook(*pairs)
+    matches = [look_match(section, look.split[0 if vertical else 1])
+               for vertical in (True, False) for section in found.get(("split", vertical), [])]
+    return look if min(matches, default=0.0) >= LOOK_SURE else None
+
+
+def _side_kind(first: int, second: int) -> str | None:
+    """A side's kind between two cells' owners (-1 empty, -2 outside): None when no piece
+    is on either side or both are one piece."""
+    if first == second or max(first, second) < 0:
+        return None
+    if min(first, second) >= 0:
+        return "split"
+    return "outline" if min(first, second) == -2 else "floor"
+
+
+def _aligned_mean(sections: list[np.ndarray]) -> np.ndarray:
+    """The mean of cross-sections each shifted onto the mean so far (three rounds); flat
+    grey when there are none (a kind the screenshot does not show matches nothing)."""
+    if not sections:
+        return np.zeros((LOOK_SAMPLES, 3), np.float32)
+    mean = sections[0][LOOK_SHIFT:LOOK_SHIFT + LOOK_SAMPLES]
+    for _ in range(3):
+        shifted = []
+        for section in sections:
+            best = max(range(2 * LOOK_SHIFT + 1),
+                       key=lambda i: look_match(section[i:i + LOOK_SAMPLES], mean))
+            shifted.append(section[best:best + LOOK_SAMPLES])
+        mean = np.mean(shifted, axis=0)
+    return mean.astype(np.float32)
 
 
 def check_settled(image: np.ndarray, reading: Reading) -> None:
@@ -458,7 +668,8 @@ def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
 
 def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
                pitch: tuple[float, float] | None = None, work_pitch: float | None = None,
-               shape: tuple[int, int] | None = None) -> tuple[Reading, float]:
+               shape: tuple[int, int] | None = None, look: SideLook | None = None,
+               hint: GridGuess | None = None) -> tuple[Reading, float]:
     """The reading of the largest grid that reads, in the given picture's pixels (the
     grid scaled back), and the scale it was read at; NoBoardFound when none reads or
     readings of that size disagree. From a profile: ``floor_bgr``, ``pitch`` (bounds, px),
@@ -469,7 +680,9 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     board is known not to be larger); a picture shrunk to be read, and refused, is then read
     again a little smaller (``RETRY``): where a side falls between two pixels decides
     whether it reads as one straight edge, and the next size places it otherwise. (Not
-    without a shape: there the retries read parts of the board, wrong.)"""
+    without a shape: there the retries read parts of the board, wrong.) ``look``: the
+    sides' look the profile learned (``read_grid``); ``hint``: the grid where the profile's
+    screenshot had it, scaled to this picture's width (tried first, fitted to its lines)."""
     if work_pitch is not None and pitch is not None:
         scale = min(1.0, work_pitch / ((pitch[0] + pitch[1]) / 2))
     else:
@@ -477,7 +690,7 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     first: NoBoardFound | None = None
     for factor in RETRY if scale < 1 and shape is not None else (1.0,):
         try:
-            return _parse_at(image, scale * factor, floor_bgr, pitch, shape)
+            return _parse_at(image, scale * factor, floor_bgr, pitch, shape, look, hint)
         except NoBoardFound as exc:
             first = first or exc
     assert first is not None
@@ -485,14 +698,16 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
 
 
 def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pitch: tuple[float, float] | None,
-              shape: tuple[int, int] | None) -> tuple[Reading, float]:
+              shape: tuple[int, int] | None, look: SideLook | None, hint: GridGuess | None) -> tuple[Reading, float]:
     """``parse_grid`` on the picture shrunk by ``scale``."""
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     e = edge_maps(small)
     readings: list[Reading] = []
     why: dict[str, int] = {}
     tried: set[tuple[int, ...]] = set()
-    for g in grids(e, None if pitch is None else (pitch[0] * scale, pitch[1] * scale)):
+    hinted = [] if hint is None else [GridGuess(hint.ox * scale, hint.oy * scale, hint.px * scale, hint.py * scale,
+                                                hint.rows, hint.cols)]
+    for g in itertools.chain(hinted, grids(e, None if pitch is None else (pitch[0] * scale, pitch[1] * scale))):
         key = (round(g.ox / 2), round(g.oy / 2), round(g.px), round(g.py), g.rows, g.cols)
         if key in tried:        # the same grid to a pixel or two, from another block
             continue
@@ -502,7 +717,7 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
         # a pinned shape leaves few grids: each is tried fitted to its lines too
         for guess in (g,) if shape is None else (g, fitted(e, g)):
             try:
-                reading = read_grid(e, guess, floor_bgr, beyond=shape is None)
+                reading = read_grid(e, guess, floor_bgr, beyond=shape is None, look=look)
             except NoBoardFound as exc:
                 why[str(exc)] = why.get(str(exc), 0) + 1
                 continue
