@@ -50,7 +50,10 @@ FOREIGN = 28.0          # Lab distance from every tile colour above which a pixe
 LIGHT = 0.2             # weight of lightness in that distance: shade darkens a tile, keeps its hue
 FIGURE = 0.3            # a figure's width (and least height) in ring widths
 GAP = 1.2               # figure sizes of tile below a run's bottom for it to stand (badges float above heads)
+SEED = 1                # OpenCV's random state before each ring's k-means: a reading never depends on what ran before
 FOOT = 0.18             # figure widths of foot columns above which a cell holds an enemy
+REACH = 0.4             # figure widths either side in which a lower part of the same blob shows a run's bottom is no foot
+STEP = 1.0              # figure heights that lower part must reach below the run's bottom
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
@@ -344,7 +347,8 @@ def _circle(radius: float, step: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
 def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
     """The tile colours (Lab, one per row): per ring, the colours that cover at least a
     fifth of its unwarped inside (tiles; figures are smaller and many-coloured), and the
-    central disc's."""
+    central disc's. The k-means is seeded (``SEED``): OpenCV's random state is shared by
+    the process, and an unseeded close call read differently from run to run."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     edges = arena.radii
     colours = []
@@ -355,6 +359,7 @@ def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
         x, y = arena.project(-radii * np.cos(angles), radii * np.sin(angles))
         samples = cv2.remap(lab, x.astype(np.float32), y.astype(np.float32), cv2.INTER_NEAREST)
         samples = samples.reshape(-1, 3).astype(np.float32)
+        cv2.setRNGSeed(SEED + r)          # k-means++ starts from random centres: the same ones every time
         _, labels, centres = cv2.kmeans(samples, 4, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0),
                                         2, cv2.KMEANS_PP_CENTERS)
         share = np.bincount(labels.ravel(), minlength=4) / len(labels)
@@ -418,13 +423,26 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
     return out
 
 
+def _lowest_nearby(labels: np.ndarray, count: int, figure: float) -> np.ndarray:
+    """Per blob and image column (count × width): the lowest row of that blob within
+    ``REACH`` figure widths either side (−1: none). A run's bottom with its own blob going
+    on further down right beside it is the lower edge of a wider part (a head, an arm, a
+    wing over a narrower body), not feet."""
+    ys, xs = np.nonzero(labels)
+    lowest = np.full((count, labels.shape[1]), -1.0, np.float32)
+    np.maximum.at(lowest, (labels[ys, xs], xs), ys.astype(np.float32))
+    span = 2 * max(1, int(round(REACH * figure))) + 1
+    return cv2.dilate(lowest, np.ones((1, span), np.uint8))
+
+
 def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per cell (rings, slices): the image columns in which a run of foreign pixels ends
     on that cell, in units of a figure's width there (``FIGURE`` of a ring's width, seen at
     that depth), and the blob of ``mask`` most of them belong to (0: none). A run counts
     when nothing foreign lies just below it (a badge floating over a head does not stand)
     and it is a figure's height tall (specks do not), counting the ``body`` image above it
-    (default ``mask``)."""
+    (default ``mask``), and when its blob does not go on lower right beside it
+    (``_lowest_nearby``: a wider part's lower edge is not where the figure stands)."""
     body = mask if body is None else body
     h, w = mask.shape
     counts = np.zeros((RINGS, SLICES))
@@ -433,10 +451,11 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
     ys, xs = np.nonzero(mask & ~below)
     if not len(xs):
         return counts, owners
-    _, labels = cv2.connectedComponents(mask.astype(np.uint8))
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8))
     u, v = arena.plane(xs.astype(np.float64), ys.astype(np.float64))
     d = 1.0 + arena.tilt * v / arena.outer
     figure = FIGURE * arena.width / d                      # a figure's width (and height) there, in pixels
+    feet = _lowest_nearby(labels, count, float(np.median(figure)))[labels[ys, xs], xs] <= ys + STEP * figure
     cum = np.vstack([np.zeros((1, w), int), np.cumsum(mask, axis=0)])     # cum[y] = foreign pixels above row y
     up = np.vstack([np.zeros((1, w), int), np.cumsum(body, axis=0)])
     top = np.clip(ys + 1 - np.round(figure).astype(int), 0, h)
@@ -447,7 +466,7 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
     radius = np.hypot(u, v)
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase) % 360.0
     shares: dict[tuple[int, int], dict[int, float]] = {}
-    for r, a, size, label, ok in zip(radius, angle, figure, labels[ys, xs], tall & clear):
+    for r, a, size, label, ok in zip(radius, angle, figure, labels[ys, xs], tall & clear & feet):
         ring = arena.ring_of(float(r))
         if ok and ring is not None and r < arena.outer - 0.1 * arena.width:
             cell = (ring, int(round(a / 30.0)) % SLICES)

@@ -169,3 +169,44 @@ def test_the_camera_fit_finds_how_far_a_photo_is_turned(angle):
                             borderMode=cv2.BORDER_REPLICATE)
     found = parse(turned)
     assert found.geometry["camera"]["roll"] == pytest.approx(-angle, abs=0.5)
+
+
+def _close_call_render(tmp_path: Path) -> Path:
+    """A rendered battle through the tilted camera whose cells are read (PNG in tmp_path)."""
+    from puzzlepilot.scenes.rings import render_camera
+    from solvers.rings import generate
+
+    image, _ = render_camera(generate(18, 1, 1, kinds="gskb"), 1280, 720, "tilted", 18)
+    path = tmp_path / "battle.png"
+    cv2.imwrite(str(path), image)
+    return path
+
+
+def test_a_reading_is_the_same_after_other_random_draws():
+    """The tile palette is a k-means with a fixed start: OpenCV's shared random state, moved
+    by any other k-means in the process, changes nothing."""
+    from puzzlepilot.scenes.rings import camera_arena, render_camera
+    from solvers.rings import generate
+    from vision.rings_camera import palette
+
+    image, _ = render_camera(generate(18, 1, 1, kinds="gskb"), 1280, 720, "tilted", 18)
+    arena = camera_arena(1280, 720)
+    first = palette(image, arena)
+    noise = np.random.default_rng(0).random((500, 3)).astype(np.float32)
+    cv2.kmeans(noise, 5, None, (cv2.TERM_CRITERIA_MAX_ITER, 5, 1.0), 3, cv2.KMEANS_RANDOM_CENTERS)
+    assert palette(image, arena).tobytes() == first.tobytes()
+    assert parse(image) == parse(image)
+
+
+@pytest.mark.parametrize("which", ["render", "real"])
+def test_the_same_picture_reads_byte_equal_in_fresh_processes(which, tmp_path):
+    import subprocess
+    import sys
+
+    if which == "real" and not CAPTURE.exists():
+        pytest.skip("the real captures are not here")
+    path = _close_call_render(tmp_path) if which == "render" else CAPTURE
+    runs = [subprocess.run([sys.executable, "-m", "puzzlepilot", "parse", str(path), "--game", "rings", "--json"],
+                           cwd=ROOT, capture_output=True, timeout=120) for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert (runs[0].stdout, runs[0].stderr) == (runs[1].stdout, runs[1].stderr)
