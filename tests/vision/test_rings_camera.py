@@ -210,3 +210,29 @@ def test_the_same_picture_reads_byte_equal_in_fresh_processes(which, tmp_path):
                            cwd=ROOT, capture_output=True, timeout=120) for _ in range(2)]
     assert runs[0].returncode == 0, runs[0].stderr
     assert (runs[0].stdout, runs[0].stderr) == (runs[1].stdout, runs[1].stderr)
+
+
+@needs_real
+@pytest.mark.parametrize("side,strength", [("top", 0.08), ("top", 0.16), ("left", 0.08), ("bottom", 0.12),
+                                           ("right", 0.16)])
+def test_a_keystoned_striped_photo_of_the_tv_reads_right_or_is_refused(side, strength):
+    """A phone photo of the TV from below, above or one side: the screen's rectangle becomes
+    a trapezoid, with moiré stripes and JPEG. Read exactly (a vertical keystone is one more
+    tilt of the camera) or refused, never guessed."""
+    moves, rows = label(CAPTURE.name)
+    image = cv2.resize(load_image(CAPTURE), (1280, 720), interpolation=cv2.INTER_CUBIC)
+    d, e = strength * 1280, strength * 720
+    corners = {"top": [[d, 0], [1280 - d, 0], [1280, 720], [0, 720]],
+               "bottom": [[0, 0], [1280, 0], [1280 - d, 720], [d, 720]],
+               "left": [[0, e], [1280, 0], [1280, 720], [0, 720 - e]],
+               "right": [[0, 0], [1280, e], [1280, 720 - e], [0, 720]]}[side]
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [1280, 0], [1280, 720], [0, 720]]), np.float32(corners))
+    photo = cv2.warpPerspective(image, warp, (1280, 720), borderMode=cv2.BORDER_REPLICATE)
+    stripes = (np.sin(np.arange(720) / 1.9) * 10).astype(np.int16)[:, None, None]
+    photo = np.clip(photo.astype(np.int16) + stripes, 0, 255).astype(np.uint8)
+    photo = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR)
+    try:
+        found = parse(photo)
+    except NoBoardFound:
+        return
+    assert "/".join(found.board.cells) in renumbered(rows)
