@@ -28,6 +28,7 @@ picture's own pixels.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -53,6 +54,8 @@ GAP = 1.2               # figure sizes of tile below a run's bottom for it to st
 SEED = 1                # OpenCV's random state before each ring's k-means: a reading never depends on what ran before
 FOOT = 0.18             # figure widths of foot columns above which a cell holds an enemy
 REACH = 0.4             # figure widths either side in which a lower part of the same blob shows a run's bottom is no foot
+APART = 0.5             # ring widths between the feet of one blob on two cells for two figures to stand there
+SPILL = 1.5             # a blob's feet on a cell next to its main stand that may be a spill of it, in FOOTs
 STEP = 1.0              # figure heights that lower part must reach below the run's bottom
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
@@ -344,10 +347,11 @@ def _circle(radius: float, step: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
     return -radius * np.cos(a), radius * np.sin(a)
 
 
-def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
+def palette(image: np.ndarray, arena: Arena) -> tuple[np.ndarray, np.ndarray]:
     """The tile colours (Lab, one per row): per ring, the colours that cover at least a
-    fifth of its unwarped inside (tiles; figures are smaller and many-coloured), and the
-    central disc's. The k-means is seeded (``SEED``): OpenCV's random state is shared by
+    fifth of its unwarped inside (tiles; figures are smaller and many-coloured); and apart,
+    the central disc's (orange: close to a brown figure's colour once lightness counts
+    little, so it only counts over the disc). The k-means is seeded (``SEED``): OpenCV's random state is shared by
     the process, and an unseeded close call read differently from run to run."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     edges = arena.radii
@@ -363,11 +367,12 @@ def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
         _, labels, centres = cv2.kmeans(samples, 4, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0),
                                         2, cv2.KMEANS_PP_CENTERS)
         share = np.bincount(labels.ravel(), minlength=4) / len(labels)
-        colours += [c for c, s in zip(centres, share) if s >= 0.2]
-    return np.array(colours, np.float32)
+        colours.append(np.array([c for c, s in zip(centres, share) if s >= 0.2], np.float32).reshape(-1, 3))
+    return np.concatenate(colours[:RINGS]), colours[RINGS]
 
 
-def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray, light: float = LIGHT) -> tuple[np.ndarray, np.ndarray]:
+def foreign(image: np.ndarray, arena: Arena, colours: tuple[np.ndarray, np.ndarray],
+            light: float = LIGHT) -> tuple[np.ndarray, np.ndarray]:
     """Pixels of the arena unlike every tile colour (figures, their shadows), with the tile
     borders (thin dark joints the figures' runs cross) and small gaps up a figure (between
     its legs and body, say) bridged: (feet, bodies) bool images. Outside the arena no
@@ -375,15 +380,16 @@ def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray, light: float =
     bodies of far figures rise over the rim: the second image keeps them (not the grass). Lightness counts for little
     (``light``, ``LIGHT`` in the game's look): the stands cast shade across the arena."""
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    near = np.full(lab.shape[:2], np.inf, np.float32)
-    for c in colours:
-        d = np.square(lab[..., 0] - c[0]) * light ** 2 + np.square(lab[..., 1] - c[1]) + np.square(lab[..., 2] - c[2])
-        np.minimum(near, d, out=near)
-    out = near > FOREIGN ** 2
-    h, w = out.shape
+    h, w = lab.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     u, v = arena.plane(xs, ys)
     radius = np.hypot(u, v)
+    near = [np.full((h, w), np.inf, np.float32) for _ in colours]        # to the rings' colours, to the disc's
+    for group, least in zip(colours, near):
+        for c in group:
+            d = np.square(lab[..., 0] - c[0]) * light ** 2 + np.square(lab[..., 1] - c[1]) + np.square(lab[..., 2] - c[2])
+            np.minimum(least, d, out=least)
+    out = np.where(radius < arena.radii[-1], np.minimum(*near), near[0]) > FOREIGN ** 2
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase - 15.0) % 30.0
     joint = 0.06 * arena.width
     on_edge = np.min([np.abs(radius - e) for e in arena.radii], axis=0) < joint
@@ -438,7 +444,8 @@ def _lowest_nearby(labels: np.ndarray, count: int, figure: float) -> np.ndarray:
 def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per cell (rings, slices): the image columns in which a run of foreign pixels ends
     on that cell, in units of a figure's width there (``FIGURE`` of a ring's width, seen at
-    that depth), and the blob of ``mask`` most of them belong to (0: none). A run counts
+    that depth), and (stands, rings × slices × 3) the blob of ``mask`` most of them belong
+    to (0: none) with the plane point (u, v) its feet there stand on, on average. A run counts
     when nothing foreign lies just below it (a badge floating over a head does not stand)
     and it is a figure's height tall (specks do not), counting the ``body`` image above it
     (default ``mask``), and when its blob does not go on lower right beside it
@@ -446,11 +453,11 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
     body = mask if body is None else body
     h, w = mask.shape
     counts = np.zeros((RINGS, SLICES))
-    owners = np.zeros((RINGS, SLICES), int)
+    stands = np.zeros((RINGS, SLICES, 3))
     below = np.vstack([mask[1:], np.zeros((1, w), bool)])
     ys, xs = np.nonzero(mask & ~below)
     if not len(xs):
-        return counts, owners
+        return counts, stands
     count, labels = cv2.connectedComponents(mask.astype(np.uint8))
     u, v = arena.plane(xs.astype(np.float64), ys.astype(np.float64))
     d = 1.0 + arena.tilt * v / arena.outer
@@ -465,37 +472,53 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
     v = v + 0.1 * arena.width                              # the feet's middle, behind their front edge
     radius = np.hypot(u, v)
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase) % 360.0
-    shares: dict[tuple[int, int], dict[int, float]] = {}
-    for r, a, size, label, ok in zip(radius, angle, figure, labels[ys, xs], tall & clear & feet):
+    shares: dict[tuple[int, int], dict[int, np.ndarray]] = {}      # per cell and blob: width, width·u, width·v
+    for r, a, size, label, ok, pu, pv in zip(radius, angle, figure, labels[ys, xs], tall & clear & feet, u, v):
         ring = arena.ring_of(float(r))
         if ok and ring is not None and r < arena.outer - 0.1 * arena.width:
             cell = (ring, int(round(a / 30.0)) % SLICES)
-            counts[cell] += 1.0 / size
             mine = shares.setdefault(cell, {})
-            mine[int(label)] = mine.get(int(label), 0.0) + 1.0 / size
+            mine[int(label)] = mine.get(int(label), 0.0) + np.array([1.0, pu, pv]) / size
+    main: dict[int, float] = {}                            # per blob, its largest share of feet on one cell
+    for mine in shares.values():
+        for label, share in mine.items():
+            main[label] = max(main.get(label, 0.0), share[0])
     for cell, mine in shares.items():
-        owners[cell] = max(mine, key=mine.get)             # type: ignore[arg-type]
-    return counts, owners
+        counts[cell] = sum(share[0] for label, share in mine.items() if not _spill(share[0], main[label]))
+        owner = max(mine, key=lambda label: mine[label][0])
+        stands[cell] = (owner, *(mine[owner][1:] / mine[owner][0]))
+    return counts, stands
+
+
+def _spill(share: float, main: float) -> bool:
+    """Whether a blob's feet on one cell are a spill of the figure standing on another: a
+    few columns (at most ``SPILL`` times ``FOOT``) beside a clear stand (``SURE`` times that
+    at least) of the same blob. One figure's feet or a head's edge reaching over a border
+    must not make a close call; a second figure merged into the blob with that little of its
+    feet showing leaves the enemies no multiple of 4, and is refused as such."""
+    return share < main and share <= SPILL * FOOT and main >= SURE * SPILL * FOOT
 
 
 def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[list[list[bool]], float]:
     """Which cells hold an enemy (its feet stand there) and a confidence (0..1) from the
     closest call; NoBoardFound when a call is too close, when one figure's feet make two
-    enemies, or when the enemies seen are no multiple of 4 (one may stand hidden behind
+    enemies (two cells' feet of one blob closer than ``APART`` ring widths: two figures
+    merged into one blob stand a cell apart, one figure's feet over a border do not), or when the enemies seen are no multiple of 4 (one may stand hidden behind
     another: the rules want full groups)."""
     xs, ys = arena.project(*_circle(arena.outer))
     x0, y0 = max(0, int(xs.min()) - 2), max(0, int(ys.min() - arena.width))     # far figures rise over the rim
     image = image[y0:int(ys.max()) + 3, x0:int(xs.max()) + 3]     # the arena's box: all that counts
     arena = replace(arena, cx=arena.cx - x0, cy=arena.cy - y0)
     feet, body = foreign(image, arena, palette(image, arena), light)
-    counts, owners = foot_counts(without_badges(image, feet, arena), arena, body)
+    counts, stands = foot_counts(without_badges(image, feet, arena), arena, body)
     try:
         taken, confidence = decide(counts, FOOT, SURE * FOOT)
     except NoBoardFound as exc:
         raise CellsRefused(str(exc)) from None
-    standing = owners[np.array(taken)]
-    if len(set(standing.tolist())) < len(standing):
-        raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
+    standing = stands[np.array(taken)]
+    for k, (owner, u, v) in enumerate(standing):
+        if any(other == owner and math.hypot(u - ou, v - ov) < APART * arena.width for other, ou, ov in standing[:k]):
+            raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
     seen = sum(map(sum, taken))
     if seen % 4:
         raise CellsRefused(f"{seen} enemies seen, not a multiple of 4: one may be hidden behind another")
