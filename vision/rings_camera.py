@@ -165,6 +165,16 @@ def _rim(image: np.ndarray, blue: np.ndarray, look: CameraLook = GAME) -> np.nda
     return pts.astype(float) if len(pts) >= 20 else None
 
 
+def _opening(band: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
+    """The inside of a band that figures cut right through (a C, not an O): what its convex
+    hull holds besides the band, as one contour (none when that is not one region)."""
+    inside = np.zeros_like(band)
+    cv2.drawContours(inside, [cv2.convexHull(outline)], -1, 255, -1)
+    inside = cv2.morphologyEx(inside & ~band, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(inside, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return [max(contours, key=cv2.contourArea)] if contours else []
+
+
 def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """(outline, hole) of every large blue band with a hole, largest first. Figures standing
     on the near side may cut the band: it is closed over gaps of a few hundredths of its
@@ -185,7 +195,7 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         if hierarchy is None:
             continue
         outer = max(range(len(contours)), key=lambda i: cv2.contourArea(contours[i]))
-        holes = [contours[j] for j in range(len(contours)) if hierarchy[0][j][3] == outer]
+        holes = [contours[j] for j in range(len(contours)) if hierarchy[0][j][3] == outer] or _opening(crop, contours[outer])
         if not holes:
             continue
         hole = max(holes, key=cv2.contourArea)
@@ -520,6 +530,9 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
         if any(other == owner and math.hypot(u - ou, v - ov) < APART * arena.width for other, ou, ov in standing[:k]):
             raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
     seen = sum(map(sum, taken))
+    if not seen:
+        raise CellsRefused("no enemy stands on the arena: not a ring battle to line up (a boss arena's panels, "
+                           "or a battle already won)")
     if seen % 4:
         raise CellsRefused(f"{seen} enemies seen, not a multiple of 4: one may be hidden behind another")
     return taken, confidence

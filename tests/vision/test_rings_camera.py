@@ -236,3 +236,35 @@ def test_a_keystoned_striped_photo_of_the_tv_reads_right_or_is_refused(side, str
     except NoBoardFound:
         return
     assert "/".join(found.board.cells) in renumbered(rows)
+
+
+@pytest.mark.parametrize("view", ["tilted", "overhead"])
+def test_an_arena_with_no_enemy_on_it_is_refused_not_read_as_an_empty_board(view):
+    """A boss battle's arena (panels on the tiles, the boss in the middle) or a battle already
+    won shows the rings with no figure standing on them: nothing to solve, so no board."""
+    from puzzlepilot.scenes.rings import render_camera
+
+    image, _ = render_camera(Board(tuple(["." * 12] * 4), 2), 1280, 720, view, 3)
+    with pytest.raises(NoBoardFound, match="no enemy stands on the arena"):
+        parse(image)
+
+
+@pytest.mark.parametrize("seed", [24, 34])
+def test_a_blue_ring_cut_right_through_by_figures_still_seeds_the_camera(seed):
+    """Crowded renders where figures on the blue ring cut it into a C: the arena is found
+    (its inside is what the band's convex hull holds besides it); the cells are read or
+    refused as cells, never as 'no ring arena found'."""
+    import random
+
+    from puzzlepilot.scenes.rings import render_camera
+    from solvers.rings import generate
+    rng = random.Random(seed)
+    board = generate(2000 + seed, rng.randint(1, 4), rng.randint(1, 3), kinds="gskb")
+    size = rng.choice([(440, 247), (640, 360), (960, 540), (1280, 720), (1920, 1080)])
+    image, _ = render_camera(board, *size, rng.choice(["tilted", "overhead"]), seed)
+    try:
+        found = parse(image)
+    except NoBoardFound as exc:
+        assert "no ring arena found" not in str(exc)
+        return
+    assert found.board.cells == board.relabelled().cells
