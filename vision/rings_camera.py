@@ -128,14 +128,12 @@ def _fit(p0: np.ndarray, groups: list[np.ndarray], fixed: float = 1.0) -> np.nda
     fitted (p0 = cx, cy, a, b, tilt, roll, radius 1, …). Each edge keeps at most ``FIT_POINTS``
     points, evenly along it (more add time, not accuracy)."""
     groups = [g[np.linspace(0, len(g) - 1, min(len(g), FIT_POINTS)).astype(int)] for g in groups]
+    pts = np.concatenate(groups)
+    edge = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
 
     def residuals(p: np.ndarray) -> np.ndarray:
-        radii = np.concatenate([[fixed], p[CAM:]])
-        out = []
-        for k, pts in enumerate(groups):
-            u, v = _plane(p, pts[:, 0], pts[:, 1])
-            out.append(np.hypot(u, v) / radii[k] - 1.0)
-        return np.concatenate(out)
+        u, v = _plane(p, pts[:, 0], pts[:, 1])
+        return np.hypot(u, v) / np.concatenate([[fixed], p[CAM:]])[edge] - 1.0
     return least_squares(residuals, p0, loss="soft_l1", f_scale=0.02, max_nfev=200).x
 
 
