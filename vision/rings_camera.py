@@ -57,6 +57,7 @@ REACH = 0.4             # figure widths either side in which a lower part of the
 APART = 0.5             # ring widths between the feet of one blob on two cells for two figures to stand there
 SPILL = 1.5             # a blob's feet on a cell next to its main stand that may be a spill of it, in FOOTs
 STEP = 1.0              # figure heights that lower part must reach below the run's bottom
+RIM_HUE = 17            # highest hue of a badge's lower rim blurred into a yellow tile
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
@@ -324,7 +325,8 @@ def find_camera_arena(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena
     for p in seeds(image, look)[:3]:
         edges = ring_edges(image, p, equal=1.4)
         if edges is None:
-            reason = "no ring arena found (a blue ring, but not with three equal rings around it)"
+            reason = ("no ring arena found (a blue ring, but not with three equal rings around it as the game's "
+                      "camera shows them; a photo of the screen taken from one side is not read: take it square on)")
             continue
         p, radii = refit(image, p, edges[0])
         checked = ring_edges(image, np.concatenate([p, [radii[3]]]), equal=1.3)
@@ -424,16 +426,20 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
     red = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(red)
     out = mask.copy()
+    rim = ((hsv[..., 0] <= RIM_HUE) | (hsv[..., 0] >= 172)) & (hsv[..., 1] > 110)
+    rimless = mask & ~rim       # a badge's shaded lower rim, dark red to orange on a yellow tile, is no figure under it
     for x, y, w, h, area in stats[1:]:
         if area < 6 or not 0.5 <= h / w <= 1.6 or area < 0.35 * w * h:
             continue
         _, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
         size = FIGURE * arena.width / (1.0 + arena.tilt * float(v) / arena.outer)
         x0, x1 = max(0, int(x - size)), int(x + w + size)
-        gap = out[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
+        gap = rimless[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
         under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
         if gap.size and gap.mean() < 0.2 and under >= max(4.0, 0.1 * area):
             out[max(0, y - 2):y + h + 2, max(0, x - 2):x + w + 2] = False
+            below = (slice(y + h + 2, y + h + 4), slice(max(0, x - 2), x + w + 2))     # the rest of its rim
+            out[below] &= ~rim[below]
     return out
 
 

@@ -268,3 +268,14 @@ def test_a_blue_ring_cut_right_through_by_figures_still_seeds_the_camera(seed):
         assert "no ring arena found" not in str(exc)
         return
     assert found.board.cells == board.relabelled().cells
+
+
+@needs_real
+@pytest.mark.parametrize("quality", [70, 95])
+def test_a_badge_s_dark_rim_is_not_a_figure_standing_under_it(quality):
+    """At 440 px and JPEG 70 the dark lower rim of a badge floating over a head blurred into
+    the yellow tile under it: the badge seemed to stand there and a ninth enemy was seen."""
+    moves, rows = label(CAPTURE.name)
+    image = load_image(CAPTURE)
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    assert "/".join(parse(image).board.cells) in renumbered(rows)
