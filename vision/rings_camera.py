@@ -58,6 +58,7 @@ APART = 0.5             # ring widths between the feet of one blob on two cells 
 SPILL = 1.5             # a blob's feet on a cell next to its main stand that may be a spill of it, in FOOTs
 STEP = 1.0              # figure heights that lower part must reach below the run's bottom
 RIM_HUE = 17            # highest hue of a badge's lower rim blurred into a yellow tile
+MAX_SKEW = 0.3          # side-to-side perspective a photo of the screen taken from one side may have
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
@@ -100,50 +101,60 @@ def _mask_blue(image: np.ndarray, look: CameraLook = GAME) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
-CAM = 6                 # camera parameters in a fit vector: cx, cy, a, b, tilt, roll (radians)
+CAM = 7                 # camera parameters in a fit vector: cx, cy, a, b, tilt, roll (radians), skew
 
 
 def _plane(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Plane (u, v) in disc radii of image points under camera p = (cx, cy, a, b, tilt,
-    roll): the picture turned back by the roll about the centre, then the tilt undone."""
-    cx, cy, a, b, t, roll = p[:CAM]
+    roll, skew): the picture turned back by the roll about the centre, then the perspective
+    (tilt, and skew side to side) undone."""
+    cx, cy, a, b, t, roll, k = p[:CAM]
     c, s = np.cos(roll), np.sin(roll)
     dx, dy = x - cx, y - cy
-    h = -(-s * dx + c * dy) / b
-    v = h / (1.0 - t * h)
-    return (c * dx + s * dy) * (1.0 + t * v) / a, v
+    h, w = -(-s * dx + c * dy) / b, (c * dx + s * dy) / a
+    d = 1.0 / (1.0 - t * h - k * w)
+    return w * d, h * d
 
 
 def _image(p: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Image points of plane points (disc radii) under camera p: the inverse of ``_plane``."""
-    cx, cy, a, b, t, roll = p[:CAM]
-    d = 1.0 + t * v
+    cx, cy, a, b, t, roll, k = p[:CAM]
+    d = 1.0 + t * v + k * u
     dx, dy = a * u / d, -b * v / d
     c, s = np.cos(roll), np.sin(roll)
     return cx + c * dx - s * dy, cy + s * dx + c * dy
 
 
-def _fit(p0: np.ndarray, groups: list[np.ndarray], fixed: float = 1.0) -> np.ndarray:
+def _fit(p0: np.ndarray, groups: list[np.ndarray], skew: bool, fixed: float = 1.0) -> np.ndarray:
     """Least squares (robust to figures covering an edge) of the camera and the edge radii:
     ``groups[k]`` are image points of edge k; edge 0 has radius ``fixed``, the others are
-    fitted (p0 = cx, cy, a, b, tilt, roll, radius 1, …). Each edge keeps at most ``FIT_POINTS``
-    points, evenly along it (more add time, not accuracy)."""
+    fitted (p0 = cx, cy, a, b, tilt, roll, skew, radius 1, …); the skew stays as in p0 unless
+    ``skew``. Each edge keeps at most ``FIT_POINTS`` points, evenly along it (more add time,
+    not accuracy)."""
     groups = [g[np.linspace(0, len(g) - 1, min(len(g), FIT_POINTS)).astype(int)] for g in groups]
     pts = np.concatenate(groups)
     edge = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
+    free = np.ones(len(p0), bool)
+    free[CAM - 1] = skew
 
-    def residuals(p: np.ndarray) -> np.ndarray:
+    def whole(x: np.ndarray) -> np.ndarray:
+        p = p0.copy()
+        p[free] = x
+        return p
+
+    def residuals(x: np.ndarray) -> np.ndarray:
+        p = whole(x)
         u, v = _plane(p, pts[:, 0], pts[:, 1])
         return np.hypot(u, v) / np.concatenate([[fixed], p[CAM:]])[edge] - 1.0
-    return least_squares(residuals, p0, loss="soft_l1", f_scale=0.02, max_nfev=200).x
+    return whole(least_squares(residuals, p0[free], loss="soft_l1", f_scale=0.02, max_nfev=200).x)
 
 
 def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
     """The Arena of camera p with edge radii (disc radii, outer first)."""
-    cx, cy, a, b, t, roll = p[:CAM]
+    cx, cy, a, b, t, roll, k = p[:CAM]
     edges = tuple(float(r * a) for r in radii)
     return Arena(float(cx), float(cy), edges[0], edges[-1], float(b / a), float(t * radii[0]), edges, phase,
-                 float(np.degrees(roll)))
+                 float(np.degrees(roll)), float(k * radii[0]))
 
 
 def _rim(image: np.ndarray, blue: np.ndarray, look: CameraLook = GAME) -> np.ndarray | None:
@@ -205,19 +216,20 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     return bands
 
 
-def seeds(image: np.ndarray, look: CameraLook = GAME) -> list[np.ndarray]:
-    """First camera guesses (cx, cy, a, b, tilt, blue ring radius, outer radius) from blue
-    bands with a hole and the tiles around them, largest first."""
+def seeds(image: np.ndarray, look: CameraLook = GAME, skew: bool = False) -> list[np.ndarray]:
+    """First camera guesses (cx, cy, a, b, tilt, roll, skew, blue ring radius, outer radius)
+    from blue bands with a hole and the tiles around them, largest first; with no skew
+    unless ``skew``."""
     found = []
     for band, hole in _bands(_mask_blue(image, look)):
         (ex, ey), axes, _ = cv2.fitEllipse(hole)
         rim = _rim(image, band, look)
         if rim is None:
             continue
-        p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, look.tilt, 0.0, 1.4, 3.0])
-        p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim])
+        p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, look.tilt, 0.0, 0.0, 1.4, 3.0])
+        p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim], skew)
         blue, rim = p[CAM], p[CAM + 1]
-        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and 1.1 < blue < 2.0 \
+        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and abs(p[6]) < MAX_SKEW and 1.1 < blue < 2.0 \
                 and rim > 1.6 * blue:
             found.append(p)
     return found
@@ -281,8 +293,9 @@ def ring_edges(image: np.ndarray, p: np.ndarray, equal: float = 1.2) -> tuple[li
     return [float(radii[i]) for i in reversed(edges)], strength
 
 
-def refit(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[np.ndarray, list[float]]:
-    """Camera and edge radii refitted to where each edge is along every angle."""
+def refit(image: np.ndarray, p: np.ndarray, radii: list[float], skew: bool = False) -> tuple[np.ndarray, list[float]]:
+    """Camera and edge radii refitted to where each edge is along every angle (the skew too
+    when ``skew``)."""
     angles = np.arange(0.0, 360.0, 2.0)
     groups = []
     for r in reversed(radii):                     # disc edge first: its radius stays 1
@@ -294,7 +307,7 @@ def refit(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[np.ndar
         strong = grad.max(axis=0) > np.median(grad.max(axis=0)) * 0.5
         ang = np.radians(angles[strong])
         groups.append(np.stack(_image(p, -best[strong] * np.cos(ang), best[strong] * np.sin(ang)), axis=1))
-    q = _fit(np.concatenate([p[:CAM], list(reversed(radii))[1:]]), groups)
+    q = _fit(np.concatenate([p[:CAM], list(reversed(radii))[1:]]), groups, skew)
     return q[:CAM], [float(r) for r in reversed(np.concatenate([[1.0], q[CAM:]]))]
 
 
@@ -319,16 +332,17 @@ def find_camera_arena(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena
     """The arena seen by the game's camera (in ``image``'s pixels) and a confidence in 0..1
     from its weakest ring edge and slice border; NoBoardFound when no blue inner ring (the
     look's inner colour) with a disc and three rings around it shows, the rings are not in
-    the look's proportions, or the slice borders do not show."""
+    the look's proportions, or the slice borders do not show. The game's own frames have no
+    skew: a skewed camera (a photo of the screen taken from one side) is fitted only when
+    none without fits, so that one more freedom never bends a fit of the game's picture."""
     reason = "no ring arena found (no blue inner ring around a central disc)" if look == GAME else \
         "no ring arena of the profile's look found (no ring of its inner colour around a central disc)"
-    for p in seeds(image, look)[:3]:
+    for skew, p in ((skew, p) for skew in (False, True) for p in seeds(image, look, skew)[:3]):
         edges = ring_edges(image, p, equal=1.4)
         if edges is None:
-            reason = ("no ring arena found (a blue ring, but not with three equal rings around it as the game's "
-                      "camera shows them; a photo of the screen taken from one side is not read: take it square on)")
+            reason = "no ring arena found (a blue ring, but not with three equal rings around it)"
             continue
-        p, radii = refit(image, p, edges[0])
+        p, radii = refit(image, p, edges[0], skew)
         checked = ring_edges(image, np.concatenate([p, [radii[3]]]), equal=1.3)
         if checked is None:
             continue
@@ -431,8 +445,8 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
     for x, y, w, h, area in stats[1:]:
         if area < 6 or not 0.5 <= h / w <= 1.6 or area < 0.35 * w * h:
             continue
-        _, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
-        size = FIGURE * arena.width / (1.0 + arena.tilt * float(v) / arena.outer)
+        u, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
+        size = FIGURE * arena.width / float(arena.depth(u, v))
         x0, x1 = max(0, int(x - size)), int(x + w + size)
         gap = rimless[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
         under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
@@ -474,7 +488,7 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
         return counts, stands
     count, labels = cv2.connectedComponents(mask.astype(np.uint8))
     u, v = arena.plane(xs.astype(np.float64), ys.astype(np.float64))
-    d = 1.0 + arena.tilt * v / arena.outer
+    d = arena.depth(u, v)
     figure = FIGURE * arena.width / d                      # a figure's width (and height) there, in pixels
     feet = _lowest_nearby(labels, count, float(np.median(figure)))[labels[ys, xs], xs] <= ys + STEP * figure
     cum = np.vstack([np.zeros((1, w), int), np.cumsum(mask, axis=0)])     # cum[y] = foreign pixels above row y
@@ -545,7 +559,7 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
 def scaled(arena: Arena, k: float) -> Arena:
     """The arena of a picture ``k`` times the size."""
     return Arena(arena.cx * k, arena.cy * k, arena.outer * k, arena.inner * k, arena.squash, arena.tilt,
-                 tuple(e * k for e in arena.radii), arena.phase, arena.roll)
+                 tuple(e * k for e in arena.radii), arena.phase, arena.roll, arena.skew)
 
 
 def read_camera(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena, float, list[list[bool]], float]:

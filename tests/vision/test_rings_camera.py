@@ -279,3 +279,29 @@ def test_a_badge_s_dark_rim_is_not_a_figure_standing_under_it(quality):
     image = load_image(CAPTURE)
     image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
     assert "/".join(parse(image).board.cells) in renumbered(rows)
+
+
+@needs_real
+@pytest.mark.parametrize("side,sign", [("left", -1), ("right", 1)])
+def test_the_camera_fit_finds_a_photo_taken_from_one_side(side, sign):
+    """A side keystone is a perspective across the picture: the fit's skew takes it, the
+    board is read, and the skew says from which side the photo was taken."""
+    moves, rows = label(CAPTURE.name)
+    image = cv2.resize(load_image(CAPTURE), (1280, 720), interpolation=cv2.INTER_CUBIC)
+    corners = {"left": [[0, 86], [1280, 0], [1280, 720], [0, 634]], "right": [[0, 0], [1280, 86], [1280, 634], [0, 720]]}
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [1280, 0], [1280, 720], [0, 720]]), np.float32(corners[side]))
+    found = parse(cv2.warpPerspective(image, warp, (1280, 720), borderMode=cv2.BORDER_REPLICATE))
+    assert "/".join(found.board.cells) in renumbered(rows)
+    assert sign * found.geometry["camera"]["skew"] > 0.05
+
+
+def test_an_arena_with_skew_maps_plane_and_picture_both_ways_and_keeps_it_in_json():
+    from vision.rings import Arena
+
+    arena = Arena(300.0, 200.0, 150.0, 50.0, 0.55, 0.37, (150.0, 125.0, 100.0, 75.0, 50.0), 7.0, 3.0, -0.1)
+    u, v = np.linspace(-140, 140, 9), np.linspace(120, -130, 9)
+    back = arena.plane(*arena.project(u, v))
+    assert np.allclose(back, (u, v), atol=1e-9)
+    assert Arena.from_json(arena.to_json()).skew == -0.1
+    assert "skew" not in Arena.from_json(arena.to_json()).__class__(300.0, 200.0, 150.0, 50.0, 0.55).to_json().get(
+        "camera", {})
