@@ -7,9 +7,11 @@ blue and narrower than the three outer cream-and-yellow rings; enemies are 3D fi
 bodies hide the tiles behind them. Stages:
 
 1. ``seeds``: the blue inner ring, a colour band with a hole (closed over gaps figures
-   cut), and the outline of the tiles around it: the disc edge, the blue edge and the rim
-   are three circles of the plane, which fix a first camera (``Arena``: centre, squash,
-   tilt) by a robust least-squares fit.
+   cut; a band cut right through is closed by its convex hull), and the outline of the
+   tiles around it: the disc edge, the blue edge and the rim are three circles of the
+   plane, which fix a first camera (``Arena``: centre, squash, tilt, roll) by a robust
+   least-squares fit. A skew (side-to-side perspective: a photo of the screen taken from
+   one side) is fitted too, but only when no camera without one holds.
 2. ``ring_edges``, ``refit``, ``slice_phase``: the picture is unwarped through that guess
    to (radius, angle); the radial edge profile must show the disc edge, the blue ring's
    edge and three more ring edges equally spaced; the camera and the 5 edge radii are
@@ -17,11 +19,14 @@ bodies hide the tiles behind them. Stages:
    phase (they must all show).
 3. ``read_cells``: a figure stands where its feet are: the bottom of an upright run of
    non-tile pixels in an image column (its body above covers the tiles behind it, which
-   therefore tell nothing); the red badges floating over some heads are dropped. The
-   bottoms are mapped back onto the plane and counted per cell, in units of the width a
-   figure has at that depth. Refused: a cell near the threshold, one figure's feet on two
-   tiles, an enemy count that is no multiple of 4 (one hidden behind another). The caller
-   (``vision.rings.parse``) also refuses a board with no answer within its budget.
+   therefore tell nothing; nor does the lower edge of a wider part, a head or a wing, with
+   the figure going on lower beside it); the red badges floating over some heads are
+   dropped. The bottoms are mapped back onto the plane and counted per cell, in units of
+   the width a figure has at that depth; a blob's few columns beside its clear stand are
+   its spill. The tile colours are a seeded k-means per ring (the same reading every run).
+   Refused: a cell near the threshold, one figure's feet on two tiles, no enemy at all (a
+   boss arena), an enemy count that is no multiple of 4 (one hidden behind another). The
+   caller (``vision.rings.parse``) also refuses a board with no answer within its budget.
 
 Everything runs at ``WORK`` pixels at most; ``read_camera`` gives the arena back in the
 picture's own pixels.
@@ -53,10 +58,10 @@ FIGURE = 0.3            # a figure's width (and least height) in ring widths
 GAP = 1.2               # figure sizes of tile below a run's bottom for it to stand (badges float above heads)
 SEED = 1                # OpenCV's random state before each ring's k-means: a reading never depends on what ran before
 FOOT = 0.18             # figure widths of foot columns above which a cell holds an enemy
-REACH = 0.4             # figure widths either side in which a lower part of the same blob shows a run's bottom is no foot
-APART = 0.5             # ring widths between the feet of one blob on two cells for two figures to stand there
-SPILL = 1.5             # a blob's feet on a cell next to its main stand that may be a spill of it, in FOOTs
+REACH = 0.4             # figure widths either side in which a lower part of its blob shows a run's end is no foot
 STEP = 1.0              # figure heights that lower part must reach below the run's bottom
+SPILL = 1.5             # a blob's feet on a cell next to its main stand that may be a spill of it, in FOOTs
+APART = 0.5             # ring widths between the feet of one blob on two cells for two figures to stand there
 RIM_HUE = 17            # highest hue of a badge's lower rim blurred into a yellow tile
 MAX_SKEW = 0.3          # side-to-side perspective a photo of the screen taken from one side may have
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
@@ -205,7 +210,8 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         if hierarchy is None:
             continue
         outer = max(range(len(contours)), key=lambda i: cv2.contourArea(contours[i]))
-        holes = [contours[j] for j in range(len(contours)) if hierarchy[0][j][3] == outer] or _opening(crop, contours[outer])
+        holes = [contours[j] for j in range(len(contours)) if hierarchy[0][j][3] == outer] \
+            or _opening(crop, contours[outer])
         if not holes:
             continue
         hole = max(holes, key=cv2.contourArea)
@@ -229,8 +235,8 @@ def seeds(image: np.ndarray, look: CameraLook = GAME, skew: bool = False) -> lis
         p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, look.tilt, 0.0, 0.0, 1.4, 3.0])
         p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim], skew)
         blue, rim = p[CAM], p[CAM + 1]
-        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and abs(p[6]) < MAX_SKEW and 1.1 < blue < 2.0 \
-                and rim > 1.6 * blue:
+        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and abs(p[6]) < MAX_SKEW \
+                and 1.1 < blue < 2.0 and rim > 1.6 * blue:
             found.append(p)
     return found
 
@@ -411,7 +417,8 @@ def foreign(image: np.ndarray, arena: Arena, colours: tuple[np.ndarray, np.ndarr
     near = [np.full((h, w), np.inf, np.float32) for _ in colours]        # to the rings' colours, to the disc's
     for group, least in zip(colours, near):
         for c in group:
-            d = np.square(lab[..., 0] - c[0]) * light ** 2 + np.square(lab[..., 1] - c[1]) + np.square(lab[..., 2] - c[2])
+            d = np.square(lab[..., 0] - c[0]) * light ** 2 + np.square(lab[..., 1] - c[1]) \
+                + np.square(lab[..., 2] - c[2])
             np.minimum(least, d, out=least)
     out = np.where(radius < arena.radii[-1], np.minimum(*near), near[0]) > FOREIGN ** 2
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase - 15.0) % 30.0
@@ -531,8 +538,10 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
     """Which cells hold an enemy (its feet stand there) and a confidence (0..1) from the
     closest call; NoBoardFound when a call is too close, when one figure's feet make two
     enemies (two cells' feet of one blob closer than ``APART`` ring widths: two figures
-    merged into one blob stand a cell apart, one figure's feet over a border do not), or when the enemies seen are no multiple of 4 (one may stand hidden behind
-    another: the rules want full groups)."""
+    merged into one blob stand a cell apart, one figure's feet over a border do not), when
+    none is seen (a boss battle puts panels on the tiles and the boss in the middle), or when
+    the enemies seen are no multiple of 4 (one may stand hidden behind another: the rules
+    want full groups)."""
     xs, ys = arena.project(*_circle(arena.outer))
     x0, y0 = max(0, int(xs.min()) - 2), max(0, int(ys.min() - arena.width))     # far figures rise over the rim
     image = image[y0:int(ys.max()) + 3, x0:int(xs.max()) + 3]     # the arena's box: all that counts
