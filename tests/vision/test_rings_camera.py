@@ -305,3 +305,18 @@ def test_an_arena_with_skew_maps_plane_and_picture_both_ways_and_keeps_it_in_jso
     assert Arena.from_json(arena.to_json()).skew == -0.1
     assert "skew" not in Arena.from_json(arena.to_json()).__class__(300.0, 200.0, 150.0, 50.0, 0.55).to_json().get(
         "camera", {})
+
+
+@pytest.mark.parametrize("scene", ["pond", "menu"])
+def test_an_overworld_pond_or_a_menu_is_no_ring_arena(scene):
+    """Outside battles: an orange plaza in a blue pond on grass (a blue band round an orange
+    disc, but no tiles around it), a pale menu with words: no arena, said as such."""
+    if scene == "pond":
+        image = np.full((720, 1280, 3), (60, 170, 80), np.uint8)
+        cv2.ellipse(image, (640, 380), (300, 160), 0, 0, 360, (230, 190, 120), -1)
+        cv2.ellipse(image, (640, 380), (200, 100), 0, 0, 360, (80, 150, 230), -1)
+    else:
+        image = np.full((720, 1280, 3), (240, 240, 240), np.uint8)
+        cv2.putText(image, "Items  Battle  Save", (100, 300), cv2.FONT_HERSHEY_SIMPLEX, 3, (40, 40, 40), 5)
+    with pytest.raises(NoBoardFound, match="no ring arena found"):
+        parse(image)
