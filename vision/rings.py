@@ -64,9 +64,11 @@ class Arena:
     A camera looking down at the arena at a slant (the game's default "tilted" view, or the
     more overhead "Change View" one) sees a circle of radius r as an ellipse: a plane point
     (u, v) (v towards the far side) lands at ``x = cx + u / d``, ``y = cy − squash·v / d``
-    with ``d = 1 + tilt·v / outer`` — a homography of a camera with no roll looking at the
+    with ``d = 1 + (tilt·v + skew·u) / outer`` — a homography of a camera with no roll looking at the
     centre, turned by ``roll`` degrees (clockwise on screen: a photo of the screen held
-    askew). ``squash`` 1 and ``tilt`` 0 is a camera straight above (the practice arena).
+    askew); ``skew`` is 0 in the game's own frames and the side-to-side perspective of a photo
+    of the screen taken from one side. ``squash`` 1 and ``tilt`` 0 is a camera straight
+    above (the practice arena).
     ``edges`` are the 5 ring edge radii, outer first, when the rings are not equally wide
     (the real game's blue inner ring is narrower); ``phase`` turns slice 0 off 9 o'clock."""
 
@@ -79,6 +81,12 @@ class Arena:
     edges: tuple[float, ...] | None = None
     phase: float = 0.0
     roll: float = 0.0
+    skew: float = 0.0
+
+    def depth(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """How much farther than the centre a plane point is from the camera (1 at the centre):
+        ``1 + (tilt·v + skew·u) / outer``; a figure there looks that many times smaller."""
+        return 1.0 + (self.tilt * v + self.skew * u) / self.outer
 
     @property
     def radii(self) -> tuple[float, ...]:
@@ -96,7 +104,7 @@ class Arena:
 
     def project(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Image points of arena-plane points (arrays)."""
-        d = 1.0 + self.tilt * v / self.outer
+        d = self.depth(u, v)
         dx, dy = u / d, -self.squash * v / d
         if not self.roll:
             return self.cx + dx, self.cy + dy
@@ -115,8 +123,8 @@ class Arena:
             c, s = math.cos(math.radians(self.roll)), math.sin(math.radians(self.roll))
             dx, dy = c * dx + s * dy, -s * dx + c * dy
         h = -dy / self.squash
-        v = h / (1.0 - self.tilt * h / self.outer)
-        return dx * (1.0 + self.tilt * v / self.outer), v
+        d = 1.0 / (1.0 - (self.tilt * h + self.skew * dx) / self.outer)
+        return dx * d, h * d
 
     def locate(self, x: float, y: float) -> tuple[float, float]:
         """(radius, angle) of an image point: the inverse of ``point``."""
@@ -147,7 +155,8 @@ class Arena:
     @property
     def flat(self) -> bool:
         """Seen straight from above with equal rings (the drawn practice arena)."""
-        return self.squash == 1.0 and self.tilt == 0.0 and self.edges is None and self.phase == 0.0 and self.roll == 0.0
+        return self.squash == 1.0 and self.tilt == 0.0 and self.edges is None and self.phase == 0.0 and self.roll == 0.0 \
+            and self.skew == 0.0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"centre": [round(self.cx, 2), round(self.cy, 2)], "outer": round(self.outer, 2),
@@ -155,6 +164,8 @@ class Arena:
         if not self.flat:
             out["camera"] = {"squash": round(self.squash, 4), "tilt": round(self.tilt, 4), "phase": round(self.phase, 2),
                              "edges": [round(e, 2) for e in self.radii], "roll": round(self.roll, 3)}
+            if self.skew:
+                out["camera"]["skew"] = round(self.skew, 4)
         return out
 
     @classmethod
@@ -164,7 +175,7 @@ class Arena:
         if camera is None:
             return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"])
         return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"], camera["squash"], camera["tilt"],
-                   tuple(camera["edges"]), camera["phase"], camera.get("roll", 0.0))
+                   tuple(camera["edges"]), camera["phase"], camera.get("roll", 0.0), camera.get("skew", 0.0))
 
 
 def polar(image: np.ndarray, cx: float, cy: float, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:

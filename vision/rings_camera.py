@@ -7,9 +7,11 @@ blue and narrower than the three outer cream-and-yellow rings; enemies are 3D fi
 bodies hide the tiles behind them. Stages:
 
 1. ``seeds``: the blue inner ring, a colour band with a hole (closed over gaps figures
-   cut), and the outline of the tiles around it: the disc edge, the blue edge and the rim
-   are three circles of the plane, which fix a first camera (``Arena``: centre, squash,
-   tilt) by a robust least-squares fit.
+   cut; a band cut right through is closed by its convex hull), and the outline of the
+   tiles around it: the disc edge, the blue edge and the rim are three circles of the
+   plane, which fix a first camera (``Arena``: centre, squash, tilt, roll) by a robust
+   least-squares fit. A skew (side-to-side perspective: a photo of the screen taken from
+   one side) is fitted too, but only when no camera without one holds.
 2. ``ring_edges``, ``refit``, ``slice_phase``: the picture is unwarped through that guess
    to (radius, angle); the radial edge profile must show the disc edge, the blue ring's
    edge and three more ring edges equally spaced; the camera and the 5 edge radii are
@@ -17,17 +19,21 @@ bodies hide the tiles behind them. Stages:
    phase (they must all show).
 3. ``read_cells``: a figure stands where its feet are: the bottom of an upright run of
    non-tile pixels in an image column (its body above covers the tiles behind it, which
-   therefore tell nothing); the red badges floating over some heads are dropped. The
-   bottoms are mapped back onto the plane and counted per cell, in units of the width a
-   figure has at that depth. Refused: a cell near the threshold, one figure's feet on two
-   tiles, an enemy count that is no multiple of 4 (one hidden behind another). The caller
-   (``vision.rings.parse``) also refuses a board with no answer within its budget.
+   therefore tell nothing; nor does the lower edge of a wider part, a head or a wing, with
+   the figure going on lower beside it); the red badges floating over some heads are
+   dropped. The bottoms are mapped back onto the plane and counted per cell, in units of
+   the width a figure has at that depth; a blob's few columns beside its clear stand are
+   its spill. The tile colours are a seeded k-means per ring (the same reading every run).
+   Refused: a cell near the threshold, one figure's feet on two tiles, no enemy at all (a
+   boss arena), an enemy count that is no multiple of 4 (one hidden behind another). The
+   caller (``vision.rings.parse``) also refuses a board with no answer within its budget.
 
 Everything runs at ``WORK`` pixels at most; ``read_camera`` gives the arena back in the
 picture's own pixels.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -50,7 +56,14 @@ FOREIGN = 28.0          # Lab distance from every tile colour above which a pixe
 LIGHT = 0.2             # weight of lightness in that distance: shade darkens a tile, keeps its hue
 FIGURE = 0.3            # a figure's width (and least height) in ring widths
 GAP = 1.2               # figure sizes of tile below a run's bottom for it to stand (badges float above heads)
+SEED = 1                # OpenCV's random state before each ring's k-means: a reading never depends on what ran before
 FOOT = 0.18             # figure widths of foot columns above which a cell holds an enemy
+REACH = 0.4             # figure widths either side in which a lower part of its blob shows a run's end is no foot
+STEP = 1.0              # figure heights that lower part must reach below the run's bottom
+SPILL = 1.5             # a blob's feet on a cell next to its main stand that may be a spill of it, in FOOTs
+APART = 0.5             # ring widths between the feet of one blob on two cells for two figures to stand there
+RIM_HUE = 17            # highest hue of a badge's lower rim blurred into a yellow tile
+MAX_SKEW = 0.3          # side-to-side perspective a photo of the screen taken from one side may have
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
@@ -93,52 +106,60 @@ def _mask_blue(image: np.ndarray, look: CameraLook = GAME) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
-CAM = 6                 # camera parameters in a fit vector: cx, cy, a, b, tilt, roll (radians)
+CAM = 7                 # camera parameters in a fit vector: cx, cy, a, b, tilt, roll (radians), skew
 
 
 def _plane(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Plane (u, v) in disc radii of image points under camera p = (cx, cy, a, b, tilt,
-    roll): the picture turned back by the roll about the centre, then the tilt undone."""
-    cx, cy, a, b, t, roll = p[:CAM]
+    roll, skew): the picture turned back by the roll about the centre, then the perspective
+    (tilt, and skew side to side) undone."""
+    cx, cy, a, b, t, roll, k = p[:CAM]
     c, s = np.cos(roll), np.sin(roll)
     dx, dy = x - cx, y - cy
-    h = -(-s * dx + c * dy) / b
-    v = h / (1.0 - t * h)
-    return (c * dx + s * dy) * (1.0 + t * v) / a, v
+    h, w = -(-s * dx + c * dy) / b, (c * dx + s * dy) / a
+    d = 1.0 / (1.0 - t * h - k * w)
+    return w * d, h * d
 
 
 def _image(p: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Image points of plane points (disc radii) under camera p: the inverse of ``_plane``."""
-    cx, cy, a, b, t, roll = p[:CAM]
-    d = 1.0 + t * v
+    cx, cy, a, b, t, roll, k = p[:CAM]
+    d = 1.0 + t * v + k * u
     dx, dy = a * u / d, -b * v / d
     c, s = np.cos(roll), np.sin(roll)
     return cx + c * dx - s * dy, cy + s * dx + c * dy
 
 
-def _fit(p0: np.ndarray, groups: list[np.ndarray], fixed: float = 1.0) -> np.ndarray:
+def _fit(p0: np.ndarray, groups: list[np.ndarray], skew: bool, fixed: float = 1.0) -> np.ndarray:
     """Least squares (robust to figures covering an edge) of the camera and the edge radii:
     ``groups[k]`` are image points of edge k; edge 0 has radius ``fixed``, the others are
-    fitted (p0 = cx, cy, a, b, tilt, roll, radius 1, …). Each edge keeps at most ``FIT_POINTS``
-    points, evenly along it (more add time, not accuracy)."""
+    fitted (p0 = cx, cy, a, b, tilt, roll, skew, radius 1, …); the skew stays as in p0 unless
+    ``skew``. Each edge keeps at most ``FIT_POINTS`` points, evenly along it (more add time,
+    not accuracy)."""
     groups = [g[np.linspace(0, len(g) - 1, min(len(g), FIT_POINTS)).astype(int)] for g in groups]
+    pts = np.concatenate(groups)
+    edge = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
+    free = np.ones(len(p0), bool)
+    free[CAM - 1] = skew
 
-    def residuals(p: np.ndarray) -> np.ndarray:
-        radii = np.concatenate([[fixed], p[CAM:]])
-        out = []
-        for k, pts in enumerate(groups):
-            u, v = _plane(p, pts[:, 0], pts[:, 1])
-            out.append(np.hypot(u, v) / radii[k] - 1.0)
-        return np.concatenate(out)
-    return least_squares(residuals, p0, loss="soft_l1", f_scale=0.02, max_nfev=200).x
+    def whole(x: np.ndarray) -> np.ndarray:
+        p = p0.copy()
+        p[free] = x
+        return p
+
+    def residuals(x: np.ndarray) -> np.ndarray:
+        p = whole(x)
+        u, v = _plane(p, pts[:, 0], pts[:, 1])
+        return np.hypot(u, v) / np.concatenate([[fixed], p[CAM:]])[edge] - 1.0
+    return whole(least_squares(residuals, p0[free], loss="soft_l1", f_scale=0.02, max_nfev=200).x)
 
 
 def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
     """The Arena of camera p with edge radii (disc radii, outer first)."""
-    cx, cy, a, b, t, roll = p[:CAM]
+    cx, cy, a, b, t, roll, k = p[:CAM]
     edges = tuple(float(r * a) for r in radii)
     return Arena(float(cx), float(cy), edges[0], edges[-1], float(b / a), float(t * radii[0]), edges, phase,
-                 float(np.degrees(roll)))
+                 float(np.degrees(roll)), float(k * radii[0]))
 
 
 def _rim(image: np.ndarray, blue: np.ndarray, look: CameraLook = GAME) -> np.ndarray | None:
@@ -157,6 +178,16 @@ def _rim(image: np.ndarray, blue: np.ndarray, look: CameraLook = GAME) -> np.nda
     h, w = tiles.shape
     pts = pts[(pts[:, 0] > 2) & (pts[:, 0] < w - 3) & (pts[:, 1] > 2) & (pts[:, 1] < h - 3)]
     return pts.astype(float) if len(pts) >= 20 else None
+
+
+def _opening(band: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
+    """The inside of a band that figures cut right through (a C, not an O): what its convex
+    hull holds besides the band, as one contour (none when that is not one region)."""
+    inside = np.zeros_like(band)
+    cv2.drawContours(inside, [cv2.convexHull(outline)], -1, 255, -1)
+    inside = cv2.morphologyEx(inside & ~band, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(inside, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return [max(contours, key=cv2.contourArea)] if contours else []
 
 
 def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -179,7 +210,8 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         if hierarchy is None:
             continue
         outer = max(range(len(contours)), key=lambda i: cv2.contourArea(contours[i]))
-        holes = [contours[j] for j in range(len(contours)) if hierarchy[0][j][3] == outer]
+        holes = [contours[j] for j in range(len(contours)) if hierarchy[0][j][3] == outer] \
+            or _opening(crop, contours[outer])
         if not holes:
             continue
         hole = max(holes, key=cv2.contourArea)
@@ -190,20 +222,21 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     return bands
 
 
-def seeds(image: np.ndarray, look: CameraLook = GAME) -> list[np.ndarray]:
-    """First camera guesses (cx, cy, a, b, tilt, blue ring radius, outer radius) from blue
-    bands with a hole and the tiles around them, largest first."""
+def seeds(image: np.ndarray, look: CameraLook = GAME, skew: bool = False) -> list[np.ndarray]:
+    """First camera guesses (cx, cy, a, b, tilt, roll, skew, blue ring radius, outer radius)
+    from blue bands with a hole and the tiles around them, largest first; with no skew
+    unless ``skew``."""
     found = []
     for band, hole in _bands(_mask_blue(image, look)):
         (ex, ey), axes, _ = cv2.fitEllipse(hole)
         rim = _rim(image, band, look)
         if rim is None:
             continue
-        p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, look.tilt, 0.0, 1.4, 3.0])
-        p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim])
+        p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, look.tilt, 0.0, 0.0, 1.4, 3.0])
+        p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim], skew)
         blue, rim = p[CAM], p[CAM + 1]
-        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and 1.1 < blue < 2.0 \
-                and rim > 1.6 * blue:
+        if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and abs(p[6]) < MAX_SKEW \
+                and 1.1 < blue < 2.0 and rim > 1.6 * blue:
             found.append(p)
     return found
 
@@ -266,8 +299,9 @@ def ring_edges(image: np.ndarray, p: np.ndarray, equal: float = 1.2) -> tuple[li
     return [float(radii[i]) for i in reversed(edges)], strength
 
 
-def refit(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[np.ndarray, list[float]]:
-    """Camera and edge radii refitted to where each edge is along every angle."""
+def refit(image: np.ndarray, p: np.ndarray, radii: list[float], skew: bool = False) -> tuple[np.ndarray, list[float]]:
+    """Camera and edge radii refitted to where each edge is along every angle (the skew too
+    when ``skew``)."""
     angles = np.arange(0.0, 360.0, 2.0)
     groups = []
     for r in reversed(radii):                     # disc edge first: its radius stays 1
@@ -279,7 +313,7 @@ def refit(image: np.ndarray, p: np.ndarray, radii: list[float]) -> tuple[np.ndar
         strong = grad.max(axis=0) > np.median(grad.max(axis=0)) * 0.5
         ang = np.radians(angles[strong])
         groups.append(np.stack(_image(p, -best[strong] * np.cos(ang), best[strong] * np.sin(ang)), axis=1))
-    q = _fit(np.concatenate([p[:CAM], list(reversed(radii))[1:]]), groups)
+    q = _fit(np.concatenate([p[:CAM], list(reversed(radii))[1:]]), groups, skew)
     return q[:CAM], [float(r) for r in reversed(np.concatenate([[1.0], q[CAM:]]))]
 
 
@@ -304,15 +338,17 @@ def find_camera_arena(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena
     """The arena seen by the game's camera (in ``image``'s pixels) and a confidence in 0..1
     from its weakest ring edge and slice border; NoBoardFound when no blue inner ring (the
     look's inner colour) with a disc and three rings around it shows, the rings are not in
-    the look's proportions, or the slice borders do not show."""
+    the look's proportions, or the slice borders do not show. The game's own frames have no
+    skew: a skewed camera (a photo of the screen taken from one side) is fitted only when
+    none without fits, so that one more freedom never bends a fit of the game's picture."""
     reason = "no ring arena found (no blue inner ring around a central disc)" if look == GAME else \
         "no ring arena of the profile's look found (no ring of its inner colour around a central disc)"
-    for p in seeds(image, look)[:3]:
+    for skew, p in ((skew, p) for skew in (False, True) for p in seeds(image, look, skew)[:3]):
         edges = ring_edges(image, p, equal=1.4)
         if edges is None:
             reason = "no ring arena found (a blue ring, but not with three equal rings around it)"
             continue
-        p, radii = refit(image, p, edges[0])
+        p, radii = refit(image, p, edges[0], skew)
         checked = ring_edges(image, np.concatenate([p, [radii[3]]]), equal=1.3)
         if checked is None:
             continue
@@ -341,10 +377,12 @@ def _circle(radius: float, step: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
     return -radius * np.cos(a), radius * np.sin(a)
 
 
-def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
+def palette(image: np.ndarray, arena: Arena) -> tuple[np.ndarray, np.ndarray]:
     """The tile colours (Lab, one per row): per ring, the colours that cover at least a
-    fifth of its unwarped inside (tiles; figures are smaller and many-coloured), and the
-    central disc's."""
+    fifth of its unwarped inside (tiles; figures are smaller and many-coloured); and apart,
+    the central disc's (orange: close to a brown figure's colour once lightness counts
+    little, so it only counts over the disc). The k-means is seeded (``SEED``): OpenCV's random state is shared by
+    the process, and an unseeded close call read differently from run to run."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     edges = arena.radii
     colours = []
@@ -355,14 +393,16 @@ def palette(image: np.ndarray, arena: Arena) -> np.ndarray:
         x, y = arena.project(-radii * np.cos(angles), radii * np.sin(angles))
         samples = cv2.remap(lab, x.astype(np.float32), y.astype(np.float32), cv2.INTER_NEAREST)
         samples = samples.reshape(-1, 3).astype(np.float32)
+        cv2.setRNGSeed(SEED + r)          # k-means++ starts from random centres: the same ones every time
         _, labels, centres = cv2.kmeans(samples, 4, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0),
                                         2, cv2.KMEANS_PP_CENTERS)
         share = np.bincount(labels.ravel(), minlength=4) / len(labels)
-        colours += [c for c, s in zip(centres, share) if s >= 0.2]
-    return np.array(colours, np.float32)
+        colours.append(np.array([c for c, s in zip(centres, share) if s >= 0.2], np.float32).reshape(-1, 3))
+    return np.concatenate(colours[:RINGS]), colours[RINGS]
 
 
-def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray, light: float = LIGHT) -> tuple[np.ndarray, np.ndarray]:
+def foreign(image: np.ndarray, arena: Arena, colours: tuple[np.ndarray, np.ndarray],
+            light: float = LIGHT) -> tuple[np.ndarray, np.ndarray]:
     """Pixels of the arena unlike every tile colour (figures, their shadows), with the tile
     borders (thin dark joints the figures' runs cross) and small gaps up a figure (between
     its legs and body, say) bridged: (feet, bodies) bool images. Outside the arena no
@@ -370,15 +410,17 @@ def foreign(image: np.ndarray, arena: Arena, colours: np.ndarray, light: float =
     bodies of far figures rise over the rim: the second image keeps them (not the grass). Lightness counts for little
     (``light``, ``LIGHT`` in the game's look): the stands cast shade across the arena."""
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    near = np.full(lab.shape[:2], np.inf, np.float32)
-    for c in colours:
-        d = np.square(lab[..., 0] - c[0]) * light ** 2 + np.square(lab[..., 1] - c[1]) + np.square(lab[..., 2] - c[2])
-        np.minimum(near, d, out=near)
-    out = near > FOREIGN ** 2
-    h, w = out.shape
+    h, w = lab.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     u, v = arena.plane(xs, ys)
     radius = np.hypot(u, v)
+    near = [np.full((h, w), np.inf, np.float32) for _ in colours]        # to the rings' colours, to the disc's
+    for group, least in zip(colours, near):
+        for c in group:
+            d = np.square(lab[..., 0] - c[0]) * light ** 2 + np.square(lab[..., 1] - c[1]) \
+                + np.square(lab[..., 2] - c[2])
+            np.minimum(least, d, out=least)
+    out = np.where(radius < arena.radii[-1], np.minimum(*near), near[0]) > FOREIGN ** 2
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase - 15.0) % 30.0
     joint = 0.06 * arena.width
     on_edge = np.min([np.abs(radius - e) for e in arena.radii], axis=0) < joint
@@ -405,38 +447,57 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
     red = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(red)
     out = mask.copy()
+    rim = ((hsv[..., 0] <= RIM_HUE) | (hsv[..., 0] >= 172)) & (hsv[..., 1] > 110)
+    rimless = mask & ~rim       # a badge's shaded lower rim, dark red to orange on a yellow tile, is no figure under it
     for x, y, w, h, area in stats[1:]:
         if area < 6 or not 0.5 <= h / w <= 1.6 or area < 0.35 * w * h:
             continue
-        _, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
-        size = FIGURE * arena.width / (1.0 + arena.tilt * float(v) / arena.outer)
+        u, v = arena.plane(np.float64(x + w / 2), np.float64(y + h))
+        size = FIGURE * arena.width / float(arena.depth(u, v))
         x0, x1 = max(0, int(x - size)), int(x + w + size)
-        gap = out[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
+        gap = rimless[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
         under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
         if gap.size and gap.mean() < 0.2 and under >= max(4.0, 0.1 * area):
             out[max(0, y - 2):y + h + 2, max(0, x - 2):x + w + 2] = False
+            below = (slice(y + h + 2, y + h + 4), slice(max(0, x - 2), x + w + 2))     # the rest of its rim
+            out[below] &= ~rim[below]
     return out
+
+
+def _lowest_nearby(labels: np.ndarray, count: int, figure: float) -> np.ndarray:
+    """Per blob and image column (count × width): the lowest row of that blob within
+    ``REACH`` figure widths either side (−1: none). A run's bottom with its own blob going
+    on further down right beside it is the lower edge of a wider part (a head, an arm, a
+    wing over a narrower body), not feet."""
+    ys, xs = np.nonzero(labels)
+    lowest = np.full((count, labels.shape[1]), -1.0, np.float32)
+    np.maximum.at(lowest, (labels[ys, xs], xs), ys.astype(np.float32))
+    span = 2 * max(1, int(round(REACH * figure))) + 1
+    return cv2.dilate(lowest, np.ones((1, span), np.uint8))
 
 
 def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per cell (rings, slices): the image columns in which a run of foreign pixels ends
     on that cell, in units of a figure's width there (``FIGURE`` of a ring's width, seen at
-    that depth), and the blob of ``mask`` most of them belong to (0: none). A run counts
+    that depth), and (stands, rings × slices × 3) the blob of ``mask`` most of them belong
+    to (0: none) with the plane point (u, v) its feet there stand on, on average. A run counts
     when nothing foreign lies just below it (a badge floating over a head does not stand)
     and it is a figure's height tall (specks do not), counting the ``body`` image above it
-    (default ``mask``)."""
+    (default ``mask``), and when its blob does not go on lower right beside it
+    (``_lowest_nearby``: a wider part's lower edge is not where the figure stands)."""
     body = mask if body is None else body
     h, w = mask.shape
     counts = np.zeros((RINGS, SLICES))
-    owners = np.zeros((RINGS, SLICES), int)
+    stands = np.zeros((RINGS, SLICES, 3))
     below = np.vstack([mask[1:], np.zeros((1, w), bool)])
     ys, xs = np.nonzero(mask & ~below)
     if not len(xs):
-        return counts, owners
-    _, labels = cv2.connectedComponents(mask.astype(np.uint8))
+        return counts, stands
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8))
     u, v = arena.plane(xs.astype(np.float64), ys.astype(np.float64))
-    d = 1.0 + arena.tilt * v / arena.outer
+    d = arena.depth(u, v)
     figure = FIGURE * arena.width / d                      # a figure's width (and height) there, in pixels
+    feet = _lowest_nearby(labels, count, float(np.median(figure)))[labels[ys, xs], xs] <= ys + STEP * figure
     cum = np.vstack([np.zeros((1, w), int), np.cumsum(mask, axis=0)])     # cum[y] = foreign pixels above row y
     up = np.vstack([np.zeros((1, w), int), np.cumsum(body, axis=0)])
     top = np.clip(ys + 1 - np.round(figure).astype(int), 0, h)
@@ -446,38 +507,59 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
     v = v + 0.1 * arena.width                              # the feet's middle, behind their front edge
     radius = np.hypot(u, v)
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase) % 360.0
-    shares: dict[tuple[int, int], dict[int, float]] = {}
-    for r, a, size, label, ok in zip(radius, angle, figure, labels[ys, xs], tall & clear):
+    shares: dict[tuple[int, int], dict[int, np.ndarray]] = {}      # per cell and blob: width, width·u, width·v
+    for r, a, size, label, ok, pu, pv in zip(radius, angle, figure, labels[ys, xs], tall & clear & feet, u, v):
         ring = arena.ring_of(float(r))
         if ok and ring is not None and r < arena.outer - 0.1 * arena.width:
             cell = (ring, int(round(a / 30.0)) % SLICES)
-            counts[cell] += 1.0 / size
             mine = shares.setdefault(cell, {})
-            mine[int(label)] = mine.get(int(label), 0.0) + 1.0 / size
+            mine[int(label)] = mine.get(int(label), 0.0) + np.array([1.0, pu, pv]) / size
+    main: dict[int, float] = {}                            # per blob, its largest share of feet on one cell
+    for mine in shares.values():
+        for label, share in mine.items():
+            main[label] = max(main.get(label, 0.0), share[0])
     for cell, mine in shares.items():
-        owners[cell] = max(mine, key=mine.get)             # type: ignore[arg-type]
-    return counts, owners
+        counts[cell] = sum(share[0] for label, share in mine.items() if not _spill(share[0], main[label]))
+        owner = max(mine, key=lambda label: mine[label][0])
+        stands[cell] = (owner, *(mine[owner][1:] / mine[owner][0]))
+    return counts, stands
+
+
+def _spill(share: float, main: float) -> bool:
+    """Whether a blob's feet on one cell are a spill of the figure standing on another: a
+    few columns (at most ``SPILL`` times ``FOOT``) beside a clear stand (``SURE`` times that
+    at least) of the same blob. One figure's feet or a head's edge reaching over a border
+    must not make a close call; a second figure merged into the blob with that little of its
+    feet showing leaves the enemies no multiple of 4, and is refused as such."""
+    return share < main and share <= SPILL * FOOT and main >= SURE * SPILL * FOOT
 
 
 def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[list[list[bool]], float]:
     """Which cells hold an enemy (its feet stand there) and a confidence (0..1) from the
     closest call; NoBoardFound when a call is too close, when one figure's feet make two
-    enemies, or when the enemies seen are no multiple of 4 (one may stand hidden behind
-    another: the rules want full groups)."""
+    enemies (two cells' feet of one blob closer than ``APART`` ring widths: two figures
+    merged into one blob stand a cell apart, one figure's feet over a border do not), when
+    none is seen (a boss battle puts panels on the tiles and the boss in the middle), or when
+    the enemies seen are no multiple of 4 (one may stand hidden behind another: the rules
+    want full groups)."""
     xs, ys = arena.project(*_circle(arena.outer))
     x0, y0 = max(0, int(xs.min()) - 2), max(0, int(ys.min() - arena.width))     # far figures rise over the rim
     image = image[y0:int(ys.max()) + 3, x0:int(xs.max()) + 3]     # the arena's box: all that counts
     arena = replace(arena, cx=arena.cx - x0, cy=arena.cy - y0)
     feet, body = foreign(image, arena, palette(image, arena), light)
-    counts, owners = foot_counts(without_badges(image, feet, arena), arena, body)
+    counts, stands = foot_counts(without_badges(image, feet, arena), arena, body)
     try:
         taken, confidence = decide(counts, FOOT, SURE * FOOT)
     except NoBoardFound as exc:
         raise CellsRefused(str(exc)) from None
-    standing = owners[np.array(taken)]
-    if len(set(standing.tolist())) < len(standing):
-        raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
+    standing = stands[np.array(taken)]
+    for k, (owner, u, v) in enumerate(standing):
+        if any(other == owner and math.hypot(u - ou, v - ov) < APART * arena.width for other, ou, ov in standing[:k]):
+            raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
     seen = sum(map(sum, taken))
+    if not seen:
+        raise CellsRefused("no enemy stands on the arena: not a ring battle to line up (a boss arena's panels, "
+                           "or a battle already won)")
     if seen % 4:
         raise CellsRefused(f"{seen} enemies seen, not a multiple of 4: one may be hidden behind another")
     return taken, confidence
@@ -486,7 +568,7 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
 def scaled(arena: Arena, k: float) -> Arena:
     """The arena of a picture ``k`` times the size."""
     return Arena(arena.cx * k, arena.cy * k, arena.outer * k, arena.inner * k, arena.squash, arena.tilt,
-                 tuple(e * k for e in arena.radii), arena.phase, arena.roll)
+                 tuple(e * k for e in arena.radii), arena.phase, arena.roll, arena.skew)
 
 
 def read_camera(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena, float, list[list[bool]], float]:
