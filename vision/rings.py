@@ -811,14 +811,10 @@ def _read_default(image: np.ndarray) -> tuple[Arena, float, list[list[bool]], fl
 def check_solvable(board: Board) -> None:
     """The game only sets battles that can be won within their budget: a board read from
     the game's camera that cannot (within the panel's N, else the default) was misread (a
-    figure hidden, or seen a ring off), and is refused rather than passed off. Nor does it
-    set one with no enemy: an empty arena seen through the camera is a boss arena (its
-    panels are flat, no figure stands on them) or no battle at all."""
+    figure hidden, or seen a ring off), and is refused rather than passed off. (An arena
+    with no enemy at all is refused earlier, by the camera reader's cell stage.)"""
     from solvers.rings import solve
 
-    if not any("x" in ring for ring in board.cells):
-        raise NoBoardFound("no enemies stand on the arena: not an enemy battle (a boss arena, or a stage "
-                           "between battles)")
     if not solve(board).solved:
         budget = board.budget if board.budget is not None else DEFAULT_BUDGET
         raise NoBoardFound(f"the arena read has no answer within {budget} moves, as every battle does: "
