@@ -452,9 +452,14 @@ class _Search:
                 self.restrict(dom, e, ~bit, queue)
 
     def choose(self, dom: list[int]) -> int:
-        """The open edge with the fewest choices, at the node with the least slack."""
+        """The open edge to branch on (the first of ``ranked``), -1 when none is open."""
+        ranked = self.ranked(dom)
+        return ranked[0] if ranked else -1
+
+    def ranked(self, dom: list[int]) -> list[int]:
+        """The open edges, those at the node with the least slack first, then those
+        with the fewest choices."""
         net = self.net
-        best, best_key = -1, None
         slack = []
         for n in range(len(net.pos)):
             on = und = 0
@@ -465,47 +470,71 @@ class _Search:
                 elif d != NONE and d & (d - 1):
                     und += 1
             slack.append(und - (net.need[n] - on) if und else 99)
+        keyed = []
         for e, d in enumerate(dom):
             if d & (d - 1):
                 a, b = net.edges[e]
-                key = (min(slack[a], slack[b]), bin(d).count("1"), -net.need[a] - net.need[b])
-                if best_key is None or key < best_key:
-                    best, best_key = e, key
-        return best
+                keyed.append((min(slack[a], slack[b]), bin(d).count("1"), -net.need[a] - net.need[b], e))
+        keyed.sort()
+        return [key[-1] for key in keyed]
 
     def probe(self, dom: list[int]) -> int | None:
         """Probing: every value of every open edge is tried with full propagation; the
         edge keeps the values that survive, and every edge keeps only the values some
-        surviving try left it (what all tries agree on holds), until nothing changes.
-        None when the branch breaks a rule, else the edge to branch on: the one whose
-        tries narrowed the most other edges (the product over its values, as look-ahead
-        SAT solvers weigh a variable), -1 when none is left open."""
-        changed = True
-        while changed:
-            changed = False
-            best, best_score = -1, 0
-            for e, d in enumerate(dom):
-                if not d & (d - 1):
+        surviving try left it (what all tries agree on holds), until a round over the
+        open edges changes nothing. A value that a surviving try of another edge forced
+        is not tried again in that round (it would survive: its propagation is part of
+        that try's); its edge then keeps only the values that survive. None when the
+        branch breaks a rule, else the edge to branch on: the one whose tries narrowed
+        the most other edges (the product over its values, as look-ahead SAT solvers
+        weigh a variable), -1 when none is left open (a try that settles every edge is
+        taken at once)."""
+        order = self.ranked(dom)     # tight edges first: their tries fail or force most
+        best, best_score = -1, 0
+        since = i = 0               # tries since the last change, and where we are
+        forced: set[tuple[int, int]] = set()     # (edge, value) forced by a surviving try
+        while since < len(order):
+            e = order[i]
+            i = (i + 1) % len(order)
+            since += 1
+            d = dom[e]
+            if not d & (d - 1):
+                continue
+            union = None
+            score = 1
+            failed = skipped = 0
+            for bit in (NONE, *self.shape_bits):
+                if not d & bit:
                     continue
-                union = None
-                score = 1
-                for bit in (NONE, *self.shape_bits):
-                    if not d & bit:
-                        continue
-                    child = self.narrowed(dom, e, bit)
-                    if child is None or not self.settle(child, _touched(dom, child)):
-                        continue
-                    score *= sum(x != y for x, y in zip(dom, child))
-                    union = child if union is None else [x | y for x, y in zip(union, child)]
-                if union is None:
+                if (e, bit) in forced:
+                    skipped |= bit
+                    continue
+                child = self.narrowed(dom, e, bit)
+                if child is None or not self.settle(child, _touched(dom, child)):
+                    failed |= bit
+                    continue
+                if all(not x & (x - 1) for x in child):
+                    dom[:] = child
+                    return -1
+                score *= sum(x != y for x, y in zip(dom, child))
+                for f in order:
+                    x = child[f]
+                    if x != dom[f] and not x & (x - 1):
+                        forced.add((f, x))
+                union = child if union is None else [x | y for x, y in zip(union, child)]
+            if skipped:
+                union = self.narrowed(dom, e, ~failed) if failed else dom
+            if union is None:
+                return None
+            if union != dom:
+                dom[:] = union
+                if not self.settle(dom):    # the union of settled branches may not be
                     return None
-                if union != dom:
-                    dom[:] = union
-                    if not self.settle(dom):    # the union of settled branches may not be
-                        return None
-                    changed = True
-                elif score > best_score:
-                    best, best_score = e, score
+                since = 0
+                forced.clear()
+                best, best_score = -1, 0
+            elif score > best_score:
+                best, best_score = e, score
         return best
 
     def narrowed(self, dom: list[int], e: int, allowed: int) -> list[int] | None:
