@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 import re
+from operator import ne, or_
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -40,6 +41,7 @@ from solvers.common import BoardError, Progress, SolveResult, check_width, split
 Pos = tuple[int, int]
 STEPS: tuple[Pos, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 NONE = 1  # domain bit for "no edge"; shape i is bit 2 << i
+NEED, LAST = 1, 2  # what a depth-first subtree holds (see _Search.cuts)
 # The search gives up after this many nodes by default. Its memory is one domain list per
 # level of the depth-first search (a few hundred KB at most), so the cap bounds time.
 MAX_NODES = 2_000_000
@@ -323,7 +325,9 @@ class _Search:
                 nbrs[b].append((a, e))
             self.nbrs.append(nbrs)
         self.mine = [[n for n, o in enumerate(net.owner) if o == s] for s in range(len(net.ends))]
-        self.own = [[o == s for o in net.owner] for s in range(len(net.ends))]
+        self.holds = [[NEED if o == s else 0 for o in net.owner] for s in range(len(net.ends))]
+        for s, (_, last) in enumerate(net.ends):
+            self.holds[s][last] |= LAST
 
     def restrict(self, dom: list[int], e: int, allowed: int, queue: list[int]) -> None:
         new = dom[e] & allowed
@@ -413,16 +417,15 @@ class _Search:
         and never otherwise, as the trail could not come back: it is left undrawn, and
         needs beyond it break the rules."""
         net = self.net
-        size = len(net.pos)
         nbrs = self.nbrs[s]
-        needed = self.own[s][:]        # its own nodes, and the ends of its drawn edges
-        first, last = net.ends[s]
+        first = net.ends[s][0]
+        size = len(net.pos)
         disc = [-1] * size
         low = [0] * size
-        below = [0] * size             # needs in the depth-first subtree
-        beyond = [False] * size        # the subtree holds the last terminal
-        beyond[last] = True
-        disc[first] = low[first] = 0
+        # what the depth-first subtree of a node holds: NEED a need (its own nodes, and
+        # the ends of its drawn edges), LAST the second terminal
+        holds = self.holds[s][:]
+        disc[first] = 0
         count = 1
         stack = [(first, -1, iter(nbrs[first]))]
         while stack:
@@ -432,7 +435,7 @@ class _Search:
                 if not d & bit:
                     continue
                 if d == bit:
-                    needed[u] = True
+                    holds[u] |= NEED
                 if e == via:
                     continue
                 dv = disc[v]
@@ -445,18 +448,17 @@ class _Search:
                     low[u] = dv
             else:
                 stack.pop()
-                below[u] += needed[u]
                 if stack:
                     p = stack[-1][0]
-                    if low[u] < low[p]:
-                        low[p] = low[u]
-                    below[p] += below[u]
-                    if beyond[u]:
-                        beyond[p] = True
-                    if low[u] > disc[p]:            # via is a bridge
-                        if beyond[u]:
+                    lu = low[u]
+                    if lu < low[p]:
+                        low[p] = lu
+                    h = holds[u]
+                    holds[p] |= h
+                    if lu > disc[p]:                # via is a bridge
+                        if h & LAST:
                             self.restrict(dom, via, bit, queue)
-                        elif below[u]:
+                        elif h:
                             raise _Contradiction(f"shape {s} would cross a bridge twice")
                         else:
                             self.restrict(dom, via, ~bit, queue)
@@ -539,12 +541,12 @@ class _Search:
                 if child is None or not self.settle(child, _touched(dom, child) & (-1 if thorough or bit == NONE else bit)):
                     failed |= bit
                     continue
-                score *= sum(x != y for x, y in zip(dom, child))
+                score *= sum(map(ne, dom, child))
                 for f in order:
                     x = child[f]
                     if x != dom[f] and not x & (x - 1):
                         forced.add((f, x))
-                union = child if union is None else [x | y for x, y in zip(union, child)]
+                union = child if union is None else list(map(or_, union, child))
             if skipped:
                 union = self.narrowed(dom, e, ~failed) if failed else dom
             if union is None:
