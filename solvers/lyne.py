@@ -538,7 +538,8 @@ class _Search:
                         dom[:] = child
                         return -1
                     child = None
-                if child is None or not self.settle(child, _touched(dom, child) & (-1 if thorough or bit == NONE else bit)):
+                shapes = -1 if thorough or bit == NONE else bit     # whose cuts to re-run
+                if child is None or not self.settle(child, _touched(dom, child) & shapes):
                     failed |= bit
                     continue
                 score *= sum(map(ne, dom, child))
@@ -768,7 +769,9 @@ def generate(rows: int, cols: int, rng: random.Random, hubs: int = 0, shapes: st
     non-crossing walk per shape that never reuses an edge or touches a terminal; a place
     passed by two to four walks (or twice by one) becomes a hub, a place passed once a
     node of that walk's shape, an unvisited place empty; empty outer rows and columns
-    are cut off."""
+    are cut off. ``stretch`` makes the walks that many times longer and ``revisit`` weighs
+    a step onto a place already visited against one onto a fresh place; ``stretch=3,
+    revisit=8`` makes the densest levels (14 to 40 hubs on 7×7 and 8×8)."""
     for _ in range(tries):
         made = _try_generate(rows, cols, rng, hubs, shapes, stretch, revisit)
         if made is not None:
