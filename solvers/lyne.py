@@ -13,36 +13,56 @@ the first terminal cannot reach cannot be the shape's (and breaks the branch if 
 needs it), and a bridge is drawn when the second terminal lies beyond it, else left
 undrawn (the trail could not come back). Search branches on the edge with the fewest
 choices at the tightest node, trying "no edge" first (hubs get most of their edges from
-shape nodes); a board that takes more than ~150 search nodes is searched again probing the first two levels (``RUNS``): every
-value of every open edge is tried and propagated, what fails is removed, what all tries
-agree on is kept, and the search branches on the edge whose tries narrowed the board most
-(look-ahead). A branch re-runs the cut rules only of the shapes its narrowing touched. A
-full assignment is turned into paths by tracing each shape's Euler trail (Hierholzer)
-from one terminal to the other. Measured (``bench lyne``): real levels need under 5
-search nodes; generated 7×7 levels with up to 20 hubs take ~1.3 ms median and under
-60 ms at worst, where the plain per-shape path search, ``solve_plain`` (kept as the
-baseline and the tests' reference), takes seconds.
+shape nodes). A board that takes more than ~150 search nodes is searched again, probing
+(see ``_runs``): at a probed node every value of every open edge is tried and
+propagated, what fails is removed, what all tries agree on is kept, and the search
+branches on the edge whose tries narrowed the board most (look-ahead). Runs probing the
+first two levels and runs probing every level take turns with growing budgets: each kind
+has boards on which it strays for thousands of nodes while the other settles them in a
+few hundred (deep tries check the cuts of the tried shape only: about half the cost).
+A branch re-runs the cut rules only of the shapes its narrowing touched. A full
+assignment is turned into paths by tracing each shape's Euler trail (Hierholzer) from one
+terminal to the other. Measured (``bench lyne``): real levels need under 5 search nodes;
+generated 7×7 levels with up to 20 hubs take ~1.3 ms median; the densest generated 7×7
+levels (14–31 hubs) ~3 ms median and up to ~0.2 s, where the plain per-shape path
+search, ``solve_plain`` (kept as the baseline and the tests' reference), takes seconds
+on far easier boards.
 """
 from __future__ import annotations
 
 import random
 import re
+from operator import ne, or_
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from solvers.common import BoardError, Progress, SolveResult, check_width, split_rows
 
 Pos = tuple[int, int]
 STEPS: tuple[Pos, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 NONE = 1  # domain bit for "no edge"; shape i is bit 2 << i
+NEED, LAST = 1, 2  # what a depth-first subtree holds (see _Search.cuts)
 # The search gives up after this many nodes by default. Its memory is one domain list per
 # level of the depth-first search (a few hundred KB at most), so the cap bounds time.
 MAX_NODES = 2_000_000
-# The successive runs of the search (see solve): how deep it probes, and how many nodes
-# it may take before the next run (None: up to the cap). Probing the first two levels
-# with look-ahead branching settled every hub-dense 7x7 level tried in a few dozen nodes;
-# probing deeper costs more than it saves.
-RUNS: tuple[tuple[int, int | None], ...] = ((0, 150), (2, None))
+# The successive runs of the search (see solve): a short plain run, then runs probing the
+# first two levels and runs probing every level take turns, each pair with four times the
+# budget (in search nodes) of the pair before, until one run finishes or the cap is hit.
+# A board hard for one kind is mostly easy for the other; a probing node costs some 50
+# plain ones, hence the budgets.
+PLAIN_RUN = 150
+SHALLOW, EVERY_LEVEL = 2, 1 << 30
+RUN_BUDGETS = {SHALLOW: 250, EVERY_LEVEL: 30}
+
+
+def _runs() -> Iterator[tuple[int, int]]:
+    """(probe depth, node budget) of each run of the search, without end."""
+    yield 0, PLAIN_RUN
+    scale = 1
+    while True:
+        for depth, budget in RUN_BUDGETS.items():
+            yield depth, budget * scale
+        scale *= 4
 
 
 @dataclass(frozen=True)
@@ -292,6 +312,7 @@ class _Search:
         self.nodes = 0
         self.limit = limit
         self.progress = progress
+        self.root: tuple[list[int], int | None] | None = None  # the probed root
         self.probe_depth = 0    # search nodes shallower than this probe every open edge
         # per shape: the edges it may ever use, and for each node the neighbours over them
         self.may = [[e for e, d in enumerate(net.start) if d & bit] for bit in self.shape_bits]
@@ -304,7 +325,9 @@ class _Search:
                 nbrs[b].append((a, e))
             self.nbrs.append(nbrs)
         self.mine = [[n for n, o in enumerate(net.owner) if o == s] for s in range(len(net.ends))]
-        self.own = [[o == s for o in net.owner] for s in range(len(net.ends))]
+        self.holds = [[NEED if o == s else 0 for o in net.owner] for s in range(len(net.ends))]
+        for s, (_, last) in enumerate(net.ends):
+            self.holds[s][last] |= LAST
 
     def restrict(self, dom: list[int], e: int, allowed: int, queue: list[int]) -> None:
         new = dom[e] & allowed
@@ -394,16 +417,15 @@ class _Search:
         and never otherwise, as the trail could not come back: it is left undrawn, and
         needs beyond it break the rules."""
         net = self.net
-        size = len(net.pos)
         nbrs = self.nbrs[s]
-        needed = self.own[s][:]        # its own nodes, and the ends of its drawn edges
-        first, last = net.ends[s]
+        first = net.ends[s][0]
+        size = len(net.pos)
         disc = [-1] * size
         low = [0] * size
-        below = [0] * size             # needs in the depth-first subtree
-        beyond = [False] * size        # the subtree holds the last terminal
-        beyond[last] = True
-        disc[first] = low[first] = 0
+        # what the depth-first subtree of a node holds: NEED a need (its own nodes, and
+        # the ends of its drawn edges), LAST the second terminal
+        holds = self.holds[s][:]
+        disc[first] = 0
         count = 1
         stack = [(first, -1, iter(nbrs[first]))]
         while stack:
@@ -413,7 +435,7 @@ class _Search:
                 if not d & bit:
                     continue
                 if d == bit:
-                    needed[u] = True
+                    holds[u] |= NEED
                 if e == via:
                     continue
                 dv = disc[v]
@@ -426,18 +448,17 @@ class _Search:
                     low[u] = dv
             else:
                 stack.pop()
-                below[u] += needed[u]
                 if stack:
                     p = stack[-1][0]
-                    if low[u] < low[p]:
-                        low[p] = low[u]
-                    below[p] += below[u]
-                    if beyond[u]:
-                        beyond[p] = True
-                    if low[u] > disc[p]:            # via is a bridge
-                        if beyond[u]:
+                    lu = low[u]
+                    if lu < low[p]:
+                        low[p] = lu
+                    h = holds[u]
+                    holds[p] |= h
+                    if lu > disc[p]:                # via is a bridge
+                        if h & LAST:
                             self.restrict(dom, via, bit, queue)
-                        elif below[u]:
+                        elif h:
                             raise _Contradiction(f"shape {s} would cross a bridge twice")
                         else:
                             self.restrict(dom, via, ~bit, queue)
@@ -452,9 +473,14 @@ class _Search:
                 self.restrict(dom, e, ~bit, queue)
 
     def choose(self, dom: list[int]) -> int:
-        """The open edge with the fewest choices, at the node with the least slack."""
+        """The open edge to branch on (the first of ``ranked``), -1 when none is open."""
+        ranked = self.ranked(dom)
+        return ranked[0] if ranked else -1
+
+    def ranked(self, dom: list[int]) -> list[int]:
+        """The open edges, those at the node with the least slack first, then those
+        with the fewest choices."""
         net = self.net
-        best, best_key = -1, None
         slack = []
         for n in range(len(net.pos)):
             on = und = 0
@@ -465,47 +491,76 @@ class _Search:
                 elif d != NONE and d & (d - 1):
                     und += 1
             slack.append(und - (net.need[n] - on) if und else 99)
+        keyed = []
         for e, d in enumerate(dom):
             if d & (d - 1):
                 a, b = net.edges[e]
-                key = (min(slack[a], slack[b]), bin(d).count("1"), -net.need[a] - net.need[b])
-                if best_key is None or key < best_key:
-                    best, best_key = e, key
-        return best
+                keyed.append((min(slack[a], slack[b]), bin(d).count("1"), -net.need[a] - net.need[b], e))
+        keyed.sort()
+        return [key[-1] for key in keyed]
 
-    def probe(self, dom: list[int]) -> int | None:
+    def probe(self, dom: list[int], thorough: bool = True) -> int | None:
         """Probing: every value of every open edge is tried with full propagation; the
         edge keeps the values that survive, and every edge keeps only the values some
-        surviving try left it (what all tries agree on holds), until nothing changes.
-        None when the branch breaks a rule, else the edge to branch on: the one whose
-        tries narrowed the most other edges (the product over its values, as look-ahead
-        SAT solvers weigh a variable), -1 when none is left open."""
-        changed = True
-        while changed:
-            changed = False
-            best, best_score = -1, 0
-            for e, d in enumerate(dom):
-                if not d & (d - 1):
+        surviving try left it (what all tries agree on holds), until a round over the
+        open edges changes nothing. A value that a surviving try of another edge forced
+        is not tried again in that round (it would survive: its propagation is part of
+        that try's); its edge then keeps only the values that survive. None when the
+        branch breaks a rule, else the edge to branch on: the one whose tries narrowed
+        the most other edges (the product over its values, as look-ahead SAT solvers
+        weigh a variable), -1 when none is left open (a try that settles every edge is
+        taken at once). Unless ``thorough``, a try of a shape re-runs the cut rules of
+        that shape only (half the time below the first levels; the branch taken is
+        settled in full anyway)."""
+        order = self.ranked(dom)     # tight edges first: their tries fail or force most
+        best, best_score = -1, 0
+        since = i = 0               # tries since the last change, and where we are
+        forced: set[tuple[int, int]] = set()     # (edge, value) forced by a surviving try
+        while since < len(order):
+            e = order[i]
+            i = (i + 1) % len(order)
+            since += 1
+            d = dom[e]
+            if not d & (d - 1):
+                continue
+            union = None
+            score = 1
+            failed = skipped = 0
+            for bit in (NONE, *self.shape_bits):
+                if not d & bit:
                     continue
-                union = None
-                score = 1
-                for bit in (NONE, *self.shape_bits):
-                    if not d & bit:
-                        continue
-                    child = self.narrowed(dom, e, bit)
-                    if child is None or not self.settle(child, _touched(dom, child)):
-                        continue
-                    score *= sum(x != y for x, y in zip(dom, child))
-                    union = child if union is None else [x | y for x, y in zip(union, child)]
-                if union is None:
+                if (e, bit) in forced:
+                    skipped |= bit
+                    continue
+                child = self.narrowed(dom, e, bit)
+                if child is not None and all(not x & (x - 1) for x in child):
+                    if self.settle(child):      # every edge decided: an answer
+                        dom[:] = child
+                        return -1
+                    child = None
+                shapes = -1 if thorough or bit == NONE else bit     # whose cuts to re-run
+                if child is None or not self.settle(child, _touched(dom, child) & shapes):
+                    failed |= bit
+                    continue
+                score *= sum(map(ne, dom, child))
+                for f in order:
+                    x = child[f]
+                    if x != dom[f] and not x & (x - 1):
+                        forced.add((f, x))
+                union = child if union is None else list(map(or_, union, child))
+            if skipped:
+                union = self.narrowed(dom, e, ~failed) if failed else dom
+            if union is None:
+                return None
+            if union != dom:
+                dom[:] = union
+                if not self.settle(dom):    # the union of settled branches may not be
                     return None
-                if union != dom:
-                    dom[:] = union
-                    if not self.settle(dom):    # the union of settled branches may not be
-                        return None
-                    changed = True
-                elif score > best_score:
-                    best, best_score = e, score
+                since = 0
+                forced.clear()
+                best, best_score = -1, 0
+            elif score > best_score:
+                best, best_score = e, score
         return best
 
     def narrowed(self, dom: list[int], e: int, allowed: int) -> list[int] | None:
@@ -530,7 +585,12 @@ class _Search:
             return None
         e = -1
         if depth < self.probe_depth:
-            e = self.probe(dom)
+            if depth == 0 and self.root is not None:   # every run probes the root alike
+                dom[:], e = self.root
+            else:
+                e = self.probe(dom, depth < SHALLOW)
+                if depth == 0:
+                    self.root = (dom[:] if e is not None else dom, e)
             if e is None:
                 return None
         if e < 0:
@@ -598,13 +658,13 @@ def solve(board: Board, max_nodes: int | None = None,
     except _Contradiction as exc:
         return SolveResult(False, reason=f"impossible from the start: {exc}", stats={"nodes": 0})
     # Most boards need a few dozen nodes and no probing; a board that takes more is
-    # searched again probing the first levels. Each run's nodes count towards the cap.
+    # searched again, probing (see _runs). Each run's nodes count towards the cap.
     limit = search.limit
     found = None
     try:
-        for depth, budget in RUNS:
+        for depth, budget in _runs():
             search.probe_depth = depth
-            search.limit = limit if budget is None else min(limit, search.nodes + budget)
+            search.limit = min(limit, search.nodes + budget)
             try:
                 found = search.search(dom[:])
                 break
@@ -703,26 +763,29 @@ def solve_plain(board: Board, max_steps: int | None = None) -> dict[str, list[li
 # ------------------------------------------------------------------------- generator
 
 def generate(rows: int, cols: int, rng: random.Random, hubs: int = 0, shapes: str = "tds",
-             tries: int = 5000) -> tuple[Board, dict[str, list[list[int]]]]:
+             tries: int = 5000, stretch: int = 1,
+             revisit: int = 3) -> tuple[Board, dict[str, list[list[int]]]]:
     """A solvable level with at least ``hubs`` hubs, and one solution: one random
     non-crossing walk per shape that never reuses an edge or touches a terminal; a place
     passed by two to four walks (or twice by one) becomes a hub, a place passed once a
     node of that walk's shape, an unvisited place empty; empty outer rows and columns
-    are cut off."""
+    are cut off. ``stretch`` makes the walks that many times longer and ``revisit`` weighs
+    a step onto a place already visited against one onto a fresh place; ``stretch=3,
+    revisit=8`` makes the densest levels (14 to 40 hubs on 7×7 and 8×8)."""
     for _ in range(tries):
-        made = _try_generate(rows, cols, rng, hubs, shapes)
+        made = _try_generate(rows, cols, rng, hubs, shapes, stretch, revisit)
         if made is not None:
             return made
     raise ValueError(f"could not generate a {rows}x{cols} level with {hubs} hubs")
 
 
-def _try_generate(rows: int, cols: int, rng: random.Random, hubs: int,
-                  shapes: str) -> tuple[Board, dict[str, list[list[int]]]] | None:
+def _try_generate(rows: int, cols: int, rng: random.Random, hubs: int, shapes: str, stretch: int,
+                  revisit: int) -> tuple[Board, dict[str, list[list[int]]]] | None:
     visits: dict[Pos, list[str]] = {}
     ends: set[Pos] = set()
     used: set[frozenset] = set()
     solution = {}
-    target = rows * cols // len(shapes)
+    target = rows * cols * stretch // len(shapes)
     for shape in shapes:
         free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in visits]
         if len(free) < 2:
@@ -741,7 +804,7 @@ def _try_generate(rows: int, cols: int, rng: random.Random, hubs: int,
                 if at[0] != nxt[0] and at[1] != nxt[1] and \
                         frozenset(((at[0], nxt[1]), (nxt[0], at[1]))) in used:
                     continue
-                options += [nxt] * (3 if nxt in visits else 1)  # revisits make hubs
+                options += [nxt] * (revisit if nxt in visits else 1)  # revisits make hubs
             if not options:
                 break
             nxt = rng.choice(options)
