@@ -5,7 +5,10 @@ derived from the panel is stored). A picture drawn over by hand, or another scen
 refused; the answer is judged by the rule checker, and hints sit on the real valves."""
 from __future__ import annotations
 
+import itertools
 import json
+import math
+import random
 from pathlib import Path
 
 import cv2
@@ -67,6 +70,72 @@ def test_wrenches_read_as_closed_valves_at_other_crops_and_scales(panel, profile
     result = solve(found.board)
     if result.solved:
         assert validate(found.board, result.solution) == []
+
+
+def three_wrench_cases() -> list[tuple[str, dict]]:
+    """Every seventh of the 165 sets of three valves, each with its own crop holding the
+    panel, scale, JPEG quality and handle angle (one angle a picture: the game draws one
+    wrench), from a fixed seed. Handles leave at least 25° off the rows of valves: one
+    lying along a row into the next wrench's jaw hides it (refused; tested below)."""
+    rng = random.Random(13)
+    cases = []
+    for triple in list(itertools.combinations("ABCDEFGHIJK", 3))[::7]:
+        x0, y0 = rng.randint(0, 90), rng.randint(0, 70)
+        crop = (x0, y0, rng.randint(900 - x0, 1000 - x0), rng.randint(915 - y0, 1000 - y0))
+        cases.append(("".join(triple), {"crop": crop, "scale": rng.choice([0.45, 0.6, 0.8, 1.0, 1.3]),
+                                        "quality": rng.choice([None, 90, 70]),
+                                        "angle": rng.choice([-1, 1]) * rng.uniform(25, 155)}))
+    return cases
+
+
+@pytest.mark.parametrize("closed, kw", three_wrench_cases())
+def test_three_wrenches_on_any_three_valves_read(panel, profile, closed, kw):
+    found = parse(shot(closed, **kw)[0], profile=profile)
+    assert found.board.closed == frozenset(closed)
+
+
+@pytest.mark.parametrize("closed, kw", [
+    ("D", {"angle": 0.0}),                      # D's handle lies over open E's disc and middle
+    ("G", {"angle": 180.0, "scale": 0.7}),      # … and off the panel's left
+    ("AEJ", {"angle": -8.0, "quality": 80}),
+])
+def test_a_handle_lying_over_an_open_valve_leaves_it_open(panel, profile, closed, kw):
+    assert parse(shot(closed, **kw)[0], profile=profile).board.closed == frozenset(closed)
+
+
+@pytest.mark.parametrize("closed, kw", [
+    ("ABK", {"crop": (60, 40, 800, 880), "scale": 0.8, "angle": 120.0}),    # cuts the panel's right side
+    ("CGJ", {"crop": (130, 60, 760, 830), "quality": 80}),      # … and its left and bottom
+    ("F", {"crop": (20, 20, 880, 900), "angle": -10.0}),        # F's handle leaves the picture
+])
+def test_a_crop_cutting_into_the_panel_reads_by_the_valves(panel, profile, closed, kw):
+    found = parse(shot(closed, **kw)[0], profile=profile)
+    assert found.board.closed == frozenset(closed)
+
+
+def test_a_crop_cutting_off_a_valve_is_refused(panel, profile):
+    with pytest.raises(NoBoardFound, match="not in the image|valve K lies outside the image"):
+        parse(shot("AB", crop=(60, 40, 760, 880))[0], profile=profile)
+
+
+def test_a_wrench_whose_jaw_another_handle_hides_is_refused(panel, profile):
+    with pytest.raises(NoBoardFound, match="valve E .*another wrench's handle hides its jaw"):
+        parse(shot("DE", angle=-3.0)[0], profile=profile)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_red_lollipop_drawn_on_a_valve_is_no_wrench(panel, profile, seed):
+    """A disc with a straight bar, drawn on an open valve: head and handle as thick as a
+    wrench's, but no jaw gripping the valve: refused, never read as closed."""
+    rng = random.Random(seed)
+    image, at = shot("AB")
+    x, y = at["DEGJ"[seed % 4]]
+    a = rng.uniform(-math.pi, math.pi)
+    cv2.line(image, (round(x), round(y)), (round(x + 150 * math.cos(a)), round(y + 150 * math.sin(a))),
+             (40, 40, 210), 18, cv2.LINE_AA)
+    cv2.circle(image, (round(x), round(y)), 30, (40, 40, 210), -1, cv2.LINE_AA)
+    with pytest.raises(NoBoardFound, match="not a wrench"):
+        parse(image, profile=profile)
 
 
 def scribble(image: np.ndarray, near: tuple[float, float], colour: tuple[int, int, int], thick: int, seed: int) -> np.ndarray:
