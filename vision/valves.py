@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +72,8 @@ COARSE_PAINTED = 64         # … and for red wrench profiles (painted panels, b
 FINE_WIDTH = 240            # template width of the refinement
 SMALLEST = 0.25             # the scene may be this share of the largest size that fits
 MIN_SCENE = 240             # … and no narrower than this many pixels
-MIN_COARSE = 0.4            # coarse correlation worth refining (other pictures: ≤ 0.3)
+MIN_COARSE = 0.4            # coarse correlation worth refining (other pictures: ≤ 0.3) …
+COARSE_SURE = 0.75          # … and one that ends the sweep once past (the scene peaks at 0.85+)
 MIN_MATCH = 0.55            # refined correlation with the reference picture …
 SURE_MATCH = 0.8            # … and one no other part need be sought for (the scene scores 0.9+)
 MIN_VALVE = 0.5             # a valve's correlation with the look it is said to have
@@ -112,6 +113,7 @@ class Scene:
     size: int                           # valve_size
     work: np.ndarray | None             # red wrench looks: the reference, Lab, at the working scale,
     work_range: tuple[np.ndarray, np.ndarray] | None    # … and its 3x3 neighbourhoods' least and most
+    work_looks: dict[str, np.ndarray]   # … and the open looks at the working scale
 
     @property
     def work_k(self) -> float:
@@ -129,6 +131,16 @@ class Part:
     inner: np.ndarray
     coarse: np.ndarray
     fine: np.ndarray
+    shrunk: dict[int, np.ndarray] = field(default_factory=dict, compare=False)   # ``at``'s, by width
+
+    def at(self, width: int) -> np.ndarray:
+        """The part ``width`` pixels wide, from ``fine`` (kept: a red wrench profile asks
+        for the same seven widths every time, a live loop for the same ones every frame)."""
+        if width not in self.shrunk:
+            if len(self.shrunk) > 512:
+                self.shrunk.clear()
+            self.shrunk[width] = _shrunk(self.fine, width / self.fine.shape[1])
+        return self.shrunk[width]
 
     @classmethod
     def cut(cls, reference: np.ndarray, box: tuple[int, int, int, int], coarse_width: int) -> "Part":
@@ -226,14 +238,16 @@ def _scene(folder: str, stamp: int) -> Scene:
         parts = (Part.cut(reference, (round(INSET * w), round(INSET * h), w - round(INSET * w), h - round(INSET * h)),
                           COARSE_PAINTED), Part.cut(reference, core, COARSE_PAINTED))
     work = work_range = None
+    work_looks = {}
     if shut_look == "red wrench":
         if shut:
             raise ProfileError(f"{where}: a 'red wrench' profile needs a reference with every valve open ('reference_shut')")
         work = _lab(_shrunk(colour, min(1.0, WORK_CROP / size)))
         box = np.ones((3, 3), np.uint8)
         work_range = (cv2.erode(work, box), cv2.dilate(work, box))
+        work_looks = {name: _shrunk(look, min(1.0, WORK_CROP / size)) for name, look in open_looks.items()}
     return Scene(prof.name, board, reference, parts, points, open_looks, looks.get("closed"), close, wrench,
-                 size, work, work_range)
+                 size, work, work_range, work_looks)
 
 
 # ---------------------------------------------------------------------------- locate
@@ -290,6 +304,8 @@ def locate(grey: np.ndarray, sc: Scene, part: Part | None = None) -> Placement:
         score, x, y = _match(_shrunk(base, k / min(1.0, base_k)), part.coarse)
         if score > best.score:
             best = Placement(x / k, y / k, s, score)
+        elif best.score >= COARSE_SURE and score < best.score - 0.1:
+            break       # past a peak only the scene reaches (other scales and pictures: ≤ 0.45)
     if best.score < MIN_COARSE:
         return best
     # Fine: around the coarse place (off by up to a coarse pixel and half the 6 % scale
@@ -311,7 +327,7 @@ def locate(grey: np.ndarray, sc: Scene, part: Part | None = None) -> Placement:
             if j == 0 and not with_centre:
                 continue
             s = centre * (1 + j * step)
-            score, x, y = _match(window, _shrunk(part.fine, s * k * rw / part.fine.shape[1]))
+            score, x, y = _match(window, part.at(max(1, round(s * k * rw))))
             if score > fine.score:
                 fine = Placement(x0 + x / k, y0 + y / k, s, score)
     mx, my = part.inset
@@ -348,23 +364,48 @@ def _lab(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
 
 
+@dataclass(frozen=True)
+class Shrunk:
+    """A part of an image shrunk once (``image``, from its top-left ``x0``, ``y0``, by
+    ``fx``, ``fy``), to cut many windows from without shrinking each."""
+
+    image: np.ndarray
+    x0: int
+    y0: int
+    fx: float
+    fy: float
+
+    @classmethod
+    def of(cls, image: np.ndarray, box: tuple[int, int, int, int], k: float) -> "Shrunk":
+        x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(image.shape[1], box[2]), min(image.shape[0], box[3])
+        small = _shrunk(image[y0:y1, x0:x1], k)
+        return cls(small, x0, y0, small.shape[1] / (x1 - x0), small.shape[0] / (y1 - y0))
+
+
 def _seek(image: np.ndarray, where: Placement, sc: Scene, name: str, look: np.ndarray, k: float,
-          ) -> tuple[float, tuple[float, float]]:
+          shrunk: Shrunk | None = None) -> tuple[float, tuple[float, float]]:
     """(likeness, image position) of a valve look sought a few pixels around where the
-    placement maps the valve, compared at ``k`` × the image's scale."""
+    placement maps the valve, compared at ``k`` × the image's scale (``look`` is at that
+    scale already). The window is cut from ``shrunk`` (the image shrunk by k) when given."""
     size = sc.size
-    look = _shrunk(look, k * where.scale)
     centre = (size // 2 + 0.5) * look.shape[0] / size    # the valve's point in a look
     half = (size / 2 + max(2, 0.15 * size)) * where.scale
     x, y = where.map(sc.points[name])
     x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
     if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
         raise NoBoardFound(f"valve {name} lies outside the image")
-    window = _shrunk(image[y0:y1, x0:x1], k)
-    score, u, v = likeness(window, look)
-    # window pixel → continuous window → image pixel coordinates
-    return score, (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
-                   y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
+    if shrunk is None:
+        window = _shrunk(image[y0:y1, x0:x1], k)
+        score, u, v = likeness(window, look)
+        # window pixel → continuous window → image pixel coordinates
+        return score, (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
+                       y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
+    sx0, sy0 = round((x0 - shrunk.x0) * shrunk.fx), round((y0 - shrunk.y0) * shrunk.fy)
+    sx1, sy1 = round((x1 - shrunk.x0) * shrunk.fx), round((y1 - shrunk.y0) * shrunk.fy)
+    if sx0 < 0 or sy0 < 0 or sx1 > shrunk.image.shape[1] or sy1 > shrunk.image.shape[0]:
+        raise NoBoardFound(f"valve {name} lies outside the image")
+    score, u, v = likeness(shrunk.image[sy0:sy1, sx0:sx1], look)
+    return score, (shrunk.x0 + (sx0 + u + centre) / shrunk.fx - 0.5, shrunk.y0 + (sy0 + v + centre) / shrunk.fy - 0.5)
 
 
 def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
@@ -376,7 +417,7 @@ def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     closed, weakest, found = set(), 1.0, {}
     k = min(1.0, 1 / where.scale)
     for name in sc.board.valves:
-        (is_open, at_open), (is_closed, at_closed) = (_seek(image, where, sc, name, look, k)
+        (is_open, at_open), (is_closed, at_closed) = (_seek(image, where, sc, name, _shrunk(look, k * where.scale), k)
                                                       for look in (sc.open_looks[name], sc.closed_look))
         if max(is_open, is_closed) < MIN_VALVE or abs(is_open - is_closed) < MIN_GAP:
             raise NoBoardFound(f"valve {name} looks neither open nor closed "
@@ -392,21 +433,22 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     """Tell each valve open or closed by a red wrench over it (module doc, stage 2b)."""
     assert sc.work is not None
     k = sc.work_k
-    sought = {name: _seek(image, where, sc, name, sc.open_looks[name], min(1.0, k / where.scale))
-              for name in sc.board.valves}
+    f = min(1.0, k / where.scale)                       # image → shrunk image
+    looks = sc.work_looks if f < 1 else {name: _shrunk(look, where.scale) for name, look in sc.open_looks.items()}
+    margin = round(0.2 * sc.size * where.scale) + 3     # beyond the reference: a valve's window
+    shrunk = Shrunk.of(image, (int(where.x) - margin, int(where.y) - margin,
+                               int(where.x + sc.reference.shape[1] * where.scale) + margin,
+                               int(where.y + sc.reference.shape[0] * where.scale) + margin), f)
+    sought = {name: _seek(image, where, sc, name, looks[name], f, shrunk) for name in sc.board.valves}
     sure = {name: at for name, (score, at) in sought.items() if score >= MIN_VALVE}
     if len(sure) >= 3:
         where = fit(sc, Valves(frozenset(), 0.0, sure))
     # The image at the working scale, laid over the reference's working picture.
     h, w = sc.work.shape[:2]
-    f = min(1.0, k / where.scale)                       # image → shrunk image
-    x0, y0 = max(0, int(where.x) - 2), max(0, int(where.y) - 2)
-    x1 = min(image.shape[1], int(where.x + sc.reference.shape[1] * where.scale) + 3)
-    y1 = min(image.shape[0], int(where.y + sc.reference.shape[0] * where.scale) + 3)
-    small = _shrunk(image[y0:y1, x0:x1], f)
-    step = where.scale / k * f                          # working pixel → shrunk-image pixels
-    warp = np.float32([[step, 0, (where.x - x0) * f + 0.5 * step - 0.5],
-                       [0, step, (where.y - y0) * f + 0.5 * step - 0.5]])
+    small = shrunk.image
+    sx, sy = where.scale / k * shrunk.fx, where.scale / k * shrunk.fy   # working pixel → shrunk pixels
+    warp = np.float32([[sx, 0, (where.x - shrunk.x0) * shrunk.fx + 0.5 * sx - 0.5],
+                       [0, sy, (where.y - shrunk.y0) * shrunk.fy + 0.5 * sy - 0.5]])
     seen = _lab(cv2.warpAffine(small, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE))
     shown = cv2.warpAffine(np.full(small.shape[:2], 255, np.uint8), warp, (w, h),
@@ -414,7 +456,7 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     shown = cv2.erode(shown, np.ones((5, 5), np.uint8)) > 0    # the part of the scene the image shows
     assert sc.work_range is not None
     low, high = sc.work_range
-    shift = np.median((seen - sc.work)[shown][::9], axis=0)   # an even change of light or cast
+    shift = np.median((seen[::3, ::3] - sc.work[::3, ::3])[shown[::3, ::3]], axis=0)   # an even change of light or cast
     seen_even = seen - shift.astype(np.float32)
     outside = np.maximum(low - seen_even, 0)
     outside += np.maximum(seen_even - high, 0)
