@@ -1,6 +1,6 @@
 """Valves solver and vision speed against plain baselines, each in the same run.
 
-Solver (``solve``: networkx's Edmonds–Karp on the split graph, building included), small
+Solver (``solve``: Edmonds–Karp on the split graph, building included), small
 graphs: against a plain search over subsets of valves, smallest first, each checked by a
 breadth-first search (what one writes without Menger's theorem). Big graphs: against
 networkx's ``minimum_node_cut(G, inlet, outlet)`` convenience call (its own node-split graph
@@ -96,7 +96,7 @@ def baseline_networkx(board: Board) -> int:
 def run(bench: Bench) -> None:
     repeat = 20 if bench.quick else 200
     game = Board.from_text(GAME)
-    solve(game, all=True)       # first calls into networkx (lazy setup) outside the timing
+    solve(game, all=True)       # the first call outside the timing
     rows = []
     for label, opts in (("solve", {}), ("solve --all", {"all": True})):
         times = [bench.timed(lambda: solve(game, **opts))[0] for _ in range(repeat)]
