@@ -67,6 +67,7 @@ from solvers.valves import Board
 from vision.common import NoBoardFound, Parse
 
 SHIPPED = Path(__file__).resolve().parent.parent / "puzzlepilot" / "data" / "valves" / "sewer"
+PAINTED = SHIPPED.parent / "painted"    # our painted panel (``scenes.valves.render_panel``)
 COARSE_WIDTH = 96           # template width of the coarse scale sweep (drawn scenes) …
 COARSE_PAINTED = 64         # … and for red wrench profiles (painted panels, blurry photos)
 FINE_WIDTH = 240            # template width of the refinement
@@ -164,9 +165,9 @@ class Placement:
 
 
 def scene(profile: Any = None) -> Scene:
-    """The scene a profile describes (None: the shipped sewer); ProfileError naming the
-    field when it is not a valid valves profile."""
-    folder = SHIPPED if profile is None else Path(profile.folder)
+    """The scene a profile (or a profile folder) describes (None: the shipped sewer);
+    ProfileError naming the field when it is not a valid valves profile."""
+    folder = SHIPPED if profile is None else Path(getattr(profile, "folder", profile))
     stamp = (folder / "profile.json").stat().st_mtime_ns if (folder / "profile.json").is_file() else 0
     return _scene(str(folder), stamp)
 
@@ -623,8 +624,22 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """Read the valves scene: the graph with the valves already closed, each point's image
     position (``cells``, in the board's point order, then the wrench if the profile has
     one; ``geometry["names"]`` names them). Valves sit where their wheels were found, the
-    rest where the fitted scale and offset put them."""
-    sc = scene(profile)
+    rest where the fitted scale and offset put them. With no profile, our own two scenes
+    are tried in turn: the drawn sewer, then the painted panel; the refusal told is the
+    one of the scene found, if either was."""
+    if profile is not None:
+        return _parse(image_bgr, scene(profile))
+    try:
+        return _parse(image_bgr, scene())
+    except NoBoardFound as sewer:
+        try:
+            return _parse(image_bgr, scene(PAINTED))
+        except NoBoardFound as painted:
+            raise (sewer if "is not in the image" in str(painted) else painted) from None
+
+
+def _parse(image_bgr: np.ndarray, sc: Scene) -> Parse:
+    """``parse`` with one scene."""
     if image_bgr.ndim != 3:
         raise NoBoardFound("not a colour image")
     grey = _grey(image_bgr, wrenches=sc.work is not None)
