@@ -76,7 +76,8 @@ MIN_SCENE = 240             # … and no narrower than this many pixels
 MIN_COARSE = 0.4            # coarse correlation worth refining (other pictures: ≤ 0.3) …
 COARSE_SURE = 0.75          # … and one that ends the sweep once past (the scene peaks at 0.85+)
 MIN_MATCH = 0.55            # refined correlation with the reference picture …
-SURE_MATCH = 0.8            # … and one no other part need be sought for (the scene scores 0.9+)
+SURE_MATCH = 0.8            # … and one no other part need be sought for (the scene scores 0.9+) …
+NOTHING_LIKE = 0.3          # … or none, when the first part is as unlike as other pictures are
 MIN_VALVE = 0.5             # a valve's correlation with the look it is said to have
 MIN_GAP = 0.05              # … and how much nearer that look must be than the other
 WORK_CROP = 36              # red wrench looks: a valve crop's side at the working scale
@@ -647,7 +648,7 @@ def _parse(image_bgr: np.ndarray, sc: Scene) -> Parse:
     for part in sc.parts:       # the next part when a crop may have cut this one: the best
         found = locate(grey, sc, part)
         where = found if found.score > where.score else where
-        if where.score >= SURE_MATCH:
+        if where.score >= SURE_MATCH or where.score < NOTHING_LIKE:
             break
     if where.score < MIN_MATCH:
         raise NoBoardFound(f"the {sc.name} scene is not in the image (best likeness {where.score:.2f})")

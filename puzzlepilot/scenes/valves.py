@@ -142,6 +142,21 @@ def draw_wrench(img: np.ndarray, centre: Point, size: float, angle: float = -35.
     img[:] = (img * (1 - alpha) + layer * alpha).round().astype(np.uint8)
 
 
+def reframe(image: np.ndarray, points: dict[str, Point], crop: tuple[int, int, int, int] | None = None,
+            scale: float = 1.0, quality: int | None = None) -> tuple[np.ndarray, dict[str, Point]]:
+    """A picture cropped (x, y, width, height), then scaled and maybe JPEG'd as a
+    screenshot passed around is, and where its points then are."""
+    x, y = 0, 0
+    if crop:
+        x, y, w, h = crop
+        image = image[y:y + h, x:x + w]
+    if scale != 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    if quality:
+        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    return image, {n: ((px - x) * scale, (py - y) * scale) for n, (px, py) in points.items()}
+
+
 def _bricks(img: np.ndarray, k: float) -> None:
     img[:] = bgr(WALL)
     h, w = img.shape[:2]

@@ -72,16 +72,19 @@ def test_wrenches_read_as_closed_valves_at_other_crops_and_scales(panel, profile
         assert validate(found.board, result.solution) == []
 
 
-def three_wrench_cases() -> list[tuple[str, dict]]:
-    """Every seventh of the 165 sets of three valves, each with its own crop holding the
-    panel, scale, JPEG quality and handle angle (one angle a picture: the game draws one
-    wrench), from a fixed seed. Handles leave at least 25° off the rows of valves: one
+def three_wrench_cases(every: int = 7, seed: int = 13, size: tuple[int, int] = (1000, 1000),
+                       slack: tuple[int, int, int, int] = (90, 70, 100, 85)) -> list[tuple[str, dict]]:
+    """Every ``every``-th of the 165 sets of three valves, each with its own crop of a
+    ``size`` picture holding the panel (cutting up to ``slack`` off the left, top, right
+    and bottom), scale, JPEG quality and handle angle (one angle a picture: the game draws
+    one wrench), from a fixed seed. Handles leave at least 25° off the rows of valves: one
     lying along a row into the next wrench's jaw hides it (refused; tested below)."""
-    rng = random.Random(13)
+    rng = random.Random(seed)
+    (w, h), (left, top, right, bottom) = size, slack
     cases = []
-    for triple in list(itertools.combinations("ABCDEFGHIJK", 3))[::7]:
-        x0, y0 = rng.randint(0, 90), rng.randint(0, 70)
-        crop = (x0, y0, rng.randint(900 - x0, 1000 - x0), rng.randint(915 - y0, 1000 - y0))
+    for triple in list(itertools.combinations("ABCDEFGHIJK", 3))[::every]:
+        x0, y0 = rng.randint(0, left), rng.randint(0, top)
+        crop = (x0, y0, rng.randint(w - right - x0, w - x0), rng.randint(h - bottom - y0, h - y0))
         cases.append(("".join(triple), {"crop": crop, "scale": rng.choice([0.45, 0.6, 0.8, 1.0, 1.3]),
                                         "quality": rng.choice([None, 90, 70]),
                                         "angle": rng.choice([-1, 1]) * rng.uniform(25, 155)}))

@@ -5,19 +5,18 @@ crops, scales and JPEG qualities, with no profile and with the player's own cali
 pictures drawn over and other scenes are refused."""
 from __future__ import annotations
 
-import itertools
 import json
 import math
-import random
 
 import cv2
 import numpy as np
 import pytest
 
 from calibration.profile import load
-from puzzlepilot.scenes.valves import (GRAPH, PANEL_BODY, panel_picks, panel_profile_data, render_panel,
-                                       render_sewer)
+from puzzlepilot.scenes.valves import (GRAPH, PANEL_BODY, panel_picks, panel_profile_data, reframe,
+                                       render_panel, render_sewer)
 from solvers.valves import solve, validate
+from tests.calibration.test_valves_real import three_wrench_cases
 from tests.helpers import run_cli as run
 from vision.common import NoBoardFound
 from vision.valves import PAINTED, SHIPPED, parse
@@ -28,15 +27,7 @@ def shot(closed: str, crop: tuple[int, int, int, int] | None = None, scale: floa
     """The painted panel with wrenches on ``closed``, cropped (x, y, width, height at scale
     1) before scaling, maybe JPEG'd; and where each point then is."""
     image, truth = render_panel(frozenset(closed), angle=angle)
-    x, y = 0, 0
-    if crop:
-        x, y, w, h = crop
-        image = image[y:y + h, x:x + w]
-    if scale != 1.0:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
-    if quality:
-        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
-    return image, {n: ((px - x) * scale, (py - y) * scale) for n, (px, py) in truth.points.items()}
+    return reframe(image, truth.points, crop, scale, quality)
 
 
 @pytest.fixture(scope="module")
@@ -60,21 +51,7 @@ def test_the_shipped_painted_profile_is_what_calibration_makes_of_the_open_panel
         assert np.array_equal(cv2.imread(str(PAINTED / f"{key}.png")), image), key
 
 
-def cases() -> list[tuple[str, dict]]:
-    """Every eleventh set of three valves, each with a crop holding the plate, a scale, a
-    JPEG quality and a handle angle off the rows of valves, from a fixed seed."""
-    rng = random.Random(5)
-    found = []
-    for triple in list(itertools.combinations("ABCDEFGHIJK", 3))[::11]:
-        x0, y0 = rng.randint(0, 40), rng.randint(0, 30)
-        crop = (x0, y0, rng.randint(860 - x0, 900 - x0), rng.randint(890 - y0, 920 - y0))
-        found.append(("".join(triple), {"crop": crop, "scale": rng.choice([0.45, 0.6, 0.8, 1.0, 1.3]),
-                                        "quality": rng.choice([None, 90, 70]),
-                                        "angle": rng.choice([-1, 1]) * rng.uniform(25, 155)}))
-    return found
-
-
-@pytest.mark.parametrize("closed, kw", cases())
+@pytest.mark.parametrize("closed, kw", three_wrench_cases(every=11, seed=5, size=(900, 920), slack=(40, 30, 40, 30)))
 def test_three_wrenches_read_with_no_profile(closed, kw):
     image, at = shot(closed, **kw)
     found = parse(image)
