@@ -83,7 +83,8 @@ MIN_GAP = 0.05              # … and how much nearer that look must be than the
 WORK_CROP = 36              # red wrench looks: a valve crop's side at the working scale
 CHANGED = 14.0              # Lab distance outside the reference neighbourhood's range
 NEW_RED = 14.0              # a* gained over the reference by a wrench's red …
-RED_A = 28.0                # … to at least this a* (copper pipes reach ~20)
+RED_A = 28.0                # … to at least this a* (copper pipes reach ~20), …
+RED_B = 10.0                # … with b* at least this (red is yellowish; blue and magenta have a* too)
 WRENCH_COVER = 0.35         # share of a valve's disc (radius 0.45 crop) a wrench covers …
 WRENCH_BODY = 0.3           # … with red at least this share of a valve crop thick …
 HANDLE_REACH = 1.8          # … and a straight handle reaching this many valve widths out …
@@ -463,7 +464,7 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     outside = np.maximum(low - seen_even, 0)
     outside += np.maximum(seen_even - high, 0)
     changed = (cv2.transform(outside * outside, np.ones((1, 3), np.float32)) > CHANGED ** 2) & shown
-    red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A) & shown
+    red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A) & (seen[:, :, 2] > RED_B) & shown
     # A wrench's head is solid red a quarter of a valve wide; a marker's stroke is not.
     thick = round(WRENCH_BODY * WORK_CROP) | 1
     solid = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_OPEN,

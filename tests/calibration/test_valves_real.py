@@ -142,6 +142,26 @@ def test_a_red_lollipop_drawn_on_a_valve_is_no_wrench(panel, profile, seed):
         parse(image, profile=profile)
 
 
+@pytest.mark.parametrize("look", ["steel-grey wrench", "red cap without a handle", "blue wrench"])
+def test_a_closed_look_other_than_the_red_wrench_is_refused_not_read(panel, profile, look):
+    """The game's closed look is a guess (a red open-ended spanner): any other look on a
+    valve — the same spanner in steel grey or blue, a red cap — is refused, never read as
+    open or closed."""
+    from puzzlepilot.scenes.valves import draw_wrench
+
+    image, at = shot("AB")
+    drawn = image.copy()
+    if look == "red cap without a handle":
+        cv2.circle(drawn, tuple(round(v) for v in at["E"]), 30, (40, 40, 200), -1, cv2.LINE_AA)
+    else:
+        draw_wrench(drawn, at["E"], BODY, -35.0, blur=1.2)
+        on = np.any(drawn != image, axis=2)
+        grey = cv2.cvtColor(cv2.cvtColor(drawn, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        drawn[on] = grey[on] if look == "steel-grey wrench" else drawn[on][:, ::-1]     # red ↔ blue
+    with pytest.raises(NoBoardFound, match="valve E|differs from its calibrated picture near"):
+        parse(drawn, profile=profile)
+
+
 def scribble(image: np.ndarray, near: tuple[float, float], colour: tuple[int, int, int], thick: int, seed: int) -> np.ndarray:
     """A hand-drawn squiggle around a point."""
     rng = np.random.default_rng(seed)
