@@ -28,27 +28,36 @@ Stages:
 2b. ``read_wrenches`` (``"shut_look": "red wrench"``, a reference with every valve open,
    as the player's screenshot of Machinarium's painted panel, where a closed valve carries
    a red wrench): ``locate`` seeks the reference less an INSET margin (a crop may cut the
-   player's loose box) with a 64 px coarse and a smaller fine template; each valve is
-   sought near its mapped place with its own open look, and the open valves found refine
-   scale and offset. The part of the scene the image shows is compared with the reference
-   at a working scale (valves WORK_CROP px): a pixel differs when its Lab colour lies
-   outside the range of its reference 3×3 neighbourhood (a pixel of misalignment or blur
-   is no difference). A valve is closed when solid new red (WRENCH_BODY thick) covers
-   WRENCH_COVER of its disc and a straight handle leaves it (``_handle``); open when its
-   middle matches and shows no new red; anything else there (a marker's blob, a squiggle,
-   a patch), or a difference anywhere in the scene not joined to a wrench, refuses the
-   picture;
+   player's loose box) with a 64 px coarse and a smaller fine template, and when that
+   scores under SURE_MATCH also the valves' part alone (a crop may cut the panel too),
+   keeping the better; wrench red is greyed out of the image it matches (``_grey``). Each
+   valve is sought near its mapped place with its own open look, and the open valves
+   found refine scale and offset. The part of the scene the image shows is compared with
+   the reference at a working scale (valves WORK_CROP px): a pixel differs when its Lab
+   colour lies outside the range of its reference 3×3 neighbourhood (a pixel of
+   misalignment or blur is no difference). A valve is closed when solid new red
+   (WRENCH_BODY thick) covers WRENCH_COVER of its disc, a straight handle leaves it
+   (``_handle``; it may run out of the picture) and an open jaw grips it (``_mouth``: the
+   valve's middle shows through a mouth away from the handle). The other valves are open
+   when their middle matches and shows no new red, but where a found wrench's head or
+   handle lies over them. Anything else there (a marker's blob, a squiggle, a painted
+   disc with a bar, a patch), or a difference anywhere in the scene off the wrenches
+   found, refuses the picture. (Which wrench the game hangs is not known from any public
+   picture: the one drawn by ``scenes.valves.draw_wrench`` is a guess, and any other look
+   is refused, not read.)
 3. ``fit``: the scale and offset that put the profile's valves on the wheels found, by
    least squares, for the points that are not valves (inlet, outlet, wrench).
 
-Cost: 15–40 ms for a 1920×1080 screenshot on two busy cores, about 30 ms for the real
-panel (800×800, red wrench profile) on two very busy ones (``puzzlepilot bench valves``).
+Cost: 15–40 ms for a 1920×1080 screenshot on two busy cores; the real panel (800×800,
+red wrench profile, three wrenches) about 20 ms CPU, 34 ms wall on two very busy cores
+(``puzzlepilot bench valves``). With no profile a picture of neither of our scenes costs
+both sweeps, about 36 ms CPU at 1920×1080.
 """
 from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -60,27 +69,35 @@ from solvers.valves import Board
 from vision.common import NoBoardFound, Parse
 
 SHIPPED = Path(__file__).resolve().parent.parent / "puzzlepilot" / "data" / "valves" / "sewer"
+PAINTED = SHIPPED.parent / "painted"    # our painted panel (``scenes.valves.render_panel``)
 COARSE_WIDTH = 96           # template width of the coarse scale sweep (drawn scenes) …
 COARSE_PAINTED = 64         # … and for red wrench profiles (painted panels, blurry photos)
 FINE_WIDTH = 240            # template width of the refinement
 SMALLEST = 0.25             # the scene may be this share of the largest size that fits
 MIN_SCENE = 240             # … and no narrower than this many pixels
-MIN_COARSE = 0.4            # coarse correlation worth refining (other pictures: ≤ 0.3)
-MIN_MATCH = 0.55            # refined correlation with the reference picture
+MIN_COARSE = 0.4            # coarse correlation worth refining (other pictures: ≤ 0.3) …
+COARSE_SURE = 0.75          # … and one that ends the sweep once past (the scene peaks at 0.85+)
+MIN_MATCH = 0.55            # refined correlation with the reference picture …
+SURE_MATCH = 0.8            # … and one no other part need be sought for (the scene scores 0.9+) …
+NOTHING_LIKE = 0.3          # … or none, when the first part is as unlike as other pictures are
 MIN_VALVE = 0.5             # a valve's correlation with the look it is said to have
 MIN_GAP = 0.05              # … and how much nearer that look must be than the other
 WORK_CROP = 36              # red wrench looks: a valve crop's side at the working scale
 CHANGED = 14.0              # Lab distance outside the reference neighbourhood's range
 NEW_RED = 14.0              # a* gained over the reference by a wrench's red …
-RED_A = 28.0                # … to at least this a* (copper pipes reach ~20)
+RED_A = 28.0                # … to at least this a* (copper pipes reach ~20), …
+RED_B = 10.0                # … with b* at least this (red is yellowish; blue and magenta have a* too)
 WRENCH_COVER = 0.35         # share of a valve's disc (radius 0.45 crop) a wrench covers …
 WRENCH_BODY = 0.3           # … with red at least this share of a valve crop thick …
 HANDLE_REACH = 1.8          # … and a straight handle reaching this many valve widths out …
 HANDLE_SPREAD = 0.2         # … straight: off the line from the valve's middle, in valve widths
+WRENCH_EDGE = 2             # a wrench's dark outline around its red, working pixels
+MOUTH_RED = 0.25            # the most red in a wrench's mouth (and the least off its jaws)
 WRENCH_SURE = 0.5           # a wrench's cover taken as certain (confidence 1)
 OPEN_RED = 0.06             # the most new red an open valve's disc may show
 OPEN_CHANGED = 0.12         # most of a valve's middle (radius 0.22 crop) that may differ when open
 INSET = 0.06                # red wrench profiles: the reference's margin a crop may cut
+REDDER = 50                 # how much redder than green and blue is wrench red, while locating
 MAX_BLOT = 0.08             # a difference not on a wrench, in valve crop areas: refused
 
 
@@ -92,10 +109,7 @@ class Scene:
     name: str
     board: Board
     reference: np.ndarray           # grey
-    inset: tuple[int, int]          # the part ``locate`` seeks starts this far in (x, y) …
-    inner: np.ndarray               # … and is this (grey): the reference less a margin
-    coarse: np.ndarray              # the reference COARSE_WIDTH (or COARSE_PAINTED) wide
-    fine: np.ndarray                # … and at most 2·FINE_WIDTH wide, to shrink templates from
+    parts: tuple["Part", ...]       # what ``locate`` seeks, in turn until one is found
     points: dict[str, tuple[float, float]]
     open_looks: dict[str, np.ndarray]   # each valve's, BGR, valve_size square
     closed_look: np.ndarray | None      # None: closed valves carry a red wrench
@@ -104,11 +118,42 @@ class Scene:
     size: int                           # valve_size
     work: np.ndarray | None             # red wrench looks: the reference, Lab, at the working scale,
     work_range: tuple[np.ndarray, np.ndarray] | None    # … and its 3x3 neighbourhoods' least and most
+    work_looks: dict[str, np.ndarray]   # … and the open looks at the working scale
 
     @property
     def work_k(self) -> float:
         """Reference pixels → working-scale pixels."""
         return min(1.0, WORK_CROP / self.size)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the reference picture that ``locate`` seeks: its top-left corner in the
+    reference (x, y), and the part in grey at COARSE_WIDTH (or COARSE_PAINTED) wide and at
+    most 2·FINE_WIDTH wide (to shrink templates from)."""
+
+    inset: tuple[int, int]
+    inner: np.ndarray
+    coarse: np.ndarray
+    fine: np.ndarray
+    shrunk: dict[int, np.ndarray] = field(default_factory=dict, compare=False)   # ``at``'s, by width
+
+    def at(self, width: int) -> np.ndarray:
+        """The part ``width`` pixels wide, from ``fine`` (kept: a red wrench profile asks
+        for the same seven widths every time, a live loop for the same ones every frame)."""
+        if width not in self.shrunk:
+            if len(self.shrunk) > 512:
+                self.shrunk.clear()
+            self.shrunk[width] = _shrunk(self.fine, width / self.fine.shape[1])
+        return self.shrunk[width]
+
+    @classmethod
+    def cut(cls, reference: np.ndarray, box: tuple[int, int, int, int], coarse_width: int) -> "Part":
+        """The part of a grey reference inside ``box`` (x0, y0, x1, y1)."""
+        x0, y0, x1, y1 = box
+        inner = reference[y0:y1, x0:x1]
+        return cls((x0, y0), inner, _shrunk(inner, coarse_width / inner.shape[1]),
+                   _shrunk(inner, min(1.0, 2 * FINE_WIDTH / inner.shape[1])))
 
 
 @dataclass(frozen=True)
@@ -125,9 +170,9 @@ class Placement:
 
 
 def scene(profile: Any = None) -> Scene:
-    """The scene a profile describes (None: the shipped sewer); ProfileError naming the
-    field when it is not a valid valves profile."""
-    folder = SHIPPED if profile is None else Path(profile.folder)
+    """The scene a profile (or a profile folder) describes (None: the shipped sewer);
+    ProfileError naming the field when it is not a valid valves profile."""
+    folder = SHIPPED if profile is None else Path(getattr(profile, "folder", profile))
     stamp = (folder / "profile.json").stat().st_mtime_ns if (folder / "profile.json").is_file() else 0
     return _scene(str(folder), stamp)
 
@@ -187,21 +232,28 @@ def _scene(folder: str, stamp: int) -> Scene:
         raise ProfileError(f"{where}: field 'close' must be 'click' or 'wrench-then-click', not {close!r}")
     wrench = point("wrench", prof.get("wrench", list)) if close == "wrench-then-click" else None
     # A player's box around a painted panel takes in some of its surroundings, which another
-    # crop may cut: those profiles seek the reference less INSET of each side.
-    mx, my = (0, 0) if shut_look == "template" else (round(INSET * w), round(INSET * h))
-    inner = reference[my:h - my, mx:w - mx]
-    iw = inner.shape[1]
-    coarse = _shrunk(inner, (COARSE_WIDTH if shut_look == "template" else COARSE_PAINTED) / iw)
-    fine = _shrunk(inner, min(1.0, 2 * FINE_WIDTH / iw))
+    # crop may cut: those profiles seek the reference less INSET of each side, then, if
+    # that is not found, the valves' part (their bounds and the margin ``_seek`` needs).
+    if shut_look == "template":
+        parts = (Part.cut(reference, (0, 0, w, h), COARSE_WIDTH),)
+    else:
+        xs, ys = [points[v][0] for v in board.valves], [points[v][1] for v in board.valves]
+        m = 0.5 * size + max(2, 0.15 * size)
+        core = (max(0, round(min(xs) - m)), max(0, round(min(ys) - m)),
+                min(w, round(max(xs) + m)), min(h, round(max(ys) + m)))
+        parts = (Part.cut(reference, (round(INSET * w), round(INSET * h), w - round(INSET * w), h - round(INSET * h)),
+                          COARSE_PAINTED), Part.cut(reference, core, COARSE_PAINTED))
     work = work_range = None
+    work_looks = {}
     if shut_look == "red wrench":
         if shut:
             raise ProfileError(f"{where}: a 'red wrench' profile needs a reference with every valve open ('reference_shut')")
         work = _lab(_shrunk(colour, min(1.0, WORK_CROP / size)))
         box = np.ones((3, 3), np.uint8)
         work_range = (cv2.erode(work, box), cv2.dilate(work, box))
-    return Scene(prof.name, board, reference, (mx, my), inner, coarse, fine, points, open_looks, looks.get("closed"), close, wrench,
-                 size, work, work_range)
+        work_looks = {name: _shrunk(look, min(1.0, WORK_CROP / size)) for name, look in open_looks.items()}
+    return Scene(prof.name, board, reference, parts, points, open_looks, looks.get("closed"), close, wrench,
+                 size, work, work_range, work_looks)
 
 
 # ---------------------------------------------------------------------------- locate
@@ -220,17 +272,34 @@ def _shrunk(image: np.ndarray, k: float) -> np.ndarray:
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
 
 
-def locate(grey: np.ndarray, sc: Scene) -> Placement:
+def _grey(image: np.ndarray, wrenches: bool) -> np.ndarray:
+    """The grey image ``locate`` matches. With red wrench looks, wrench red (red above
+    both green and blue by more than REDDER; the copper pipes of the painted panel reach
+    35) and its dark outline are set to the image's mean grey, so that three wrenches do
+    not pull the reference's correlation under MIN_MATCH: a grey of the mean adds nothing
+    to a zero-mean correlation."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if wrenches:
+        b, g, r = cv2.split(image)
+        red = cv2.min(cv2.subtract(r, g), cv2.subtract(r, b)) > REDDER
+        if red.any():
+            red = cv2.dilate(red.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+            grey[red] = int(grey[~red].mean()) if not red.all() else 128
+    return grey
+
+
+def locate(grey: np.ndarray, sc: Scene, part: Part | None = None) -> Placement:
     """Where the scene's reference picture is in a grey image, at what scale (see the
-    module doc); the reference less its inset must lie inside the image."""
+    module doc), found by a part of it (None: the first) that must lie inside the image."""
+    part = part or sc.parts[0]
     h, w = grey.shape
-    rh, rw = sc.inner.shape
+    rh, rw = part.inner.shape
     largest = min(w / rw, h / rh)
     smallest = max(largest * SMALLEST, MIN_SCENE / rw)
     if smallest > largest:
         raise NoBoardFound(f"the image is too small to show the scene ({w}x{h})")
     # Coarse: the template fixed at its width, the image shrunk to match each scale.
-    width = sc.coarse.shape[1]
+    width = part.coarse.shape[1]
     base_k = width / (rw * smallest)
     base = _shrunk(grey, min(1.0, base_k))
     best = Placement(0, 0, 0, -1.0)
@@ -238,9 +307,11 @@ def locate(grey: np.ndarray, sc: Scene) -> Placement:
     for i in range(steps + 1):
         s = largest * (smallest / largest) ** (i / steps)
         k = width / (rw * s)
-        score, x, y = _match(_shrunk(base, k / min(1.0, base_k)), sc.coarse)
+        score, x, y = _match(_shrunk(base, k / min(1.0, base_k)), part.coarse)
         if score > best.score:
             best = Placement(x / k, y / k, s, score)
+        elif best.score >= COARSE_SURE and score < best.score - 0.1:
+            break       # past a peak only the scene reaches (other scales and pictures: ≤ 0.45)
     if best.score < MIN_COARSE:
         return best
     # Fine: around the coarse place (off by up to a coarse pixel and half the 6 % scale
@@ -262,10 +333,10 @@ def locate(grey: np.ndarray, sc: Scene) -> Placement:
             if j == 0 and not with_centre:
                 continue
             s = centre * (1 + j * step)
-            score, x, y = _match(window, _shrunk(sc.fine, s * k * rw / sc.fine.shape[1]))
+            score, x, y = _match(window, part.at(max(1, round(s * k * rw))))
             if score > fine.score:
                 fine = Placement(x0 + x / k, y0 + y / k, s, score)
-    mx, my = sc.inset
+    mx, my = part.inset
     return Placement(fine.x - mx * fine.scale, fine.y - my * fine.scale, fine.scale, fine.score)
 
 
@@ -299,23 +370,48 @@ def _lab(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
 
 
+@dataclass(frozen=True)
+class Shrunk:
+    """A part of an image shrunk once (``image``, from its top-left ``x0``, ``y0``, by
+    ``fx``, ``fy``), to cut many windows from without shrinking each."""
+
+    image: np.ndarray
+    x0: int
+    y0: int
+    fx: float
+    fy: float
+
+    @classmethod
+    def of(cls, image: np.ndarray, box: tuple[int, int, int, int], k: float) -> "Shrunk":
+        x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(image.shape[1], box[2]), min(image.shape[0], box[3])
+        small = _shrunk(image[y0:y1, x0:x1], k)
+        return cls(small, x0, y0, small.shape[1] / (x1 - x0), small.shape[0] / (y1 - y0))
+
+
 def _seek(image: np.ndarray, where: Placement, sc: Scene, name: str, look: np.ndarray, k: float,
-          ) -> tuple[float, tuple[float, float]]:
+          shrunk: Shrunk | None = None) -> tuple[float, tuple[float, float]]:
     """(likeness, image position) of a valve look sought a few pixels around where the
-    placement maps the valve, compared at ``k`` × the image's scale."""
+    placement maps the valve, compared at ``k`` × the image's scale (``look`` is at that
+    scale already). The window is cut from ``shrunk`` (the image shrunk by k) when given."""
     size = sc.size
-    look = _shrunk(look, k * where.scale)
     centre = (size // 2 + 0.5) * look.shape[0] / size    # the valve's point in a look
     half = (size / 2 + max(2, 0.15 * size)) * where.scale
     x, y = where.map(sc.points[name])
     x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
     if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
         raise NoBoardFound(f"valve {name} lies outside the image")
-    window = _shrunk(image[y0:y1, x0:x1], k)
-    score, u, v = likeness(window, look)
-    # window pixel → continuous window → image pixel coordinates
-    return score, (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
-                   y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
+    if shrunk is None:
+        window = _shrunk(image[y0:y1, x0:x1], k)
+        score, u, v = likeness(window, look)
+        # window pixel → continuous window → image pixel coordinates
+        return score, (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
+                       y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
+    sx0, sy0 = round((x0 - shrunk.x0) * shrunk.fx), round((y0 - shrunk.y0) * shrunk.fy)
+    sx1, sy1 = round((x1 - shrunk.x0) * shrunk.fx), round((y1 - shrunk.y0) * shrunk.fy)
+    if sx0 < 0 or sy0 < 0 or sx1 > shrunk.image.shape[1] or sy1 > shrunk.image.shape[0]:
+        raise NoBoardFound(f"valve {name} lies outside the image")
+    score, u, v = likeness(shrunk.image[sy0:sy1, sx0:sx1], look)
+    return score, (shrunk.x0 + (sx0 + u + centre) / shrunk.fx - 0.5, shrunk.y0 + (sy0 + v + centre) / shrunk.fy - 0.5)
 
 
 def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
@@ -327,7 +423,7 @@ def read_valves(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     closed, weakest, found = set(), 1.0, {}
     k = min(1.0, 1 / where.scale)
     for name in sc.board.valves:
-        (is_open, at_open), (is_closed, at_closed) = (_seek(image, where, sc, name, look, k)
+        (is_open, at_open), (is_closed, at_closed) = (_seek(image, where, sc, name, _shrunk(look, k * where.scale), k)
                                                       for look in (sc.open_looks[name], sc.closed_look))
         if max(is_open, is_closed) < MIN_VALVE or abs(is_open - is_closed) < MIN_GAP:
             raise NoBoardFound(f"valve {name} looks neither open nor closed "
@@ -343,21 +439,22 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     """Tell each valve open or closed by a red wrench over it (module doc, stage 2b)."""
     assert sc.work is not None
     k = sc.work_k
-    sought = {name: _seek(image, where, sc, name, sc.open_looks[name], min(1.0, k / where.scale))
-              for name in sc.board.valves}
+    f = min(1.0, k / where.scale)                       # image → shrunk image
+    looks = sc.work_looks if f < 1 else {name: _shrunk(look, where.scale) for name, look in sc.open_looks.items()}
+    margin = round(0.2 * sc.size * where.scale) + 3     # beyond the reference: a valve's window
+    shrunk = Shrunk.of(image, (int(where.x) - margin, int(where.y) - margin,
+                               int(where.x + sc.reference.shape[1] * where.scale) + margin,
+                               int(where.y + sc.reference.shape[0] * where.scale) + margin), f)
+    sought = {name: _seek(image, where, sc, name, looks[name], f, shrunk) for name in sc.board.valves}
     sure = {name: at for name, (score, at) in sought.items() if score >= MIN_VALVE}
     if len(sure) >= 3:
         where = fit(sc, Valves(frozenset(), 0.0, sure))
     # The image at the working scale, laid over the reference's working picture.
     h, w = sc.work.shape[:2]
-    f = min(1.0, k / where.scale)                       # image → shrunk image
-    x0, y0 = max(0, int(where.x) - 2), max(0, int(where.y) - 2)
-    x1 = min(image.shape[1], int(where.x + sc.reference.shape[1] * where.scale) + 3)
-    y1 = min(image.shape[0], int(where.y + sc.reference.shape[0] * where.scale) + 3)
-    small = _shrunk(image[y0:y1, x0:x1], f)
-    step = where.scale / k * f                          # working pixel → shrunk-image pixels
-    warp = np.float32([[step, 0, (where.x - x0) * f + 0.5 * step - 0.5],
-                       [0, step, (where.y - y0) * f + 0.5 * step - 0.5]])
+    small = shrunk.image
+    sx, sy = where.scale / k * shrunk.fx, where.scale / k * shrunk.fy   # working pixel → shrunk pixels
+    warp = np.float32([[sx, 0, (where.x - shrunk.x0) * shrunk.fx + 0.5 * sx - 0.5],
+                       [0, sy, (where.y - shrunk.y0) * shrunk.fy + 0.5 * sy - 0.5]])
     seen = _lab(cv2.warpAffine(small, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE))
     shown = cv2.warpAffine(np.full(small.shape[:2], 255, np.uint8), warp, (w, h),
@@ -365,21 +462,21 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     shown = cv2.erode(shown, np.ones((5, 5), np.uint8)) > 0    # the part of the scene the image shows
     assert sc.work_range is not None
     low, high = sc.work_range
-    shift = np.median((seen - sc.work)[shown][::9], axis=0)   # an even change of light or cast
+    shift = np.median((seen[::3, ::3] - sc.work[::3, ::3])[shown[::3, ::3]], axis=0)   # an even change of light or cast
     seen_even = seen - shift.astype(np.float32)
     outside = np.maximum(low - seen_even, 0)
     outside += np.maximum(seen_even - high, 0)
     changed = (cv2.transform(outside * outside, np.ones((1, 3), np.float32)) > CHANGED ** 2) & shown
-    red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A) & shown
+    red = (seen[:, :, 1] - high[:, :, 1] > NEW_RED) & (seen[:, :, 1] > RED_A) & (seen[:, :, 2] > RED_B) & shown
     # A wrench's head is solid red a quarter of a valve wide; a marker's stroke is not.
     thick = round(WRENCH_BODY * WORK_CROP) | 1
     solid = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_OPEN,
                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thick, thick))) > 0
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
     red_labels = cv2.connectedComponents(red.astype(np.uint8), connectivity=8)[1]
     crop = sc.size * k
     r = math.ceil(0.45 * crop) + 1
-    closed, weakest, on_wrench = set(), 1.0, set()
+    # First pass: each valve's disc and middle, and how much of its disc solid red covers.
+    around = {}
     for name in sc.board.valves:
         cx, cy = sc.points[name][0] * k, sc.points[name][1] * k
         wx, wy = max(0, round(cx) - r), max(0, round(cy) - r)
@@ -387,26 +484,52 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
         yy, xx = np.ogrid[near]
         far = (xx - cx) ** 2 + (yy - cy) ** 2
         disc, middle = far <= (0.45 * crop) ** 2, far <= (0.22 * crop) ** 2
-        cover = float(solid[near][disc].mean())
-        differs = float(changed[near][middle].mean())
-        if cover >= WRENCH_COVER:
-            head = red_labels[near][disc & solid[near]]
-            others = [(x * k, y * k) for n, (x, y) in sc.points.items() if n != name]
-            handle = _handle(red_labels, head, (cx, cy), others, 0.87 * crop)
-            if handle is not None:
-                raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({handle})")
-            closed.add(name)
-            on_wrench.update(int(i) for i in np.unique(labels[near][disc & solid[near]]))
-            weakest = min(weakest, min(1.0, cover / WRENCH_SURE))
-        elif differs <= OPEN_CHANGED and float(red[near][disc].mean()) <= OPEN_RED:
+        around[name] = ((cx, cy), near, disc, middle, float(solid[near][disc].mean()))
+    heads = {name for name, (*_, cover) in around.items() if cover >= WRENCH_COVER}
+    closed, weakest = set(), 1.0
+    body = 0.87 * crop
+    handles = {}                # each wrench's handle: direction and length
+    for name in sorted(heads):
+        centre, near, disc, _, cover = around[name]
+        head = red_labels[near][disc & solid[near]]
+        handle = _handle(red_labels, head, centre, [around[n][0] for n in heads if n != name], body, shown)
+        if isinstance(handle, str):
+            raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({handle})")
+        handles[name] = handle
+        closed.add(name)
+        weakest = min(weakest, min(1.0, cover / WRENCH_SURE))
+    hung = {}                   # where each wrench lies: head and handle
+    for name, (angle, length) in handles.items():
+        centre = around[name][0]
+        end = (centre[0] + length * math.cos(angle), centre[1] + length * math.sin(angle))
+        hung[name] = np.zeros(red.shape, np.uint8)
+        cv2.circle(hung[name], _pt(centre), round(0.6 * body) + WRENCH_EDGE, 1, -1)
+        cv2.line(hung[name], _pt(centre), _pt(end), 1, round(2 * HANDLE_SPREAD * body) + 2 * WRENCH_EDGE)
+    for name, (angle, _) in handles.items():        # another's handle may lie in its mouth
+        theirs = sum((hung[n] for n in handles if n != name), np.zeros(red.shape, np.uint8)) > 0
+        jaw = _mouth(red, theirs, around[name][0], angle, body)
+        if jaw is not None:
+            raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({jaw})")
+    hung_all = sum(hung.values()) if hung else np.zeros(red.shape, np.uint8)
+    # Second pass: the other valves are open when their middle matches the calibrated look
+    # and they show no new red, but for a found wrench's handle (and its outline) lying
+    # over them: a wrench hung on a valve shows its solid head, a handle alone closes nothing.
+    for name in sc.board.valves:
+        if name in closed:
+            continue
+        _, near, disc, middle, cover = around[name]
+        free = hung_all[near] == 0
+        differs = float((changed[near] & free)[middle].mean())
+        if differs <= OPEN_CHANGED and float((red[near] & free)[disc].mean()) <= OPEN_RED:
             weakest = min(weakest, sought[name][0])
         else:
             raise NoBoardFound(f"valve {name} is covered by something that is not a wrench "
                                f"({differs:.0%} of its middle differs from the calibrated look, {cover:.0%} red)")
-    # Whatever differs must belong to a wrench: the blobs joined to a closed valve's red.
+    # Whatever differs must lie on a wrench found.
     blot = MAX_BLOT * (sc.size * k) ** 2
+    count, _, stats, _ = cv2.connectedComponentsWithStats((changed & (hung_all == 0)).astype(np.uint8), connectivity=8)
     for i in range(1, count):
-        if i not in on_wrench and stats[i, cv2.CC_STAT_AREA] > blot:
+        if stats[i, cv2.CC_STAT_AREA] > blot:
             bx = stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] / 2
             by = stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] / 2
             ix, iy = where.map((bx / k, by / k))
@@ -416,15 +539,17 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
 
 
 def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float],
-            others: list[tuple[float, float]], body: float) -> str | None:
-    """Why the red over a valve is not a wrench, or None when it is one. A wrench's handle
+            others: list[tuple[float, float]], body: float, shown: np.ndarray) -> str | tuple[float, float]:
+    """Why the red over a valve is not a wrench, or the direction (radians) and length of
+    its handle when it is one. A wrench's handle
     leaves the valve as a straight bar: of the red joined to its head (``head``: the labels,
     in ``red_labels``, of the solid red on the valve), the part beyond 0.8 body widths reaches at least HANDLE_REACH out,
     at least half of it lies within ±30° of one direction (another wrench's red may join),
     and at least 40 % of that half lies along the line from the valve's middle (within
-    HANDLE_SPREAD of it), unbroken from 0.8 to HANDLE_REACH valve widths out. A marker's blob
-    or squiggle fails one of these. Red on the other points (``others``; a wrench hung
-    there) counts only for the handle being unbroken."""
+    HANDLE_SPREAD of it), unbroken from 0.8 to HANDLE_REACH valve widths out or to where
+    the image ends (``shown``: the part of the scene the image shows; a crop may cut a
+    handle). A marker's blob or squiggle fails one of these. Red on the other wrenches'
+    heads (``others``) counts only for the handle being unbroken."""
     reach = math.ceil((HANDLE_REACH + 0.5) * body)
     x0, y0 = max(0, round(centre[0]) - reach), max(0, round(centre[1]) - reach)
     near = red_labels[y0:round(centre[1]) + reach + 1, x0:round(centre[0]) + reach + 1]
@@ -434,7 +559,7 @@ def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float
     mine = far >= 0.8 * body                    # beyond the head, and not on another point
     for ox, oy in others:
         mine &= np.hypot(dx + centre[0] - ox, dy + centre[1] - oy) > 0.6 * body
-    if far.max(initial=0) < HANDLE_REACH * body or mine.sum() < 0.1 * body ** 2:
+    if mine.sum() < 0.1 * body ** 2:
         return "no handle leaves it"
     angles = np.arctan2(dy, dx)
     counts, edges = np.histogram(angles[mine], bins=36, range=(-math.pi, math.pi))
@@ -446,10 +571,42 @@ def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float
     mean = math.atan2(np.sin(angles[inside]).mean(), np.cos(angles[inside]).mean())
     along = np.abs((angles - mean + math.pi) % (2 * math.pi) - math.pi) <= math.radians(30)
     on_line = along & (np.abs(-dx * math.sin(mean) + dy * math.cos(mean)) <= HANDLE_SPREAD * body)
-    steps = np.histogram(far[on_line] / body, bins=round((HANDLE_REACH - 0.8) * 10), range=(0.8, HANDLE_REACH))[0]
-    if (on_line & mine).sum() < 0.4 * (along & mine).sum() or not steps.all():
+    bins = round((HANDLE_REACH - 0.8) * 10)
+    steps = np.histogram(far[on_line] / body, bins=bins, range=(0.8, HANDLE_REACH))[0] > 0
+    ray = (0.8 + (np.arange(bins) + 0.5) * (HANDLE_REACH - 0.8) / bins) * body
+    rx = np.round(centre[0] + ray * math.cos(mean)).astype(int)
+    ry = np.round(centre[1] + ray * math.sin(mean)).astype(int)
+    inside_image = (rx >= 0) & (ry >= 0) & (rx < shown.shape[1]) & (ry < shown.shape[0])
+    unseen = ~inside_image
+    unseen[inside_image] = ~shown[ry[inside_image], rx[inside_image]]
+    if (on_line & mine).sum() < 0.4 * (along & mine).sum() or not (steps | unseen).all():
         return "its red is no straight handle"
+    return mean, float(far[on_line].max()) + HANDLE_SPREAD * body
+
+
+def _mouth(red: np.ndarray, hidden: np.ndarray, centre: tuple[float, float], angle: float, body: float) -> str | None:
+    """Why the red on a valve has no wrench's open jaw, or None when it has: the valve's middle shows through
+    a mouth that opens away from the handle (``angle``), between two red jaws. A disc of
+    paint or a marker's blob has none. Points under another wrench (``hidden``) are not
+    judged; at least half of the mouth's and of the jaws' must be."""
+    def red_at(d: float, turn: float) -> float:
+        xi = round(centre[0] + d * math.cos(angle + turn))
+        yi = round(centre[1] + d * math.sin(angle + turn))
+        if not (0 <= yi < red.shape[0] and 0 <= xi < red.shape[1]) or hidden[yi, xi]:
+            return math.nan
+        return float(red[yi, xi])
+
+    mouth = np.array([red_at(d * body, math.pi) for d in np.linspace(0.0, 0.4, 9)])
+    jaws = np.array([red_at(0.3 * body, math.pi + side * math.radians(a)) for side in (-1, 1) for a in (50, 60, 70)])
+    if np.isnan(mouth).mean() > 0.5 or np.isnan(jaws).mean() > 0.5:
+        return "another wrench's handle hides its jaw"
+    if np.nanmean(mouth) > MOUTH_RED or np.nanmean(jaws) < 1 - MOUTH_RED:
+        return "no jaw grips the valve"
     return None
+
+
+def _pt(p: tuple[float, float]) -> tuple[int, int]:
+    return (round(p[0]), round(p[1]))
 
 
 def fit(sc: Scene, valves: Valves) -> Placement:
@@ -472,11 +629,31 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """Read the valves scene: the graph with the valves already closed, each point's image
     position (``cells``, in the board's point order, then the wrench if the profile has
     one; ``geometry["names"]`` names them). Valves sit where their wheels were found, the
-    rest where the fitted scale and offset put them."""
-    sc = scene(profile)
+    rest where the fitted scale and offset put them. With no profile, our own two scenes
+    are tried in turn: the drawn sewer, then the painted panel; the refusal told is the
+    one of the scene found, if either was."""
+    if profile is not None:
+        return _parse(image_bgr, scene(profile))
+    try:
+        return _parse(image_bgr, scene())
+    except NoBoardFound as sewer:
+        try:
+            return _parse(image_bgr, scene(PAINTED))
+        except NoBoardFound as painted:
+            raise (sewer if "is not in the image" in str(painted) else painted) from None
+
+
+def _parse(image_bgr: np.ndarray, sc: Scene) -> Parse:
+    """``parse`` with one scene."""
     if image_bgr.ndim != 3:
         raise NoBoardFound("not a colour image")
-    where = locate(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), sc)
+    grey = _grey(image_bgr, wrenches=sc.work is not None)
+    where = Placement(0, 0, 0, -1.0)
+    for part in sc.parts:       # the next part when a crop may have cut this one: the best
+        found = locate(grey, sc, part)
+        where = found if found.score > where.score else where
+        if where.score >= SURE_MATCH or where.score < NOTHING_LIKE:
+            break
     if where.score < MIN_MATCH:
         raise NoBoardFound(f"the {sc.name} scene is not in the image (best likeness {where.score:.2f})")
     valves = (read_valves if sc.closed_look is not None else read_wrenches)(image_bgr, where, sc)

@@ -21,7 +21,7 @@ import numpy as np
 from calibration.valves import crop_square
 from puzzlepilot.scenes import FixtureCase
 from puzzlepilot.scenes.onestroke import embed
-from puzzlepilot.scenes.paint import bgr, noise_photo, render_desktop, shapes_scene
+from puzzlepilot.scenes.paint import bgr, noise_photo, render_desktop, rounded_rect, shade, shapes_scene
 from solvers.valves import Board
 
 RGB = tuple[int, int, int]
@@ -142,6 +142,21 @@ def draw_wrench(img: np.ndarray, centre: Point, size: float, angle: float = -35.
     img[:] = (img * (1 - alpha) + layer * alpha).round().astype(np.uint8)
 
 
+def reframe(image: np.ndarray, points: dict[str, Point], crop: tuple[int, int, int, int] | None = None,
+            scale: float = 1.0, quality: int | None = None) -> tuple[np.ndarray, dict[str, Point]]:
+    """A picture cropped (x, y, width, height), then scaled and maybe JPEG'd as a
+    screenshot passed around is, and where its points then are."""
+    x, y = 0, 0
+    if crop:
+        x, y, w, h = crop
+        image = image[y:y + h, x:x + w]
+    if scale != 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    if quality:
+        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    return image, {n: ((px - x) * scale, (py - y) * scale) for n, (px, py) in points.items()}
+
+
 def _bricks(img: np.ndarray, k: float) -> None:
     img[:] = bgr(WALL)
     h, w = img.shape[:2]
@@ -247,8 +262,9 @@ def profile_data() -> tuple[dict[str, object], dict[str, np.ndarray]]:
 
 def fixture_cases() -> list[FixtureCase]:
     """The valves fixtures: the sewer at five scales, some valves closed, under a lamp,
-    in a window on desktops, as JPEG; and scenes with no sewer (desktop, photo, shapes)
-    or a sewer with no valve wheels."""
+    in a window on desktops, as JPEG; the painted panel at four scales with red wrenches
+    on up to three valves and on a desktop; and scenes with no valves to read (desktop,
+    photo, shapes, a sewer with no valve wheels, a painted panel drawn over)."""
     cases: list[FixtureCase] = []
 
     def add(name: str, image: np.ndarray, board: str | None, note: str, quality: int | None = None) -> None:
@@ -274,9 +290,205 @@ def fixture_cases() -> list[FixtureCase]:
         shot, _ = embed(img, t, render_desktop(dw, dh, len(name)), x, 80, 1.0)  # type: ignore[arg-type]
         add(name, shot, t.board, f"the sewer at {k}x in a window on a {dw}x{dh} desktop, closed: {closed}", q)
 
+    for name, closed, k, angle in (
+        ("painted_open_900", "", 1.0, -35.0),
+        ("painted_ABH_630", "ABH", 0.7, -35.0),
+        ("painted_CGK_1170", "CGK", 1.3, 60.0),
+        ("painted_DEJ_450", "DEJ", 0.5, -120.0),
+    ):
+        img, t = render_panel(frozenset(closed), scale=k, angle=angle, seed=len(name))
+        add(name, img, t.board, f"the painted panel at {k:.2f}x, closed: {closed or 'none'}, handles at {angle:.0f}°", 90)
+    img, t = render_panel(frozenset("AFK"), scale=0.8, angle=-60.0)
+    shot, _ = embed(img, t, render_desktop(1920, 1080, 12), 1920 - img.shape[1] - 120, 90, 1.0)  # type: ignore[arg-type]
+    add("desktop_painted_AFK_1920", shot, t.board, "the painted panel at 0.8x in a window on a 1920x1080 desktop, "
+        "closed: AFK", 90)
+    img, t = render_panel(frozenset("B"), scale=0.8)
+    x, y = t.points["E"]
+    cv2.polylines(img, [np.int32([[x - 30, y - 20], [x - 5, y + 25], [x + 10, y - 15], [x + 35, y + 30], [x + 60, y]])],
+                  False, (40, 40, 210), 5, cv2.LINE_AA)
+    add("none_painted_scribbled", img, None, "the painted panel with a red marker squiggle over valve E: drawn over", 90)
     add("none_desktop", render_desktop(1600, 900, 31), None, "a desktop with windows, no game")
     add("none_photo", noise_photo(1280, 720, 32), None, "a photo-like noise image", 80)
     add("none_shapes", shapes_scene(1000, 700, 33), None, "random shapes in many colours")
     add("none_no_wheels", render_sewer(scale=0.8, wheels=False)[0], None,
         "the sewer with its valve wheels missing: no valve to read")
     return cases
+
+
+# ---------------------------------------------------------------------------- painted panel
+
+PANEL_SIZE = (900, 920)             # the painted panel's picture at scale 1, width × height
+PANEL_POINTS: dict[str, Point] = {  # the same graph laid out as Machinarium's panel: two rows
+    "X": (96, 812), "Y": (490, 70),
+    "A": (180, 330), "B": (310, 334), "C": (430, 330), "D": (560, 336), "E": (670, 332), "F": (790, 330),
+    "G": (180, 720), "H": (322, 722), "I": (440, 716), "J": (650, 708), "K": (790, 700),
+}
+PANEL_BOX = (20, 14, 860, 892)      # a player's box around the plate: x, y, width, height
+PANEL_BODY = 64                     # a valve body's width
+PIPE_W = 26                         # a copper pipe's width
+PLATE: RGB = (132, 146, 122)        # the painted plate, grey-green
+SURROUND: RGB = (62, 74, 70)        # the wall around it
+COPPER: RGB = (158, 96, 62)
+COPPER_DARK: RGB = (74, 42, 26)
+COPPER_SHINE: RGB = (204, 148, 108)
+STEEL: RGB = (100, 108, 112)
+STEEL_DARK: RGB = (44, 48, 50)
+STEEL_SHINE: RGB = (184, 192, 190)
+
+
+def _lanes(board: Board) -> dict[tuple[str, str], float]:
+    """A horizontal run for every pipe, in the band its ends call for (above the top row,
+    between the rows, below the bottom one), spread so that runs do not touch."""
+    top, bottom = PANEL_POINTS["A"][1], PANEL_POINTS["G"][1]
+
+    def band(a: str, b: str) -> str:
+        ys = sorted((PANEL_POINTS[a][1], PANEL_POINTS[b][1]))
+        if ys[1] <= top + 10:
+            return "above"
+        if ys[0] >= bottom - 10 and ys[1] > bottom + 10:
+            return "below"
+        return "between"
+
+    spans = {"above": (110, top - 60), "between": (top + 60, bottom - 60), "below": (bottom + 60, 860)}
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for pipe in board.pipes:
+        groups.setdefault(band(*pipe), []).append(pipe)
+    lanes = {}
+    for name, pipes in groups.items():
+        lo, hi = spans[name]
+        for i, pipe in enumerate(sorted(pipes, key=lambda p: min(PANEL_POINTS[p[0]][0], PANEL_POINTS[p[1]][0]))):
+            lanes[pipe] = lo + (hi - lo) * (i + 0.5) / len(pipes)
+    return lanes
+
+
+def _copper(img: np.ndarray, points: list[Point], width: float) -> None:
+    """A painted copper pipe along a polyline: dark rim, body, a shine along one side and
+    a collar at every bend."""
+    pts = np.round(np.array(points)).astype(np.int32)
+    cv2.polylines(img, [pts], False, bgr(COPPER_DARK), round(width + 6), cv2.LINE_AA)
+    cv2.polylines(img, [pts], False, bgr(COPPER), round(width), cv2.LINE_AA)
+    cv2.polylines(img, [pts - np.int32([round(width * 0.18), round(width * 0.18)])], False, bgr(COPPER_SHINE),
+                  max(2, round(width * 0.22)), cv2.LINE_AA)
+    for x, y in points[1:-1]:
+        cv2.circle(img, _pt((x, y)), round(width * 0.62), bgr(COPPER_DARK), 2, cv2.LINE_AA)
+
+
+def _steel_body(img: np.ndarray, centre: Point, w: float, h: float) -> None:
+    """A valve's grey cast body: dark outline, metal, a shine on top."""
+    x, y = centre
+    rounded_rect(img, x - w / 2 - 3, y - h / 2 - 3, x + w / 2 + 3, y + h / 2 + 3, h * 0.3, STEEL_DARK)
+    rounded_rect(img, x - w / 2, y - h / 2, x + w / 2, y + h / 2, h * 0.26, STEEL)
+    rounded_rect(img, x - w * 0.38, y - h * 0.42, x + w * 0.38, y - h * 0.2, h * 0.1, STEEL_SHINE)
+
+
+def _plus(img: np.ndarray, centre: Point, arm: float) -> None:
+    """The valve's '+' mark: a light cross outlined dark."""
+    x, y = centre
+    for colour, grow in ((STEEL_DARK, 2), ((214, 220, 216), 0)):
+        t = round(arm * 0.55) + 2 * grow
+        cv2.line(img, _pt((x - arm - grow, y)), _pt((x + arm + grow, y)), bgr(colour), t)
+        cv2.line(img, _pt((x, y - arm - grow)), _pt((x, y + arm + grow)), bgr(colour), t)
+
+
+def render_panel(closed: frozenset[str] | set[str] = frozenset(), *, scale: float = 1.0, angle: float = -35.0,
+                 seed: int = 5) -> tuple[np.ndarray, Truth]:
+    """Our own painted copper-pipe panel (the look of Machinarium's: a pale painted plate
+    with rounded corners on a dark wall, copper pipes with collars running in rows and
+    bends, grey cast valve bodies with a '+' mark, the inlet at the bottom left with an
+    arrow, the outlet leaving at the top) with red wrenches (``draw_wrench``, handles at
+    ``angle``) on the ``closed`` valves. Drawn at 900×920 and resized to ``scale``, as a
+    painted picture is; ``seed`` varies the paint's stains, not the layout."""
+    board = Board.from_text(GRAPH)
+    closed = frozenset(closed)
+    w, h = PANEL_SIZE
+    rng = np.random.default_rng(seed)
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:] = bgr(SURROUND)
+    for x in range(0, w, 90):
+        cv2.line(img, (x, 0), (x, h), bgr(shade(SURROUND, -0.3)), 3)
+    bx, by, bw, bh = PANEL_BOX
+    rounded_rect(img, bx + 14, by + 12, bx + bw - 14, by + bh - 12, 70, shade(PLATE, -0.45))
+    rounded_rect(img, bx + 20, by + 18, bx + bw - 20, by + bh - 18, 64, PLATE)
+    # Paint: blotches of lighter and darker wash, and hatching strokes, on the plate only.
+    mask = np.all(img == bgr(PLATE), axis=2)
+    wash = cv2.GaussianBlur(rng.normal(0, 1, (h // 8, w // 8)).astype(np.float32), (0, 0), 2.5)
+    wash = cv2.resize(wash / (np.abs(wash).max() or 1), (w, h), interpolation=cv2.INTER_CUBIC)
+    tint = np.stack([wash * 22, wash * 16, wash * 10], axis=2)
+    img = np.where(mask[:, :, None], np.clip(img + tint, 0, 255), img).astype(np.uint8)
+    for _ in range(160):
+        x0, y0 = rng.uniform(bx + 40, bx + bw - 40), rng.uniform(by + 40, by + bh - 40)
+        length, a = rng.uniform(20, 70), rng.uniform(0.6, 1.0)
+        if mask[int(y0), int(x0)]:
+            cv2.line(img, _pt((x0, y0)), _pt((x0 + length * np.cos(a), y0 + length * np.sin(a))),
+                     bgr(shade(PLATE, -rng.uniform(0.12, 0.3))), 1, cv2.LINE_AA)
+    at = dict(PANEL_POINTS)
+    # six fittings along the top, pipes leaving through the top edge (the outlet is one)
+    for x in (180, 310, 490, 640, 760, 850):
+        _copper(img, [(x, 120), (x, 0)], PIPE_W)
+        _steel_body(img, (x, 96), 56, 60)
+        cv2.circle(img, (x, 96), 11, bgr(STEEL_DARK), -1, cv2.LINE_AA)
+        cv2.circle(img, (x, 96), 7, bgr((150, 190, 200)), -1, cv2.LINE_AA)
+    lanes = _lanes(board)
+    for a, b in board.pipes:
+        (ax, ay), (bx_, by_) = at[a], at[b]
+        lane = lanes[(a, b)]
+        _copper(img, [(ax, ay), (ax, lane), (bx_, lane), (bx_, by_)], PIPE_W)
+    # inlet: a pipe from the plate's left edge into a grey coupling with a round window and an arrow
+    ix, iy = at[board.inlet]
+    _copper(img, [(bx + 4, iy), (ix, iy)], PIPE_W * 1.3)
+    _steel_body(img, (ix + 6, iy), 78, 64)
+    cv2.circle(img, _pt((ix + 6, iy)), 14, bgr(STEEL_DARK), -1, cv2.LINE_AA)
+    cv2.circle(img, _pt((ix + 6, iy)), 9, bgr((150, 190, 200)), -1, cv2.LINE_AA)
+    arrow = np.int32([[bx + 10, iy - 8], [bx + 24, iy - 8], [bx + 24, iy - 15], [bx + 38, iy], [bx + 24, iy + 15],
+                      [bx + 24, iy + 8], [bx + 10, iy + 8]])
+    cv2.polylines(img, [arrow], True, bgr((236, 226, 200)), 2, cv2.LINE_AA)
+    # outlet: the pipe leaves through the top edge under a grey collar with an arrow up
+    ox, oy = at[board.outlet]
+    _copper(img, [(ox, oy), (ox, 0)], PIPE_W)
+    _steel_body(img, (ox, oy + 30), 60, 56)
+    up = np.int32([[ox - 6, oy + 44], [ox - 6, oy + 30], [ox - 13, oy + 30], [ox, oy + 16], [ox + 13, oy + 30],
+                   [ox + 6, oy + 30], [ox + 6, oy + 44]])
+    cv2.polylines(img, [up], True, bgr((236, 226, 200)), 2, cv2.LINE_AA)
+    for name in board.valves:           # each valve sits on a short upright pipe with collars
+        x, y = at[name]
+        _copper(img, [(x, y - PANEL_BODY * 0.9), (x, y + PANEL_BODY * 0.9)], PIPE_W)
+        for dy in (-0.75, 0.75):
+            rounded_rect(img, x - PIPE_W * 0.7, y + dy * PANEL_BODY - 5, x + PIPE_W * 0.7, y + dy * PANEL_BODY + 5, 3, COPPER_DARK)
+        _steel_body(img, at[name], PANEL_BODY, PANEL_BODY * 0.86)
+        _plus(img, at[name], PANEL_BODY * 0.16)
+    for name in sorted(closed):
+        draw_wrench(img, at[name], PANEL_BODY, angle, blur=1.0)
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)        # paint, not pixels
+    if scale != 1.0:
+        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    shown = None
+    if len(closed) <= board.wrenches:
+        shown = Board(board.pipes, board.inlet, board.outlet, board.wrenches, closed).to_text().replace("\n", "/")
+    return img, Truth(shown, {n: ((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5) for n, (x, y) in at.items()})
+
+
+def panel_picks() -> dict[str, object]:
+    """A player's picks on the open painted panel at scale 1 (``calibrate valves --picks``):
+    the box, the inlet, the outlet, the valves in letter order and a point on A's rim."""
+    board = Board.from_text(GRAPH)
+    ax, ay = PANEL_POINTS["A"]
+    return {"box": list(PANEL_BOX), "inlet": list(PANEL_POINTS[board.inlet]), "outlet": list(PANEL_POINTS[board.outlet]),
+            "valves": [list(PANEL_POINTS[v]) for v in sorted(board.valves)], "rim": [ax + PANEL_BODY / 2, ay]}
+
+
+def panel_profile_data() -> tuple[dict[str, object], dict[str, np.ndarray]]:
+    """The painted panel's profile, shipped in ``puzzlepilot/data/valves/painted``: what
+    ``calibrate valves`` makes of the open panel and ``panel_picks`` (a test keeps the
+    two equal; after changing the panel, write it again with
+    ``calibration.profile.save(*panel_profile_data(), folder)``)."""
+    from calibration.valves import build, kinds
+
+    board = Board.from_text(GRAPH)
+    first = board.valves[0]
+    fx, fy = PANEL_POINTS[first]
+    inlet, outlet, *_, rim = kinds(board)
+    examples = {inlet: _pt(PANEL_POINTS[board.inlet]), outlet: _pt(PANEL_POINTS[board.outlet]),
+                **{f"valve {v}": _pt(PANEL_POINTS[v]) for v in board.valves},
+                rim: _pt((fx + PANEL_BODY / 2, fy))}
+    data, templates = build(render_panel()[0], board, PANEL_BOX, examples)
+    return {"game": "valves", "name": "painted", **data}, templates

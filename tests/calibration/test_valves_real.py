@@ -5,7 +5,10 @@ derived from the panel is stored). A picture drawn over by hand, or another scen
 refused; the answer is judged by the rule checker, and hints sit on the real valves."""
 from __future__ import annotations
 
+import itertools
 import json
+import math
+import random
 from pathlib import Path
 
 import cv2
@@ -67,6 +70,96 @@ def test_wrenches_read_as_closed_valves_at_other_crops_and_scales(panel, profile
     result = solve(found.board)
     if result.solved:
         assert validate(found.board, result.solution) == []
+
+
+def three_wrench_cases(every: int = 7, seed: int = 13, size: tuple[int, int] = (1000, 1000),
+                       slack: tuple[int, int, int, int] = (90, 70, 100, 85)) -> list[tuple[str, dict]]:
+    """Every ``every``-th of the 165 sets of three valves, each with its own crop of a
+    ``size`` picture holding the panel (cutting up to ``slack`` off the left, top, right
+    and bottom), scale, JPEG quality and handle angle (one angle a picture: the game draws
+    one wrench), from a fixed seed. Handles leave at least 25° off the rows of valves: one
+    lying along a row into the next wrench's jaw hides it (refused; tested below)."""
+    rng = random.Random(seed)
+    (w, h), (left, top, right, bottom) = size, slack
+    cases = []
+    for triple in list(itertools.combinations("ABCDEFGHIJK", 3))[::every]:
+        x0, y0 = rng.randint(0, left), rng.randint(0, top)
+        crop = (x0, y0, rng.randint(w - right - x0, w - x0), rng.randint(h - bottom - y0, h - y0))
+        cases.append(("".join(triple), {"crop": crop, "scale": rng.choice([0.45, 0.6, 0.8, 1.0, 1.3]),
+                                        "quality": rng.choice([None, 90, 70]),
+                                        "angle": rng.choice([-1, 1]) * rng.uniform(25, 155)}))
+    return cases
+
+
+@pytest.mark.parametrize("closed, kw", three_wrench_cases())
+def test_three_wrenches_on_any_three_valves_read(panel, profile, closed, kw):
+    found = parse(shot(closed, **kw)[0], profile=profile)
+    assert found.board.closed == frozenset(closed)
+
+
+@pytest.mark.parametrize("closed, kw", [
+    ("D", {"angle": 0.0}),                      # D's handle lies over open E's disc and middle
+    ("G", {"angle": 180.0, "scale": 0.7}),      # … and off the panel's left
+    ("AEJ", {"angle": -8.0, "quality": 80}),
+])
+def test_a_handle_lying_over_an_open_valve_leaves_it_open(panel, profile, closed, kw):
+    assert parse(shot(closed, **kw)[0], profile=profile).board.closed == frozenset(closed)
+
+
+@pytest.mark.parametrize("closed, kw", [
+    ("ABK", {"crop": (60, 40, 800, 880), "scale": 0.8, "angle": 120.0}),    # cuts the panel's right side
+    ("CGJ", {"crop": (130, 60, 760, 830), "quality": 80}),      # … and its left and bottom
+    ("F", {"crop": (20, 20, 880, 900), "angle": -10.0}),        # F's handle leaves the picture
+])
+def test_a_crop_cutting_into_the_panel_reads_by_the_valves(panel, profile, closed, kw):
+    found = parse(shot(closed, **kw)[0], profile=profile)
+    assert found.board.closed == frozenset(closed)
+
+
+def test_a_crop_cutting_off_a_valve_is_refused(panel, profile):
+    with pytest.raises(NoBoardFound, match="not in the image|valve K lies outside the image"):
+        parse(shot("AB", crop=(60, 40, 760, 880))[0], profile=profile)
+
+
+def test_two_wrenches_one_handle_in_the_others_jaw_are_refused(panel, profile):
+    """D's handle runs into E's head and lies in E's jaw: neither wrench can be judged."""
+    with pytest.raises(NoBoardFound, match="valve [DE] is covered by red that is not a wrench"):
+        parse(shot("DE", angle=-3.0)[0], profile=profile)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_red_lollipop_drawn_on_a_valve_is_no_wrench(panel, profile, seed):
+    """A disc with a straight bar, drawn on an open valve: head and handle as thick as a
+    wrench's, but no jaw gripping the valve: refused, never read as closed."""
+    rng = random.Random(seed)
+    image, at = shot("AB")
+    x, y = at["DEGJ"[seed % 4]]
+    a = rng.uniform(-math.pi, math.pi)
+    cv2.line(image, (round(x), round(y)), (round(x + 150 * math.cos(a)), round(y + 150 * math.sin(a))),
+             (40, 40, 210), 18, cv2.LINE_AA)
+    cv2.circle(image, (round(x), round(y)), 30, (40, 40, 210), -1, cv2.LINE_AA)
+    with pytest.raises(NoBoardFound, match="not a wrench"):
+        parse(image, profile=profile)
+
+
+@pytest.mark.parametrize("look", ["steel-grey wrench", "red cap without a handle", "blue wrench"])
+def test_a_closed_look_other_than_the_red_wrench_is_refused_not_read(panel, profile, look):
+    """The game's closed look is a guess (a red open-ended spanner): any other look on a
+    valve — the same spanner in steel grey or blue, a red cap — is refused, never read as
+    open or closed."""
+    from puzzlepilot.scenes.valves import draw_wrench
+
+    image, at = shot("AB")
+    drawn = image.copy()
+    if look == "red cap without a handle":
+        cv2.circle(drawn, tuple(round(v) for v in at["E"]), 30, (40, 40, 200), -1, cv2.LINE_AA)
+    else:
+        draw_wrench(drawn, at["E"], BODY, -35.0, blur=1.2)
+        on = np.any(drawn != image, axis=2)
+        grey = cv2.cvtColor(cv2.cvtColor(drawn, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        drawn[on] = grey[on] if look == "steel-grey wrench" else drawn[on][:, ::-1]     # red ↔ blue
+    with pytest.raises(NoBoardFound, match="valve E|differs from its calibrated picture near"):
+        parse(drawn, profile=profile)
 
 
 def scribble(image: np.ndarray, near: tuple[float, float], colour: tuple[int, int, int], thick: int, seed: int) -> np.ndarray:
