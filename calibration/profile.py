@@ -72,6 +72,23 @@ class Profile:
             raise ProfileError(f"profile {self.name}: field {key!r} must be [r, g, b] with whole numbers 0-255, not {value!r}")
         return (value[2], value[1], value[0])
 
+    def sizes(self, key: str, count: int) -> tuple[int, ...] | None:
+        """A field of ``count`` whole numbers above 0 (a shape such as [rows, cols]), or
+        None when the profile has no such field."""
+        value = self.get(key, list, None)
+        if value is not None and (len(value) != count or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
+            raise ProfileError(f"profile {self.name}: field {key!r} must be {count} whole numbers above 0, "
+                               f"not {value!r}")
+        return None if value is None else tuple(value)
+
+    def positive(self, key: str) -> float | None:
+        """A finite number above 0 (a pitch, a share), or None when the profile has no such field."""
+        value = self.get(key, (int, float), None)
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise ProfileError(f"profile {self.name}: field {key!r} must be a number above 0, not {value!r}")
+        return None if value is None else float(value)
+
     def template(self, key: str) -> np.ndarray:
         """A template image named in ``templates`` (BGR)."""
         from vision.common import ImageError, load_image

@@ -37,6 +37,7 @@ sides (``side_look``).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -92,7 +93,7 @@ class Grid:
 
 def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """The Klotski board in a screenshot, or NoBoardFound."""
-    target_shape = None if profile is None else profile.get("target", list, None)
+    target_shape = None if profile is None else profile.sizes("target", 2)
     empties = None if profile is None else profile.get("empty_cells", int, None)
     fixed = profile.colour("board_colour") if profile is not None and "board_colour" in profile.data else None
     colours = [np.array(fixed, np.float32)] if fixed else main_colours(image_bgr)
@@ -108,16 +109,16 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
                 return read_board(image_bgr, rects, colour, target_shape, empties)
             except NoBoardFound as exc:
                 late.append(str(exc))
-    floor = fixed or (None if profile is None else profile.get("floor", list, None))
+    floor = fixed or (profile.colour("floor") if profile is not None and "floor" in profile.data else None)
     try:
-        share = None if profile is None else profile.get("pitch_share", float, None)
+        share = None if profile is None else profile.positive("pitch_share")
         pitch = None if share is None else (0.85 * share * image_bgr.shape[1], 1.15 * share * image_bgr.shape[1])
-        work = None if profile is None else profile.get("work_pitch", float, None)
-        shape = None if profile is None else profile.get("grid", list, None)
+        work = None if profile is None else profile.positive("work_pitch")
+        shape = None if profile is None else profile.sizes("grid", 2)
         look = None if profile is None else side_look(profile)
         hint = None if look is None or shape is None else grid_hint(profile, image_bgr.shape[1], shape)
-        reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor[::-1], np.float32), pitch,
-                                work, None if shape is None else (shape[0], shape[1]), look, hint)
+        reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor, np.float32), pitch,
+                                work, shape, look, hint)
         return from_reading(reading, target_shape, empties)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)])[0]) from None
@@ -134,18 +135,17 @@ def side_look(profile: Any) -> SideLook | None:
         raise ProfileError(f"profile {profile.name}: field 'side_look': {exc}") from None
 
 
-def grid_hint(profile: Any, width: int, shape: list[int]) -> GridGuess | None:
+def grid_hint(profile: Any, width: int, shape: tuple[int, ...]) -> GridGuess | None:
     """Where the profile's screenshot had its grid (``region``), scaled to a picture
     ``width`` px wide: the same app at another size shows it there again."""
-    region, share = profile.get("region", list, None), profile.get("pitch_share", float, None)
+    region, share = profile.get("region", list, None), profile.positive("pitch_share")
     if region is None or share is None:
         return None
-    if len(region) != 4 or not all(isinstance(v, (int, float)) for v in region) or min(region[2:]) <= 0 \
-            or not all(isinstance(v, int) and v > 0 for v in shape[:2]):
+    if len(region) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                                   for v in region) or min(region[2:]) <= 0:
         from calibration.profile import ProfileError
 
-        raise ProfileError(f"profile {profile.name}: fields 'region' [x, y, w, h] and 'grid' [rows, cols] "
-                           "must be positive numbers")
+        raise ProfileError(f"profile {profile.name}: field 'region' must be [x, y, w, h] with w and h above 0")
     k = width * share / (region[2] / shape[1])      # this picture's width over the screenshot's
     return GridGuess(region[0] * k, region[1] * k, region[2] * k / shape[1], region[3] * k / shape[0],
                      shape[0], shape[1])

@@ -99,6 +99,9 @@ def test_the_side_look_refuses_the_true_grid_rather_than_split_a_portrait():
     ({"grid": [5, 4], "side_look": {"split": [[[0] * 3] * 13] * 2, "floor": [[[0] * 3] * 13] * 2,
                                     "outline": [[[0] * 3] * 13] * 2},
       "region": ["x", 0, 200, 250], "pitch_share": 0.1}, "region"),
+    ({"floor": []}, "floor"), ({"floor": [1.5, 2, 3]}, "floor"), ({"grid": []}, "grid"),
+    ({"grid": [0, 4]}, "grid"), ({"target": [1]}, "target"), ({"target": [2, True]}, "target"),
+    ({"pitch_share": -1}, "pitch_share"), ({"work_pitch": float("nan")}, "work_pitch"),
 ])
 def test_a_malformed_look_or_grid_is_a_profile_error(fields, field):
     with pytest.raises(ProfileError, match=field):
