@@ -34,6 +34,7 @@ moves, and says so when the budget is larger.
 from __future__ import annotations
 
 import bisect
+import importlib
 import random
 from array import array
 from dataclasses import dataclass
@@ -260,6 +261,12 @@ class ForwardLevel:
     states: list[int]
     parent: list[int]
     move: list[int]
+    canon: list[int] | None = None     # the states' symmetry representatives, once asked for
+
+    def canons(self) -> list[int]:
+        if self.canon is None:
+            self.canon = [_canon(state) for state in self.states]
+        return self.canon
 
 
 def _first_level(start: int) -> ForwardLevel:
@@ -383,10 +390,10 @@ def _meet(forward: list[ForwardLevel], backward: Backward, a: int, b: int, rule:
         forward.append(_first_level(forward[0].states[0]))
     target = backward.level(b)
     level = forward[a]
-    for index, state in enumerate(level.states):
-        if _contains(target, _canon(state)):
+    for index, canon in enumerate(level.canons()):
+        if _contains(target, canon):
             stats["split"] = [a, b]
-            return ([level.move[index]] if a else []) + _finish(state, b, rule, enemies, backward)
+            return ([level.move[index]] if a else []) + _finish(level.states[index], b, rule, enemies, backward)
     return None
 
 
@@ -403,8 +410,8 @@ def _meet_second(forward: list[ForwardLevel], backward: Backward, b: int, nearer
     listed = set(first.states) | {forward[0].states[0]}
     target = backward.level(b)
     best: tuple[int, int, int] | None = None
-    for i, parent in enumerate(first.states):
-        if not _contains(nearer, _canon(parent)):
+    for i, (parent, canon) in enumerate(zip(first.states, first.canons())):
+        if not _contains(nearer, canon):
             continue
         for m in range(len(MOVES)):
             state = _image(parent, m)
@@ -417,6 +424,17 @@ def _meet_second(forward: list[ForwardLevel], backward: Backward, b: int, nearer
     state, m, i = best
     stats["split"] = [2, b]
     return [first.move[i], m] + _finish(state, b, rule, enemies, backward)
+
+
+def prepare(board: Board, rule: str = "strict", moves: int | None = None) -> None:
+    """Import the array search (numpy) now when the board's search is likely to go past
+    the plain-int depths: a budget over 3 moves, or the attacks rule on an enemy count not
+    a multiple of 4 (its goal sets are large). The command line calls this before timing
+    the solve, so that its solver time stays the search's and its tables', as when numpy
+    came with this module."""
+    budget = moves if moves is not None else board.budget if board.budget is not None else DEFAULT_BUDGET
+    if budget > STORED_LEVELS + 1 or rule == "attacks" and board.enemies % 4:
+        importlib.import_module("solvers.rings_arrays")
 
 
 def solve(board: Board, rule: str = "strict", moves: int | None = None) -> SolveResult:

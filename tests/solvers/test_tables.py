@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,23 @@ def test_a_rings_solve_within_3_moves_from_stored_levels_does_not_import_numpy(c
                           capture_output=True, text=True, check=True)
     solution, problems, numpy_loaded = json.loads(done.stdout)
     assert len(solution) == 3 and problems == [] and not numpy_loaded
+
+
+def test_the_solve_command_imports_numpy_only_for_boards_that_may_need_it(cache: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from solvers import rings
+
+    shallow = rings.generate(11, 3, 3)                           # 12 enemies, 3 moves
+    deep = rings.Board(shallow.cells, 4)                          # the same with a budget of 4
+    rings._backward.cache_clear()
+    rings.solve(shallow)                                          # stores the backward levels
+    for board, numpy_expected in ((shallow, False), (deep, True)):
+        path = tmp_path / "board.txt"
+        path.write_text(board.to_text(), encoding="utf-8")
+        done = subprocess.run([sys.executable, "-X", "importtime", "-m", "puzzlepilot", "solve", "--game", "rings",
+                               "--board", str(path), "--json"], cwd=Path(__file__).resolve().parents[2],
+                              capture_output=True, text=True, check=True)
+        assert json.loads(done.stdout)["moves"] == 3
+        assert bool(re.search(r"\|\s+numpy$", done.stderr, re.MULTILINE)) == numpy_expected
