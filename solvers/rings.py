@@ -285,7 +285,13 @@ def _backward(enemies: int, rule: str) -> "Backward":
     """The backward levels for an enemy count and rule, kept between solves (a live loop
     solves the same count again and again) and, up to ``STORED_LEVELS``, in the table
     cache between processes."""
-    return Backward(f"rings-backward-{rule}-{enemies}", enemies, rule)
+    return Backward(_backward_name(enemies, rule), enemies, rule)
+
+
+def _backward_name(enemies: int, rule: str) -> str:
+    """The table cache's name of the backward levels of a board (``NAME-b`` for level b):
+    the strict goals for a multiple of 4 enemies, whatever the rule."""
+    return f"rings-backward-{'strict' if enemies % 4 == 0 else rule}-{enemies}"
 
 
 class Backward:
@@ -429,11 +435,17 @@ def _meet_second(forward: list[ForwardLevel], backward: Backward, b: int, nearer
 def prepare(board: Board, rule: str = "strict", moves: int | None = None) -> None:
     """Import the array search (numpy) now when the board's search is likely to go past
     the plain-int depths: a budget over 3 moves, or the attacks rule on an enemy count not
-    a multiple of 4 (its goal sets are large). The command line calls this before timing
-    the solve, so that its solver time stays the search's and its tables', as when numpy
-    came with this module."""
+    a multiple of 4 (its goal sets are large), or the backward levels not yet in the table
+    cache (the first solve of that enemy count makes them). The command line calls this
+    before timing the solve, so that its solver time stays the search's and its tables',
+    as when numpy came with this module."""
     budget = moves if moves is not None else board.budget if board.budget is not None else DEFAULT_BUDGET
-    if budget > STORED_LEVELS + 1 or rule == "attacks" and board.enemies % 4:
+    n = board.enemies
+    if n % 4 and rule == "strict":
+        return      # answered without a search
+    stored = all(tables.path_of(f"{_backward_name(n, rule)}-{d}", TABLES_VERSION).is_file()
+                 for d in range(STORED_LEVELS + 1))
+    if budget > STORED_LEVELS + 1 or n % 4 or not stored:
         importlib.import_module("solvers.rings_arrays")
 
 
