@@ -77,13 +77,22 @@ class XShape:
             window = parent.value
 
     def cut(self, window: int, mask: np.ndarray) -> None:
-        """Show only the window's pixels where ``mask`` (H×W, bool) is set; no input at all."""
-        height, width = mask.shape
-        # XBitmap layout: rows padded to whole bytes, least significant bit first.
-        bits = np.ascontiguousarray(np.packbits(mask, axis=1, bitorder="little"))
-        pixmap = self._x11.XCreateBitmapFromData(self._dpy, window, bits.ctypes.data, width, height)
-        self._xext.XShapeCombineMask(self._dpy, window, SHAPE_BOUNDING, 0, 0, pixmap, SHAPE_SET)
-        self._x11.XFreePixmap(self._dpy, pixmap)
+        """Show only the window's pixels where ``mask`` (H×W, bool) is set; no input at all.
+        Only the mask's bounding box is sent, placed at its offset (the region outside a
+        bitmap set as the shape is out of it): the server turns a bitmap into a region
+        row by row, and hints cover a small part of a big screen."""
+        rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+        if len(rows):
+            top, left = int(rows[0]), int(cols[0])
+            box = mask[top:rows[-1] + 1, left:cols[-1] + 1]
+            # XBitmap layout: rows padded to whole bytes, least significant bit first.
+            bits = np.ascontiguousarray(np.packbits(box, axis=1, bitorder="little"))
+            pixmap = self._x11.XCreateBitmapFromData(self._dpy, window, bits.ctypes.data, box.shape[1], box.shape[0])
+            self._xext.XShapeCombineMask(self._dpy, window, SHAPE_BOUNDING, left, top, pixmap, SHAPE_SET)
+            self._x11.XFreePixmap(self._dpy, pixmap)
+        else:
+            self._xext.XShapeCombineRectangles(self._dpy, window, SHAPE_BOUNDING, 0, 0, None, 0,
+                                               SHAPE_SET, UNSORTED)
         self._xext.XShapeCombineRectangles(self._dpy, window, SHAPE_INPUT, 0, 0, None, 0,
                                            SHAPE_SET, UNSORTED)
         self._x11.XSync(self._dpy, 0)

@@ -453,6 +453,7 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     if game.reports_progress:
         options["progress"] = lambda text: io.err(f"puzzlepilot: {game.name}: {text} ...")
 
+    game.prepare(board, **options)
     start = time.perf_counter()
     result = game.solve(board, **options)
     elapsed_ms = (time.perf_counter() - start) * 1000.0

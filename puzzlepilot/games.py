@@ -33,6 +33,13 @@ class Game:
         return self._module("solvers").solve
 
     @property
+    def prepare(self) -> Callable[..., None]:
+        """(board, **options) → load the libraries solving this board will need (rings'
+        numpy for deep searches), so that a solver's timing counts the search and its
+        tables, not imports; nothing for most games."""
+        return getattr(self._module("solvers"), "prepare", lambda board, **options: None)
+
+    @property
     def validate(self) -> Callable[[Any, Any], list[str]]:
         return self._module("solvers").validate
 

@@ -10,11 +10,14 @@ so turning the whole arena is a 48-bit rotation and mirror images are cheap to f
 
 - strict goal: every column is empty, full (a line) or holds exactly the 2 inner rings,
   and those inner pairs tile into neighbouring pairs of slices (blocks) around the circle;
-  a 6-byte table lookup gives both facts at once;
+  on arrays a 6-byte table lookup gives both facts at once;
 - attacks goal: the columns with an enemy in rings 0–1 need a line each, the rest of the
   inner enemies need one attack per two neighbouring slices, summing to ≤ ceil(n/4);
-- moves are applied to whole numpy arrays of positions through per-move byte tables
-  (each move is a permutation of bits; 6 lookups per move);
+- large levels live in ``solvers.rings_arrays``, which applies moves to whole numpy
+  arrays of positions through per-move byte tables; the first depths of most searches
+  (the start's first level against backward levels in the table cache, answers within 3
+  moves) need only a few dozen positions and are done here on plain ints, so that such a
+  solve never imports numpy (~35 ms of CPU, ~60 ms of a process's wall time);
 - the search is meet-in-the-middle by depth: positions at exactly ``a`` moves from the
   start (breadth-first levels, deduplicated) against positions exactly ``b`` moves from a
   goal (levels grown backwards from every goal, which is possible because the strict goal
@@ -30,14 +33,13 @@ moves, and says so when the budget is larger.
 """
 from __future__ import annotations
 
-import itertools
-import math
+import bisect
+import importlib
 import random
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
+from typing import Any, Sequence
 
 from solvers import tables
 from solvers.common import BoardError, SolveResult, split_rows
@@ -48,9 +50,9 @@ MAX_BUDGET = 5
 FORWARD_ONLY_DEPTH = 4    # forward-only search (attacks, n % 4 != 0) stores level 3 at most
 ATTACK_GOALS_UP_TO = 2    # attacks: goal positions are listed (for meeting) up to this many attacks
 RULES = ("strict", "attacks")
-TABLES_VERSION = 1        # of the move tables and backward levels in the table cache
+TABLES_VERSION = 2        # of the move tables and backward levels in the table cache (2: levels as bytes)
 STORED_LEVELS = 2         # backward levels kept in the table cache (level 2: ~135,000 positions, 2 MB)
-STORED_FILES = 16         # backward level files kept (the most recent enemy counts and rules)
+STORED_FILES = 24         # backward level files kept (levels 0–2 of the most recent enemy counts and rules)
 LOAD_SPEEDUP = 25         # loading a stored backward level is ~25x quicker per position than growing a level
 EMPTY = "."
 
@@ -136,7 +138,7 @@ def _line_cells(line: int) -> list[tuple[int, int]]:
     return [(r, line) for r in range(RINGS)] + [(r, line + 6) for r in reversed(range(RINGS))]
 
 
-def _permutation(move: Move) -> list[int]:
+def permutation(move: Move) -> list[int]:
     """Where each bit goes under a move."""
     dest = list(range(48))
     if move.op == "rotate":
@@ -151,332 +153,200 @@ def _permutation(move: Move) -> list[int]:
     return dest
 
 
-def _byte_tables(perms: list[list[int]]) -> np.ndarray:
-    """tables[m, j, v]: the image of byte j holding v under permutation m (uint64)."""
-    dest = np.array(perms, dtype=np.uint64).reshape(len(perms), 6, 1, 8)
-    values = np.arange(256, dtype=np.uint64)[:, None]
-    bits = (values >> np.arange(8, dtype=np.uint64)) & np.uint64(1)     # (256, 8)
-    return np.bitwise_or.reduce(bits << dest, axis=-1)
+def mirror_bits() -> list[int]:
+    """Where each bit goes when the arena is mirrored (slice s → −s)."""
+    return [4 * ((-(b // 4)) % SLICES) + b % 4 for b in range(48)]
 
 
-def _pair_covers(masks: np.ndarray) -> np.ndarray:
-    """Fewest attacks of 1 or 2 neighbouring slices covering the slices of each 12-bit mask:
-    turned so that an empty slice comes last, the runs are linear and each run of r
-    slices needs ceil(r / 2); a full circle needs 6."""
-    gap = np.log2(~masks & (masks + 1) & 0xFFF | (masks == 0xFFF)).astype(np.int64)   # lowest empty slice
-    turned = ((masks >> (gap + 1)) | (masks << (SLICES - 1 - gap))) & 0xFFF
-    total, run = np.zeros_like(masks), np.zeros_like(masks)
-    for s in range(SLICES):
-        bit = (turned >> s) & 1
-        total += np.where(bit == 0, (run + 1) // 2, 0)
-        run = np.where(bit == 1, run + 1, 0)
-    return np.where(masks == 0xFFF, 6, total)
-
-
-@dataclass(frozen=True)
-class _Tables:
-    moves: np.ndarray        # (86, 6, 256) byte tables of the moves
-    mirror: np.ndarray       # (6, 256) byte tables of slice s → −s
-    strict: np.ndarray       # (256,) per byte: block bits of its 2 columns, or a flag ≥ 4096 shifted
-    attack: np.ndarray       # (256,) per byte: line bits | pair bits << 12 of its 2 columns
-    tile: np.ndarray         # (4096,) bool: slices that split into neighbouring pairs
-    pop: np.ndarray          # (4096,) popcount
-    cover: np.ndarray        # (4096,) _pair_covers
-    spread: np.ndarray       # (4096,) 12-bit slice mask → bit 4s per slice
-
+# ---------------------------------------------------------------------------- positions as ints
+# The few positions near the start (≤ 87) are handled one by one as plain ints; the same
+# functions on arrays (byte tables) are in ``solvers.rings_arrays``.
 
 @lru_cache(maxsize=1)
-def _tables() -> _Tables:
-    """The move and goal tables, from the table cache (built on first use, ~15 ms)."""
-    return tables.cached("rings-tables", TABLES_VERSION, _build_tables,
-                         lambda t: isinstance(t, _Tables) and t.moves.shape == (len(MOVES), 6, 256))
+def _moved_bits() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Per move: the mask of the bits it moves and their (from, to) pairs."""
+    out = []
+    for move in MOVES:
+        pairs = tuple((b, d) for b, d in enumerate(permutation(move)) if b != d)
+        out.append((sum(1 << b for b, _ in pairs), pairs))
+    return tuple(out)
 
 
-def _build_tables() -> _Tables:
-    mirror = [4 * ((-(b // 4)) % SLICES) + b % 4 for b in range(48)]
-    strict = np.zeros(256, dtype=np.int64)
-    attack = np.zeros(256, dtype=np.int64)
-    for v in range(256):
-        for half in range(2):
-            col = (v >> (4 * half)) & 0xF
-            if col == 0xC:
-                strict[v] |= 1 << half
-            elif col not in (0, 0xF):
-                strict[v] |= 1 << 20         # lands at bit ≥ 20 after shifting: invalid
-            if col & 0x3:
-                attack[v] |= 1 << half
-            elif col:
-                attack[v] |= 1 << (12 + half)
-    masks = np.arange(4096)
-    slice_bits = (masks[:, None] >> np.arange(SLICES)) & 1
-    pop = slice_bits.sum(axis=1)
-    cover = _pair_covers(masks)
-    return _Tables(
-        moves=_byte_tables([_permutation(m) for m in MOVES]),
-        mirror=_byte_tables([mirror])[0],
-        strict=strict, attack=attack,
-        tile=2 * cover == pop,    # a pair cover without overlaps is a tiling
-        pop=pop, cover=cover,
-        spread=(slice_bits.astype(np.uint64) << (4 * np.arange(SLICES, dtype=np.uint64))).sum(axis=1, dtype=np.uint64))
-
-
-# ---------------------------------------------------------------------------- array operations
-
-_U8 = np.uint64(0xFF)
-_MASK48 = np.uint64((1 << 48) - 1)
-
-
-def _apply(tables: np.ndarray, states: np.ndarray) -> np.ndarray:
-    """Every table (a permutation of bits) applied to every state: shape (len(tables), n)."""
-    out = tables[:, 0, states & _U8]
-    for j in range(1, 6):
-        out |= tables[:, j, (states >> np.uint64(8 * j)) & _U8]
+def _image(state: int, m: int) -> int:
+    """The position after move ``m``."""
+    mask, pairs = _moved_bits()[m]
+    out = state & ~mask
+    for b, d in pairs:
+        if state >> b & 1:
+            out |= 1 << d
     return out
 
 
-def _strict_goal(states: np.ndarray) -> np.ndarray:
-    t = _tables()
-    acc = np.zeros(states.shape, dtype=np.int64)
-    for j in range(6):
-        acc |= t.strict[((states >> np.uint64(8 * j)) & _U8).astype(np.intp)] << (2 * j)
-    return (acc < 4096) & t.tile[acc & 4095]
+def _canon(state: int) -> int:
+    """The least image of the position under the 12 turns of the arena and their mirrors:
+    on its 12 hex digits (one per column), a turn is a rotation of the string and the
+    mirror (slice s → −s) reverses all but column 0; equal-length strings compare as the
+    numbers do."""
+    digits = f"{state:012x}"
+    mirrored = digits[10::-1] + digits[11]
+    return int(min(min(twice[k:k + 12] for k in range(12)) for twice in (digits * 2, mirrored * 2)), 16)
 
 
-def _attack_count(states: np.ndarray) -> np.ndarray:
-    """Fewest line/block attacks that hit every enemy of each state."""
-    t = _tables()
-    acc = np.zeros(states.shape, dtype=np.int64)
-    for j in range(6):
-        acc |= t.attack[((states >> np.uint64(8 * j)) & _U8).astype(np.intp)] << (2 * j)
-    lines, pairs = acc & 4095, acc >> 12
-    return t.pop[lines] + t.cover[pairs]
+def _pair_cover(mask: int) -> int:
+    """Fewest attacks of 1 or 2 neighbouring slices covering the slices of a 12-bit mask:
+    turned so that an empty slice comes last, each run of r slices needs ceil(r / 2); a
+    full circle needs 6."""
+    if mask == 0xFFF:
+        return 6
+    gap = (~mask & (mask + 1) & 0xFFF).bit_length() - 1     # lowest empty slice
+    turned = ((mask >> (gap + 1)) | (mask << (SLICES - 1 - gap))) & 0xFFF
+    total = run = 0
+    for s in range(SLICES):
+        if turned >> s & 1:
+            run += 1
+        else:
+            total, run = total + (run + 1) // 2, 0
+    return total
 
 
-def _canon(states: np.ndarray) -> np.ndarray:
-    """The least image of each state under the 12 turns of the arena and their mirrors."""
-    mirrored = _apply(_tables().mirror[None], states)[0]
-    best = np.minimum(states, mirrored)
-    for k in range(1, SLICES):
-        left, right = np.uint64(4 * k), np.uint64(48 - 4 * k)
-        for s in (states, mirrored):
-            best = np.minimum(best, ((s << left) | (s >> right)) & _MASK48)
-    return best
+def _strict_goal(state: int) -> bool:
+    """Every column empty, full or the 2 inner rings, those inner pairs tiling into blocks."""
+    blocks = 0
+    for s in range(SLICES):
+        col = state >> 4 * s & 0xF
+        if col == 0xC:
+            blocks |= 1 << s
+        elif col not in (0, 0xF):
+            return False
+    return 2 * _pair_cover(blocks) == blocks.bit_count()
 
 
-# Sorting beats np.unique here: numpy 2's hash-based unique is ~20× slower on uint64.
-def _firsts(ranked: np.ndarray) -> np.ndarray:
-    """Mask of the first of each run of equal values in a sorted array."""
-    return np.concatenate(([True], ranked[1:] != ranked[:-1])) if len(ranked) else np.zeros(0, bool)
+def _attack_count(state: int) -> int:
+    """Fewest line/block attacks that hit every enemy: a line per column with an enemy in
+    rings 0–1, blocks for the inner rest."""
+    lines = pairs = 0
+    for s in range(SLICES):
+        col = state >> 4 * s & 0xF
+        if col & 0x3:
+            lines |= 1 << s
+        elif col:
+            pairs |= 1 << s
+    return lines.bit_count() + _pair_cover(pairs)
 
 
-def _unique(values: np.ndarray) -> np.ndarray:
-    ranked = np.sort(values)
-    return ranked[_firsts(ranked)]
+def _goal(state: int, rule: str, enemies: int) -> bool:
+    return _attack_count(state) <= -(-enemies // 4) if rule == "attacks" else _strict_goal(state)
 
 
-def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
-    """Which values are in a sorted array (binary search; no sort of the values)."""
-    if not len(sorted_set):
-        return np.zeros(values.shape, dtype=bool)
-    idx = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
-    return sorted_set[idx] == values
+def _contains(ranked: Sequence[int], value: int) -> bool:
+    """Whether a sorted sequence holds the value (binary search)."""
+    i = bisect.bisect_left(ranked, value)
+    return i < len(ranked) and ranked[i] == value
 
 
-def _strict_goals(enemies: int) -> np.ndarray:
-    """Every strict goal position with that many enemies: lines on a set of k slices, blocks
-    tiling a set of (enemies − 4k) / 2 inner pairs elsewhere."""
-    t = _tables()
-    tiles = np.flatnonzero(t.tile)
-    found = []
-    for k in range(min(SLICES, enemies // 4) + 1):
-        lines = np.flatnonzero(t.pop == k)[:, None]
-        pairs = tiles[t.pop[tiles] * 2 == enemies - 4 * k][None, :]
-        li, ti = np.nonzero((lines & pairs) == 0)
-        found.append(t.spread[lines[li, 0]] * np.uint64(0xF) | t.spread[pairs[0, ti]] * np.uint64(0xC))
-    return np.concatenate(found)
-
-
-def _attack_goals(enemies: int) -> np.ndarray:
-    """Every position whose enemies ceil(n/4) attacks can hit, listed as n cells out of
-    the union of that many lines or blocks (small attack counts only: the list grows as
-    C(24, attacks) · C(4 · attacks, n))."""
-    attacks = -(-enemies // 4)
-    lines = [sum(1 << (4 * s + r) for r in range(RINGS)) for s in range(SLICES)]
-    blocks = [sum(1 << (4 * (t % SLICES) + r) for r in (2, 3) for t in (s, s + 1)) for s in range(SLICES)]
-    found = set()
-    for chosen in itertools.combinations_with_replacement(lines + blocks, attacks):
-        union = 0
-        for group in chosen:
-            union |= group
-        cells = [1 << b for b in range(48) if union >> b & 1]
-        found.update(sum(pick) for pick in itertools.combinations(cells, enemies))
-    return np.array(sorted(found), dtype=np.uint64)
+def _ints(raw: bytes) -> array:
+    """A level stored as bytes (uint64, this machine's order), as an ``array('Q')``."""
+    out = array("Q")
+    out.frombytes(raw)
+    return out
 
 
 # ---------------------------------------------------------------------------- search
 
 @dataclass
-class _Level:
-    states: np.ndarray       # uint64 positions first reached at this depth
-    parent: np.ndarray       # index into the previous level
-    move: np.ndarray         # index into MOVES
-    canon: np.ndarray | None = None
+class ForwardLevel:
+    """Positions first reached at one depth from the start (sorted), with the index of
+    each one's parent in the level before and the move that made it."""
+
+    states: list[int]
+    parent: list[int]
+    move: list[int]
+    canon: list[int] | None = None     # the states' symmetry representatives, once asked for
+
+    def canons(self) -> list[int]:
+        if self.canon is None:
+            self.canon = [_canon(state) for state in self.states]
+        return self.canon
 
 
-class _Forward:
-    """Breadth-first levels from the start, each state once, with the move that made it."""
-
-    def __init__(self, start: int) -> None:
-        s = np.array([start], dtype=np.uint64)
-        self.levels = [_Level(s, np.zeros(1, np.intp), np.zeros(1, np.intp))]
-        self.seen = s
-
-    def level(self, depth: int) -> _Level:
-        while len(self.levels) <= depth:
-            prev = self.levels[-1].states
-            grown = _apply(_tables().moves, prev).ravel()
-            order = np.argsort(grown, kind="stable")      # stable: the first move reaching a state
-            ranked = grown[order]
-            keep = _firsts(ranked)
-            states, first = ranked[keep], order[keep]
-            fresh = ~_member(states, self.seen)
-            states, first = states[fresh], first[fresh]
-            move, parent = np.divmod(first, len(prev))
-            self.levels.append(_Level(states, parent, move))
-            self.seen = np.sort(np.concatenate((self.seen, states)))
-        return self.levels[depth]
-
-    def canon(self, depth: int) -> np.ndarray:
-        lvl = self.level(depth)
-        if lvl.canon is None:
-            lvl.canon = _canon(lvl.states)
-        return lvl.canon
-
-    def path(self, depth: int, index: int) -> list[int]:
-        moves = []
-        for d in range(depth, 0, -1):
-            lvl = self.levels[d]
-            moves.append(int(lvl.move[index]))
-            index = int(lvl.parent[index])
-        return moves[::-1]
-
-    @property
-    def size(self) -> int:
-        return sum(len(lvl.states) for lvl in self.levels)
+def _first_level(start: int) -> ForwardLevel:
+    """The positions one move from the start, each with the first move reaching it (the
+    array search's order: sorted, the lowest move index kept)."""
+    first: dict[int, int] = {}
+    for m in range(len(MOVES)):
+        first.setdefault(_image(start, m), m)
+    first.pop(start, None)
+    states = sorted(first)
+    return ForwardLevel(states, [0] * len(states), [first[s] for s in states])
 
 
 @lru_cache(maxsize=4)
-def _backward(enemies: int, rule: str) -> "_Backward":
+def _backward(enemies: int, rule: str) -> "Backward":
     """The backward levels for an enemy count and rule, kept between solves (a live loop
     solves the same count again and again) and, up to ``STORED_LEVELS``, in the table
     cache between processes."""
-    goals = _unique(_canon(_strict_goals(enemies) if rule == "strict" else _attack_goals(enemies)))
-    return _Backward(f"rings-backward-{rule}-{enemies}", goals)
+    return Backward(_backward_name(enemies, rule), enemies, rule)
 
 
-class _Backward:
-    """Levels of symmetry representatives at exactly b moves from a goal, and all of them
-    sorted (``seen``). Level b is taken from the table cache (file ``NAME-b``, holding the
-    level and ``seen`` through it) when it is there, else grown and stored."""
+def _backward_name(enemies: int, rule: str) -> str:
+    """The table cache's name of the backward levels of a board (``NAME-b`` for level b):
+    the strict goals for a multiple of 4 enemies, whatever the rule."""
+    return f"rings-backward-{'strict' if enemies % 4 == 0 else rule}-{enemies}"
 
-    def __init__(self, name: str, goals: np.ndarray) -> None:
+
+class Backward:
+    """Levels of symmetry representatives at exactly b moves from a goal (each sorted).
+    Level b is taken from the table cache (file ``NAME-b``, the level as uint64 bytes)
+    when it is there, else made by ``solvers.rings_arrays`` and stored. A level is an
+    ``array('Q')`` when loaded, a numpy array when made: both are sorted sequences of ints."""
+
+    def __init__(self, name: str, enemies: int, rule: str) -> None:
         self.name = name
-        self.levels = [goals]
-        self.seen = goals
+        goals = self.stored(0)
+        if goals is None:
+            from solvers import rings_arrays
+
+            goals = rings_arrays.goals(enemies, rule)
+            tables.store(f"{name}-0", TABLES_VERSION, goals.tobytes(), "rings-backward-", STORED_FILES)
+        self.levels: list[Sequence[int]] = [goals]
+        self.seen: Sequence[int] | None = goals   # every level so far, sorted (None: not made yet)
 
     def ready(self, depth: int) -> bool:
-        """Level ``depth`` is at hand: grown already, or it and the levels before it are
+        """Level ``depth`` is at hand: made already, or it and the levels before it are
         in the table cache."""
         return depth < len(self.levels) or depth <= STORED_LEVELS and all(
             tables.path_of(f"{self.name}-{d}", TABLES_VERSION).is_file() for d in range(len(self.levels), depth + 1))
 
-    def level(self, depth: int) -> np.ndarray:
+    def level(self, depth: int) -> Sequence[int]:
         while len(self.levels) <= depth:
-            name = f"{self.name}-{len(self.levels)}"
-            stored = tables.load(name, TABLES_VERSION) if len(self.levels) <= STORED_LEVELS else None
-            if _level_ok(stored, len(self.seen)):
-                fresh, self.seen = stored
-            else:
-                grown = _unique(_canon(_apply(_tables().moves, self.levels[-1]).ravel()))
-                fresh = grown[~_member(grown, self.seen)]
-                self.seen = np.sort(np.concatenate((self.seen, fresh)))
+            fresh = self.stored(len(self.levels))
+            if fresh is None:
+                from solvers import rings_arrays
+
+                fresh, self.seen = rings_arrays.grow(self.levels, self.seen)
                 if len(self.levels) <= STORED_LEVELS:
-                    tables.store(name, TABLES_VERSION, (fresh, self.seen), "rings-backward-", STORED_FILES)
+                    tables.store(f"{self.name}-{len(self.levels)}", TABLES_VERSION, fresh.tobytes(),
+                                 "rings-backward-", STORED_FILES)
+            else:
+                self.seen = None
             self.levels.append(fresh)
         return self.levels[depth]
+
+    def peek(self, depth: int) -> Sequence[int] | None:
+        """Level ``depth`` if made, else from the table cache, not kept (None when it is
+        neither)."""
+        return self.levels[depth] if depth < len(self.levels) else self.stored(depth)
+
+    def stored(self, depth: int) -> array | None:
+        """Level ``depth`` from the table cache; None when it is not stored or damaged."""
+        if depth > STORED_LEVELS:
+            return None
+        raw = tables.load(f"{self.name}-{depth}", TABLES_VERSION)
+        return _ints(raw) if isinstance(raw, bytes) and len(raw) % 8 == 0 else None
 
     @property
     def size(self) -> int:
         return sum(len(lvl) for lvl in self.levels)
-
-
-def _level_ok(stored: Any, seen_before: int) -> bool:
-    """A stored (level, seen) pair of the right types, sizes adding up."""
-    return (isinstance(stored, tuple) and len(stored) == 2
-            and all(isinstance(a, np.ndarray) and a.dtype == np.uint64 and a.ndim == 1 for a in stored)
-            and len(stored[1]) == seen_before + len(stored[0]))
-
-
-def _finish(state: int, depth: int, goal: Any) -> list[int]:
-    """A shortest move list (of ``depth`` moves) from a state known to be that far from a goal."""
-    states = np.array([state], dtype=np.uint64)
-    back: list[np.ndarray] = []
-    for _ in range(depth):
-        states = _apply(_tables().moves, states)
-        back.append(states)
-        states = states.ravel()
-    hit = int(np.flatnonzero(goal(states))[0])
-    moves = []
-    for layer in reversed(back):
-        m, hit = divmod(hit, layer.shape[1])
-        moves.append(m)
-    return moves[::-1]
-
-
-def solve(board: Board, rule: str = "strict", moves: int | None = None) -> SolveResult:
-    """A shortest list of ring moves that solves the board within the budget (``moves``,
-    else the board's ``moves:`` line, else 3), or the reason there is none."""
-    if rule not in RULES:
-        raise BoardError(f"unknown rule {rule!r} (rules: {', '.join(RULES)})")
-    budget = moves if moves is not None else board.budget if board.budget is not None else DEFAULT_BUDGET
-    if not 0 <= budget <= MAX_BUDGET:
-        raise BoardError(f"the move budget must be 0..{MAX_BUDGET}, got {budget}")
-    n = board.enemies
-    start = board.bits()
-    if n % 4 and rule == "strict":
-        return SolveResult(False, reason=f"{n} enemies is not a multiple of 4: no arrangement of "
-                                         "full lines and blocks holds them (try --rule attacks)")
-    if rule == "attacks":
-        need = math.ceil(n / 4)
-        goal = lambda s: _attack_count(s) <= need  # noqa: E731
-    else:
-        goal = _strict_goal
-    forward = _Forward(start)
-    stats: dict[str, Any] = {"rule": rule, "budget": budget, "enemies": n}
-    if goal(np.array([start], dtype=np.uint64))[0]:
-        return _result([], stats)
-    if n % 4 == 0:
-        backward = _backward(n, "strict")     # n/4 attacks of 4 cells: the strict goals
-    elif -(-n // 4) <= ATTACK_GOALS_UP_TO:
-        backward = _backward(n, "attacks")
-    else:
-        backward = None
-    reach = budget if backward is not None else min(budget, FORWARD_ONLY_DEPTH)
-    for depth in range(1, reach + 1):
-        if backward is None:
-            found = _forward_only(forward, depth, goal)
-        else:
-            found = _meet(forward, backward, depth, goal, stats)
-        if found is not None:
-            stats.update(forward=forward.size, backward=backward.size if backward else 0)
-            return _result(found, stats)
-    stats.update(forward=forward.size, backward=backward.size if backward else 0, complete=reach == budget)
-    if reach < budget:
-        return SolveResult(False, reason=f"no attacks solution within {reach} move{'' if reach == 1 else 's'}; deeper searches "
-                                         f"are not supported for {n} enemies (not a multiple of 4)",
-                           stats=stats)
-    return SolveResult(False, reason=f"no {rule} solution within {budget} move{'' if budget == 1 else 's'} "
-                                     "(every position that close was searched)", stats=stats)
 
 
 def _estimate(sizes: list[int], depth: int) -> float:
@@ -487,42 +357,159 @@ def _estimate(sizes: list[int], depth: int) -> float:
     return sizes[-1] * 70.0 ** (depth - len(sizes) + 1)
 
 
-def _meet(forward: _Forward, backward: _Backward, depth: int, goal: Any,
-          stats: dict[str, Any]) -> list[int] | None:
-    """Moves of length ``depth`` meeting a backward level, or None."""
+def split(depth: int, forward_sizes: list[int], backward: Backward) -> int:
+    """How many of ``depth`` moves the forward side takes (the rest come from a backward
+    level), chosen to keep the work small: levels known, stored or to be grown."""
+    backward_sizes = [len(lvl) for lvl in backward.levels]
+
     def cost(a: int) -> float:
-        f = _estimate([len(lvl.states) for lvl in forward.levels], a)
-        b = _estimate([len(lvl) for lvl in backward.levels], depth - a)
-        if depth - a < len(backward.levels):
+        f = _estimate(forward_sizes, a)
+        if depth - a < len(backward_sizes):
             return f
+        b = _estimate(backward_sizes, depth - a)
         if backward.ready(depth - a):       # a load from the table cache away
             return f + b / LOAD_SPEEDUP
         # The backward side costs a canonical fold per expansion on top.
         return f + 3 * b
 
-    a = min(range(max(0, depth - 2), depth + 1), key=cost)
-    canon = forward.canon(a)
-    hits = np.flatnonzero(_member(canon, backward.level(depth - a)))
-    if not len(hits):
-        return None
-    stats["split"] = [a, depth - a]
-    index = int(hits[0])
-    state = int(forward.levels[a].states[index])
-    return forward.path(a, index) + _finish(state, depth - a, goal)
+    return min(range(max(0, depth - 2), depth + 1), key=cost)
 
 
-def _forward_only(forward: _Forward, depth: int, goal: Any) -> list[int] | None:
-    """Goal test on every position reached by one more move from level depth − 1, in
-    chunks (the last level is never stored)."""
-    prev = forward.level(depth - 1).states
-    for lo in range(0, len(prev), 4096):
-        chunk = prev[lo:lo + 4096]
-        grown = _apply(_tables().moves, chunk)
-        hits = np.flatnonzero(goal(grown.ravel()))
-        if len(hits):
-            m, i = divmod(int(hits[0]), len(chunk))
-            return forward.path(depth - 1, lo + i) + [m]
+def _finish(state: int, depth: int, rule: str, enemies: int, backward: Backward) -> list[int]:
+    """A shortest move list (``depth`` ≤ 2 moves) from a state known to be that far from a
+    goal: the first in the order of (last move, …, first move), as the array search finds."""
+    if depth == 0:
+        return []
+    if depth == 1:
+        return [next(m for m in range(len(MOVES)) if _goal(_image(state, m), rule, enemies))]
+    near = backward.level(1)     # a first move must land exactly 1 move from a goal
+    firsts = [(m, after) for m in range(len(MOVES)) for after in (_image(state, m),)
+              if _contains(near, _canon(after))]
+    return next([m1, m2] for m2 in range(len(MOVES)) for m1, after in firsts
+                if _goal(_image(after, m2), rule, enemies))
+
+
+def _meet(forward: list[ForwardLevel], backward: Backward, a: int, b: int, rule: str, enemies: int,
+          stats: dict[str, Any]) -> list[int] | None:
+    """Moves of length a + b meeting backward level b from forward level a ≤ 1, or None."""
+    if a == len(forward):
+        forward.append(_first_level(forward[0].states[0]))
+    target = backward.level(b)
+    level = forward[a]
+    for index, canon in enumerate(level.canons()):
+        if _contains(target, canon):
+            stats["split"] = [a, b]
+            return ([level.move[index]] if a else []) + _finish(level.states[index], b, rule, enemies, backward)
     return None
+
+
+def _meet_second(forward: list[ForwardLevel], backward: Backward, b: int, nearer: Sequence[int], rule: str,
+                 enemies: int, stats: dict[str, Any]) -> list[int] | None:
+    """Moves of length 2 + b meeting backward level b from forward level 2, without listing
+    that level (~7,000 positions): no shorter answer exists, so the level-2 positions b
+    moves from a goal all come from first-level ones b + 1 moves away (in ``nearer``,
+    backward level b + 1). The answer is the array search's: the least such position,
+    reached by the least (move, parent index)."""
+    if len(forward) == 1:
+        forward.append(_first_level(forward[0].states[0]))
+    first = forward[1]
+    listed = set(first.states) | {forward[0].states[0]}
+    target = backward.level(b)
+    best: tuple[int, int, int] | None = None
+    for i, (parent, canon) in enumerate(zip(first.states, first.canons())):
+        if not _contains(nearer, canon):
+            continue
+        for m in range(len(MOVES)):
+            state = _image(parent, m)
+            if state in listed or best is not None and (state, m, i) > best:
+                continue
+            if _contains(target, _canon(state)):
+                best = (state, m, i)
+    if best is None:
+        return None
+    state, m, i = best
+    stats["split"] = [2, b]
+    return [first.move[i], m] + _finish(state, b, rule, enemies, backward)
+
+
+def prepare(board: Board, rule: str = "strict", moves: int | None = None) -> None:
+    """Import the array search (numpy) now when the board's search is likely to go past
+    the plain-int depths: a budget over 3 moves, or the attacks rule on an enemy count not
+    a multiple of 4 (its goal sets are large), or the backward levels not yet in the table
+    cache (the first solve of that enemy count makes them). The command line calls this
+    before timing the solve, so that its solver time stays the search's and its tables',
+    as when numpy came with this module."""
+    budget = moves if moves is not None else board.budget if board.budget is not None else DEFAULT_BUDGET
+    n = board.enemies
+    if n % 4 and rule == "strict":
+        return      # answered without a search
+    stored = all(tables.path_of(f"{_backward_name(n, rule)}-{d}", TABLES_VERSION).is_file()
+                 for d in range(STORED_LEVELS + 1))
+    if budget > STORED_LEVELS + 1 or n % 4 or not stored:
+        importlib.import_module("solvers.rings_arrays")
+
+
+def solve(board: Board, rule: str = "strict", moves: int | None = None) -> SolveResult:
+    """A shortest list of ring moves that solves the board within the budget (``moves``,
+    else the board's ``moves:`` line, else 3), or the reason there is none.
+
+    Depths whose meeting needs at most the start's first level and backward levels in
+    the table cache (most boards, up to 3 moves) are searched here on plain ints; the
+    rest, in turn, by ``solvers.rings_arrays`` (numpy), imported only then."""
+    if rule not in RULES:
+        raise BoardError(f"unknown rule {rule!r} (rules: {', '.join(RULES)})")
+    budget = moves if moves is not None else board.budget if board.budget is not None else DEFAULT_BUDGET
+    if not 0 <= budget <= MAX_BUDGET:
+        raise BoardError(f"the move budget must be 0..{MAX_BUDGET}, got {budget}")
+    n = board.enemies
+    start = board.bits()
+    if n % 4 and rule == "strict":
+        return SolveResult(False, reason=f"{n} enemies is not a multiple of 4: no arrangement of "
+                                         "full lines and blocks holds them (try --rule attacks)")
+    stats: dict[str, Any] = {"rule": rule, "budget": budget, "enemies": n}
+    if _goal(start, rule, n):
+        return _result([], stats)
+    if n % 4 == 0:
+        backward = _backward(n, "strict")     # n/4 attacks of 4 cells: the strict goals
+    elif -(-n // 4) <= ATTACK_GOALS_UP_TO:
+        backward = _backward(n, "attacks")
+    else:
+        backward = None
+    reach = budget if backward is not None else min(budget, FORWARD_ONLY_DEPTH)
+    forward = [ForwardLevel([start], [0], [0])]
+    found, depth, listed = None, 1, 1     # listed: forward levels the array search would have by now
+    while found is None and depth <= reach and backward is not None and listed <= 2:
+        a = split(depth, [len(lvl.states) for lvl in forward], backward)
+        b = depth - a
+        if a > 2 or b > STORED_LEVELS or not backward.ready(b) or a == 2 and not backward.ready(b + 1):
+            break
+        if a < 2:
+            found = _meet(forward, backward, a, b, rule, n, stats)
+        else:
+            backward.level(b)
+            nearer = backward.peek(b + 1)
+            if nearer is None:
+                break
+            found = _meet_second(forward, backward, b, nearer, rule, n, stats)
+        listed = max(listed, a + 1)
+        depth += 1
+    forward_size = sum(len(lvl.states) for lvl in forward)
+    if found is None and depth <= reach:
+        from solvers import rings_arrays
+
+        found, forward_size = rings_arrays.search(forward, listed, backward, range(depth, reach + 1), rule, n, stats)
+        if backward is not None:      # made and stored if missing or damaged: the next solves need no numpy
+            backward.level(STORED_LEVELS)
+    stats.update(forward=forward_size, backward=backward.size if backward else 0)
+    if found is not None:
+        return _result(found, stats)
+    stats["complete"] = reach == budget
+    if reach < budget:
+        return SolveResult(False, reason=f"no attacks solution within {reach} move{'' if reach == 1 else 's'}; deeper searches "
+                                         f"are not supported for {n} enemies (not a multiple of 4)",
+                           stats=stats)
+    return SolveResult(False, reason=f"no {rule} solution within {budget} move{'' if budget == 1 else 's'} "
+                                     "(every position that close was searched)", stats=stats)
 
 
 def _result(found: list[int], stats: dict[str, Any]) -> SolveResult:

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from puzzlepilot.bench import Bench, ms, summary
-from solvers import rings
+from solvers import rings, rings_arrays
 from solvers.rings import MOVES, Board, generate, solve
 
 FULL_TREE_3 = 86 + 86 ** 2 + 86 ** 3
@@ -81,7 +81,7 @@ def hard(seed: int, groups: int, budget: int) -> Board:
 
 
 def run(bench: Bench) -> None:
-    rings._tables.cache_clear()
+    rings_arrays._tables.cache_clear()
     rings._backward.cache_clear()
     cold, _ = bench.timed(lambda: solve(generate(0, 2, 3)))
     bench.table("rings_cold", "First solve in a process (tables, goal sets; ms)",

@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from solvers import rings
+from solvers import rings, rings_arrays
 from solvers.common import BoardError
-from solvers.rings import (MOVES, Board, _attack_count, _exact_cover, _set_cover, _strict_goal,
-                           apply_move, generate, show, solve, validate)
+from solvers.rings import MOVES, Board, _exact_cover, _set_cover, apply_move, generate, show, solve, validate
 
 WORKED_EXAMPLE = "moves: 1\n..x.........\n..x.........\n..x.........\n...x........"
 ALL_MOVES = [m.to_json() for m in MOVES]
@@ -119,13 +118,16 @@ def test_checker_rejects_malformed_moves_and_overspent_budgets():
 @given(st.integers(0, 2 ** 48 - 1), st.sampled_from([0, 0xFFF, 0xF0F0F0F0F0F0, 0xCCCCCCCCCCCC]))
 def test_bitboard_goal_tests_agree_with_the_checker(bits, bias):
     # Bias toward whole columns and inner pairs so that goals are common in the sample.
+    # Both forms: on arrays (rings_arrays) and on one int (rings, the quick path).
     state = bits & (bias | (bits >> 7)) if bias else bits
     cells = frozenset((b % 4, b // 4) for b in range(48) if state >> b & 1)
     arr = np.array([state], dtype=np.uint64)
-    assert bool(_strict_goal(arr)[0]) == _exact_cover(cells)
+    assert bool(rings_arrays._strict_goal(arr)[0]) == rings._strict_goal(state) == _exact_cover(cells)
+    assert int(rings_arrays._attack_count(arr)[0]) == rings._attack_count(state)
+    assert int(rings_arrays._canon(arr)[0]) == rings._canon(state)
     n = len(cells)
     if n <= 24:
-        assert (int(_attack_count(arr)[0]) <= -(-n // 4)) == _set_cover(cells, -(-n // 4))
+        assert (rings._attack_count(state) <= -(-n // 4)) == _set_cover(cells, -(-n // 4))
 
 
 @settings(max_examples=300, deadline=None)
@@ -137,7 +139,7 @@ def test_every_union_of_disjoint_lines_and_blocks_is_a_strict_goal(lines, pairs)
         if not block & cells:
             cells |= block
     state = sum(1 << (4 * s + r) for r, s in cells)
-    assert _strict_goal(np.array([state], dtype=np.uint64))[0]
+    assert rings_arrays._strict_goal(np.array([state], dtype=np.uint64))[0] and rings._strict_goal(state)
 
 
 # ---------------------------------------------------------------------------- the solver
@@ -193,6 +195,28 @@ def test_listed_attack_goals_agree_with_the_forward_goal_test(seed, monkeypatch)
     forward = solve(board, rule="attacks")
     assert (meeting.solved, meeting.moves) == (forward.solved, forward.moves)
     assert "split" in meeting.stats or not meeting.moves     # it did meet the listed goals
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_plain_int_depths_find_the_array_search_s_answer(seed):
+    # solve() settles most depths ≤ 3 on plain ints (the backward levels in the table
+    # cache); the array search alone, from the same state, must find the very same moves.
+    rng = random.Random(seed)
+    if seed % 4 == 3:
+        board, rule = board_of({(rng.randrange(4), rng.randrange(12)) for _ in range(6)}, budget=3), "attacks"
+    else:
+        board, rule = generate(seed, 1 + seed % 3, 1 + seed % 4), "strict"
+    budget = board.budget
+    solve(board, rule=rule)                      # the table cache holds the levels now
+    kind = "strict" if board.enemies % 4 == 0 else "attacks"
+    rings._backward.cache_clear()
+    quick = solve(board, rule=rule)
+    rings._backward.cache_clear()
+    start = rings.ForwardLevel([board.bits()], [0], [0])
+    found, _ = rings_arrays.search([start], 1, rings._backward(board.enemies, kind), range(1, budget + 1),
+                                   rule, board.enemies, {})
+    assert quick.solution == (None if found is None else [MOVES[m].to_json() for m in found])
+    assert not quick.solved or validate(board, quick.solution, rule) == []
 
 
 def test_attacks_rule_beyond_7_enemies_says_how_far_it_searched():

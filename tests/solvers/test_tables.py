@@ -2,7 +2,9 @@
 damaged file is rebuilt rather than trusted."""
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -96,18 +98,56 @@ def test_only_the_most_recent_tables_of_a_family_are_kept(cache: Path) -> None:
 
 
 def test_rings_answers_stay_right_from_corrupt_stored_levels(cache: Path) -> None:
-    from solvers import rings
+    from solvers import rings, rings_arrays
 
     board = rings.generate(5, 3, 3)
     rings._backward.cache_clear()
-    rings._tables.cache_clear()
+    rings_arrays._tables.cache_clear()
     first = rings.solve(board)
     stored = sorted(cache.glob("rings-*"))
     assert first.solved and stored
     for path in stored:
         path.write_bytes(path.read_bytes()[:-100] + bytes(100))
     rings._backward.cache_clear()
-    rings._tables.cache_clear()
+    rings_arrays._tables.cache_clear()
     again = rings.solve(board)
     assert again.moves == first.moves and rings.validate(board, again.solution) == []
     assert all(tables.load(p.name.split(".")[0], rings.TABLES_VERSION) is not None for p in stored)
+
+
+def test_a_rings_solve_within_3_moves_from_stored_levels_does_not_import_numpy(cache: Path) -> None:
+    import subprocess
+    import sys
+
+    from solvers import rings
+
+    board = rings.generate(11, 3, 3)             # 12 enemies, 3 moves: the usual battle
+    rings._backward.cache_clear()
+    assert rings.solve(board).moves == 3         # stores the backward levels
+    code = ("import json, sys; from solvers import rings; "
+            f"board = rings.Board.from_text({board.to_text()!r}); result = rings.solve(board); "
+            "print(json.dumps([result.solution, rings.validate(board, result.solution), 'numpy' in sys.modules]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2],
+                          capture_output=True, text=True, check=True)
+    solution, problems, numpy_loaded = json.loads(done.stdout)
+    assert len(solution) == 3 and problems == [] and not numpy_loaded
+
+
+def test_the_solve_command_imports_numpy_only_for_boards_that_may_need_it(cache: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from solvers import rings
+
+    shallow = rings.generate(11, 3, 3)                           # 12 enemies, 3 moves
+    deep = rings.Board(shallow.cells, 4)                          # the same with a budget of 4
+    rings._backward.cache_clear()
+    rings.solve(shallow)                                          # stores the backward levels
+    for board, numpy_expected in ((shallow, False), (deep, True)):
+        path = tmp_path / "board.txt"
+        path.write_text(board.to_text(), encoding="utf-8")
+        done = subprocess.run([sys.executable, "-X", "importtime", "-m", "puzzlepilot", "solve", "--game", "rings",
+                               "--board", str(path), "--json"], cwd=Path(__file__).resolve().parents[2],
+                              capture_output=True, text=True, check=True)
+        assert json.loads(done.stdout)["moves"] == 3
+        assert bool(re.search(r"\|\s+numpy$", done.stderr, re.MULTILINE)) == numpy_expected
