@@ -4,11 +4,14 @@ and every answer read from a picture passes the game's checker."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import struct
 import tempfile
 import zlib
 from pathlib import Path
+from typing import Iterator
 
 import cv2
 import numpy as np
@@ -23,9 +26,21 @@ FIXTURES = sorted(p for p in (REPO / "fixtures").glob("*/*") if p.suffix in (".p
 SMALL_FIXTURES = [p for p in FIXTURES if p.stat().st_size < 150_000][:12]
 
 
+SCRATCH = Path(tempfile.gettempdir()) / f"puzzlepilot-fuzz-{os.getpid()}"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _scratch_removed() -> Iterator[None]:
+    """The examples' folders live under one folder of this run, removed when the module
+    ends (thousands of examples must not leave thousands of folders behind)."""
+    yield
+    shutil.rmtree(SCRATCH, ignore_errors=True)
+
+
 def scratch() -> Path:
     """A fresh folder per example (hypothesis runs many examples in one test call)."""
-    return Path(tempfile.mkdtemp(prefix="fuzz-"))
+    SCRATCH.mkdir(exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="fuzz-", dir=SCRATCH))
 
 
 # ---------------------------------------------------------------------------- images
