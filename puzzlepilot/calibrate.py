@@ -97,7 +97,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
     io.out(f"profile {args.name!r} for {game.name} written to {saved.folder}")
     io.out(f"reads {image_path.name} back: a board of {found.board.size}, confidence {found.confidence:.2f}")
     if board is None:               # learned from clicks: the board read is for the user to check
-        io.out(f"board read: {found.board.to_text().replace(chr(10), '/')}")
+        io.out(f"board read: {found.board.to_text().replace(chr(10), '/')} (check it is the board on screen: "
+               "if not, delete the profile and calibrate with --board TEXT, which checks it for you)")
     io.out(f"use it with: --profile {args.name if args.dir is None else saved.folder}")
     return 0
 
