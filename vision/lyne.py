@@ -45,6 +45,8 @@ EMPTY_TOL = 12      # max channel difference of an empty place's patch cell from
 BACK_TOL = 16       # max channel difference still counted as background / faint diamond
 TIGHT_TOL = 10      # the same on a second look, when the first is refused
 CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centre (when no frame is seen)
+TRIANGLE_COVER = 0.82  # least share of the triangle on a blob's inscribed circle that a triangle covers
+OCTAGON_COVER = 0.95  # the same for a hub's octagon, when stubs made its outline look like a triangle's
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
 
 
@@ -480,7 +482,9 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
     hub's octagon 0.8 of it with eight; stubs of path lines can hide the octagon's corners,
     and then its cover of the square on its inscribed circle tells (0.82, squares 0.94+).
     Triangles and diamonds fill half their box; a triangle's weight sits two thirds down
-    (its base), a diamond's in the middle, however corners are rounded or stubs stick out."""
+    (its base), a diamond's in the middle, however corners are rounded or stubs stick out.
+    Stubs can give a hub that look too, so a triangle must also cover the triangle on its
+    inscribed circle; a blob that covers the octagon there instead is a hub."""
     area = cv2.contourArea(contour)
     fill = area / float(w * h)
     if not 0.85 <= w / float(h) <= 1.4:
@@ -497,8 +501,35 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
     if fill >= 0.38 and corners <= 6:
         m = cv2.moments(contour)
         weight = (m["m01"] / m["m00"] - cv2.boundingRect(contour)[1]) / h if m["m00"] else 0.5
-        return "triangle" if weight >= 0.55 else "diamond"
+        if weight < 0.55:
+            return "diamond"
+        if _covers_on_circle(contour, "triangle") >= TRIANGLE_COVER:
+            return "triangle"
+        return "hub" if _covers_on_circle(contour, "octagon") >= OCTAGON_COVER else None
     return None
+
+
+def _covers_on_circle(contour: np.ndarray, shape: str) -> float:
+    """The share of the ideal upright triangle or octagon drawn on the blob's inscribed
+    circle (a triangle's apex two radii above the circle's middle, its base one radius
+    below) that the blob covers. Stubs of path lines leave the inscribed circle as it
+    is, but can give a hub's outline a triangle's weight and half-filled box; the
+    triangle on a hub's circle reaches far beyond the hub, the octagon does not."""
+    x, y, w, h = cv2.boundingRect(contour)
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(mask, [contour - (x - 1, y - 1)], -1, 1, -1)
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    r = float(dist.max())
+    ys, xs = np.nonzero(dist >= r - 1)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    if shape == "triangle":
+        corners = [(cx, cy - 2 * r), (cx - 3 ** 0.5 * r, cy + r), (cx + 3 ** 0.5 * r, cy + r)]
+    else:
+        reach = r / np.cos(np.pi / 8)
+        corners = [(cx + reach * np.cos(a), cy + reach * np.sin(a)) for a in np.pi / 8 + np.arange(8) * np.pi / 4]
+    ideal = np.zeros_like(mask)
+    cv2.fillPoly(ideal, [np.array(corners).round().astype(np.int32)], 1)
+    return float(mask[ideal > 0].mean())
 
 
 def _covers_square(contour: np.ndarray) -> bool:
