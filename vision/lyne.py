@@ -8,7 +8,7 @@ Stages, each a function:
 2. ``lighting``: a quadratic light fitted to the patch's pixels is taken out, so the
    background is one colour again (the game's unlit captures skip this).
 3. ``segment``: inside the area, the background and the faint diamonds (the most common
-   colour near the background) are "back"; everything else is foreground. An
+   colour near the background, the nearer ones first) are "back"; everything else is foreground. An
    opening removes the thin lines between nodes and the cream path lines.
 4. ``classify``: each foreground blob's outline says its kind — square (fills its box),
    octagon (a box with cut corners: a hub), triangle or diamond (half the box; a
@@ -44,6 +44,7 @@ MARGIN = 0.5        # least margin (pitches) between outer nodes and a picture e
 EMPTY_TOL = 12      # max channel difference of an empty place's patch cell from the usual look
 BACK_TOL = 16       # max channel difference still counted as background / faint diamond
 TIGHT_TOL = 10      # the same on a second look, when the first is refused
+FAINT_NEAR = 40     # the faint diamonds are at most this far from the background (channel levels)
 CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centre (when no frame is seen)
 TRIANGLE_COVER = 0.82  # least share of the triangle on a blob's inscribed circle that a triangle covers
 OCTAGON_COVER = 0.95  # the same for a hub's octagon, when stubs made its outline look like a triangle's
@@ -375,11 +376,12 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
             tol: int = BACK_TOL) -> tuple[np.ndarray, Colours]:
     """(foreground mask with path lines opened away, colours); pixels within ``tol`` of
     the background or the faint diamonds are background."""
-    faint = background
-    for colour, _ in _mode_colours(work, 8, 0.003):   # most common first
-        if 4 < int(np.abs(colour - background).max()) <= 70:
-            faint = colour
-            break
+    # the most common colour near the background, and one within FAINT_NEAR before any
+    # farther: the faint diamonds sit 10-32 levels from it in every palette, and a
+    # board of many hubs can show more of moonbase's hub colour (66 levels) than of them
+    steps = [(int(np.abs(colour - background).max()), colour) for colour, _ in _mode_colours(work, 8, 0.003)]
+    near = [(step > FAINT_NEAR, i) for i, (step, _) in enumerate(steps) if 4 < step <= 70]
+    faint = steps[min(near)[1]][1] if near else background
     back = _near(work, background, tol) | _near(work, faint, tol)
     # a closing first: anti-aliased edges of a path line can match the background's
     # colour by chance and would cut a node in two
