@@ -666,14 +666,16 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         nominal = px if dx == 0 else py
         best, px, py = float(share[oy, ox]), px + ox - 1, py + oy - 1
         open_hole = float(cv2.filter2D(empty[box].astype(np.float32), -1, kernel)[r:r + 3, r:r + 3].max())
-        # an open hole shows the background, which no path line has; a filled one is
-        # cream like the lines, so across the axis it must reach to both sides farther
+        # an open hole shows the background, which a path line has only where blended
+        # into the hub (in a GIF paddlepop's hub and cream blend to its background), so
+        # across the axis its non-hub run must reach past a line's half width (0.05) to
+        # both sides; a filled one is cream like the lines, so it must reach farther
         # than halfway from a line's half width (0.05) to its own (0.115), from the
         # place as laid out and as shifted to the best share (shifted alone, toward a
         # diagonal line beside, a line along the axis once passed for a filled hole)
         line = other[max(0, py - 1):py + 2, :].any(axis=0) if dx == 0 else other[:, max(0, px - 1):px + 2].any(axis=1)
         reach = min(_reach(line, px if dx == 0 else py), _reach(line, nominal))
-        found[name] = open_hole >= 0.3 or best >= 0.85 and reach >= 0.0825 * width
+        found[name] = open_hole >= 0.3 and reach >= 0.05 * width or best >= 0.85 and reach >= 0.0825 * width
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]
