@@ -279,8 +279,8 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
     faint diamond on the background; a node whose fill is near the faint diamonds'
     colour (smoking room's squares under the light) can drop out of the foreground, and
     the board left would still be a valid one; a terminal whose fill drops out can leave
-    only its centre. Places holding other foreground off their middle (the tab) and
-    places above the board in the level name's band are not compared."""
+    only its centre. Where a place holds other foreground off its middle (the tab), only
+    the rest of it is compared; places above the board in the level name's band are not."""
     h, w = work.shape[:2]
     half = round(0.35 * pitch)
     patches, places = [], []
@@ -291,19 +291,24 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
             cx, cy = round(x0 + c * pitch), round(y0 + r * pitch)
             if not (half <= cx < w - half and half <= cy < h - half) or r < 0 and cy - half < 0.1 * h:
                 continue   # off the picture, or above the board where the level name is written
-            if fg[cy - half:cy + half, cx - half:cx + half].any():
+            part = fg[cy - half:cy + half, cx - half:cx + half]
+            if part.any():
                 core = round(0.12 * pitch)
                 if fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
                     raise NoBoardFound(f"the grid place ({r},{c}) holds a part of a shape read as no node")
+            # the patch's cells without foreground are compared (a GIF's dithering can
+            # leave a speck of a dropped-out square off its middle)
+            clear = cv2.resize(part.astype(np.float32), (8, 8), interpolation=cv2.INTER_AREA) == 0
+            if clear.sum() < 16:
                 continue
             patches.append(cv2.resize(work[cy - half:cy + half, cx - half:cx + half], (8, 8),
                                       interpolation=cv2.INTER_AREA).astype(np.int16))
-            places.append((r, c))
+            places.append((r, c, clear))
     if len(patches) < 3:
         return
     look = np.median(np.array(patches), axis=0)
-    for patch, (r, c) in zip(patches, places):
-        if (np.abs(patch - look).max(axis=2) > EMPTY_TOL).mean() > 0.15:
+    for patch, (r, c, clear) in zip(patches, places):
+        if ((np.abs(patch - look).max(axis=2) > EMPTY_TOL) & clear).sum() > 0.15 * clear.sum():
             raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
 
 

@@ -234,6 +234,9 @@ def test_a_crop_that_cuts_the_board_is_refused():
 # in a GIF the blend of paddlepop's hub and a cream path line is the background's colour:
 # the lines through an empty place once passed for an open hole there (3 read as 4)
 @example(seed=1, palette="paddlepop", loss="gif")
+# a smoking-room square dropped out of the foreground but for a speck of dithering off its
+# middle, and its place was left out of the empty places' comparison: read as empty
+@example(seed=232, palette="smoking room", loss="gif")
 def test_lit_screens_after_recording_losses_read_exactly_or_are_refused(seed, palette, loss):
     rng = random.Random(seed)
     board, answer = generate(rng.randint(3, 5), rng.randint(3, 7), rng, hubs=2)
