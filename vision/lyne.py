@@ -8,7 +8,7 @@ Stages, each a function:
 2. ``lighting``: a quadratic light fitted to the patch's pixels is taken out, so the
    background is one colour again (the game's unlit captures skip this).
 3. ``segment``: inside the area, the background and the faint diamonds (the most common
-   colour near the background) are "back"; everything else is foreground. An
+   colour near the background, the nearer ones first) are "back"; everything else is foreground. An
    opening removes the thin lines between nodes and the cream path lines.
 4. ``classify``: each foreground blob's outline says its kind — square (fills its box),
    octagon (a box with cut corners: a hub), triangle or diamond (half the box; a
@@ -44,7 +44,10 @@ MARGIN = 0.5        # least margin (pitches) between outer nodes and a picture e
 EMPTY_TOL = 12      # max channel difference of an empty place's patch cell from the usual look
 BACK_TOL = 16       # max channel difference still counted as background / faint diamond
 TIGHT_TOL = 10      # the same on a second look, when the first is refused
+FAINT_NEAR = 40     # the faint diamonds are at most this far from the background (channel levels)
 CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centre (when no frame is seen)
+TRIANGLE_COVER = 0.82  # least share of the triangle on a blob's inscribed circle that a triangle covers
+OCTAGON_COVER = 0.95  # the same for a hub's octagon, when stubs made its outline look like a triangle's
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
 
 
@@ -276,8 +279,8 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
     faint diamond on the background; a node whose fill is near the faint diamonds'
     colour (smoking room's squares under the light) can drop out of the foreground, and
     the board left would still be a valid one; a terminal whose fill drops out can leave
-    only its centre. Places holding other foreground off their middle (the tab) and
-    places above the board in the level name's band are not compared."""
+    only its centre. Where a place holds other foreground off its middle (the tab), only
+    the rest of it is compared; places above the board in the level name's band are not."""
     h, w = work.shape[:2]
     half = round(0.35 * pitch)
     patches, places = [], []
@@ -288,19 +291,24 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
             cx, cy = round(x0 + c * pitch), round(y0 + r * pitch)
             if not (half <= cx < w - half and half <= cy < h - half) or r < 0 and cy - half < 0.1 * h:
                 continue   # off the picture, or above the board where the level name is written
-            if fg[cy - half:cy + half, cx - half:cx + half].any():
+            part = fg[cy - half:cy + half, cx - half:cx + half]
+            if part.any():
                 core = round(0.12 * pitch)
                 if fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
                     raise NoBoardFound(f"the grid place ({r},{c}) holds a part of a shape read as no node")
+            # the patch's cells without foreground are compared (a GIF's dithering can
+            # leave a speck of a dropped-out square off its middle)
+            clear = cv2.resize(part.astype(np.float32), (8, 8), interpolation=cv2.INTER_AREA) == 0
+            if clear.sum() < 16:
                 continue
             patches.append(cv2.resize(work[cy - half:cy + half, cx - half:cx + half], (8, 8),
                                       interpolation=cv2.INTER_AREA).astype(np.int16))
-            places.append((r, c))
+            places.append((r, c, clear))
     if len(patches) < 3:
         return
     look = np.median(np.array(patches), axis=0)
-    for patch, (r, c) in zip(patches, places):
-        if (np.abs(patch - look).max(axis=2) > EMPTY_TOL).mean() > 0.15:
+    for patch, (r, c, clear) in zip(patches, places):
+        if ((np.abs(patch - look).max(axis=2) > EMPTY_TOL) & clear).sum() > 0.15 * clear.sum():
             raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
 
 
@@ -373,11 +381,12 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
             tol: int = BACK_TOL) -> tuple[np.ndarray, Colours]:
     """(foreground mask with path lines opened away, colours); pixels within ``tol`` of
     the background or the faint diamonds are background."""
-    faint = background
-    for colour, _ in _mode_colours(work, 8, 0.003):   # most common first
-        if 4 < int(np.abs(colour - background).max()) <= 70:
-            faint = colour
-            break
+    # the most common colour near the background, and one within FAINT_NEAR before any
+    # farther: the faint diamonds sit 10-32 levels from it in every palette, and a
+    # board of many hubs can show more of moonbase's hub colour (66 levels) than of them
+    steps = [(int(np.abs(colour - background).max()), colour) for colour, _ in _mode_colours(work, 8, 0.003)]
+    near = [(step > FAINT_NEAR, i) for i, (step, _) in enumerate(steps) if 4 < step <= 70]
+    faint = steps[min(near)[1]][1] if near else background
     back = _near(work, background, tol) | _near(work, faint, tol)
     # a closing first: anti-aliased edges of a path line can match the background's
     # colour by chance and would cut a node in two
@@ -480,7 +489,9 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
     hub's octagon 0.8 of it with eight; stubs of path lines can hide the octagon's corners,
     and then its cover of the square on its inscribed circle tells (0.82, squares 0.94+).
     Triangles and diamonds fill half their box; a triangle's weight sits two thirds down
-    (its base), a diamond's in the middle, however corners are rounded or stubs stick out."""
+    (its base), a diamond's in the middle, however corners are rounded or stubs stick out.
+    Stubs can give a hub that look too, so a triangle must also cover the triangle on its
+    inscribed circle; a blob that covers the octagon there instead is a hub."""
     area = cv2.contourArea(contour)
     fill = area / float(w * h)
     if not 0.85 <= w / float(h) <= 1.4:
@@ -497,8 +508,35 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
     if fill >= 0.38 and corners <= 6:
         m = cv2.moments(contour)
         weight = (m["m01"] / m["m00"] - cv2.boundingRect(contour)[1]) / h if m["m00"] else 0.5
-        return "triangle" if weight >= 0.55 else "diamond"
+        if weight < 0.55:
+            return "diamond"
+        if _covers_on_circle(contour, "triangle") >= TRIANGLE_COVER:
+            return "triangle"
+        return "hub" if _covers_on_circle(contour, "octagon") >= OCTAGON_COVER else None
     return None
+
+
+def _covers_on_circle(contour: np.ndarray, shape: str) -> float:
+    """The share of the ideal upright triangle or octagon drawn on the blob's inscribed
+    circle (a triangle's apex two radii above the circle's middle, its base one radius
+    below) that the blob covers. Stubs of path lines leave the inscribed circle as it
+    is, but can give a hub's outline a triangle's weight and half-filled box; the
+    triangle on a hub's circle reaches far beyond the hub, the octagon does not."""
+    x, y, w, h = cv2.boundingRect(contour)
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(mask, [contour - (x - 1, y - 1)], -1, 1, -1)
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    r = float(dist.max())
+    ys, xs = np.nonzero(dist >= r - 1)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    if shape == "triangle":
+        corners = [(cx, cy - 2 * r), (cx - 3 ** 0.5 * r, cy + r), (cx + 3 ** 0.5 * r, cy + r)]
+    else:
+        reach = r / np.cos(np.pi / 8)
+        corners = [(cx + reach * np.cos(a), cy + reach * np.sin(a)) for a in np.pi / 8 + np.arange(8) * np.pi / 4]
+    ideal = np.zeros_like(mask)
+    cv2.fillPoly(ideal, [np.array(corners).round().astype(np.int32)], 1)
+    return float(mask[ideal > 0].mean())
 
 
 def _covers_square(contour: np.ndarray) -> bool:
@@ -633,14 +671,16 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         nominal = px if dx == 0 else py
         best, px, py = float(share[oy, ox]), px + ox - 1, py + oy - 1
         open_hole = float(cv2.filter2D(empty[box].astype(np.float32), -1, kernel)[r:r + 3, r:r + 3].max())
-        # an open hole shows the background, which no path line has; a filled one is
-        # cream like the lines, so across the axis it must reach to both sides farther
+        # an open hole shows the background, which a path line has only where blended
+        # into the hub (in a GIF paddlepop's hub and cream blend to its background), so
+        # across the axis its non-hub run must reach past a line's half width (0.05) to
+        # both sides; a filled one is cream like the lines, so it must reach farther
         # than halfway from a line's half width (0.05) to its own (0.115), from the
         # place as laid out and as shifted to the best share (shifted alone, toward a
         # diagonal line beside, a line along the axis once passed for a filled hole)
         line = other[max(0, py - 1):py + 2, :].any(axis=0) if dx == 0 else other[:, max(0, px - 1):px + 2].any(axis=1)
         reach = min(_reach(line, px if dx == 0 else py), _reach(line, nominal))
-        found[name] = open_hole >= 0.3 or best >= 0.85 and reach >= 0.0825 * width
+        found[name] = open_hole >= 0.3 and reach >= 0.05 * width or best >= 0.85 and reach >= 0.0825 * width
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]

@@ -127,6 +127,9 @@ def test_half_drawn_paths_and_filled_holes_still_read_as_the_level(seed):
        on_a_desktop=st.booleans(), as_jpeg=st.booleans())
 # issue 4: JPEG blur around small squares once read as a terminal ring with no cream centre
 @example(seed=191, rows=6, cols=3, palette="deep space", size=(640, 480), on_a_desktop=True, as_jpeg=True)
+# five moonbase hubs showed more of the hub's colour than of the faint diamonds: taken for
+# them, every hub dropped out and its place read as empty
+@example(seed=129, rows=3, cols=4, palette="moonbase", size=(640, 480), on_a_desktop=False, as_jpeg=False)
 def test_any_generated_level_in_any_palette_and_size_reads_exactly(seed, rows, cols, palette, size,
                                                                    on_a_desktop, as_jpeg):
     board, _ = generate(rows, cols, random.Random(seed), hubs=rows * cols // 8)
@@ -226,6 +229,14 @@ def test_a_crop_that_cuts_the_board_is_refused():
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), palette=st.sampled_from(sorted(PALETTES)),
        loss=st.sampled_from(["gif", "crop", "cut", "video"]))
+# stubs of two path lines gave a hub a triangle's outline: read as an ordinary triangle
+@example(seed=329, palette="kind of blue", loss="crop")
+# in a GIF the blend of paddlepop's hub and a cream path line is the background's colour:
+# the lines through an empty place once passed for an open hole there (3 read as 4)
+@example(seed=1, palette="paddlepop", loss="gif")
+# a smoking-room square dropped out of the foreground but for a speck of dithering off its
+# middle, and its place was left out of the empty places' comparison: read as empty
+@example(seed=232, palette="smoking room", loss="gif")
 def test_lit_screens_after_recording_losses_read_exactly_or_are_refused(seed, palette, loss):
     rng = random.Random(seed)
     board, answer = generate(rng.randint(3, 5), rng.randint(3, 7), rng, hubs=2)
