@@ -397,10 +397,23 @@ def board_colours(image: np.ndarray, lat: Lattice) -> Colours:
         raise NoBoardFound("no gaps between cells to tell the background")
     background = np.median(gaps, axis=0)
     # Every gap shows the same background; cells in the "gaps" mean a wrong pitch.
-    agree = np.mean([np.abs(g - background).max() <= 2 * GREY_TOLERANCE for g in gaps])
+    agree = np.mean([_shows_background(g, background, cell) for g in gaps])
     if agree < 0.8 or np.abs(background - cell).max() <= 2 * GREY_TOLERANCE:
         raise NoBoardFound("the grey squares are not cells on one grid with gaps between them")
     return Colours(cell.astype(np.int16), background.astype(np.int16))
+
+
+def _shows_background(px: np.ndarray, background: np.ndarray, cell: np.ndarray) -> bool:
+    """Whether a gap's pixel (BGR) shows the background: within twice the grey tolerance
+    of it per channel, or, as JPEG smears the cells' colour into gaps of a few pixels
+    (its colour planes are stored at half size, and ring), of the background's brightness
+    and at most half as far from it per channel as from the cell colour."""
+    off = np.abs(px - background).max()
+    if off <= 2 * GREY_TOLERANCE:
+        return True
+    luma = np.array([0.114, 0.587, 0.299])
+    return bool(abs(float((px - background) @ luma)) <= 2 * GREY_TOLERANCE
+                and off <= 0.5 * np.abs(px - cell).max())
 
 
 def _pixel(image: np.ndarray, xy: tuple[float, float]) -> np.ndarray:

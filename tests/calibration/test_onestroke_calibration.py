@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from calibration import onestroke as learner
@@ -130,6 +130,7 @@ def test_the_profile_reads_other_boards_sizes_and_jpeg(night_profile: Profile, s
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.integers(3, 9), cols=st.integers(3, 9), seed=st.integers(0, 10_000),
        k=st.sampled_from([0.5, 0.75, 1.25, 1.5, 2.0]), quality=st.sampled_from([None, 65, 85]))
+@example(rows=5, cols=3, seed=3, k=0.5, quality=65)    # JPEG tinted the 4 px gaps of one column past the tolerance
 def test_any_board_at_half_to_twice_the_size_reads_with_the_profile(night_profile: Profile, rows: int, cols: int,
                                                                    seed: int, k: float, quality: int | None) -> None:
     b = tight(generate(rows, cols, seed, fill=0.7))
