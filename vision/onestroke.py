@@ -57,6 +57,7 @@ SAME_HUE = 0.9            # least cosine between the cat's and the path's chroma
 CAT_TOP = 0.35             # the share of a place, from the top, the cat's head fills
 SMALL_CELL = 40           # px: cells smaller than this show the cat's eyes blurred
 CHROMA = 12                # how far a cell pixel's colour less its grey may stray from the cell's
+LUMA = np.array([0.114, 0.587, 0.299])    # a BGR pixel's brightness, as OpenCV's grey
 
 
 @dataclass(frozen=True)
@@ -360,13 +361,13 @@ def _corners_clear(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c:
     (brightness, not colour: JPEG smears colour across narrow gaps)."""
     x, y = lat.centre(r, c)
     h, w = image.shape[:2]
-    bg = float(np.dot(colours.background, (0.114, 0.587, 0.299)))
+    bg = float(colours.background @ LUMA)
     for dx in (-0.5, 0.5):
         for dy in (-0.5, 0.5):
             cx, cy = round(x + dx * lat.px), round(y + dy * lat.py)
             if not (1 <= cx < w - 1 and 1 <= cy < h - 1):
                 continue   # a crop may cut the outer gaps off
-            window = image[cy - 1:cy + 2, cx - 1:cx + 2].reshape(-1, 3) @ np.array([0.114, 0.587, 0.299])
+            window = image[cy - 1:cy + 2, cx - 1:cx + 2].reshape(-1, 3) @ LUMA
             if np.abs(window - bg).min() > 2 * GREY_TOLERANCE:
                 return False
     return True
@@ -411,8 +412,7 @@ def _shows_background(px: np.ndarray, background: np.ndarray, cell: np.ndarray) 
     off = np.abs(px - background).max()
     if off <= 2 * GREY_TOLERANCE:
         return True
-    luma = np.array([0.114, 0.587, 0.299])
-    return bool(abs(float((px - background) @ luma)) <= 2 * GREY_TOLERANCE
+    return bool(abs(float((px - background) @ LUMA)) <= 2 * GREY_TOLERANCE
                 and off <= 0.5 * np.abs(px - cell).max())
 
 
