@@ -220,13 +220,12 @@ def corner_run(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reac
         return 0.0
     n = on.shape[1]
     slack = max(1, round(CORNER_SLACK * n))
-    best = 0
-    for column in on.transpose(0, 2, 1).reshape(-1, n):
-        for line in (column, column[::-1]):
-            if line[:slack].any():
-                rest = line[int(np.argmax(line[:slack])):]
-                best = max(best, len(rest) if rest.all() else int(np.argmin(rest)))
-    return best / n
+    columns = on.transpose(0, 2, 1).reshape(-1, n)
+    lines = np.concatenate([columns, columns[:, ::-1]])        # each read from either end
+    first = lines[:, :slack].argmax(1)
+    filled = lines | (np.arange(n)[None, :] < first[:, None])
+    end = np.where(filled.all(1), n, filled.argmin(1))
+    return float(np.where(lines[:, :slack].any(1), end - first, 0).max()) / n
 
 
 def long_runs(e: EdgeMaps, length: int) -> tuple[np.ndarray, np.ndarray]:
@@ -347,20 +346,14 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
         _outline_by_look(image, g, look, outline_v, outline_h)
     if int((outline_v < SPLIT).sum() + (outline_h < SPLIT).sum()) > OPEN_SIDES:
         raise NoBoardFound("no edge along the board's outline")
-    # every cell side's strength; and within NEAR reaches, with one more row (column) of
-    # sides past each edge (a picture turned a little moves those a few px further on)
+    # every cell side's strength
     xs, ys = g.ox + np.arange(g.cols + 1) * g.px, g.oy + np.arange(g.rows + 1) * g.py
     vs = sides(e, True, xs, g.oy + (inner_rows + .2) * g.py, g.oy + (inner_rows + .8) * g.py, reach)
     hs = sides(e, False, ys, g.ox + (inner_cols + .2) * g.px, g.ox + (inner_cols + .8) * g.px, reach).T
-    rows, cols = np.arange(-1, g.rows + 1), np.arange(-1, g.cols + 1)
-    near_v = sides(e, True, xs, g.oy + (rows + .2) * g.py, g.oy + (rows + .8) * g.py, NEAR * reach)  # (rows + 2, cols + 1)
-    near_h = sides(e, False, ys, g.ox + (cols + .2) * g.px, g.ox + (cols + .8) * g.px, NEAR * reach).T  # (rows + 1, cols + 2)
     vs[:, [0, -1]], hs[[0, -1]] = outline_v, outline_h.T
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
-    if beyond:
-        _check_beyond([near_v[0], near_v[-1], near_h[:, 0], near_h[:, -1]])
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
@@ -382,14 +375,21 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     # ... nor a side between two pieces just past the reach: the grid is off there (a
     # grid whose outline runs along the board's frame, a little too wide, puts its inner
     # lines a few pixels beside the pieces' sides, which then read as no edge)
-    vs[(vs < JOIN) & v_look & (near_v[1:-1] >= SPLIT)] = (JOIN + SPLIT) / 2
-    hs[(hs < JOIN) & h_look & (near_h[:, 1:-1] >= SPLIT)] = (JOIN + SPLIT) / 2
+    near_v = sides(e, True, xs, g.oy + (inner_rows + .2) * g.py, g.oy + (inner_rows + .8) * g.py, NEAR * reach)
+    near_h = sides(e, False, ys, g.ox + (inner_cols + .2) * g.px, g.ox + (inner_cols + .8) * g.px, NEAR * reach).T
+    vs[(vs < JOIN) & v_look & (near_v >= SPLIT)] = (JOIN + SPLIT) / 2
+    hs[(hs < JOIN) & h_look & (near_h >= SPLIT)] = (JOIN + SPLIT) / 2
     _marginal(e, g, vs, hs, empty, reach)
     if look is not None:
         _by_look(image, g, look, vs, hs, empty)
     sizes = _pieces(vs, hs, empty)
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
+    if beyond:      # (last: only a grid that reads pays for it) one more row (column) of sides past each edge
+        past = np.array([-1, g.rows]), np.array([-1, g.cols])
+        far_v = sides(e, True, xs, g.oy + (past[0] + .2) * g.py, g.oy + (past[0] + .8) * g.py, NEAR * reach)
+        far_h = sides(e, False, ys, g.ox + (past[1] + .2) * g.px, g.ox + (past[1] + .8) * g.px, NEAR * reach)
+        _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
