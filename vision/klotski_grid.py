@@ -346,14 +346,18 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
         _outline_by_look(image, g, look, outline_v, outline_h)
     if int((outline_v < SPLIT).sum() + (outline_h < SPLIT).sum()) > OPEN_SIDES:
         raise NoBoardFound("no edge along the board's outline")
-    # every cell side's strength
+    # every cell side's strength, with one more row (column) of sides past each edge
     xs, ys = g.ox + np.arange(g.cols + 1) * g.px, g.oy + np.arange(g.rows + 1) * g.py
-    vs = sides(e, True, xs, g.oy + (inner_rows + .2) * g.py, g.oy + (inner_rows + .8) * g.py, reach)
-    hs = sides(e, False, ys, g.ox + (inner_cols + .2) * g.px, g.ox + (inner_cols + .8) * g.px, reach).T
+    rows, cols = np.arange(-1, g.rows + 1), np.arange(-1, g.cols + 1)
+    v_all = sides(e, True, xs, g.oy + (rows + .2) * g.py, g.oy + (rows + .8) * g.py, reach)      # (rows + 2, cols + 1)
+    h_all = sides(e, False, ys, g.ox + (cols + .2) * g.px, g.ox + (cols + .8) * g.px, reach).T   # (rows + 1, cols + 2)
+    vs, hs = v_all[1:-1].copy(), h_all[:, 1:-1].copy()
     vs[:, [0, -1]], hs[[0, -1]] = outline_v, outline_h.T
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
+    if beyond:      # (again within NEAR reaches once the grid reads, below; this first look is cheap)
+        _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
@@ -385,7 +389,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     sizes = _pieces(vs, hs, empty)
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
-    if beyond:      # (last: only a grid that reads pays for it) one more row (column) of sides past each edge
+    if beyond:      # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
         past = np.array([-1, g.rows]), np.array([-1, g.cols])
         far_v = sides(e, True, xs, g.oy + (past[0] + .2) * g.py, g.oy + (past[0] + .8) * g.py, NEAR * reach)
         far_h = sides(e, False, ys, g.ox + (past[1] + .2) * g.px, g.ox + (past[1] + .8) * g.px, NEAR * reach)
@@ -663,9 +667,9 @@ def _check_beyond(runs: list[np.ndarray]) -> None:
     """Refuse a grid whose lines run on, as edges, past one of its sides (``runs``: the
     strengths of each side's lines one cell further, outer lines first and last) — an
     inner one, and an outer one at least half way: the grid is part of a larger board
-    (the strengths are taken within NEAR reaches: a picture turned 1–2° moves the sides
-    a cell further on a few px off the grid's lines, and a 2° 巧过五关 frame read four
-    of its five rows).
+    (``read_grid`` looks again within NEAR reaches once a grid reads: a picture turned
+    1–2° moves the sides a cell further on a few px off the grid's lines, and a 1.4°
+    turned 巧过五关 frame read four of its five rows.)
     (An exit box below the board continues only inner lines.)"""
     for strengths in runs:
         if max(strengths[0], strengths[-1]) >= 0.5 and max(strengths[1:-1]) >= SPLIT:
