@@ -49,6 +49,8 @@ RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one 
 NEAR = 2.5             # a side with no edge within the reach has none within this many reaches either
 RETRY = (1.0, 0.9, 0.8)    # with a profile's grid shape: shares of the first shrinking tried in turn
 OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
+SOLID, REACH = 0.97, 0.78  # a side between two pieces that is an edge over less of its middle and of its
+CORNER, CORNER_SLACK = 0.5, 0.12   # whole length must run on from a corner over CORNER of it (``_marginal``)
 # a look learned by calibration (``SideLook``): a side's mean cross-section, LOOK_SAMPLES
 # samples over LOOK_SPAN of a pitch either side of its line, found up to LOOK_SHIFT samples
 # off the line, decides the sides the edge measure leaves unclear (``_by_look``): a match
@@ -179,24 +181,51 @@ def sides(e: EdgeMaps, vertical: bool, positions: np.ndarray, starts: np.ndarray
     return out
 
 
-def longest_run(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> float:
-    """The longest unbroken run of one edge along a line within ``reach`` px of ``pos``,
-    as a share of the segment [a, b)."""
+def _along(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> np.ndarray | None:
+    """Which pixels of the segment [a, b) are edge, per sign and per line within
+    ``reach`` px of ``pos``: (2, b - a, lines); None when the segment is under 3 px."""
     sums = e.vsum if vertical else e.hsum
     across, along = (sums.shape[2], sums.shape[1] - 1) if vertical else (sums.shape[1], sums.shape[2] - 1)
     lo, hi = max(0, round(pos - reach)), min(across, round(pos + reach) + 1)
     a, b = max(0, int(a)), min(along, int(b))
     if hi <= lo or b - a < 3:
-        return 0.0
+        return None
     cut = sums[:, a:b + 1, lo:hi] if vertical else sums[:, lo:hi, a:b + 1].transpose(0, 2, 1)
-    on = np.diff(cut, axis=1) > 0                                   # (2, b - a, lines)
+    return np.diff(cut, axis=1) > 0
+
+
+def longest_run(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> float:
+    """The longest unbroken run of one edge along a line within ``reach`` px of ``pos``,
+    as a share of the segment [a, b)."""
+    on = _along(e, vertical, pos, a, b, reach)
+    if on is None:
+        return 0.0
+    n = on.shape[1]
     padded = np.concatenate([np.zeros_like(on[:, :1]), on, np.zeros_like(on[:, :1])], 1).astype(np.int8)
     steps = np.diff(padded, axis=1)
-    starts, ends = np.nonzero(steps.transpose(0, 2, 1).reshape(-1, b - a + 1) == 1), \
-        np.nonzero(steps.transpose(0, 2, 1).reshape(-1, b - a + 1) == -1)
+    starts, ends = np.nonzero(steps.transpose(0, 2, 1).reshape(-1, n + 1) == 1), \
+        np.nonzero(steps.transpose(0, 2, 1).reshape(-1, n + 1) == -1)
     if not starts[0].size:
         return 0.0
-    return float((ends[1] - starts[1]).max()) / (b - a)
+    return float((ends[1] - starts[1]).max()) / n
+
+
+def corner_run(e: EdgeMaps, vertical: bool, pos: float, a: float, b: float, reach: float) -> float:
+    """The longest unbroken run of one edge along a line within ``reach`` px of ``pos``
+    that starts at an end of the segment [a, b) (within CORNER_SLACK of it), as a share
+    of the segment: a side between two pieces runs on from a corner, a stroke painted
+    in a piece starts and stops inside it."""
+    on = _along(e, vertical, pos, a, b, reach)
+    if on is None:
+        return 0.0
+    n = on.shape[1]
+    slack = max(1, round(CORNER_SLACK * n))
+    columns = on.transpose(0, 2, 1).reshape(-1, n)
+    lines = np.concatenate([columns, columns[:, ::-1]])        # each read from either end
+    first = lines[:, :slack].argmax(1)
+    filled = lines | (np.arange(n)[None, :] < first[:, None])
+    end = np.where(filled.all(1), n, filled.argmin(1))
+    return float(np.where(lines[:, :slack].any(1), end - first, 0).max()) / n
 
 
 def long_runs(e: EdgeMaps, length: int) -> tuple[np.ndarray, np.ndarray]:
@@ -318,17 +347,16 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     if int((outline_v < SPLIT).sum() + (outline_h < SPLIT).sum()) > OPEN_SIDES:
         raise NoBoardFound("no edge along the board's outline")
     # every cell side's strength, with one more row (column) of sides past each edge
+    xs, ys = g.ox + np.arange(g.cols + 1) * g.px, g.oy + np.arange(g.rows + 1) * g.py
     rows, cols = np.arange(-1, g.rows + 1), np.arange(-1, g.cols + 1)
-    v_all = sides(e, True, g.ox + np.arange(g.cols + 1) * g.px, g.oy + (rows + .2) * g.py, g.oy + (rows + .8) * g.py,
-                  reach)                                           # (rows + 2, cols + 1)
-    h_all = sides(e, False, g.oy + np.arange(g.rows + 1) * g.py, g.ox + (cols + .2) * g.px,
-                  g.ox + (cols + .8) * g.px, reach).T              # (rows + 1, cols + 2)
+    v_all = sides(e, True, xs, g.oy + (rows + .2) * g.py, g.oy + (rows + .8) * g.py, reach)      # (rows + 2, cols + 1)
+    h_all = sides(e, False, ys, g.ox + (cols + .2) * g.px, g.ox + (cols + .8) * g.px, reach).T   # (rows + 1, cols + 2)
     vs, hs = v_all[1:-1].copy(), h_all[:, 1:-1].copy()
     vs[:, [0, -1]], hs[[0, -1]] = outline_v, outline_h.T
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
-    if beyond:
+    if beyond:      # (again within NEAR reaches once the grid reads, below; this first look is cheap)
         _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
@@ -351,20 +379,50 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     # ... nor a side between two pieces just past the reach: the grid is off there (a
     # grid whose outline runs along the board's frame, a little too wide, puts its inner
     # lines a few pixels beside the pieces' sides, which then read as no edge)
-    near_v = sides(e, True, g.ox + np.arange(g.cols + 1) * g.px, g.oy + (inner_rows + .2) * g.py,
-                   g.oy + (inner_rows + .8) * g.py, NEAR * reach)
-    near_h = sides(e, False, g.oy + np.arange(g.rows + 1) * g.py, g.ox + (inner_cols + .2) * g.px,
-                   g.ox + (inner_cols + .8) * g.px, NEAR * reach).T
+    near_v = sides(e, True, xs, g.oy + (inner_rows + .2) * g.py, g.oy + (inner_rows + .8) * g.py, NEAR * reach)
+    near_h = sides(e, False, ys, g.ox + (inner_cols + .2) * g.px, g.ox + (inner_cols + .8) * g.px, NEAR * reach).T
     vs[(vs < JOIN) & v_look & (near_v >= SPLIT)] = (JOIN + SPLIT) / 2
     hs[(hs < JOIN) & h_look & (near_h >= SPLIT)] = (JOIN + SPLIT) / 2
+    _marginal(e, g, vs, hs, empty, reach)
     if look is not None:
         _by_look(image, g, look, vs, hs, empty)
     sizes = _pieces(vs, hs, empty)
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
+    if beyond:      # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
+        past = np.array([-1, g.rows]), np.array([-1, g.cols])
+        far_v = sides(e, True, xs, g.oy + (past[0] + .2) * g.py, g.oy + (past[0] + .8) * g.py, NEAR * reach)
+        far_h = sides(e, False, ys, g.ox + (past[1] + .2) * g.px, g.ox + (past[1] + .8) * g.px, NEAR * reach)
+        _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
+
+
+def _marginal(e: EdgeMaps, g: GridGuess, vs: np.ndarray, hs: np.ndarray, empty: np.ndarray, reach: float) -> None:
+    """Sides between two pieces that are edges only in the middle, made unclear (in
+    place): one not solid there (under SOLID), short of its ends (under REACH of the
+    cell's whole side) and with no unbroken run from one of its corners over CORNER of
+    it is a stroke painted in a portrait, straight over most of a cell, that fell on a
+    grid line (巧过五关's 马超 at 0.7–0.85×). (Two tiles whose same-coloured name bands
+    meet show no edge at one end of their side, but an unbroken one from the other.)"""
+    pieces = ~np.pad(empty, 1, constant_values=True)
+    for vertical, strengths, both in ((True, vs, pieces[1:-1, :-1] & pieces[1:-1, 1:]),
+                                      (False, hs, pieces[:-1, 1:-1] & pieces[1:, 1:-1])):
+        doubt = both & (strengths >= SPLIT) & (strengths < SOLID)
+        if not doubt.any():
+            continue
+        if vertical:
+            whole = sides(e, True, g.ox + np.arange(g.cols + 1) * g.px, g.oy + np.arange(g.rows) * g.py,
+                          g.oy + np.arange(1, g.rows + 1) * g.py, reach)
+        else:
+            whole = sides(e, False, g.oy + np.arange(g.rows + 1) * g.py, g.ox + np.arange(g.cols) * g.px,
+                          g.ox + np.arange(1, g.cols + 1) * g.px, reach).T
+        for r, c in zip(*np.nonzero(doubt & (whole < REACH))):
+            run = corner_run(e, True, g.ox + c * g.px, g.oy + r * g.py, g.oy + (r + 1) * g.py, reach) if vertical \
+                else corner_run(e, False, g.oy + r * g.py, g.ox + c * g.px, g.ox + (c + 1) * g.px, reach)
+            if run < CORNER:
+                strengths[r, c] = (JOIN + SPLIT) / 2
 
 
 def _section(image: np.ndarray, g: GridGuess, vertical: bool, line: int, cell: int) -> np.ndarray:
@@ -608,7 +666,10 @@ def check_settled(image: np.ndarray, reading: Reading) -> None:
 def _check_beyond(runs: list[np.ndarray]) -> None:
     """Refuse a grid whose lines run on, as edges, past one of its sides (``runs``: the
     strengths of each side's lines one cell further, outer lines first and last) — an
-    inner one, and an outer one at least half way: the grid is part of a larger board.
+    inner one, and an outer one at least half way: the grid is part of a larger board
+    (``read_grid`` looks again within NEAR reaches once a grid reads: a picture turned
+    1–2° moves the sides a cell further on a few px off the grid's lines, and a 1.4°
+    turned 巧过五关 frame read four of its five rows.)
     (An exit box below the board continues only inner lines.)"""
     for strengths in runs:
         if max(strengths[0], strengths[-1]) >= 0.5 and max(strengths[1:-1]) >= SPLIT:

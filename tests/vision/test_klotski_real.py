@@ -119,3 +119,44 @@ def test_a_piece_caught_mid_slide_is_refused_or_read_settled(name):
                     continue
                 assert got == board.to_text(), f"{p.name} mid-slide read as another board"
     assert tried
+
+
+# Frames a seeded stress run read wrong with no profile: the 巧过五关 tiles moved
+# (scrambled moves, seed), cropped (top, bottom, left, right px), resized, then plain,
+# noisy (σ 6, seed), JPEG (quality) or turned (degrees). All but the last split 马超's 1×2
+# portrait along a straight painted stroke; the last, turned, read four of the five rows.
+WRONG_BEFORE = [
+    (57, 217303, (13, 6, 1, 0), 0.85, "plain", 0),
+    (53, 903215, (19, 21, 13, 1), 0.85, "noise", 632),
+    (25, 46707, (12, 19, 2, 12), 0.85, "noise", 683),
+    (19, 356473, (8, 22, 8, 1), 0.7, "noise", 702),
+    (6, 617160, (6, 20, 14, 5), 0.7, "jpeg", 89),
+    (9, 659761, (0, 22, 8, 2), 0.7, "turn", 1.3306533373648932),
+    (25, 318104, (9, 18, 14, 7), 1.6, "turn", 1.4131518016614266),
+]
+
+
+@pytest.mark.skipif("klotski/app_qiaoguowuguan.png" not in LABELS, reason="no 巧过五关 screenshot")
+@pytest.mark.parametrize("moves, seed, crop, scale, kind, value", WRONG_BEFORE)
+def test_frames_once_read_wrong_read_right_or_are_refused(moves, seed, crop, scale, kind, value):
+    image = shot("klotski/app_qiaoguowuguan.png")
+    found = parse(image)
+    board = scrambled(found.board, moves, seed)
+    top, bottom, left, right = crop
+    picture = moved_tiles(image, found, board)
+    picture = picture[top:picture.shape[0] - bottom, left:picture.shape[1] - right]
+    picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    if kind == "noise":
+        noise = np.random.default_rng(int(value)).normal(0, 6, picture.shape)
+        picture = np.clip(picture + noise, 0, 255).astype(np.uint8)
+    elif kind == "jpeg":
+        picture = cv2.imdecode(cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, int(value)])[1], cv2.IMREAD_COLOR)
+    elif kind == "turn":
+        h, w = picture.shape[:2]
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), value, 1.0)
+        picture = cv2.warpAffine(picture, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    try:
+        got = parse(picture).board.to_text()
+    except NoBoardFound:
+        return
+    assert got == board.relabelled().to_text()
