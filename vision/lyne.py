@@ -658,7 +658,7 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     kernel /= kernel.sum()
     other = 1 - _near(roi, np.array(hub), BACK_TOL)
     empty = _near(roi, background, BACK_TOL)
-    found = {}
+    found, contrast, along_axis, filled_sides = {}, {}, [], []
     for name, (dx, dy) in HOLE_AT.items():
         px, py = round(cx + dx * width), round(cy + dy * width)
         if not (r + 1 <= py < roi.shape[0] - r - 1 and r + 1 <= px < roi.shape[1] - r - 1):
@@ -680,10 +680,55 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         # diagonal line beside, a line along the axis once passed for a filled hole)
         line = other[max(0, py - 1):py + 2, :].any(axis=0) if dx == 0 else other[:, max(0, px - 1):px + 2].any(axis=1)
         reach = min(_reach(line, px if dx == 0 else py), _reach(line, nominal))
-        found[name] = open_hole >= 0.3 and reach >= 0.05 * width or best >= 0.85 and reach >= 0.0825 * width
+        filled = best >= 0.85 and reach >= 0.0825 * width
+        found[name] = open_hole >= 0.3 and reach >= 0.05 * width or filled
+        contrast[name] = float(np.linalg.norm(roi[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3).mean(axis=0) - hub))
+        doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
+        if doubt == "axis":
+            along_axis.append(name)
+        elif doubt:
+            raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
+        if open_hole < 0.3 and not dy:
+            filled_sides.append(contrast[name])
+    # a line along the axis with the diagonals beside it passes for a filled hole when
+    # blurred, but its middle stands out from the hub less than a filled hole's does:
+    # compare with the filled side holes of the same hub (same size, same blur; lines
+    # were seen at 0.19-0.36 of their contrast, filled holes at 0.71 and more)
+    for name in along_axis:
+        if not filled_sides or contrast[name] < 0.55 * min(filled_sides):
+            raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]
+
+
+def _doubt(best: float, reach: float, filled: bool, other: np.ndarray, place: tuple[int, int], cy: float,
+           dy: float, width: float) -> str | None:
+    """Whether a cream (not open) place above or below a hub's centre could be a filled
+    hole as well as path lines. On blurred 240 px crops and video frames a path line
+    along the axis with the two diagonals beside it widens into a filled hole's look (a
+    2-hole hub read as 3, a 3 as 4), and a filled hole blurred into the hub falls just
+    short of one. "undecided" when the share or the run across (``best``, ``reach`` as
+    shares of the width) is near its bound while the other passes (0.85 and 0.0825:
+    filled holes were seen at 0.776 and 0.788, lines at 0.0817, and 0.095 once filled);
+    "axis" when ``filled`` holds and a line runs along the axis (the non-hub run from the
+    place outward reaches past 0.45 of the width from the centre; a filled hole's own
+    ends at 0.274, 0.38 at most as blurred), to be compared with the side holes."""
+    px, py = place
+    if not filled:
+        return "undecided" if best >= 0.7 and reach >= 0.0825 or best >= 0.85 and reach >= 0.07 else None
+    if reach < 0.095:
+        return "undecided"
+    column = other[:, max(0, px - 1):px + 2].any(axis=1)
+    return "axis" if (abs(py - cy) + _run(column, py, 1 if dy > 0 else -1)) / width >= 0.45 else None
+
+
+def _run(line: np.ndarray, i: int, step: int) -> int:
+    """Steps from index i along the run of True in direction step, bridging one-pixel gaps."""
+    k = i
+    while 0 <= k + 2 * step < len(line) and (line[k + step] or line[k + 2 * step]):
+        k += step
+    return abs(k - i)
 
 
 def _reach(line: np.ndarray, i: int) -> float:
@@ -691,12 +736,7 @@ def _reach(line: np.ndarray, i: int) -> float:
     shorter side, bridging one-pixel gaps (0 when i is False)."""
     if not 0 <= i < len(line) or not line[i]:
         return 0
-    lo = hi = i
-    while lo > 1 and (line[lo - 1] or line[lo - 2]):
-        lo -= 1
-    while hi < len(line) - 2 and (line[hi + 1] or line[hi + 2]):
-        hi += 1
-    return min(i - lo, hi - i) + 0.5
+    return min(_run(line, i, -1), _run(line, i, 1)) + 0.5
 
 
 def _clusters(values: list[float], gap: float) -> list[float]:

@@ -237,6 +237,13 @@ def test_a_crop_that_cuts_the_board_is_refused():
 # a smoking-room square dropped out of the foreground but for a speck of dithering off its
 # middle, and its place was left out of the empty places' comparison: read as empty
 @example(seed=232, palette="smoking room", loss="gif")
+# a path line along a hub's axis with the two blurred diagonals beside it looked like a
+# filled hole (2 read as 3, 3 as 4), and blurred filled holes fell just short of one:
+# such hole places are refused, not guessed
+@example(seed=9999, palette="moonbase", loss="crop")
+@example(seed=5161, palette="original", loss="crop")
+@example(seed=5287, palette="velvet ice", loss="video")
+@example(seed=5397, palette="desert", loss="crop")
 def test_lit_screens_after_recording_losses_read_exactly_or_are_refused(seed, palette, loss):
     rng = random.Random(seed)
     board, answer = generate(rng.randint(3, 5), rng.randint(3, 7), rng, hubs=2)
