@@ -702,18 +702,25 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     """``parse_grid`` on the picture shrunk by ``scale``."""
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     e = edge_maps(small)
-    readings: list[Reading] = []
-    why: dict[str, int] = {}
-    tried: set[tuple[int, ...]] = set()
     hinted = [] if hint is None else [GridGuess(hint.ox * scale, hint.oy * scale, hint.px * scale, hint.py * scale,
                                                 hint.rows, hint.cols)]
+    candidates: list[GridGuess] = []
+    tried: set[tuple[int, ...]] = set()
     for g in itertools.chain(hinted, grids(e, None if pitch is None else (pitch[0] * scale, pitch[1] * scale))):
         key = (round(g.ox / 2), round(g.oy / 2), round(g.px), round(g.py), g.rows, g.cols)
         if key in tried:        # the same grid to a pixel or two, from another block
             continue
         tried.add(key)
-        if shape is not None and (g.rows, g.cols) != shape:
-            continue
+        if shape is None or (g.rows, g.cols) == shape:
+            candidates.append(g)
+    # the largest grids first (each size in the order found, so ties between readings
+    # fall as before): once a size reads, smaller grids cannot be the board's, unread
+    candidates.sort(key=lambda g: -g.rows * g.cols)
+    readings: list[Reading] = []
+    why: dict[str, int] = {}
+    for g in candidates:
+        if readings and g.rows * g.cols < readings[0].grid.rows * readings[0].grid.cols:
+            break
         # a pinned shape leaves few grids: each is tried fitted to its lines too
         for guess in (g,) if shape is None else (g, fitted(e, g)):
             try:
