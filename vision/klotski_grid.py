@@ -74,9 +74,13 @@ class EdgeMaps:
     square_sum: np.ndarray    # and the edge pixels, for any box's mean, spread and edges
     edge_sum: np.ndarray
 
-    def box_mean(self, table: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
-        area = max(1, (x1 - x0) * (y1 - y0))
-        return (table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]) / area
+    def box_mean(self, table: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
+                 y1: np.ndarray) -> np.ndarray:
+        """The mean of ``table``'s values over boxes [x0, x1) × [y0, y1) (ints or arrays
+        of them: one mean per box, a row per box for a colour's table)."""
+        area = np.maximum(1, (np.asarray(x1) - x0) * (np.asarray(y1) - y0))
+        corners = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+        return corners / (area[..., None] if corners.ndim > area.ndim else area)
 
 
 @dataclass(frozen=True)
@@ -146,8 +150,9 @@ def edge_maps(image: np.ndarray) -> EdgeMaps:
         full = np.zeros((h, w), np.uint8)
         full[(np.s_[:, 1:-1] if axis == 1 else np.s_[1:-1, :])] = up | down
         maps.append(full)
-    colour = image.astype(np.float64)
-    colour_sum, square_sum = cv2.integral2(colour, sdepth=cv2.CV_64F)
+    # (OpenCV's integral of bytes to whole-number sums is several times faster than of doubles)
+    colour_sum, square_sum = cv2.integral2(image, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
+    colour_sum = colour_sum.astype(np.float64)
     edge_sum = cv2.integral(maps[0] | maps[1], sdepth=cv2.CV_32S)
     return EdgeMaps(image, maps[0], maps[1], vsum, hsum, colour_sum, square_sum, edge_sum)
 
@@ -431,15 +436,15 @@ def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs
 def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Which cells are empty floor (even colour, no edges; the floor's colour when known)
     and each cell's mean colour; the empty cells must share one colour."""
-    empty = np.zeros((g.rows, g.cols), bool)
-    colours = np.zeros((g.rows, g.cols, 3), np.float32)
-    for r in range(g.rows):
-        for c in range(g.cols):
-            box = _box(g, r, c, 0.2)
-            colours[r, c] = mean = e.box_mean(e.colour_sum, *box)
-            spread = np.sqrt(np.maximum(0.0, e.box_mean(e.square_sum, *box) - mean.astype(np.float64) ** 2)).max()
-            empty[r, c] = spread < FLAT_STD and e.box_mean(e.edge_sum, *box) < FLAT_EDGES \
-                and (floor is None or np.linalg.norm(mean - floor) < FLOOR_DISTANCE)
+    # every cell's box (its middle three fifths) at once
+    boxes = [np.array(v) for v in zip(*(_box(g, r, c, 0.2) for r in range(g.rows) for c in range(g.cols)))]
+    means = e.box_mean(e.colour_sum, *boxes).reshape(g.rows, g.cols, 3)
+    colours = means.astype(np.float32)
+    spread = np.sqrt(np.maximum(0.0, e.box_mean(e.square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
+    empty = (spread < FLAT_STD) & (e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols) < FLAT_EDGES)
+    if floor is not None:
+        for r, c in zip(*np.nonzero(empty)):
+            empty[r, c] = np.linalg.norm(means[r, c] - floor) < FLOOR_DISTANCE
     if not empty.any():
         raise NoBoardFound("no empty cell")
     mean = colours[empty].mean(0)
