@@ -169,7 +169,7 @@ def sides(e: EdgeMaps, vertical: bool, positions: np.ndarray, starts: np.ndarray
     span = max(1, int((hi - lo).max()))
     idx = lo[:, None] + np.arange(span)[None, :]
     inside = idx < hi[:, None]
-    idx = np.clip(idx, 0, across - 1)
+    np.minimum(idx, across - 1, out=idx)       # (lo is never below 0)
     a = np.maximum(0, starts.astype(int))
     b = np.minimum(along, ends.astype(int))
     if vertical:
@@ -314,14 +314,17 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     # along every outer side, but for a few (an empty cell at the exit, where the frame is
     # open), checked again once the empty cells are known
     inner_rows, inner_cols = np.arange(g.rows), np.arange(g.cols)
+    no_outline = NoBoardFound("no edge along the board's outline")
     outline_v = sides(e, True, g.ox + np.array([0, g.cols]) * g.px, g.oy + (inner_rows + .2) * g.py,
                       g.oy + (inner_rows + .8) * g.py, reach)
+    if look is None and int((outline_v < SPLIT).sum()) > OPEN_SIDES:
+        raise no_outline        # the side columns alone miss too many edges (a look may add some)
     outline_h = sides(e, False, g.oy + np.array([0, g.rows]) * g.py, g.ox + (inner_cols + .2) * g.px,
                       g.ox + (inner_cols + .8) * g.px, reach)
     if look is not None:
         _outline_by_look(image, g, look, outline_v, outline_h)
     if int((outline_v < SPLIT).sum() + (outline_h < SPLIT).sum()) > OPEN_SIDES:
-        raise NoBoardFound("no edge along the board's outline")
+        raise no_outline
     # every cell side's strength, with one more row (column) of sides past each edge
     rows, cols = np.arange(-1, g.rows + 1), np.arange(-1, g.cols + 1)
     v_all = sides(e, True, g.ox + np.arange(g.cols + 1) * g.px, g.oy + (rows + .2) * g.py, g.oy + (rows + .8) * g.py,
