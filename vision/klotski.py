@@ -252,18 +252,31 @@ class Screen:
         if f > 1:   # the full-size cut is costly: first look for a few piece-like holes here
             boxes = [(i, st) for i, st in boxes[:6]
                      if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i)]
-        for _, (x, y, w, h, _) in boxes[:4]:
+        for i, (x, y, w, h, area) in boxes[:4]:
             x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
             cut = np.s_[y0:(y + h + 1) * f, x0:(x + w + 1) * f]
+            if f == 1 and _largest_in(labels[cut], i, area):    # the cut's largest part: itself
+                yield Region(labels[y:y + h, x:x + w] == i, raw[y:y + h, x:x + w] > 0, int(x), int(y))
+                continue
             crop = bridge(self.mask(k, cut)) if f > 1 else raw[cut]
-            m, labels, st = components(crop)
+            m, cut_labels, st = components(crop)
             if m < 2:
                 continue
-            i = int(np.argmax(st[:, cv2.CC_STAT_AREA]))
-            cx, cy, cw, ch, area = st[i]
+            j = int(np.argmax(st[:, cv2.CC_STAT_AREA]))
+            cx, cy, cw, ch, area = st[j]
             if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
-                yield Region(labels[cy:cy + ch, cx:cx + cw] == i + 1, crop[cy:cy + ch, cx:cx + cw] > 0,
+                yield Region(cut_labels[cy:cy + ch, cx:cx + cw] == j + 1, crop[cy:cy + ch, cx:cx + cw] > 0,
                              int(x0 + cx), int(y0 + cy))
+
+
+def _largest_in(labels: np.ndarray, i: int, area: int) -> bool:
+    """Whether component ``i`` (of ``area`` px) is larger than all of every other's
+    pixels in the cut of the labels around it: then it is the cut's largest component
+    and the same region as labelling the cut again would find (a box it passed holds it:
+    wide and tall enough, at most 0.6 of its box)."""
+    counts = np.bincount(labels.ravel())
+    counts[[0, i]] = 0
+    return bool(counts.max() < area)
 
 
 def screen(image: np.ndarray, colours: list[np.ndarray], grey: np.ndarray | None = None) -> Screen:

@@ -76,9 +76,13 @@ class EdgeMaps:
     square_sum: np.ndarray    # and the edge pixels, for any box's mean, spread and edges
     edge_sum: np.ndarray
 
-    def box_mean(self, table: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
-        area = max(1, (x1 - x0) * (y1 - y0))
-        return (table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]) / area
+    def box_mean(self, table: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
+                 y1: np.ndarray) -> np.ndarray:
+        """The mean of ``table``'s values over boxes [x0, x1) × [y0, y1) (ints or arrays
+        of them: one mean per box, a row per box for a colour's table)."""
+        area = np.maximum(1, (np.asarray(x1) - x0) * (np.asarray(y1) - y0))
+        corners = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+        return corners / (area[..., None] if corners.ndim > area.ndim else area)
 
 
 @dataclass(frozen=True)
@@ -148,8 +152,9 @@ def edge_maps(image: np.ndarray) -> EdgeMaps:
         full = np.zeros((h, w), np.uint8)
         full[(np.s_[:, 1:-1] if axis == 1 else np.s_[1:-1, :])] = up | down
         maps.append(full)
-    colour = image.astype(np.float64)
-    colour_sum, square_sum = cv2.integral2(colour, sdepth=cv2.CV_64F)
+    # (OpenCV's integral of bytes to whole-number sums is several times faster than of doubles)
+    colour_sum, square_sum = cv2.integral2(image, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
+    colour_sum = colour_sum.astype(np.float64)
     edge_sum = cv2.integral(maps[0] | maps[1], sdepth=cv2.CV_32S)
     return EdgeMaps(image, maps[0], maps[1], vsum, hsum, colour_sum, square_sum, edge_sum)
 
@@ -166,7 +171,7 @@ def sides(e: EdgeMaps, vertical: bool, positions: np.ndarray, starts: np.ndarray
     span = max(1, int((hi - lo).max()))
     idx = lo[:, None] + np.arange(span)[None, :]
     inside = idx < hi[:, None]
-    idx = np.clip(idx, 0, across - 1)
+    np.minimum(idx, across - 1, out=idx)       # (lo is never below 0)
     a = np.maximum(0, starts.astype(int))
     b = np.minimum(along, ends.astype(int))
     if vertical:
@@ -338,14 +343,17 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     # along every outer side, but for a few (an empty cell at the exit, where the frame is
     # open), checked again once the empty cells are known
     inner_rows, inner_cols = np.arange(g.rows), np.arange(g.cols)
+    no_outline = NoBoardFound("no edge along the board's outline")
     outline_v = sides(e, True, g.ox + np.array([0, g.cols]) * g.px, g.oy + (inner_rows + .2) * g.py,
                       g.oy + (inner_rows + .8) * g.py, reach)
+    if look is None and int((outline_v < SPLIT).sum()) > OPEN_SIDES:
+        raise no_outline        # the side columns alone miss too many edges (a look may add some)
     outline_h = sides(e, False, g.oy + np.array([0, g.rows]) * g.py, g.ox + (inner_cols + .2) * g.px,
                       g.ox + (inner_cols + .8) * g.px, reach)
     if look is not None:
         _outline_by_look(image, g, look, outline_v, outline_h)
     if int((outline_v < SPLIT).sum() + (outline_h < SPLIT).sum()) > OPEN_SIDES:
-        raise NoBoardFound("no edge along the board's outline")
+        raise no_outline
     # every cell side's strength, with one more row (column) of sides past each edge
     xs, ys = g.ox + np.arange(g.cols + 1) * g.px, g.oy + np.arange(g.rows + 1) * g.py
     rows, cols = np.arange(-1, g.rows + 1), np.arange(-1, g.cols + 1)
@@ -489,15 +497,15 @@ def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs
 def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Which cells are empty floor (even colour, no edges; the floor's colour when known)
     and each cell's mean colour; the empty cells must share one colour."""
-    empty = np.zeros((g.rows, g.cols), bool)
-    colours = np.zeros((g.rows, g.cols, 3), np.float32)
-    for r in range(g.rows):
-        for c in range(g.cols):
-            box = _box(g, r, c, 0.2)
-            colours[r, c] = mean = e.box_mean(e.colour_sum, *box)
-            spread = np.sqrt(np.maximum(0.0, e.box_mean(e.square_sum, *box) - mean.astype(np.float64) ** 2)).max()
-            empty[r, c] = spread < FLAT_STD and e.box_mean(e.edge_sum, *box) < FLAT_EDGES \
-                and (floor is None or np.linalg.norm(mean - floor) < FLOOR_DISTANCE)
+    # every cell's box (its middle three fifths) at once
+    boxes = [np.array(v) for v in zip(*(_box(g, r, c, 0.2) for r in range(g.rows) for c in range(g.cols)))]
+    means = e.box_mean(e.colour_sum, *boxes).reshape(g.rows, g.cols, 3)
+    colours = means.astype(np.float32)
+    spread = np.sqrt(np.maximum(0.0, e.box_mean(e.square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
+    empty = (spread < FLAT_STD) & (e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols) < FLAT_EDGES)
+    if floor is not None:
+        for r, c in zip(*np.nonzero(empty)):
+            empty[r, c] = np.linalg.norm(means[r, c] - floor) < FLOOR_DISTANCE
     if not empty.any():
         raise NoBoardFound("no empty cell")
     mean = colours[empty].mean(0)
@@ -763,18 +771,25 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     """``parse_grid`` on the picture shrunk by ``scale``."""
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     e = edge_maps(small)
-    readings: list[Reading] = []
-    why: dict[str, int] = {}
-    tried: set[tuple[int, ...]] = set()
     hinted = [] if hint is None else [GridGuess(hint.ox * scale, hint.oy * scale, hint.px * scale, hint.py * scale,
                                                 hint.rows, hint.cols)]
+    candidates: list[GridGuess] = []
+    tried: set[tuple[int, ...]] = set()
     for g in itertools.chain(hinted, grids(e, None if pitch is None else (pitch[0] * scale, pitch[1] * scale))):
         key = (round(g.ox / 2), round(g.oy / 2), round(g.px), round(g.py), g.rows, g.cols)
         if key in tried:        # the same grid to a pixel or two, from another block
             continue
         tried.add(key)
-        if shape is not None and (g.rows, g.cols) != shape:
-            continue
+        if shape is None or (g.rows, g.cols) == shape:
+            candidates.append(g)
+    # the largest grids first (each size in the order found, so ties between readings
+    # fall as before): once a size reads, smaller grids cannot be the board's, unread
+    candidates.sort(key=lambda g: -g.rows * g.cols)
+    readings: list[Reading] = []
+    why: dict[str, int] = {}
+    for g in candidates:
+        if readings and g.rows * g.cols < readings[0].grid.rows * readings[0].grid.cols:
+            break
         # a pinned shape leaves few grids: each is tried fitted to its lines too
         for guess in (g,) if shape is None else (g, fitted(e, g)):
             try:
