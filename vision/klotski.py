@@ -308,11 +308,16 @@ def _blocks(codes: np.ndarray, f: int) -> np.ndarray:
     """Bitwise or of ``codes`` over f×f blocks (the last ones cut by the picture's edge)."""
     h, w = codes.shape
     padded = cv2.copyMakeBorder(codes, 0, -h % f, 0, -w % f, cv2.BORDER_CONSTANT, value=0)
-    out = padded[::f, ::f].copy()
-    for dy in range(f):
-        for dx in range(f):
-            if dy or dx:
-                np.bitwise_or(out, padded[dy::f, dx::f], out=out)
+    # first each block's f rows (whole rows: contiguous), then its f columns: 2(f - 1)
+    # passes, not f² - 1 strided ones
+    strips = padded.reshape(-1, f, padded.shape[1])
+    rows = strips[:, 0].copy()
+    for d in range(1, f):
+        np.bitwise_or(rows, strips[:, d], out=rows)
+    cells = rows.reshape(rows.shape[0], -1, f)
+    out = cells[:, :, 0].copy()
+    for d in range(1, f):
+        np.bitwise_or(out, cells[:, :, d], out=out)
     return out
 
 
