@@ -246,9 +246,10 @@ class Screen:
         # a break of BRIDGE px covers at most BRIDGE // f whole blocks
         raw = bridge(self.mask(k, blocks=True), BRIDGE // f) if f > 1 else bridge(self.mask(k))
         _, labels, stats = components(raw)
-        boxes = [(i, st) for i, st in enumerate(stats, 1) if st[2] * f >= MIN_SIDE and st[3] * f >= MIN_SIDE
-                 and st[4] <= (0.6 if f == 1 else 0.8) * st[2] * st[3]]
-        boxes.sort(key=lambda b: -b[1][cv2.CC_STAT_AREA])
+        w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+        keep = np.flatnonzero((w * f >= MIN_SIDE) & (h * f >= MIN_SIDE) & (area <= (0.6 if f == 1 else 0.8) * w * h))
+        keep = keep[np.argsort(-area[keep], kind="stable")]     # largest first (ties: label order)
+        boxes = [(int(k) + 1, stats[k]) for k in keep]
         if f > 1:   # the full-size cut is costly: first look for a few piece-like holes here
             boxes = [(i, st) for i, st in boxes[:6]
                      if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i)]
