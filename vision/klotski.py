@@ -37,6 +37,7 @@ sides (``side_look``).
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -249,11 +250,13 @@ class Screen:
         w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
         keep = np.flatnonzero((w * f >= MIN_SIDE) & (h * f >= MIN_SIDE) & (area <= (0.6 if f == 1 else 0.8) * w * h))
         keep = keep[np.argsort(-area[keep], kind="stable")]     # largest first (ties: label order)
-        boxes = [(int(k) + 1, stats[k]) for k in keep]
+        boxes = [(int(j) + 1, stats[j]) for j in keep]
+        chosen = iter(boxes)
         if f > 1:   # the full-size cut is costly: first look for a few piece-like holes here
-            boxes = [(i, st) for i, st in boxes[:6]
-                     if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i)]
-        for i, (x, y, w, h, area) in boxes[:4]:
+            # (in each box only when the ones before did not make a board)
+            chosen = ((i, st) for i, st in boxes[:6]
+                      if _has_pieces(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == i))
+        for i, (x, y, w, h, area) in itertools.islice(chosen, 4):
             x0, y0 = max(0, (x - 1) * f), max(0, (y - 1) * f)
             cut = np.s_[y0:(y + h + 1) * f, x0:(x + w + 1) * f]
             if f == 1 and _largest_in(labels[cut], i, area):    # the cut's largest part: itself
