@@ -25,7 +25,6 @@ That example is ``EXAMPLE_KEYMAP``; ``puzzlepilot demo rings`` plays the practic
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
