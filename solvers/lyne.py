@@ -324,6 +324,15 @@ class _Search:
                 nbrs[a].append((b, e))
                 nbrs[b].append((a, e))
             self.nbrs.append(nbrs)
+        # per shape and edge u-v: the edge pairs u-w, w-v of the shape's (see ``stays``)
+        self.detours: list[list[list[tuple[int, int]]]] = []
+        for may, nbrs in zip(self.may, self.nbrs):
+            detours: list[list[tuple[int, int]]] = [[] for _ in net.edges]
+            for e in may:
+                a, b = net.edges[e]
+                via_b = {w: f for w, f in nbrs[b]}
+                detours[e] = [(f, via_b[w]) for w, f in nbrs[a] if w in via_b]
+            self.detours.append(detours)
         self.mine = [[n for n, o in enumerate(net.owner) if o == s] for s in range(len(net.ends))]
         self.holds = [[NEED if o == s else 0 for o in net.owner] for s in range(len(net.ends))]
         for s, (_, last) in enumerate(net.ends):
@@ -388,25 +397,47 @@ class _Search:
             if count_open == 1:
                 self.restrict(dom, open_edge, bit if fixed % 2 else ~bit, queue)
 
-    def settle(self, dom: list[int], touched: int = -1) -> bool:
+    def settle(self, dom: list[int], touched: int = -1, parent: list[int] | None = None) -> bool:
         """Apply the cut rules (``cuts``) of the shapes whose bits are in ``touched`` and
         propagate, then those of the shapes that changed, until nothing changes; False
         when the branch breaks a rule. A branch of a settled parent passes the shapes its
-        narrowing touched (``touched``): the cuts of the others would find nothing new."""
+        narrowing touched (``touched``): the cuts of the others would find nothing new;
+        with the ``parent`` given, neither would those of a shape whose lost edges each
+        keep two detours (``stays``)."""
         try:
             while touched:
                 before = dom[:]
                 queue: list[int] = []
                 for s, bit in enumerate(self.shape_bits):
-                    if touched & bit:
+                    if touched & bit and (parent is None or not self.stays(parent, dom, s, bit)):
                         self.cuts(dom, s, bit, queue)
                 if not queue:
                     return True
                 self.propagate(dom, queue)
                 touched = _touched(before, dom)
+                parent = None
             return True
         except _Contradiction:
             return False
+
+    def stays(self, parent: list[int], dom: list[int], s: int, bit: int) -> bool:
+        """Whether the cut rules of shape s find nothing in ``dom``, narrowed from a
+        ``parent`` they found nothing in: true when each edge u-v the shape lost keeps
+        two detours u-w-v over edges it may still use. Then u and v stay joined by two
+        paths that share no edge, so no edge became a bridge or was cut off (a new bridge
+        f would make {u-v, f} a cut that both paths cross at f), and a need drawn since
+        lies in reach as before, beyond no bridge the parent had not drawn towards the
+        second terminal."""
+        detours = self.detours[s]
+        for f in self.may[s]:
+            if parent[f] & bit and not dom[f] & bit:
+                kept = 0
+                for g, h in detours[f]:
+                    if dom[g] & bit and dom[h] & bit:
+                        kept += 1
+                if kept < 2:
+                    return False
+        return True
 
     def cuts(self, dom: list[int], s: int, bit: int, queue: list[int]) -> None:
         """Shape s is one trail from its first terminal to its second through its nodes
@@ -539,7 +570,7 @@ class _Search:
                         return -1
                     child = None
                 shapes = -1 if thorough or bit == NONE else bit     # whose cuts to re-run
-                if child is None or not self.settle(child, _touched(dom, child) & shapes):
+                if child is None or not self.settle(child, _touched(dom, child) & shapes, dom):
                     failed |= bit
                     continue
                 score *= sum(map(ne, dom, child))
@@ -575,13 +606,13 @@ class _Search:
             return None
         return child
 
-    def search(self, dom: list[int], depth: int = 0, touched: int = -1) -> list[int] | None:
+    def search(self, dom: list[int], depth: int = 0, parent: list[int] | None = None) -> list[int] | None:
         self.nodes += 1
         if self.nodes > self.limit:
             raise _GaveUp
         if self.progress is not None and not self.nodes & 1023:
             self.progress(f"{self.nodes:,} nodes searched")
-        if not self.settle(dom, touched):
+        if not self.settle(dom, -1 if parent is None else _touched(parent, dom), parent):
             return None
         e = -1
         if depth < self.probe_depth:
@@ -603,7 +634,7 @@ class _Search:
             child = self.narrowed(dom, e, bit)
             if child is None:
                 continue
-            found = self.search(child, depth + 1, _touched(dom, child))
+            found = self.search(child, depth + 1, dom)
             if found is not None:
                 return found
         return None

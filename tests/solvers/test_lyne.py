@@ -4,6 +4,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from solvers.common import BoardError
+from solvers import lyne
 from solvers.lyne import Board, generate, solve, solve_plain, validate
 
 B25 = "TSD/2S2/tsd/D2T"
@@ -236,3 +237,30 @@ def test_dense_generated_levels_check_their_own_answer_and_are_solved(seed):
     assert validate(board, answer) == []
     assert sum(ch.isdigit() for ch in board.to_text()) >= 14
     solved(board.to_text())
+
+
+@pytest.mark.parametrize("text, answer", [
+    ("..s.22s/Sss2232/d.dT32./22D22TS/d2d.2s2/....23s/...Dd.s", True),
+    ("Tt..t2s/t222222/232SDs2/22..22s/22d2s../2233s../T2tS2D.", False),    # 1,491 nodes
+])
+def test_cut_rules_skipped_by_the_detour_test_would_have_found_nothing(text, answer, monkeypatch):
+    """Whenever a shape's lost edges all keep two detours (``_Search.stays``), running
+    its cut rules anyway changes no domain and breaks no rule; and the skip happens."""
+    skipped = []
+    stays = lyne._Search.stays
+
+    def checked(self, parent, dom, s, bit):
+        if not stays(self, parent, dom, s, bit):
+            return False
+        after = dom[:]
+        self.cuts(after, s, bit, [])    # raises _Contradiction if it finds a broken rule
+        assert after == dom
+        skipped.append(s)
+        return True
+
+    monkeypatch.setattr(lyne._Search, "stays", checked)
+    board = Board.from_text(text)
+    result = solve(board)
+    assert result.solved == answer
+    assert not result.solved or validate(board, result.solution) == []
+    assert len(skipped) > 100
