@@ -7,8 +7,10 @@ is passed exactly k times, so it touches exactly 2k path edges. An *edge* joins 
 
 The solver reasons about edges, not paths: every edge carries a domain, a bit set of
 "none" and the shapes that may use it. Propagation to a fixpoint uses the node degrees
-(ordinary 2, terminal 1, hub 2k), hub parity per shape (a path never ends in a hub),
-crossing diagonals of a 2×2, and per shape the cuts of the edges it may still use: what
+(ordinary 2, terminal 1, hub 2k), hub parity per shape (a path never ends in a hub)
+and a hub's last holes (each shape with an odd count there needs one more edge; when
+those needs fill the holes left, the other shapes get no more edges there), crossing
+diagonals of a 2×2, and per shape the cuts of the edges it may still use: what
 the first terminal cannot reach cannot be the shape's (and breaks the branch if the shape
 needs it), and a bridge is drawn when the second terminal lies beyond it, else left
 undrawn (the trail could not come back). Search branches on the edge with the fewest
@@ -380,7 +382,11 @@ class _Search:
 
     def hub_parity(self, dom: list[int], n: int, queue: list[int]) -> None:
         """A path passing a hub enters and leaves it, so each shape's edge count at a
-        hub is even: when one edge is left open for a shape, the parity decides it."""
+        hub is even: when one edge is left open for a shape, the parity decides it. And
+        a shape with an odd count so far needs one more edge at least: when those needs
+        fill the hub's holes left, the shapes with even counts get no more edges there."""
+        odd = fixed_all = 0
+        evens = []
         for bit in self.shape_bits:
             fixed = 0
             open_edge = -1
@@ -396,6 +402,19 @@ class _Search:
                 raise _Contradiction(f"hub {self.net.pos[n]} would end a path")
             if count_open == 1:
                 self.restrict(dom, open_edge, bit if fixed % 2 else ~bit, queue)
+            fixed_all += fixed
+            if fixed % 2:
+                odd += 1
+            elif count_open:
+                evens.append(bit)
+        left = self.net.need[n] - fixed_all
+        if odd > left:
+            raise _Contradiction(f"hub {self.net.pos[n]} has too few holes left")
+        if odd == left and evens:
+            for bit in evens:
+                for e in self.net.incident[n]:
+                    if dom[e] & bit and dom[e] != bit:
+                        self.restrict(dom, e, ~bit, queue)
 
     def settle(self, dom: list[int], touched: int = -1, parent: list[int] | None = None) -> bool:
         """Apply the cut rules (``cuts``) of the shapes whose bits are in ``touched`` and
