@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import compress
 from operator import ne, or_
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -416,30 +417,35 @@ class _Search:
                     if dom[e] & bit and dom[e] != bit:
                         self.restrict(dom, e, ~bit, queue)
 
-    def settle(self, dom: list[int], touched: int = -1, parent: list[int] | None = None) -> bool:
-        """Apply the cut rules (``cuts``) of the shapes whose bits are in ``touched`` and
+    def settle(self, dom: list[int], parent: list[int] | None = None, shapes: int = -1) -> bool:
+        """Apply the cut rules (``cuts``) of the shapes whose bits are in ``shapes`` and
         propagate, then those of the shapes that changed, until nothing changes; False
-        when the branch breaks a rule. A branch of a settled parent passes the shapes its
-        narrowing touched (``touched``): the cuts of the others would find nothing new;
-        with the ``parent`` given, neither would those of a shape whose lost edges each
-        keep two detours (``stays``)."""
+        when the branch breaks a rule. A branch of a settled ``parent`` re-runs only the
+        shapes its narrowing touched (``_touched``): the cuts of the others would find
+        nothing new; neither would those of a shape whose lost edges each keep two
+        detours (``stays``)."""
+        touched = shapes
         try:
             while touched:
-                before = dom[:]
+                if parent is not None:
+                    changed = _changed(parent, dom)
+                    touched &= _touched(changed, parent, dom)
                 queue: list[int] = []
+                before = dom[:]
                 for s, bit in enumerate(self.shape_bits):
-                    if touched & bit and (parent is None or not self.stays(parent, dom, s, bit)):
+                    if touched & bit and (parent is None or not self.stays(parent, dom, changed, s, bit)):
                         self.cuts(dom, s, bit, queue)
                 if not queue:
                     return True
                 self.propagate(dom, queue)
-                touched = _touched(before, dom)
+                changed = _changed(before, dom)
+                touched = _touched(changed, before, dom)
                 parent = None
             return True
         except _Contradiction:
             return False
 
-    def stays(self, parent: list[int], dom: list[int], s: int, bit: int) -> bool:
+    def stays(self, parent: list[int], dom: list[int], changed: list[int], s: int, bit: int) -> bool:
         """Whether the cut rules of shape s find nothing in ``dom``, narrowed from a
         ``parent`` they found nothing in: true when each edge u-v the shape lost keeps
         two detours u-w-v over edges it may still use. Then u and v stay joined by two
@@ -448,7 +454,7 @@ class _Search:
         lies in reach as before, beyond no bridge the parent had not drawn towards the
         second terminal."""
         detours = self.detours[s]
-        for f in self.may[s]:
+        for f in changed:
             if parent[f] & bit and not dom[f] & bit:
                 kept = 0
                 for g, h in detours[f]:
@@ -589,7 +595,7 @@ class _Search:
                         return -1
                     child = None
                 shapes = -1 if thorough or bit == NONE else bit     # whose cuts to re-run
-                if child is None or not self.settle(child, _touched(dom, child) & shapes, dom):
+                if child is None or not self.settle(child, dom, shapes):
                     failed |= bit
                     continue
                 score *= sum(map(ne, dom, child))
@@ -631,7 +637,7 @@ class _Search:
             raise _GaveUp
         if self.progress is not None and not self.nodes & 1023:
             self.progress(f"{self.nodes:,} nodes searched")
-        if not self.settle(dom, -1 if parent is None else _touched(parent, dom), parent):
+        if not self.settle(dom, parent):
             return None
         e = -1
         if depth < self.probe_depth:
@@ -679,15 +685,21 @@ def _trail(net: _Net, dom: list[int], s: int) -> list[Pos]:
     return [net.pos[i] for i in reversed(trail)]
 
 
-def _touched(before: list[int], after: list[int]) -> int:
+def _changed(before: list[int], after: list[int]) -> list[int]:
+    """The edges whose domains differ."""
+    return list(compress(range(len(after)), map(ne, before, after)))
+
+
+def _touched(changed: list[int], before: list[int], after: list[int]) -> int:
     """The shapes (as bits) whose cut rules may find something new after ``before`` was
-    narrowed to ``after``: a shape left an edge, or an edge became the shape's alone."""
+    narrowed to ``after`` at the ``changed`` edges: a shape left an edge, or an edge
+    became the shape's alone."""
     bits = 0
-    for x, y in zip(before, after):
-        if x != y:
-            bits |= x ^ y
-            if not y & (y - 1):
-                bits |= y
+    for e in changed:
+        y = after[e]
+        bits |= before[e] ^ y
+        if not y & (y - 1):
+            bits |= y
     return bits & ~NONE
 
 

@@ -250,8 +250,8 @@ def test_cut_rules_skipped_by_the_detour_test_would_have_found_nothing(text, ans
     skipped = []
     stays = lyne._Search.stays
 
-    def checked(self, parent, dom, s, bit):
-        if not stays(self, parent, dom, s, bit):
+    def checked(self, parent, dom, changed, s, bit):
+        if not stays(self, parent, dom, changed, s, bit):
             return False
         after = dom[:]
         self.cuts(after, s, bit, [])    # raises _Contradiction if it finds a broken rule
