@@ -55,7 +55,7 @@ MAX_NODES = 2_000_000
 # plain ones, hence the budgets.
 PLAIN_RUN = 150
 SHALLOW, EVERY_LEVEL = 2, 1 << 30
-RUN_BUDGETS = {SHALLOW: 250, EVERY_LEVEL: 30}
+RUN_BUDGETS = {SHALLOW: 250, EVERY_LEVEL: 60}
 
 
 def _runs() -> Iterator[tuple[int, int]]:
