@@ -15,18 +15,20 @@ the first terminal cannot reach cannot be the shape's (and breaks the branch if 
 needs it), and a bridge is drawn when the second terminal lies beyond it, else left
 undrawn (the trail could not come back). Search branches on the edge with the fewest
 choices at the tightest node, trying "no edge" first (hubs get most of their edges from
-shape nodes). A board that takes more than ~150 search nodes is searched again, probing
-(see ``_runs``): at a probed node every value of every open edge is tried and
+shape nodes). A board that takes more than ~150 search nodes is searched again for 50,
+trying a drawn edge first where its tighter end has more edges to draw than to leave out
+(hub-dense boards draw most of theirs), then probing (see ``_runs``): at a probed node every value of every open edge is tried and
 propagated, what fails is removed, what all tries agree on is kept, and the search
 branches on the edge whose tries narrowed the board most (look-ahead). Runs probing the
 first two levels and runs probing every level take turns with growing budgets: each kind
 has boards on which it strays for thousands of nodes while the other settles them in a
 few hundred (deep tries check the cuts of the tried shape only: about half the cost).
-A branch re-runs the cut rules only of the shapes its narrowing touched. A full
+A branch re-runs the cut rules only of the shapes its narrowing touched, and not even
+those of a shape whose lost edges each keep two detours (``stays``). A full
 assignment is turned into paths by tracing each shape's Euler trail (Hierholzer) from one
 terminal to the other. Measured (``bench lyne``): real levels need under 5 search nodes;
 generated 7×7 levels with up to 20 hubs take ~1.3 ms median; the densest generated 7×7
-levels (14–31 hubs) ~3 ms median and up to ~0.2 s, where the plain per-shape path
+levels (14–31 hubs) ~3 ms median and up to ~0.1 s (CPU, loaded machine), where the plain per-shape path
 search, ``solve_plain`` (kept as the baseline and the tests' reference), takes seconds
 on far easier boards.
 """
@@ -48,23 +50,28 @@ NEED, LAST = 1, 2  # what a depth-first subtree holds (see _Search.cuts)
 # The search gives up after this many nodes by default. Its memory is one domain list per
 # level of the depth-first search (a few hundred KB at most), so the cap bounds time.
 MAX_NODES = 2_000_000
-# The successive runs of the search (see solve): a short plain run, then runs probing the
-# first two levels and runs probing every level take turns, each pair with four times the
-# budget (in search nodes) of the pair before, until one run finishes or the cap is hit.
-# A board hard for one kind is mostly easy for the other; a probing node costs some 50
-# plain ones, hence the budgets.
-PLAIN_RUN = 150
+# The successive runs of the search (see solve): a short plain run trying "no edge" first,
+# a shorter one trying first what the tighter end of the edge most likely draws (``_runs``),
+# then runs probing the first two levels and runs probing every level take turns, each
+# pair with four times the budget (in search nodes) of the pair before, until one run
+# finishes or the cap is hit. A board hard for one kind is mostly easy for another; a
+# probing node costs some 50 plain ones, hence the budgets.
+PLAIN_RUN, LIKELY_RUN = 150, 50
 SHALLOW, EVERY_LEVEL = 2, 1 << 30
 RUN_BUDGETS = {SHALLOW: 250, EVERY_LEVEL: 60}
 
 
-def _runs() -> Iterator[tuple[int, int]]:
-    """(probe depth, node budget) of each run of the search, without end."""
-    yield 0, PLAIN_RUN
+def _runs() -> Iterator[tuple[int, int, bool]]:
+    """(probe depth, node budget, whether a drawn edge is tried first where its tighter
+    end has more edges to draw than to leave out) of each run of the search, without
+    end. Hub-dense boards draw most of their edges: "no edge" first strays on some, the
+    likely value first settles many of those in tens of nodes."""
+    yield 0, PLAIN_RUN, False
+    yield 0, LIKELY_RUN, True
     scale = 1
     while True:
         for depth, budget in RUN_BUDGETS.items():
-            yield depth, budget * scale
+            yield depth, budget * scale, False
         scale *= 4
 
 
@@ -317,6 +324,7 @@ class _Search:
         self.progress = progress
         self.root: tuple[list[int], int | None] | None = None  # the probed root
         self.probe_depth = 0    # search nodes shallower than this probe every open edge
+        self.likely_first = False   # try the likely value first (see _runs)
         # per shape: the edges it may ever use, and for each node the neighbours over them
         self.may = [[e for e, d in enumerate(net.start) if d & bit] for bit in self.shape_bits]
         self.nbrs: list[list[list[tuple[int, int]]]] = []
@@ -539,13 +547,7 @@ class _Search:
         net = self.net
         slack = []
         for n in range(len(net.pos)):
-            on = und = 0
-            for e in net.incident[n]:
-                d = dom[e]
-                if d != NONE and not d & NONE:
-                    on += 1
-                elif d != NONE and d & (d - 1):
-                    und += 1
+            on, und = self.counts(dom, n)
             slack.append(und - (net.need[n] - on) if und else 99)
         keyed = []
         for e, d in enumerate(dom):
@@ -554,6 +556,29 @@ class _Search:
                 keyed.append((min(slack[a], slack[b]), bin(d).count("1"), -net.need[a] - net.need[b], e))
         keyed.sort()
         return [key[-1] for key in keyed]
+
+    def counts(self, dom: list[int], n: int) -> tuple[int, int]:
+        """The edges of node n drawn, and those still open (drawn or not)."""
+        on = und = 0
+        for e in self.net.incident[n]:
+            d = dom[e]
+            if d != NONE and not d & NONE:
+                on += 1
+            elif d != NONE and d & (d - 1):
+                und += 1
+        return on, und
+
+    def likely_drawn(self, dom: list[int], e: int) -> bool:
+        """Whether the end of edge e with the least slack has more edges still to draw
+        than to leave out (then e is more likely drawn than not)."""
+        tight = None
+        for n in self.net.edges[e]:
+            on, und = self.counts(dom, n)
+            missing = self.net.need[n] - on
+            key = (und - missing, missing)
+            if tight is None or key < tight:
+                tight = key
+        return tight[1] > tight[0]
 
     def probe(self, dom: list[int], thorough: bool = True) -> int | None:
         """Probing: every value of every open edge is tried with full propagation; the
@@ -655,6 +680,8 @@ class _Search:
             return dom
         d = dom[e]
         choices = ([NONE] if d & NONE else []) + [bit for bit in self.shape_bits if d & bit]
+        if self.likely_first and d & NONE and self.likely_drawn(dom, e):
+            choices.append(choices.pop(0))     # "no edge" last
         for bit in choices:
             child = self.narrowed(dom, e, bit)
             if child is None:
@@ -724,8 +751,9 @@ def solve(board: Board, max_nodes: int | None = None,
     limit = search.limit
     found = None
     try:
-        for depth, budget in _runs():
+        for depth, budget, likely in _runs():
             search.probe_depth = depth
+            search.likely_first = likely
             search.limit = min(limit, search.nodes + budget)
             try:
                 found = search.search(dom[:])

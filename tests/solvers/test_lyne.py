@@ -290,3 +290,18 @@ def test_a_hub_whose_last_holes_go_to_shapes_with_odd_counts_is_closed_to_the_ot
     assert result.solved and validate(board, result.solution) == []
     assert result.solution["t"][:2] in ([[0, 2], [1, 3]], [[1, 3], [0, 2]]) or \
         result.solution["t"][-2:] in ([[0, 2], [1, 3]], [[1, 3], [0, 2]])
+
+
+@pytest.mark.parametrize("text", [
+    "t2222dD/t22.23S/T2t2.22/T33232S/232232s/22d323t/t.22dD.",    # 36 hubs
+    "tt2d2dt/T223d3t/223dd3t/t32332S/TD223.2/.D22s22/.s22S2s",    # 32 hubs
+])
+def test_the_run_trying_likely_drawn_edges_first_settles_levels_that_draw_most_edges(text):
+    # "No edge" first strays past its 150 nodes here (and probing took 192 and 1,465);
+    # the short run that draws first where a node has more edges to draw than to leave
+    # out finds the answer without probing.
+    board = Board.from_text(text)
+    result = solve(board)
+    assert result.solved and validate(board, result.solution) == []
+    assert not result.stats["probed"]
+    assert lyne.PLAIN_RUN < result.stats["nodes"] <= lyne.PLAIN_RUN + 1 + lyne.LIKELY_RUN
