@@ -18,7 +18,9 @@ from vision.lyne import WORK, parse
 
 REAL = {"A03": "T.T/ttt", "A17": "TD/2d/TD", "B25": "TSD/2S2/tsd/D2T"}
 # The slowest 7x7 levels met while tuning the search (issue 18), out of ~1,000 generated
-# ones: the 14-hub level the issue names, and the worst of each search kind tried.
+# ones: the 14-hub level the issue names, and the worst of each search kind tried; then
+# the five slowest after the hub-hole rule, out of ~1,100 denser ones (walks 2-4 times as
+# long, revisits 4-16 times as likely).
 HARDEST = (
     "ss.Tt../DS223s./.2222sS/.T3s2d./...23dD/...222./..tt...",
     "...TtSs/Tt..332/t2.d332/t32323s/23D23s2/222s23D/S2...sd",
@@ -30,6 +32,11 @@ HARDEST = (
     "tt..SSs/2...232/222232s/23.2T4T/d33.23d/d32332D/.Dd222d",
     "t...S2s/222s32./23.222t/2222T2D/s4t3322/S23323D/.t2.2Td",
     "..t2.../..322../.2223Tt/222223t/S2sTd.D/s222ss./D22ssS.",
+    "Ddt.s2s/d32TS22/23.2s3./2d23s22/D22233S/.2d222t/..2Ttt.",
+    ".SSD2d./s33222./23332.d/23333dd/232223t/222d23t/D22T2tT",
+    "t22.22S/232323s/T333sSs/2232s22/D2.3322/222222t/D.d22Tt",
+    ".D...Ss/.s2222s/223.3S2/d232232/D424232/223s332/T22sT2s",
+    ".s2sdd./sS2s2d./s.2322./sdD2232/2223322/223SttT/D22t.tT",
 )
 PLAIN_STEPS = 200_000
 
