@@ -623,10 +623,11 @@ class _Search:
                 if child is None or not self.settle(child, dom, shapes):
                     failed |= bit
                     continue
-                score *= sum(map(ne, dom, child))
-                for f in order:
+                changed = _changed(dom, child)
+                score *= len(changed)
+                for f in changed:
                     x = child[f]
-                    if x != dom[f] and not x & (x - 1):
+                    if not x & (x - 1):
                         forced.add((f, x))
                 union = child if union is None else list(map(or_, union, child))
             if skipped:
