@@ -16,10 +16,11 @@ needs it), and a bridge is drawn when the second terminal lies beyond it, else l
 undrawn (the trail could not come back). Search branches on the edge with the fewest
 choices at the tightest node, trying "no edge" first (hubs get most of their edges from
 shape nodes). A board that takes more than ~150 search nodes is searched again for 50,
-trying a drawn edge first where its tighter end has more edges to draw than to leave out
-(hub-dense boards draw most of theirs), then probing (see ``_runs``): at a probed node every value of every open edge is tried and
-propagated, what fails is removed, what all tries agree on is kept, and the search
-branches on the edge whose tries narrowed the board most (look-ahead). Runs probing the
+trying a drawn edge first where its tighter end has more edges to draw than to leave
+out (hub-dense boards draw most of theirs), then probing (see ``_runs``): at a probed
+node every value of every open edge is tried and propagated, what fails is removed,
+what all tries agree on is kept, and the search branches on the edge whose tries
+narrowed the board most (look-ahead). Runs probing the
 first two levels and runs probing every level take turns with growing budgets: each kind
 has boards on which it strays for thousands of nodes while the other settles them in a
 few hundred (deep tries check the cuts of the tried shape only: about half the cost).
@@ -28,9 +29,9 @@ those of a shape whose lost edges each keep two detours (``stays``). A full
 assignment is turned into paths by tracing each shape's Euler trail (Hierholzer) from one
 terminal to the other. Measured (``bench lyne``): real levels need under 5 search nodes;
 generated 7×7 levels with up to 20 hubs take ~1.3 ms median; the densest generated 7×7
-levels (14–31 hubs) ~3 ms median and up to ~0.1 s (CPU, loaded machine), where the plain per-shape path
-search, ``solve_plain`` (kept as the baseline and the tests' reference), takes seconds
-on far easier boards.
+levels (14–31 hubs) ~3 ms median and up to ~0.1 s (CPU, loaded machine), where the
+plain per-shape path search, ``solve_plain`` (kept as the baseline and the tests'
+reference), takes seconds on far easier boards.
 """
 from __future__ import annotations
 
@@ -441,7 +442,9 @@ class _Search:
                 queue: list[int] = []
                 before = dom[:]
                 for s, bit in enumerate(self.shape_bits):
-                    if touched & bit and (parent is None or not self.stays(parent, dom, changed, s, bit)):
+                    if not touched & bit:
+                        continue
+                    if parent is None or not self.stays(parent, dom, changed, s, bit):
                         self.cuts(dom, s, bit, queue)
                 if not queue:
                     return True
@@ -558,7 +561,8 @@ class _Search:
         return [key[-1] for key in keyed]
 
     def counts(self, dom: list[int], n: int) -> tuple[int, int]:
-        """The edges of node n drawn, and those still open (drawn or not)."""
+        """How many of node n's edges are drawn, and how many are still open (may be
+        drawn or not)."""
         on = und = 0
         for e in self.net.incident[n]:
             d = dom[e]
