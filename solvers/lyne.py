@@ -367,6 +367,8 @@ class _Search:
         net = self.net
         while queue:
             n = queue.pop()
+            if n in queue:      # checked again later, with what changes before then
+                continue
             on = und = 0
             for e in net.incident[n]:
                 d = dom[e]
