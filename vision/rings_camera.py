@@ -100,8 +100,9 @@ def in_range(hsv: np.ndarray, ranges: tuple[HSVRange, ...]) -> np.ndarray:
     return mask
 
 
-def _mask_blue(image: np.ndarray, look: CameraLook = GAME) -> np.ndarray:
-    mask = in_range(cv2.cvtColor(image, cv2.COLOR_BGR2HSV), (look.inner,))
+def _mask_blue(image: np.ndarray, look: CameraLook = GAME, hsv: np.ndarray | None = None) -> np.ndarray:
+    """The pixels of the look's inner ring colour, small gaps closed (``hsv``: the image in HSV, when at hand)."""
+    mask = in_range(cv2.cvtColor(image, cv2.COLOR_BGR2HSV) if hsv is None else hsv, (look.inner,))
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
@@ -118,15 +119,19 @@ def _radius(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np
     c, s = math.cos(roll), math.sin(roll)
     dx, dy = x - cx, y - cy
     e, f = c * dx + s * dy, c * dy - s * dx
-    w, h = e / a, -f / b
+    w, h = e / a, f / -b
     depth = 1.0 - t * h - k * w
     n = np.hypot(w, h)
     q = 1.0 / np.abs(depth)
     radius = n * q
     by_d = radius * q * np.sign(depth)              # −d radius / d D
-    dw, dh = w * q / np.maximum(n, 1e-12) + by_d * k, h * q / np.maximum(n, 1e-12) + by_d * t
-    jac = np.stack([-(c * dw / a + s * dh / b), c * dh / b - s * dw / a, -dw * w / a, -dh * h / b,
-                    by_d * h, dw * f / a + dh * e / b, by_d * w], axis=1)
+    q /= np.maximum(n, 1e-12)
+    dw, dh = w * q + by_d * k, h * q + by_d * t     # d radius / dw, dh
+    terms = np.stack([dw, dh, dw * w, dh * h, dw * f, dh * e, by_d * h, by_d * w], axis=1)
+    chain = np.array([[-c / a, -s / a, 0, 0, 0, 0, 0], [-s / b, c / b, 0, 0, 0, 0, 0], [0, 0, -1 / a, 0, 0, 0, 0],
+                      [0, 0, 0, -1 / b, 0, 0, 0], [0, 0, 0, 0, 0, 1 / a, 0], [0, 0, 0, 0, 0, 1 / b, 0],
+                      [0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0, 1]])   # how w, h and the depth move with p
+    jac = terms @ chain
     return radius, jac
 
 
@@ -187,7 +192,7 @@ def _robust_fit(residuals: Any, x0: np.ndarray) -> np.ndarray:
 
     x = np.asarray(x0, float)
     cost, f, jac = scaled(*residuals(x))
-    evals, radius, damping = 1, float(np.linalg.norm(x)) or 1.0, 0.0
+    evals, radius, damping = 1, _norm(x) or 1.0, 0.0
     while evals < FIT_EVALS:
         grad = jac.T @ f
         if np.abs(grad).max() < 1e-8:
@@ -196,7 +201,7 @@ def _robust_fit(residuals: Any, x0: np.ndarray) -> np.ndarray:
         fall, done = -1.0, False
         while fall <= 0 and evals < FIT_EVALS:
             step, damping = _trust_step(u.T @ f, sing, vt, len(f), radius, damping)
-            size = float(np.linalg.norm(step))
+            size = _norm(step)
             r_new, jac_new = residuals(x + step)
             evals += 1
             if not np.all(np.isfinite(r_new)):
@@ -206,7 +211,7 @@ def _robust_fit(residuals: Any, x0: np.ndarray) -> np.ndarray:
             cost_new, f_new, jac_new = scaled(r_new, jac_new)
             fall = cost - cost_new
             ratio = fall / predicted if predicted > 0 else float(predicted == fall == 0)
-            done = (fall < 1e-8 * cost and ratio > 0.25) or size < 1e-8 * (1e-8 + float(np.linalg.norm(x)))
+            done = (fall < 1e-8 * cost and ratio > 0.25) or size < 1e-8 * (1e-8 + _norm(x))
             if done:
                 break
             new_radius = 0.25 * size if ratio < 0.25 else 2.0 * radius if ratio > 0.75 and size > 0.95 * radius \
@@ -230,15 +235,15 @@ def _trust_step(uf: np.ndarray, sing: np.ndarray, vt: np.ndarray, rows: int, rad
     full = rows >= len(sing) and sing[-1] > EPS * rows * sing[0]
     if full:
         step = -(vt.T @ (uf / sing))
-        if np.linalg.norm(step) <= radius:
+        if _norm(step) <= radius:
             return step, 0.0
 
     def miss(lam: float) -> tuple[float, float]:
         denom = np.square(sing) + lam
-        norm = float(np.linalg.norm(suf / denom))
-        return norm - radius, -float(np.sum(np.square(suf) / denom ** 3)) / norm
+        norm = _norm(suf / denom)
+        return norm - radius, -float(np.square(suf) @ denom ** -3) / norm
 
-    upper = float(np.linalg.norm(suf)) / radius
+    upper = _norm(suf) / radius
     lower = 0.0
     if full:
         off, slope = miss(0.0)
@@ -255,7 +260,12 @@ def _trust_step(uf: np.ndarray, sing: np.ndarray, vt: np.ndarray, rows: int, rad
         if abs(off) < 0.01 * radius:
             break
     step = -(vt.T @ (suf / (np.square(sing) + lam)))
-    return step * (radius / np.linalg.norm(step)), lam
+    return step * (radius / _norm(step)), lam
+
+
+def _norm(v: np.ndarray) -> float:
+    """The Euclidean norm of a vector (np.linalg.norm's checks cost more than the sum on the fit's few numbers)."""
+    return math.sqrt(float(v @ v))
 
 
 def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
@@ -266,11 +276,11 @@ def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
                  float(np.degrees(roll)), float(k * radii[0]))
 
 
-def _rim(image: np.ndarray, blue: np.ndarray, look: CameraLook = GAME) -> np.ndarray | None:
+def _rim(hsv: np.ndarray, inner: np.ndarray, blue: np.ndarray, look: CameraLook = GAME) -> np.ndarray | None:
     """Image points of the arena's outer edge: the outline of the cream-and-yellow tiles
-    around a blue ring (contour ``blue``), where it is not the picture's border."""
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    tiles = in_range(hsv, look.tiles) | _mask_blue(image, look)
+    (in ``hsv``, the picture in HSV) and the inner ring's colour (mask ``inner``) around a
+    blue ring (contour ``blue``), where it is not the picture's border."""
+    tiles = in_range(hsv, look.tiles) | inner
     cv2.drawContours(tiles, [blue], -1, 255, -1)
     tiles = cv2.morphologyEx(tiles, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(tiles, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -326,23 +336,35 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     return bands
 
 
-def seeds(image: np.ndarray, look: CameraLook = GAME, skew: bool = False) -> list[np.ndarray]:
-    """First camera guesses (cx, cy, a, b, tilt, roll, skew, blue ring radius, outer radius)
-    from blue bands with a hole and the tiles around them, largest first; with no skew
-    unless ``skew``."""
+def outlines(image: np.ndarray, look: CameraLook = GAME) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(hole, band, rim) contours of every blue band with a hole (``_bands``) and the tiles
+    around it (``_rim``), largest first: what ``seeds`` fits cameras to, found once for
+    both of its passes (without and with a skew)."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    inner = _mask_blue(image, look, hsv)
     found = []
-    for band, hole in _bands(_mask_blue(image, look)):
+    for band, hole in _bands(inner):
+        rim = _rim(hsv, inner, band, look)
+        if rim is not None:
+            found.append((hole, band, rim))
+    return found
+
+
+def seeds(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]], look: CameraLook = GAME,
+          skew: bool = False) -> list[np.ndarray]:
+    """First camera guesses (cx, cy, a, b, tilt, roll, skew, blue ring radius, outer radius)
+    from blue bands with a hole and the tiles around them (``outlines``), largest first;
+    with no skew unless ``skew``."""
+    cameras = []
+    for hole, band, rim in found:
         (ex, ey), axes, _ = cv2.fitEllipse(hole)
-        rim = _rim(image, band, look)
-        if rim is None:
-            continue
         p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, look.tilt, 0.0, 0.0, 1.4, 3.0])
         p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim], skew)
         blue, rim = p[CAM], p[CAM + 1]
         if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and abs(p[6]) < MAX_SKEW \
                 and 1.1 < blue < 2.0 and rim > 1.6 * blue:
-            found.append(p)
-    return found
+            cameras.append(p)
+    return cameras
 
 
 def _unwarp(image: np.ndarray, p: np.ndarray, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
@@ -447,7 +469,8 @@ def find_camera_arena(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena
     none without fits, so that one more freedom never bends a fit of the game's picture."""
     reason = "no ring arena found (no blue inner ring around a central disc)" if look == GAME else \
         "no ring arena of the profile's look found (no ring of its inner colour around a central disc)"
-    for skew, p in ((skew, p) for skew in (False, True) for p in seeds(image, look, skew)[:3]):
+    found = outlines(image, look)
+    for skew, p in ((skew, p) for skew in (False, True) for p in seeds(found, look, skew)[:3]):
         edges = ring_edges(image, p, equal=1.4)
         if edges is None:
             reason = "no ring arena found (a blue ring, but not with three equal rings around it)"
