@@ -173,7 +173,8 @@ def _fit(p0: np.ndarray, groups: list[np.ndarray], skew: bool, fixed: float = 1.
         edges = np.concatenate([[fixed], p[CAM:]])[edge]
         jac = np.hstack([jac / edges[:, None], np.where(own, -(radius / edges ** 2)[:, None], 0.0)])
         return radius / edges - 1.0, jac[:, free]
-    return whole(_robust_fit(residuals, p0[free]))
+    with np.errstate(all="ignore"):          # a step off the picture's plane gives inf: the fit steps back
+        return whole(_robust_fit(residuals, p0[free]))
 
 
 def _robust_fit(residuals: Any, x0: np.ndarray) -> np.ndarray:
@@ -184,7 +185,8 @@ def _robust_fit(residuals: Any, x0: np.ndarray) -> np.ndarray:
     "trf" takes without bounds: the camera fits land where they did with it), on the
     residuals and Jacobian scaled by the loss's slope and curvature (Triggs' correction).
     Stops when the loss falls by less than 1e-8 of itself, the step is under 1e-8 of x, the
-    gradient under 1e-8, or after ``FIT_EVALS`` evaluations."""
+    gradient under 1e-8, or after ``FIT_EVALS`` evaluations; x0 as it is when its
+    residuals are not finite."""
     def scaled(r: np.ndarray, jac: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         z = 1.0 + np.square(r / LOSS)
         bend = np.maximum(z ** -1.5, EPS) ** 0.5           # √(ρ' + 2ρ''r²): the loss's curvature
@@ -192,6 +194,8 @@ def _robust_fit(residuals: Any, x0: np.ndarray) -> np.ndarray:
 
     x = np.asarray(x0, float)
     cost, f, jac = scaled(*residuals(x))
+    if not (np.isfinite(cost) and np.all(np.isfinite(jac))):
+        return x                    # a flat ellipse for a seed (an axis of 0): no camera, the checks refuse it
     evals, radius, damping = 1, _norm(x) or 1.0, 0.0
     while evals < FIT_EVALS:
         grad = jac.T @ f
