@@ -39,7 +39,6 @@ from typing import Any
 
 import cv2
 import numpy as np
-from scipy.optimize import least_squares
 
 from solvers.rings import RINGS, SLICES
 from vision.common import NoBoardFound
@@ -101,28 +100,43 @@ def in_range(hsv: np.ndarray, ranges: tuple[HSVRange, ...]) -> np.ndarray:
     return mask
 
 
-def _mask_blue(image: np.ndarray, look: CameraLook = GAME) -> np.ndarray:
-    mask = in_range(cv2.cvtColor(image, cv2.COLOR_BGR2HSV), (look.inner,))
+def _mask_blue(image: np.ndarray, look: CameraLook = GAME, hsv: np.ndarray | None = None) -> np.ndarray:
+    """The pixels of the look's inner ring colour, small gaps closed (``hsv``: the image in HSV, when at hand)."""
+    mask = in_range(cv2.cvtColor(image, cv2.COLOR_BGR2HSV) if hsv is None else hsv, (look.inner,))
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
 CAM = 7                 # camera parameters in a fit vector: cx, cy, a, b, tilt, roll (radians), skew
 
 
-def _plane(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Plane (u, v) in disc radii of image points under camera p = (cx, cy, a, b, tilt,
-    roll, skew): the picture turned back by the roll about the centre, then the perspective
-    (tilt, and skew side to side) undone."""
+def _radius(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Plane radius (disc radii) of image points under camera p = (cx, cy, a, b, tilt, roll,
+    skew), and its derivatives by those 7 parameters (points × 7). The picture is turned
+    back by the roll about the centre (e, f), scaled to the disc (w, h), then the
+    perspective (tilt, and skew side to side) is undone: (u, v) = (w, h) / D with
+    D = 1 − tilt·h − skew·w, so the radius is n / |D| with n = |(w, h)|."""
     cx, cy, a, b, t, roll, k = p[:CAM]
-    c, s = np.cos(roll), np.sin(roll)
+    c, s = math.cos(roll), math.sin(roll)
     dx, dy = x - cx, y - cy
-    h, w = -(-s * dx + c * dy) / b, (c * dx + s * dy) / a
-    d = 1.0 / (1.0 - t * h - k * w)
-    return w * d, h * d
+    e, f = c * dx + s * dy, c * dy - s * dx
+    w, h = e / a, f / -b
+    depth = 1.0 - t * h - k * w
+    n = np.hypot(w, h)
+    q = 1.0 / np.abs(depth)
+    radius = n * q
+    by_d = radius * q * np.sign(depth)              # −d radius / d D
+    q /= np.maximum(n, 1e-12)
+    dw, dh = w * q + by_d * k, h * q + by_d * t     # d radius / dw, dh
+    terms = np.stack([dw, dh, dw * w, dh * h, dw * f, dh * e, by_d * h, by_d * w], axis=1)
+    chain = np.array([[-c / a, -s / a, 0, 0, 0, 0, 0], [-s / b, c / b, 0, 0, 0, 0, 0], [0, 0, -1 / a, 0, 0, 0, 0],
+                      [0, 0, 0, -1 / b, 0, 0, 0], [0, 0, 0, 0, 0, 1 / a, 0], [0, 0, 0, 0, 0, 1 / b, 0],
+                      [0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0, 1]])   # how w, h and the depth move with p
+    jac = terms @ chain
+    return radius, jac
 
 
 def _image(p: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Image points of plane points (disc radii) under camera p: the inverse of ``_plane``."""
+    """Image points of plane points (disc radii) under camera p: the inverse of ``_radius``'s mapping."""
     cx, cy, a, b, t, roll, k = p[:CAM]
     d = 1.0 + t * v + k * u
     dx, dy = a * u / d, -b * v / d
@@ -130,28 +144,132 @@ def _image(p: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.
     return cx + c * dx - s * dy, cy + s * dx + c * dy
 
 
+LOSS = 0.02             # residual (share of an edge's radius) where the fit's loss turns from square to linear
+FIT_EVALS = 100         # most evaluations of a fit: one on an arena settles within 50, on other outlines it may wander
+EPS = float(np.finfo(float).eps)
+
+
 def _fit(p0: np.ndarray, groups: list[np.ndarray], skew: bool, fixed: float = 1.0) -> np.ndarray:
     """Least squares (robust to figures covering an edge) of the camera and the edge radii:
     ``groups[k]`` are image points of edge k; edge 0 has radius ``fixed``, the others are
     fitted (p0 = cx, cy, a, b, tilt, roll, skew, radius 1, …); the skew stays as in p0 unless
     ``skew``. Each edge keeps at most ``FIT_POINTS`` points, evenly along it (more add time,
-    not accuracy)."""
+    not accuracy). Each point's residual is its plane radius over its edge's, less 1."""
     groups = [g[np.linspace(0, len(g) - 1, min(len(g), FIT_POINTS)).astype(int)] for g in groups]
     pts = np.concatenate(groups)
     edge = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
     free = np.ones(len(p0), bool)
     free[CAM - 1] = skew
+    own = edge[:, None] == np.arange(1, len(groups))[None, :]      # which fitted radius each point has
 
     def whole(x: np.ndarray) -> np.ndarray:
-        p = p0.copy()
+        p = p0.astype(float)
         p[free] = x
         return p
 
-    def residuals(x: np.ndarray) -> np.ndarray:
+    def residuals(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         p = whole(x)
-        u, v = _plane(p, pts[:, 0], pts[:, 1])
-        return np.hypot(u, v) / np.concatenate([[fixed], p[CAM:]])[edge] - 1.0
-    return whole(least_squares(residuals, p0[free], loss="soft_l1", f_scale=0.02, max_nfev=200).x)
+        radius, jac = _radius(p, pts[:, 0], pts[:, 1])
+        edges = np.concatenate([[fixed], p[CAM:]])[edge]
+        jac = np.hstack([jac / edges[:, None], np.where(own, -(radius / edges ** 2)[:, None], 0.0)])
+        return radius / edges - 1.0, jac[:, free]
+    with np.errstate(all="ignore"):          # a step off the picture's plane gives inf: the fit steps back
+        return whole(_robust_fit(residuals, p0[free]))
+
+
+def _robust_fit(residuals: Any, x0: np.ndarray) -> np.ndarray:
+    """The x (from ``x0``) least in the soft-L1 loss of ``residuals(x)`` (residuals and
+    their Jacobian): LOSS²·2(√(1 + (r/LOSS)²) − 1) summed, square near 0 and linear for
+    points off their edge (a figure's outline), which then pull little. Moré's
+    trust-region Levenberg–Marquardt (MINPACK's, and the steps scipy's ``least_squares``
+    "trf" takes without bounds: the camera fits land where they did with it), on the
+    residuals and Jacobian scaled by the loss's slope and curvature (Triggs' correction).
+    Stops when the loss falls by less than 1e-8 of itself, the step is under 1e-8 of x, the
+    gradient under 1e-8, or after ``FIT_EVALS`` evaluations; x0 as it is when its
+    residuals are not finite."""
+    def scaled(r: np.ndarray, jac: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        z = 1.0 + np.square(r / LOSS)
+        bend = np.maximum(z ** -1.5, EPS) ** 0.5           # √(ρ' + 2ρ''r²): the loss's curvature
+        return float(LOSS ** 2 * np.sum(np.sqrt(z) - 1.0)), r / np.sqrt(z) / bend, jac * bend[:, None]
+
+    x = np.asarray(x0, float)
+    cost, f, jac = scaled(*residuals(x))
+    if not (np.isfinite(cost) and np.all(np.isfinite(jac))):
+        return x                    # a flat ellipse for a seed (an axis of 0): no camera, the checks refuse it
+    evals, radius, damping = 1, _norm(x) or 1.0, 0.0
+    while evals < FIT_EVALS:
+        grad = jac.T @ f
+        if np.abs(grad).max() < 1e-8:
+            break
+        u, sing, vt = np.linalg.svd(jac, full_matrices=False)
+        fall, done = -1.0, False
+        while fall <= 0 and evals < FIT_EVALS:
+            step, damping = _trust_step(u.T @ f, sing, vt, len(f), radius, damping)
+            size = _norm(step)
+            r_new, jac_new = residuals(x + step)
+            evals += 1
+            if not np.all(np.isfinite(r_new)):
+                radius = 0.25 * size
+                continue
+            predicted = -(0.5 * float(np.square(jac @ step).sum()) + float(grad @ step))
+            cost_new, f_new, jac_new = scaled(r_new, jac_new)
+            fall = cost - cost_new
+            ratio = fall / predicted if predicted > 0 else float(predicted == fall == 0)
+            done = (fall < 1e-8 * cost and ratio > 0.25) or size < 1e-8 * (1e-8 + _norm(x))
+            if done:
+                break
+            new_radius = 0.25 * size if ratio < 0.25 else 2.0 * radius if ratio > 0.75 and size > 0.95 * radius \
+                else radius
+            damping *= radius / new_radius
+            radius = new_radius
+        if fall > 0:
+            x, cost, f, jac = x + step, cost_new, f_new, jac_new
+        if done:
+            break
+    return x
+
+
+def _trust_step(uf: np.ndarray, sing: np.ndarray, vt: np.ndarray, rows: int, radius: float,
+                damping: float) -> tuple[np.ndarray, float]:
+    """The Levenberg–Marquardt step (JᵀJ + λI)p = −Jᵀf no longer than ``radius``, from the
+    SVD of J (``rows`` residuals; ``uf`` = Uᵀf): the Gauss–Newton step when it fits, else λ
+    found by Moré's safeguarded Newton iteration on ‖p(λ)‖ − radius (from ``damping``, the
+    last λ); the step and λ."""
+    suf = sing * uf
+    full = rows >= len(sing) and sing[-1] > EPS * rows * sing[0]
+    if full:
+        step = -(vt.T @ (uf / sing))
+        if _norm(step) <= radius:
+            return step, 0.0
+
+    def miss(lam: float) -> tuple[float, float]:
+        denom = np.square(sing) + lam
+        norm = _norm(suf / denom)
+        return norm - radius, -float(np.square(suf) @ denom ** -3) / norm
+
+    upper = _norm(suf) / radius
+    lower = 0.0
+    if full:
+        off, slope = miss(0.0)
+        lower = -off / slope
+    lam = damping if full or damping else max(0.001 * upper, (lower * upper) ** 0.5)
+    for _ in range(10):
+        if not lower <= lam <= upper:
+            lam = max(0.001 * upper, (lower * upper) ** 0.5)
+        off, slope = miss(lam)
+        if off < 0:
+            upper = lam
+        lower = max(lower, lam - off / slope)
+        lam -= (off + radius) * (off / slope) / radius
+        if abs(off) < 0.01 * radius:
+            break
+    step = -(vt.T @ (suf / (np.square(sing) + lam)))
+    return step * (radius / _norm(step)), lam
+
+
+def _norm(v: np.ndarray) -> float:
+    """The Euclidean norm of a vector (np.linalg.norm's checks cost more than the sum on the fit's few numbers)."""
+    return math.sqrt(float(v @ v))
 
 
 def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
@@ -162,11 +280,11 @@ def _arena(p: np.ndarray, radii: list[float], phase: float = 0.0) -> Arena:
                  float(np.degrees(roll)), float(k * radii[0]))
 
 
-def _rim(image: np.ndarray, blue: np.ndarray, look: CameraLook = GAME) -> np.ndarray | None:
+def _rim(hsv: np.ndarray, inner: np.ndarray, blue: np.ndarray, look: CameraLook = GAME) -> np.ndarray | None:
     """Image points of the arena's outer edge: the outline of the cream-and-yellow tiles
-    around a blue ring (contour ``blue``), where it is not the picture's border."""
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    tiles = in_range(hsv, look.tiles) | _mask_blue(image, look)
+    (in ``hsv``, the picture in HSV) and the inner ring's colour (mask ``inner``) around a
+    blue ring (contour ``blue``), where it is not the picture's border."""
+    tiles = in_range(hsv, look.tiles) | inner
     cv2.drawContours(tiles, [blue], -1, 255, -1)
     tiles = cv2.morphologyEx(tiles, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(tiles, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -222,23 +340,35 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     return bands
 
 
-def seeds(image: np.ndarray, look: CameraLook = GAME, skew: bool = False) -> list[np.ndarray]:
-    """First camera guesses (cx, cy, a, b, tilt, roll, skew, blue ring radius, outer radius)
-    from blue bands with a hole and the tiles around them, largest first; with no skew
-    unless ``skew``."""
+def outlines(image: np.ndarray, look: CameraLook = GAME) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(hole, band, rim) contours of every blue band with a hole (``_bands``) and the tiles
+    around it (``_rim``), largest first: what ``seeds`` fits cameras to, found once for
+    both of its passes (without and with a skew)."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    inner = _mask_blue(image, look, hsv)
     found = []
-    for band, hole in _bands(_mask_blue(image, look)):
+    for band, hole in _bands(inner):
+        rim = _rim(hsv, inner, band, look)
+        if rim is not None:
+            found.append((hole, band, rim))
+    return found
+
+
+def seeds(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]], look: CameraLook = GAME,
+          skew: bool = False) -> list[np.ndarray]:
+    """First camera guesses (cx, cy, a, b, tilt, roll, skew, blue ring radius, outer radius)
+    from blue bands with a hole and the tiles around them (``outlines``), largest first;
+    with no skew unless ``skew``."""
+    cameras = []
+    for hole, band, rim in found:
         (ex, ey), axes, _ = cv2.fitEllipse(hole)
-        rim = _rim(image, band, look)
-        if rim is None:
-            continue
         p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, look.tilt, 0.0, 0.0, 1.4, 3.0])
         p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim], skew)
         blue, rim = p[CAM], p[CAM + 1]
         if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and abs(p[6]) < MAX_SKEW \
                 and 1.1 < blue < 2.0 and rim > 1.6 * blue:
-            found.append(p)
-    return found
+            cameras.append(p)
+    return cameras
 
 
 def _unwarp(image: np.ndarray, p: np.ndarray, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
@@ -292,7 +422,7 @@ def ring_edges(image: np.ndarray, p: np.ndarray, equal: float = 1.2) -> tuple[li
         if not ahead:
             return None
         edges.append(max(ahead, key=lambda i: profile[i]))
-    gaps = np.diff(edges[1:]) * step
+    gaps = np.diff(edges[1:])     # whole profile rows, not radii: a ratio of just ``equal`` holds, whatever the step
     if gaps.max() > equal * gaps.min():
         return None
     strength = float(min(profile[i] for i in edges)) / floor
@@ -343,7 +473,8 @@ def find_camera_arena(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena
     none without fits, so that one more freedom never bends a fit of the game's picture."""
     reason = "no ring arena found (no blue inner ring around a central disc)" if look == GAME else \
         "no ring arena of the profile's look found (no ring of its inner colour around a central disc)"
-    for skew, p in ((skew, p) for skew in (False, True) for p in seeds(image, look, skew)[:3]):
+    found = outlines(image, look)
+    for skew, p in ((skew, p) for skew in (False, True) for p in seeds(found, look, skew)[:3]):
         edges = ring_edges(image, p, equal=1.4)
         if edges is None:
             reason = "no ring arena found (a blue ring, but not with three equal rings around it)"
