@@ -62,3 +62,29 @@ def components(mask: np.ndarray, connectivity: int = 4) -> tuple[int, np.ndarray
     stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3] = x0, y0, x1 - x0, y1 - y0 + 1
     stats[:, 4] = np.bincount(owner, weights=xe - xs, minlength=n)
     return n, labels, stats[1:]
+
+
+def largest(mask: np.ndarray, tries: int = 8) -> tuple[np.ndarray, tuple[int, int, int, int, int]] | None:
+    """The largest 4-connected component of a 0/255 mask, as ``components`` would pick it
+    (the first of the largest): its pixels within its box (bool) and its (x, y, width,
+    height, area); None when the mask is empty. A flood fill from a set pixel of the
+    middle row (up to ``tries`` of them, each in a part not filled yet) finds a component
+    holding more than half of the mask's pixels in a fraction of the time of labelling
+    all of them: no other can be as large, so it is the one labelling picks. Otherwise
+    the mask is labelled."""
+    total = cv2.countNonZero(mask)
+    if not total:
+        return None
+    work = mask.copy()
+    row = work[mask.shape[0] // 2]
+    for value in range(1, tries + 1):      # each fill its own value (0: none, 255: unfilled)
+        xs = np.flatnonzero(row == 255)
+        if not xs.size:
+            break
+        area, _, _, (x, y, w, h) = cv2.floodFill(work, None, (int(xs[0]), mask.shape[0] // 2), value, flags=4)
+        if 2 * area > total:
+            return work[y:y + h, x:x + w] == value, (x, y, w, h, area)
+    _, labels, stats = components(mask)
+    j = int(np.argmax(stats[:, cv2.CC_STAT_AREA]))
+    x, y, w, h, area = (int(v) for v in stats[j])
+    return labels[y:y + h, x:x + w] == j + 1, (x, y, w, h, area)

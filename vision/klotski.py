@@ -48,7 +48,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
-from vision.components import components
+from vision.components import components, largest
 from vision.klotski_grid import GridGuess, Reading, SideLook, parse_grid
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
@@ -263,14 +263,12 @@ class Screen:
                 yield Region(labels[y:y + h, x:x + w] == i, raw[y:y + h, x:x + w] > 0, int(x), int(y))
                 continue
             crop = bridge(self.mask(k, cut)) if f > 1 else raw[cut]
-            m, cut_labels, st = components(crop)
-            if m < 2:
+            found = largest(crop)
+            if found is None:
                 continue
-            j = int(np.argmax(st[:, cv2.CC_STAT_AREA]))
-            cx, cy, cw, ch, area = st[j]
+            part, (cx, cy, cw, ch, area) = found
             if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
-                yield Region(cut_labels[cy:cy + ch, cx:cx + cw] == j + 1, crop[cy:cy + ch, cx:cx + cw] > 0,
-                             int(x0 + cx), int(y0 + cy))
+                yield Region(part, crop[cy:cy + ch, cx:cx + cw] > 0, x0 + cx, y0 + cy)
 
 
 def _largest_in(labels: np.ndarray, i: int, area: int) -> bool:

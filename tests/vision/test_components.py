@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.components import SMALL, components
+from vision.components import SMALL, components, largest
 
 
 def masks(seed: int) -> list[np.ndarray]:
@@ -48,3 +48,25 @@ def test_the_runs_path_on_thin_and_tiny_masks(shape: tuple[int, int], monkeypatc
             want_n, want_labels, want_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=connectivity)
             n, labels, stats = components(mask, connectivity)
             assert (n, labels.tolist(), stats.tolist()) == (want_n, want_labels.tolist(), want_stats[1:].tolist())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_largest_is_the_component_labelling_picks(seed: int) -> None:
+    """``largest`` (a flood fill when one component holds most of the mask, else the
+    labels) gives the pixels and statistics of the first largest component by
+    ``components``, on the same masks and their cuts (views into a larger mask)."""
+    filled = 0
+    for mask in masks(seed):
+        for given in (mask, mask[1:, 2:] if mask.shape[0] > 1 else mask, mask[:, ::-1]):
+            n, labels, stats = components(given)
+            found = largest(given)
+            if n < 2:
+                assert found is None
+                continue
+            j = int(np.argmax(stats[:, cv2.CC_STAT_AREA]))
+            x, y, w, h, area = stats[j].tolist()
+            part, box = found
+            assert box == (x, y, w, h, area)
+            assert np.array_equal(part, labels[y:y + h, x:x + w] == j + 1)
+            filled += 2 * area > cv2.countNonZero(given)
+    assert filled >= 10        # the flood fill itself is checked, not only the labels
