@@ -350,7 +350,13 @@ def _has_pieces(mask: np.ndarray) -> bool:
     any board colour shrink the pieces here: this only spares the full-size cut."""
     if mask.mean() > 0.75:
         return False
-    _, _, stats = components(~mask)
+    others = ~mask
+    # a hole over 0.35 of the box refuses it, and most often the box's centre lies in one:
+    # a flood fill from there spares labelling every hole
+    cy, cx = mask.shape[0] // 2, mask.shape[1] // 2
+    if others[cy, cx] and cv2.floodFill(others.view(np.uint8).copy(), None, (cx, cy), 2, flags=4)[0] > 0.35 * mask.size:
+        return False
+    _, _, stats = components(others)
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
     rect = (np.minimum(w, h) >= 2) & (area >= 0.7 * w * h)
     # ...none of them most of the board (a band of a gradient has the next band as a hole)
