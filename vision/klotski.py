@@ -268,7 +268,7 @@ class Screen:
                 continue
             part, (cx, cy, cw, ch, area) = found
             if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
-                yield Region(part, crop[cy:cy + ch, cx:cx + cw] > 0, x0 + cx, y0 + cy)
+                yield Region(part, crop[cy:cy + ch, cx:cx + cw] > 0, int(x0 + cx), int(y0 + cy))
 
 
 def _largest_in(labels: np.ndarray, i: int, area: int) -> bool:
