@@ -48,7 +48,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
-from vision.components import components
+from vision.components import components, largest
 from vision.klotski_grid import GridGuess, Reading, SideLook, parse_grid
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
@@ -263,14 +263,12 @@ class Screen:
                 yield Region(labels[y:y + h, x:x + w] == i, raw[y:y + h, x:x + w] > 0, int(x), int(y))
                 continue
             crop = bridge(self.mask(k, cut)) if f > 1 else raw[cut]
-            m, cut_labels, st = components(crop)
-            if m < 2:
+            found = largest(crop)
+            if found is None:
                 continue
-            j = int(np.argmax(st[:, cv2.CC_STAT_AREA]))
-            cx, cy, cw, ch, area = st[j]
+            part, (cx, cy, cw, ch, area) = found
             if cw >= MIN_SIDE and ch >= MIN_SIDE and area <= 0.6 * cw * ch:
-                yield Region(cut_labels[cy:cy + ch, cx:cx + cw] == j + 1, crop[cy:cy + ch, cx:cx + cw] > 0,
-                             int(x0 + cx), int(y0 + cy))
+                yield Region(part, crop[cy:cy + ch, cx:cx + cw] > 0, int(x0 + cx), int(y0 + cy))
 
 
 def _largest_in(labels: np.ndarray, i: int, area: int) -> bool:
@@ -350,9 +348,15 @@ def _has_pieces(mask: np.ndarray) -> bool:
     """Whether a reduced region is mostly covered, as a board is by its pieces: at least
     three roughly rectangular holes, together much of its box. Lenient, as blocks with
     any board colour shrink the pieces here: this only spares the full-size cut."""
-    if mask.mean() > 0.75:
+    if np.count_nonzero(mask) / mask.size > 0.75:      # (the mean, without numpy's float sum)
         return False
-    _, _, stats = components(~mask)
+    others = ~mask
+    # a hole over 0.35 of the box refuses it, and most often the box's centre lies in one:
+    # a flood fill from there spares labelling every hole
+    cy, cx = mask.shape[0] // 2, mask.shape[1] // 2
+    if others[cy, cx] and cv2.floodFill(others.view(np.uint8).copy(), None, (cx, cy), 2, flags=4)[0] > 0.35 * mask.size:
+        return False
+    _, _, stats = components(others)
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
     rect = (np.minimum(w, h) >= 2) & (area >= 0.7 * w * h)
     # ...none of them most of the board (a band of a gradient has the next band as a hole)

@@ -202,10 +202,13 @@ def _vision(bench: Bench, repeat: int) -> None:
     for style, cell, name in VISION_CASES:
         image, truth = render(layout(name), style=style, cell=cell)
         rows.append(row(f"{style} {cell}px", image, truth.board))
-    # phone captures, 1080×1850: a rendered look (read by colour), and the real apps when
-    # ../shared/real is beside the project (read by edges; the portrait app is 1080×1852)
-    phone, truth = render(layout("横刀立马"), style="named", cell=240, size=(1080, 1850))
-    rows.append(row("named 240px (phone)", phone, truth.board))
+    # phone captures, 1080×1850: rendered looks, read by colour ("named") and by edges (the
+    # "portrait" look of the real apps: framed portrait tiles with shadows on a gridded
+    # floor), and the real apps when ../shared/real is beside the project (read by edges;
+    # the portrait app is 1080×1852)
+    for style, how in (("named", "phone"), ("portrait", "phone, edges")):
+        phone, truth = render(layout("横刀立马"), style=style, cell=240, size=(1080, 1850))
+        rows.append(row(f"{style} 240px ({how})", phone, truth.board))
     real = Path(__file__).resolve().parents[2] / ".." / "shared" / "real"
     for name, label in (("app_sword_standing", "real app, portraits (edges)"),
                         ("app_qiaoguowuguan", "real app, 巧过五关 (edges)")):

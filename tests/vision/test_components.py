@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.components import SMALL, components
+from vision.components import SMALL, components, largest
 
 
 def masks(seed: int) -> list[np.ndarray]:
@@ -48,3 +48,33 @@ def test_the_runs_path_on_thin_and_tiny_masks(shape: tuple[int, int], monkeypatc
             want_n, want_labels, want_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=connectivity)
             n, labels, stats = components(mask, connectivity)
             assert (n, labels.tolist(), stats.tolist()) == (want_n, want_labels.tolist(), want_stats[1:].tolist())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_largest_is_the_component_labelling_picks(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``largest`` (flood fills while they decide, else the labels) gives the pixels and
+    statistics of the first largest component by ``components``, on the same masks and
+    their cuts (views into a larger mask)."""
+    labelled = []
+    monkeypatch.setattr("vision.components.components",
+                        lambda mask, connectivity=4: labelled.append(1) or components(mask, connectivity))
+    stripes = np.zeros((120, 100), np.uint8)        # no component holds half of the pixels
+    stripes[:, :40], stripes[:, 41:75], stripes[:, 77:] = 255, 255, 255
+    by_fills = no_majority = 0
+    for mask in masks(seed) + [stripes, stripes.T.copy()]:
+        for given in (mask, mask[1:, 2:] if mask.shape[0] > 1 else mask, mask[:, ::-1]):
+            n, labels, stats = components(given)
+            before = len(labelled)
+            found = largest(given)
+            if n < 2:
+                assert found is None
+                continue
+            j = int(np.argmax(stats[:, cv2.CC_STAT_AREA]))
+            x, y, w, h, area = stats[j].tolist()
+            part, box = found
+            assert box == (x, y, w, h, area)
+            assert np.array_equal(part, labels[y:y + h, x:x + w] == j + 1)
+            if len(labelled) == before:
+                by_fills += 1
+                no_majority += 2 * area <= cv2.countNonZero(given)
+    assert by_fills >= 10 and no_majority >= 1     # the fills themselves are checked, not only the labels
