@@ -137,10 +137,11 @@ def test_a_handle_running_into_the_next_wrenchs_jaw_reads(panel, profile, closed
     assert parse(shot(closed, **kw)[0], profile=profile).board.closed == frozenset(closed)
 
 
-@pytest.mark.parametrize("turn", [60.0, -90.0, 150.0])
+@pytest.mark.parametrize("turn", [0.0, 5.0, -10.0, 60.0, -90.0, 150.0])
 def test_a_lollipop_whose_mouth_a_wrenchs_handle_hides_is_refused(panel, profile, turn):
-    """D's wrench hangs with its handle over E's middle; on E a red disc and bar drawn at
-    another angle: E's jaw is hidden, but by a wrench that does not hang its way."""
+    """D's wrench hangs with its handle over E's middle; on E a red disc and bar drawn: E's
+    jaw is hidden, by a wrench that hangs its way (0-10°; but the mouth is flat paint, not
+    D's shaded handle) or not (60° and more)."""
     image, at = shot("D", angle=0.0)
     x, y = at["E"]
     a = math.radians(turn)
