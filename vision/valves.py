@@ -37,8 +37,11 @@ Stages:
    colour lies outside the range of its reference 3×3 neighbourhood (a pixel of
    misalignment or blur is no difference). A valve is closed when solid new red
    (WRENCH_BODY thick) covers WRENCH_COVER of its disc, a straight handle leaves it
-   (``_handle``; it may run out of the picture) and an open jaw grips it (``_mouth``: the
-   valve's middle shows through a mouth away from the handle). The other valves are open
+   (``_handle``; it may run out of the picture or into another wrench's head) and an open
+   jaw grips it (``_mouth``: the valve's middle shows through a mouth away from the
+   handle). A jaw that another wrench's handle hides (wrenches hung the same way along a
+   row, each handle in the next one's mouth) reads when that wrench hangs the same way,
+   its own jaw was seen, and the mouth shows its handle's shading. The other valves are open
    when their middle matches and shows no new red, but where a found wrench's head or
    handle lies over them. Anything else there (a marker's blob, a squiggle, a painted
    disc with a bar, a patch), or a difference anywhere in the scene off the wrenches
@@ -91,8 +94,12 @@ WRENCH_COVER = 0.35         # share of a valve's disc (radius 0.45 crop) a wrenc
 WRENCH_BODY = 0.3           # … with red at least this share of a valve crop thick …
 HANDLE_REACH = 1.8          # … and a straight handle reaching this many valve widths out …
 HANDLE_SPREAD = 0.2         # … straight: off the line from the valve's middle, in valve widths
+SHORT_HANDLE = 0.03         # the least red of a handle that runs into another head or out of the picture (body widths²)
 WRENCH_EDGE = 2             # a wrench's dark outline around its red, working pixels
 MOUTH_RED = 0.25            # the most red in a wrench's mouth (and the least off its jaws)
+HIDDEN_JAW = "another wrench's handle hides its jaw"
+HANG_TURN = math.radians(12)    # a wrench whose handle hides another's jaw hangs the same way, to this
+SHADED = 10.0               # … and shows its handle's shading in the mouth (flat paint: ≤ 2)
 WRENCH_SURE = 0.5           # a wrench's cover taken as certain (confidence 1)
 OPEN_RED = 0.06             # the most new red an open valve's disc may show
 OPEN_CHANGED = 0.12         # most of a valve's middle (radius 0.22 crop) that may differ when open
@@ -488,28 +495,62 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
     heads = {name for name, (*_, cover) in around.items() if cover >= WRENCH_COVER}
     closed, weakest = set(), 1.0
     body = 0.87 * crop
-    handles = {}                # each wrench's handle: direction and length
-    for name in sorted(heads):
-        centre, near, disc, _, cover = around[name]
+
+    def handle(name: str, claimed: np.ndarray | None = None) -> str | tuple[float, float]:
+        centre, near, disc, *_ = around[name]
         head = red_labels[near][disc & solid[near]]
-        handle = _handle(red_labels, head, centre, [around[n][0] for n in heads if n != name], body, shown)
-        if isinstance(handle, str):
-            raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({handle})")
-        handles[name] = handle
-        closed.add(name)
-        weakest = min(weakest, min(1.0, cover / WRENCH_SURE))
-    hung = {}                   # where each wrench lies: head and handle
-    for name, (angle, length) in handles.items():
+        return _handle(red_labels, head, centre, [around[n][0] for n in heads if n != name], body, shown, claimed)
+
+    def hang(name: str, angle: float, length: float) -> np.ndarray:
+        """Where a wrench lies: head and handle."""
         centre = around[name][0]
         end = (centre[0] + length * math.cos(angle), centre[1] + length * math.sin(angle))
-        hung[name] = np.zeros(red.shape, np.uint8)
-        cv2.circle(hung[name], _pt(centre), round(0.6 * body) + WRENCH_EDGE, 1, -1)
-        cv2.line(hung[name], _pt(centre), _pt(end), 1, round(2 * HANDLE_SPREAD * body) + 2 * WRENCH_EDGE)
-    for name, (angle, _) in handles.items():        # another's handle may lie in its mouth
+        mask = np.zeros(red.shape, np.uint8)
+        cv2.circle(mask, _pt(centre), round(0.6 * body) + WRENCH_EDGE, 1, -1)
+        cv2.line(mask, _pt(centre), _pt(end), 1, round(2 * HANDLE_SPREAD * body) + 2 * WRENCH_EDGE)
+        return mask
+
+    # Each wrench's handle: direction and length. A handle found pointing at another wrench
+    # whose handle reaches this valve may be that one's: it is sought again without it.
+    first = {name: handle(name) for name in sorted(heads)}
+    handles = {}
+    for name in sorted(heads):
+        theirs = [n for n, found in first.items() if n != name and isinstance(found, tuple)
+                  and _reaches(around[n][0], *found, around[name][0], 0.5 * body)]
+        found = first[name]
+        if theirs and (isinstance(found, str) or any(_turn(found[0], _direction(around[name][0], around[n][0])) <= math.radians(30)
+                                                     for n in theirs)):
+            again = handle(name, sum(hang(n, *first[n]) for n in theirs) > 0)
+            found = again if isinstance(again, tuple) else found
+        if isinstance(found, str):
+            raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({found})")
+        handles[name] = found
+        closed.add(name)
+        weakest = min(weakest, min(1.0, around[name][4] / WRENCH_SURE))
+    hung = {name: hang(name, *found) for name, found in handles.items()}
+    # Each wrench's jaw. Another's handle may lie in its mouth: then the jaw reads when that
+    # handle runs into the mouth along it, from a wrench hanging the same way whose own jaw
+    # was seen (a chain of wrenches along a row, each handle in the next one's mouth), and
+    # the mouth shows that handle's shading (a red disc painted there is flat).
+    hidden = {}
+    for name, (angle, _) in handles.items():
         theirs = sum((hung[n] for n in handles if n != name), np.zeros(red.shape, np.uint8)) > 0
         jaw = _mouth(red, theirs, around[name][0], angle, body)
-        if jaw is not None:
+        if jaw == HIDDEN_JAW:
+            hidden[name] = theirs
+        elif jaw is not None:
             raise NoBoardFound(f"valve {name} is covered by red that is not a wrench ({jaw})")
+    judged = set(handles) - set(hidden)
+    while hidden:
+        name = next((name for name, theirs in hidden.items() for other in judged
+                     if _turn(handles[name][0], handles[other][0]) <= HANG_TURN
+                     and _mouth(red, hung[other] > 0, around[name][0], handles[name][0], body) == HIDDEN_JAW
+                     and _mouth(red, theirs, around[name][0], handles[name][0], body, hidden_ok=True) is None
+                     and _shaded(seen[:, :, 0], around[name][0], handles[name][0], body)), None)
+        if name is None:
+            raise NoBoardFound(f"valve {min(hidden)} is covered by red that is not a wrench ({HIDDEN_JAW})")
+        judged.add(name)
+        del hidden[name]
     hung_all = sum(hung.values()) if hung else np.zeros(red.shape, np.uint8)
     # Second pass: the other valves are open when their middle matches the calibrated look
     # and they show no new red, but for a found wrench's handle (and its outline) lying
@@ -539,7 +580,8 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
 
 
 def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float],
-            others: list[tuple[float, float]], body: float, shown: np.ndarray) -> str | tuple[float, float]:
+            others: list[tuple[float, float]], body: float, shown: np.ndarray,
+            claimed: np.ndarray | None = None) -> str | tuple[float, float]:
     """Why the red over a valve is not a wrench, or the direction (radians) and length of
     its handle when it is one. A wrench's handle
     leaves the valve as a straight bar: of the red joined to its head (``head``: the labels,
@@ -549,7 +591,9 @@ def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float
     HANDLE_SPREAD of it), unbroken from 0.8 to HANDLE_REACH valve widths out or to where
     the image ends (``shown``: the part of the scene the image shows; a crop may cut a
     handle). A marker's blob or squiggle fails one of these. Red on the other wrenches'
-    heads (``others``) counts only for the handle being unbroken."""
+    heads (``others``) counts only for the handle being unbroken, and red on other
+    wrenches' handles (``claimed``) not at all. A short handle (SHORT_HANDLE) is enough
+    when it runs on into another head or out of the picture."""
     reach = math.ceil((HANDLE_REACH + 0.5) * body)
     x0, y0 = max(0, round(centre[0]) - reach), max(0, round(centre[1]) - reach)
     near = red_labels[y0:round(centre[1]) + reach + 1, x0:round(centre[0]) + reach + 1]
@@ -557,9 +601,11 @@ def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float
     dx, dy = xs + x0 - centre[0], ys + y0 - centre[1]
     far = np.hypot(dx, dy)
     mine = far >= 0.8 * body                    # beyond the head, and not on another point
+    if claimed is not None:                     # … nor on another wrench's handle
+        mine &= ~claimed[ys + y0, xs + x0]
     for ox, oy in others:
         mine &= np.hypot(dx + centre[0] - ox, dy + centre[1] - oy) > 0.6 * body
-    if mine.sum() < 0.1 * body ** 2:
+    if mine.sum() < SHORT_HANDLE * body ** 2:
         return "no handle leaves it"
     angles = np.arctan2(dy, dx)
     counts, edges = np.histogram(angles[mine], bins=36, range=(-math.pi, math.pi))
@@ -581,14 +627,20 @@ def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float
     unseen[inside_image] = ~shown[ry[inside_image], rx[inside_image]]
     if (on_line & mine).sum() < 0.4 * (along & mine).sum() or not (steps | unseen).all():
         return "its red is no straight handle"
+    if mine.sum() < 0.1 * body ** 2 and not (unseen[-1] or any(
+            math.hypot(centre[0] + ray[-1] * math.cos(mean) - ox, centre[1] + ray[-1] * math.sin(mean) - oy) <= 0.6 * body
+            for ox, oy in others)):
+        return "no handle leaves it"
     return mean, float(far[on_line].max()) + HANDLE_SPREAD * body
 
 
-def _mouth(red: np.ndarray, hidden: np.ndarray, centre: tuple[float, float], angle: float, body: float) -> str | None:
+def _mouth(red: np.ndarray, hidden: np.ndarray, centre: tuple[float, float], angle: float, body: float,
+           hidden_ok: bool = False) -> str | None:
     """Why the red on a valve has no wrench's open jaw, or None when it has: the valve's middle shows through
     a mouth that opens away from the handle (``angle``), between two red jaws. A disc of
     paint or a marker's blob has none. Points under another wrench (``hidden``) are not
-    judged; at least half of the mouth's and of the jaws' must be."""
+    judged; at least half of the mouth's and of the jaws' must be (HIDDEN_JAW), unless
+    ``hidden_ok`` (then those seen are judged, if any)."""
     def red_at(d: float, turn: float) -> float:
         xi = round(centre[0] + d * math.cos(angle + turn))
         yi = round(centre[1] + d * math.sin(angle + turn))
@@ -598,11 +650,44 @@ def _mouth(red: np.ndarray, hidden: np.ndarray, centre: tuple[float, float], ang
 
     mouth = np.array([red_at(d * body, math.pi) for d in np.linspace(0.0, 0.4, 9)])
     jaws = np.array([red_at(0.3 * body, math.pi + side * math.radians(a)) for side in (-1, 1) for a in (50, 60, 70)])
-    if np.isnan(mouth).mean() > 0.5 or np.isnan(jaws).mean() > 0.5:
-        return "another wrench's handle hides its jaw"
-    if np.nanmean(mouth) > MOUTH_RED or np.nanmean(jaws) < 1 - MOUTH_RED:
+    if not hidden_ok and (np.isnan(mouth).mean() > 0.5 or np.isnan(jaws).mean() > 0.5):
+        return HIDDEN_JAW
+    if ((not np.isnan(mouth).all() and np.nanmean(mouth) > MOUTH_RED)
+            or (not np.isnan(jaws).all() and np.nanmean(jaws) < 1 - MOUTH_RED)):
         return "no jaw grips the valve"
     return None
+
+
+def _shaded(lightness: np.ndarray, centre: tuple[float, float], angle: float, body: float) -> bool:
+    """Whether a valve's mouth (away from the handle's ``angle``) shows a wrench's handle,
+    shaded across (a light ridge, dark edges: Lab lightness varying by SHADED across
+    half a body width), as another wrench's handle lying in it does, not flat paint."""
+    d, off = np.meshgrid(np.linspace(0.1, 0.3, 5), np.linspace(-0.25, 0.25, 11), indexing="ij")
+    ux, uy = math.cos(angle + math.pi), math.sin(angle + math.pi)
+    xs = np.round(centre[0] + body * (d * ux - off * uy)).astype(int)
+    ys = np.round(centre[1] + body * (d * uy + off * ux)).astype(int)
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= lightness.shape[1] or ys.max() >= lightness.shape[0]:
+        return False
+    across = lightness[ys, xs]
+    return float(np.median(across.max(axis=1) - across.min(axis=1))) >= SHADED
+
+
+def _direction(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """The direction (radians) from point a to point b."""
+    return math.atan2(b[1] - a[1], b[0] - a[0])
+
+
+def _reaches(centre: tuple[float, float], angle: float, length: float, point: tuple[float, float], within: float) -> bool:
+    """Whether a handle (from ``centre``, ``angle``, ``length``) passes within ``within`` of a point."""
+    ux, uy = math.cos(angle), math.sin(angle)
+    px, py = point[0] - centre[0], point[1] - centre[1]
+    run = min(max(px * ux + py * uy, 0.0), length)
+    return math.hypot(px - run * ux, py - run * uy) <= within
+
+
+def _turn(a: float, b: float) -> float:
+    """The angle between two directions (radians), 0 to π."""
+    return abs((a - b + math.pi) % (2 * math.pi) - math.pi)
 
 
 def _pt(p: tuple[float, float]) -> tuple[int, int]:

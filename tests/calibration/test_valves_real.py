@@ -77,8 +77,8 @@ def three_wrench_cases(every: int = 7, seed: int = 13, size: tuple[int, int] = (
     """Every ``every``-th of the 165 sets of three valves, each with its own crop of a
     ``size`` picture holding the panel (cutting up to ``slack`` off the left, top, right
     and bottom), scale, JPEG quality and handle angle (one angle a picture: the game draws
-    one wrench), from a fixed seed. Handles leave at least 25° off the rows of valves: one
-    lying along a row into the next wrench's jaw hides it (refused; tested below)."""
+    one wrench), from a fixed seed. Handles leave at least 25° off the rows of valves (handles along a
+    row, each into the next wrench's jaw, are tested below)."""
     rng = random.Random(seed)
     (w, h), (left, top, right, bottom) = size, slack
     cases = []
@@ -121,10 +121,35 @@ def test_a_crop_cutting_off_a_valve_is_refused(panel, profile):
         parse(shot("AB", crop=(60, 40, 760, 880))[0], profile=profile)
 
 
-def test_two_wrenches_one_handle_in_the_others_jaw_are_refused(panel, profile):
-    """D's handle runs into E's head and lies in E's jaw: neither wrench can be judged."""
+@pytest.mark.parametrize("closed, kw", [
+    ("DE", {"angle": -3.0}),                            # D's handle runs into E's head and lies in E's jaw
+    ("DEF", {"angle": -3.0, "crop": (61, 62, 927, 917), "scale": 0.75, "quality": 75}),   # … and E's in F's
+    ("BCF", {"angle": -9.0, "crop": (38, 53, 875, 874), "quality": 60}),
+    ("AGH", {"angle": -179.0, "crop": (1, 51, 985, 917), "scale": 0.6, "quality": 75}),   # H's reaches G's jaw
+    ("DEI", {"angle": -178.0, "crop": (87, 10, 900, 990), "scale": 0.5, "quality": 60}),  # E's handle over D's head
+    ("CJK", {"angle": 2.0, "crop": (66, 41, 846, 926), "scale": 1.2, "quality": 75}),    # K's handle out of the picture
+    ("DEF", {"angle": 176.0, "crop": (38, 68, 902, 900), "scale": 0.45, "quality": 75}),
+    ("DEG", {"angle": 156.0, "crop": (68, 7, 899, 924), "scale": 0.45}),     # D's handle beside E's way to D
+])
+def test_a_handle_running_into_the_next_wrenchs_jaw_reads(panel, profile, closed, kw):
+    """Wrenches hung the same way along a row: each handle lies in the next one's mouth.
+    The jaw it hides reads from the wrench before it, whose own jaw is seen."""
+    assert parse(shot(closed, **kw)[0], profile=profile).board.closed == frozenset(closed)
+
+
+@pytest.mark.parametrize("turn", [0.0, 5.0, -10.0, 60.0, -90.0, 150.0])
+def test_a_lollipop_whose_mouth_a_wrenchs_handle_hides_is_refused(panel, profile, turn):
+    """D's wrench hangs with its handle over E's middle; on E a red disc and bar drawn: E's
+    jaw is hidden, by a wrench that hangs its way (0-10°; but the mouth is flat paint, not
+    D's shaded handle) or not (60° and more)."""
+    image, at = shot("D", angle=0.0)
+    x, y = at["E"]
+    a = math.radians(turn)
+    cv2.line(image, (round(x), round(y)), (round(x + 150 * math.cos(a)), round(y + 150 * math.sin(a))),
+             (40, 40, 210), 18, cv2.LINE_AA)
+    cv2.circle(image, (round(x), round(y)), 30, (40, 40, 210), -1, cv2.LINE_AA)
     with pytest.raises(NoBoardFound, match="valve [DE] is covered by red that is not a wrench"):
-        parse(shot("DE", angle=-3.0)[0], profile=profile)
+        parse(image, profile=profile)
 
 
 @pytest.mark.parametrize("seed", range(6))
