@@ -419,15 +419,16 @@ def test_the_game_look_calibrates_too() -> None:
 
 # ---------------------------------------------------------------------------- the game's camera, from clicks
 
-def camera_picks(board: Board, size: tuple[int, int], view: str = "tilted") -> dict[str, list[int]]:
+def camera_picks(board: Board, size: tuple[int, int], view: str = "tilted", nth: int = 0) -> dict[str, list[int]]:
     """A picks file's points for a camera render, from where the scene drew them: the box
     around the frame, the disc's centre, a point on the outer rim, an empty tile and the
-    tile an enemy stands on."""
+    tile the ``nth`` enemy (in ring order) stands on."""
     from puzzlepilot.scenes.rings import camera_arena
 
     arena = camera_arena(*size, view)
     empty = next((r, s) for r in (1, 2, 0, 3) for s in range(12) if board.cells[r][s] == ".")
-    enemy = next((r, s) for r in range(4) for s in range(12) if board.cells[r][s] != ".")
+    enemies = [(r, s) for r in range(4) for s in range(12) if board.cells[r][s] != "."]
+    enemy = enemies[nth % len(enemies)]
 
     def at(xy: tuple[float, float]) -> list[int]:
         return [round(xy[0]), round(xy[1])]
@@ -462,6 +463,46 @@ def test_calibrate_rings_with_a_picks_file_needs_no_window_and_no_board(store: P
     picked = profiles.load(store / "dusk-picked")
     assert picked.get("board", str) == "/".join(board.relabelled().cells)
     assert parse(load_image(shot), picked).board.cells == board.relabelled().cells
+
+
+def learn_from_picks(image: np.ndarray, picks: dict[str, list[int]]) -> dict[str, object]:
+    region, examples = picks["box"], dict(zip(learner.KINDS, (tuple(picks[k]) for k in learner.PICKS[1:])))
+    return learner.learn(image, region=region, examples=examples)[0]
+
+
+def test_clicks_never_keep_a_board_that_only_the_very_pixels_taught_read() -> None:
+    """Issue 12 §6, found by stress (dusk look, picks where the renderer drew them): on this
+    shot the clicks agreed with a look weighing lightness 0.2, under which the black
+    bob-ombs all but vanish on the grey tiles and a shy guy's floating badge stood in for
+    one: 16 enemies, an answer within the budget, and the wrong board was kept. The same
+    look refuses most copies of the screenshot (smaller, JPEG, softer), so it is refused."""
+    board = generate(38, 3, 3, kinds=KINDS)
+    shot = camera(board, (1280, 720), 38, "dusk")
+    try:
+        data = learn_from_picks(shot, camera_picks(board, (1280, 720), nth=38))
+    except ProfileError as exc:
+        assert "copies" in str(exc) or "another board" in str(exc), exc
+        return
+    assert data["board"] == "/".join(board.relabelled().cells)
+
+
+def test_a_look_that_reads_a_copy_of_its_screenshot_otherwise_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When a held-out copy of the screenshot reads another board than the clicks' shot,
+    the clicks leave the board unsure: refused, with --board as the way out."""
+    board, seed = DUSK_SHOT
+    shot = camera(board, (1280, 720), seed, "dusk")
+    real, held_out, copies = learner.read_camera, learner.held_out, []
+    monkeypatch.setattr(learner, "held_out", lambda image: copies.append(held_out(image)) or copies[-1])
+
+    def misread(image: np.ndarray, look: object) -> tuple:
+        arena, conf, taken, cell_conf = real(image, look)
+        if any(image is c for made in copies for c in made.values()):   # a copy: one enemy more or less
+            taken = [[not taken[0][0], *taken[0][1:]], *taken[1:]]
+        return arena, conf, taken, cell_conf
+
+    monkeypatch.setattr(learner, "read_camera", misread)
+    with pytest.raises(ProfileError, match="as another board.*--board"):
+        learn_from_picks(shot, camera_picks(board, (1280, 720)))
 
 
 @pytest.mark.parametrize("change, words", [
