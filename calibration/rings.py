@@ -61,7 +61,7 @@ TILE_SHARE = 0.15    # least share of the pixels around the inner ring a tile co
 GREYISH = 60         # tiles with saturation under this take any hue
 TILE_HUE = 16        # most hue either side of a tile colour's centre (a tile has one hue)
 LIGHTS = (0.2, 0.5, 1.0)   # weights of lightness tried for telling figures from tiles, the game's first
-UNSTEADY = 3       # most ``held_out`` copies of the screenshot a look learned from clicks may refuse
+UNSTEADY = 2       # most ``held_out`` copies (of 5) of the screenshot a look learned from clicks may refuse
 
 
 Accept = Callable[[Arena, list[list[bool]]], "str | None"]   # why a camera reading is not the one meant
@@ -180,15 +180,18 @@ def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False) -> tuple
 
 def held_out(image: np.ndarray) -> dict[str, np.ndarray]:
     """Copies of the calibration screenshot a look must read alike, named for the user: as
-    the screenshot could have been taken (smaller, JPEG, softer). The camera reader works
-    at ``WORK`` pixels, so a smaller copy is a new sampling of every figure's edge."""
+    the screenshot could have been taken. The camera reader works at ``WORK`` pixels at
+    most, so the smaller copies and the blur are sized from that working size: each is a new
+    sampling of every figure's edge, where a look on a knife edge tips over."""
     h, w = image.shape[:2]
-    out = {f"at {k:.0%}": cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
-           for k in (0.6, 0.75, 0.9)}
-    for quality in (60, 80):
+    side = max(h, w)
+    work = min(side, WORK)
+    out = {f"at {k:.0%}": cv2.resize(image, (max(1, round(w * k * work / side)), max(1, round(h * k * work / side))),
+                                     interpolation=cv2.INTER_AREA) for k in (0.8, 0.9)}
+    out["blurred"] = cv2.GaussianBlur(image, (0, 0), 0.7 * side / work)
+    for quality in (70, 90):
         out[f"as JPEG {quality}"] = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
                                                  cv2.IMREAD_COLOR)
-    out["blurred"] = cv2.GaussianBlur(image, (0, 0), 1.0)
     return out
 
 
@@ -197,7 +200,8 @@ def unsteady(image: np.ndarray, look: CameraLook, taken: list[list[bool]]) -> st
     ``held_out`` copy of the screenshot reads another board, or more than ``UNSTEADY`` of
     them are refused (a look that reads its board only on the very pixels it was taught on
     has its figures on a knife edge: dark figures that the lightness weight hides on grey
-    tiles, a badge taken for feet). The clicks say four things; the copies check the rest."""
+    tiles, a badge taken for feet, figures lost in a crowd on the far side while the count
+    still makes whole groups). The clicks say four things; the copies check the rest."""
     copies, refused = held_out(image), []
     for name, copy in copies.items():
         try:
