@@ -339,6 +339,21 @@ def dusk_profile(store: Path, tmp_path_factory: pytest.TempPathFactory) -> Profi
     return profiles.load(store / "dusk")
 
 
+def test_a_board_the_tilted_screenshot_does_not_show_is_refused(store: Path, tmp_path: Path) -> None:
+    """``--board`` checks the reading: one enemy moved to the next empty tile of its ring,
+    and no look reads the screenshot as that board; one line, exit 2, nothing written."""
+    board, seed = DUSK_SHOT
+    cells = [list(ring) for ring in board.cells]
+    r, s = next((r, s) for r in range(4) for s in range(12) if cells[r][s] != "." and cells[r][(s + 1) % 12] == ".")
+    cells[r][s], cells[r][(s + 1) % 12] = ".", cells[r][s]
+    shot = tmp_path / "shot.png"
+    cv2.imwrite(str(shot), camera(board, (1280, 720), seed, "dusk"))
+    status, out, err = run(["calibrate", "rings", shot, "--name", "moved", "--board",
+                            "/".join("".join(ring) for ring in cells)])
+    assert (status, out) == (2, "") and err.count("\n") == 1 and "given board" in err, err
+    assert not (store / "moved").exists()
+
+
 def test_the_dusk_look_is_refused_by_the_default_vision() -> None:
     """The look is new to the default camera reader (no blue inner ring): it refuses it, so
     calibrating is what makes it readable."""
