@@ -61,6 +61,7 @@ TILE_SHARE = 0.15    # least share of the pixels around the inner ring a tile co
 GREYISH = 60         # tiles with saturation under this take any hue
 TILE_HUE = 16        # most hue either side of a tile colour's centre (a tile has one hue)
 LIGHTS = (0.2, 0.5, 1.0)   # weights of lightness tried for telling figures from tiles, the game's first
+UNSTEADY = 2       # most ``held_out`` copies (of 5) of the screenshot a look learned from clicks may refuse
 
 
 Accept = Callable[[Arena, list[list[bool]]], "str | None"]   # why a camera reading is not the one meant
@@ -170,11 +171,51 @@ def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False) -> tuple
                 disagree = ("the board read changes with how much lightness counts: the clicks leave it unsure; "
                             "give --board")
                 continue
-            why = accept(*readings[0][1:])
+            why = accept(*readings[0][1:]) or unsteady(image, readings[0][0], readings[0][2])
             if why is None:
                 return _camera_profile(*readings[0]), {}
             disagree = why
     raise ProfileError(disagree or seen)
+
+
+def held_out(image: np.ndarray) -> dict[str, np.ndarray]:
+    """Copies of the calibration screenshot a look must read alike, named for the user: as
+    the screenshot could have been taken. The camera reader works at ``WORK`` pixels at
+    most, so the smaller copies and the blur are sized from that working size: each is a new
+    sampling of every figure's edge, where a look on a knife edge tips over."""
+    h, w = image.shape[:2]
+    side = max(h, w)
+    work = min(side, WORK)
+    out = {f"at {k:.0%}": cv2.resize(image, (max(1, round(w * k * work / side)), max(1, round(h * k * work / side))),
+                                     interpolation=cv2.INTER_AREA) for k in (0.8, 0.9)}
+    out["blurred"] = cv2.GaussianBlur(image, (0, 0), 0.7 * side / work)
+    for quality in (70, 90):
+        out[f"as JPEG {quality}"] = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
+                                                 cv2.IMREAD_COLOR)
+    return out
+
+
+def unsteady(image: np.ndarray, look: CameraLook, taken: list[list[bool]]) -> str | None:
+    """Why a look learned from clicks is not sure of its board (None when it is): a
+    ``held_out`` copy of the screenshot reads another board, or more than ``UNSTEADY`` of
+    them are refused (a look that reads its board only on the very pixels it was taught on
+    has its figures on a knife edge: dark figures that the lightness weight hides on grey
+    tiles, a badge taken for feet, figures lost in a crowd on the far side while the count
+    still makes whole groups). The clicks say four things; the copies check the rest."""
+    copies, refused = held_out(image), []
+    for name, copy in copies.items():
+        try:
+            _, _, seen, _ = read_camera(copy, look)
+        except NoBoardFound:
+            refused.append(name)
+            continue
+        if seen != taken:
+            return (f"the look learned reads the screenshot {name} as another board: the clicks leave the board "
+                    f"unsure; give --board")
+    if len(refused) > UNSTEADY:
+        return (f"the look learned refuses the screenshot {', '.join(refused)} ({len(refused)} of {len(copies)} "
+                f"copies): its reading is not sure; give --board or calibrate on another screenshot")
+    return None
 
 
 def _camera_profile(look: CameraLook, arena: Arena, taken: list[list[bool]]) -> dict[str, Any]:

@@ -393,6 +393,7 @@ DIGIT_PX = 6             # least height in the capture of a digit read by templa
 SHARP_PX = 24            # digits this tall or taller are compared with sharp templates
 PANEL_PX = 96            # the panel's height its digits are cut out at (small captures upsampled)
 PANEL_SEARCH = 440       # width the panel is searched at
+PANEL_TRIES = 3          # white boxes, largest first, whose digits are tried
 FONTS = ("DejaVuSans-Bold.ttf", "arialbd.ttf", "Arial Bold.ttf", "NimbusSans-Bold.otf", "FreeSansBold.ttf")
 
 
@@ -416,9 +417,10 @@ class Glyph:
     height: int
 
 
-def white_panel(image: np.ndarray) -> tuple[int, int, int, int] | None:
-    """The real game's "Ring Moves ×N" panel: the largest white box in the top right
-    (x, y, w, h), or None."""
+def white_panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Where the real game's "Ring Moves ×N" panel can be: the white boxes in the top right
+    (x, y, w, h), largest first (a white window beside the game's can be larger). The panel
+    sits at the game's right edge, so a capture window's thin white frame is cut off it."""
     h, w = image.shape[:2]
     x0, y1 = int(w * 0.55), int(h * 0.6)
     k = min(1.0, PANEL_SEARCH / w)                  # searched small: a panel is large
@@ -426,10 +428,12 @@ def white_panel(image: np.ndarray) -> tuple[int, int, int, int] | None:
     roi = cv2.resize(roi, None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST) if k < 1 else roi
     hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
     white = ((hsv[..., 2] > 215) & (hsv[..., 1] < 45)).astype(np.uint8)
+    square = np.ones((3, 3), np.uint8)     # a window's thin white frame touching the panel is cut off (opened),
+    white &= cv2.dilate(cv2.morphologyEx(white, cv2.MORPH_OPEN, square), square)   # the panel's own edge kept
     _, _, stats, _ = cv2.connectedComponentsWithStats(white)
     boxes = [(round(x / k) + x0, round(y / k), round(bw / k), round(bh / k)) for x, y, bw, bh, area in stats[1:]
              if bw >= 0.08 * w * k and bh >= 0.06 * h * k and 1.1 <= bw / bh <= 3.5 and area >= 0.5 * bw * bh]
-    return max(boxes, key=lambda b: b[2] * b[3]) if boxes else None
+    return sorted(boxes, key=lambda b: -b[2] * b[3])
 
 
 def green_digits(image: np.ndarray, box: tuple[int, int, int, int]) -> list[Glyph]:
@@ -471,20 +475,27 @@ def _glyph(binary: np.ndarray) -> np.ndarray:
     return small / (np.linalg.norm(small) + 1e-6)
 
 
-@lru_cache(maxsize=1)
-def _digit_ink() -> tuple[np.ndarray, ...]:
-    """The digits 0–9 drawn large in a bold sans font found on this machine (PIL's own when
-    none is), each cut to its ink (0–255)."""
-    from PIL import Image, ImageDraw, ImageFont
+@lru_cache(maxsize=8)
+def bold_font(size: int) -> Any:
+    """The first bold sans font of ``FONTS`` found on this machine at ``size`` pixels (PIL's
+    own when none is): what the digit templates are drawn in, and so what the rendered
+    panels write their digits in."""
+    from PIL import ImageFont
 
-    font = None
     for name in FONTS:
         try:
-            font = ImageFont.truetype(name, 64)
-            break
+            return ImageFont.truetype(name, size)
         except OSError:
             continue
-    font = font or ImageFont.load_default(size=64)
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=1)
+def _digit_ink() -> tuple[np.ndarray, ...]:
+    """The digits 0–9 drawn large in ``bold_font``, each cut to its ink (0–255)."""
+    from PIL import Image, ImageDraw
+
+    font = bold_font(64)
     out = []
     for digit in "0123456789":
         canvas = Image.new("L", (96, 96), 0)
@@ -586,14 +597,19 @@ def ocr_budget(image: np.ndarray, box: tuple[int, int, int, int]) -> int | None:
 
 def read_budget(image: np.ndarray) -> Budget:
     """N from the "Ring Moves ×N" panel: the real game's white panel by digit templates
-    (``digit_templates``; no process started), else tesseract once on the likeliest panel
-    (a reading the templates' glyphs contradict is refused), else not read, with the
-    reason: the panel not visible, or its number not clear."""
-    box = white_panel(image)
-    glyphs = green_digits(image, box) if box is not None else []
-    moves = read_digits(glyphs)
-    if moves is not None:
-        return Budget(moves, "digits")
+    (``digit_templates``; no process started; the largest white boxes in turn), else
+    tesseract once on the likeliest panel (the first white box showing green glyphs, a
+    reading they contradict is refused), else not read, with the reason: the panel not
+    visible, or its number not clear."""
+    boxes = white_panels(image)[:PANEL_TRIES]
+    box, glyphs = (boxes[0] if boxes else None), []
+    for tried in boxes:
+        seen = green_digits(image, tried)
+        moves = read_digits(seen)
+        if moves is not None:
+            return Budget(moves, "digits")
+        if seen and not glyphs:
+            box, glyphs = tried, seen
     candidates = ([box] if box is not None else []) + panels(image)[:1]
     not_visible = Budget(None, why="the \"Ring Moves ×N\" panel is not visible")
     if not candidates:

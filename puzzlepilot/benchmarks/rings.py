@@ -155,7 +155,7 @@ def run_vision(bench: Bench) -> None:
     the game's camera look: the whole parse, and the panel by digit templates against one
     tesseract call on the same panel (the old way)."""
     from puzzlepilot.scenes.rings import render, render_camera
-    from vision.rings import digit_templates, find_arena, occupancy, ocr_budget, parse, read_budget, unwarp, white_panel
+    from vision.rings import digit_templates, find_arena, occupancy, ocr_budget, parse, read_budget, unwarp, white_panels
 
     rows = []
     for w, h, style in ([(960, 540, "earth")] if bench.quick else [(960, 540, "earth"), (1280, 720, "water"),
@@ -175,7 +175,7 @@ def run_vision(bench: Bench) -> None:
         image, _ = render_camera(generate(seed, 1 + seed % 3, 1 + seed % 3, kinds="gskb"), w, h, view, seed)
         whole = [bench.timed(lambda: _attempt(parse, image))[0] for _ in range(5)]
         panel = [bench.timed(lambda: read_budget(image))[0] for _ in range(5)]
-        box = white_panel(image)
+        box = next(iter(white_panels(image)), None)
         ocr = [bench.timed(lambda: ocr_budget(image, box))[0] for _ in range(2)] if box else [float("nan")]
         rows.append([f"{w}x{h} {view}", summary(whole)[0], summary(panel)[0], summary(ocr)[0],
                      round(summary(ocr)[0] / summary(panel)[0])])

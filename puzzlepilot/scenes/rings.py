@@ -24,7 +24,7 @@ import numpy as np
 from puzzlepilot.scenes import FixtureCase
 from puzzlepilot.scenes.paint import bgr
 from solvers.rings import RINGS, SLICES, Board, generate
-from vision.rings import Arena
+from vision.rings import Arena, bold_font
 
 RGB = tuple[int, int, int]
 
@@ -232,7 +232,8 @@ def _text(img: np.ndarray, text: str, x: float, y: float, height: float, color: 
 
 
 def draw_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int) -> None:
-    """HP at the top left; the timer and the "Ring Moves ×N" panel at the top right."""
+    """HP at the top left; the timer and, under it, the game's "Ring Moves ×N" panel at the
+    top right."""
     h, w = img.shape[:2]
     u = h / 40
     _panel(img, u, u, u * 9, u * 3.4, (250, 246, 236), (200, 60, 60))
@@ -241,8 +242,7 @@ def draw_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int) -> None
     _panel(img, w - u * 7, u, w - u, u * 3.4, (30, 30, 40), (240, 240, 240))
     _text(img, f"{seconds // 60}:{seconds % 60:02d}", w - u * 6, u * 2.9, u * 1.5, (255, 255, 255))
     if budget is not None:
-        _panel(img, w - u * 15, u * 4.2, w - u, u * 7.2, (250, 200, 60), (120, 70, 20))
-        _text(img, f"Ring Moves x{budget}", w - u * 14.2, u * 6.3, u * 1.35, (60, 30, 10))
+        draw_moves_panel(img, budget)
 
 
 def stage(width: int, height: int, style: str, seed: int, arena: Arena) -> np.ndarray:
@@ -472,6 +472,37 @@ def _outlined(img: np.ndarray, text: str, x: float, y: float, height: float, fil
     return x + tw
 
 
+SUPER = 4      # ``_lettered`` draws this many times larger, then shrinks (fractional strokes)
+
+
+def _lettered(img: np.ndarray, text: str, x: float, y: float, height: float,
+              layers: tuple[tuple[RGB, float], ...]) -> None:
+    """Text in the game's heavy rounded lettering, its baseline starting at (x, y) and its
+    capitals ``height`` tall: the bold font the panel's digit templates are drawn in
+    (``vision.rings.bold_font``), each of ``layers`` (colour, stroke width in capital
+    heights; outermost first) the letters grown by a round stroke, so the corners round
+    off and the rims follow the letters as the game's stickers do."""
+    from PIL import Image, ImageDraw
+
+    font = bold_font(max(4, round(height * SUPER / 0.73)))     # a capital is 0.73 em
+    widest = max(round(width * height * SUPER) for _, width in layers)
+    left, top, right, bottom = font.getbbox(text, anchor="ls")
+    pad = widest + SUPER
+    size = (right - left + 2 * pad, bottom - top + 2 * pad)
+    x0, y0 = round(x) + (left - pad) // SUPER, round(y) + (top - pad) // SUPER
+    origin = (round(x) - x0) * SUPER, (round(y) - y0) * SUPER
+    part = img[max(0, y0):y0 + size[1] // SUPER, max(0, x0):x0 + size[0] // SUPER]
+    for colour, width in layers:
+        canvas = Image.new("L", size, 0)
+        stroke = round(width * height * SUPER)
+        ImageDraw.Draw(canvas).text(origin, text, fill=255, font=font, anchor="ls", stroke_width=stroke,
+                                    stroke_fill=255)
+        mask = cv2.resize(np.asarray(canvas, np.float32) / 255.0, (size[0] // SUPER, size[1] // SUPER),
+                          interpolation=cv2.INTER_AREA)[max(0, -y0):, max(0, -x0):][:part.shape[0], :part.shape[1]]
+        alpha = mask[..., None]
+        part[:] = (part * (1 - alpha) + np.array(bgr(colour), np.float32) * alpha).astype(np.uint8)
+
+
 def _strip(img: np.ndarray, x0: float, y0: float, x1: float, y1: float, alpha: float = 0.75) -> None:
     """A dark brown see-through strip, the game's label behind "Bug Time", "Hint"…"""
     a, b = (max(0, round(x0)), max(0, round(y0))), (min(img.shape[1], round(x1)), min(img.shape[0], round(y1)))
@@ -485,6 +516,8 @@ def _button(img: np.ndarray, x: float, y: float, r: float) -> None:
     cv2.circle(img, (round(x), round(y)), max(1, round(r * 0.45)), (60, 60, 60), -1, cv2.LINE_AA)
 
 
+STICKER = (((214, 214, 214), 0.34), ((255, 255, 255), 0.24), ((100, 222, 64), 0.03))
+"""The panel's "×N": green heavy digits, a white rim, a grey rim (colour, stroke per height)."""
 BUTTON_BAR = ("- Help", "Toggle Rotate/Slide", "Select Ring", "Change View", "Confirm")
 ACTIONS = (("Hint", (250, 186, 60)), ("Cheer", (70, 200, 90)), ("Flee", (50, 90, 230)))
 
@@ -522,18 +555,21 @@ def draw_game_hud(img: np.ndarray, budget: int | None, seconds: int, hp: int, co
     for word in BUTTON_BAR:
         _button(img, x, h - u * 2.2, u * 0.55)
         x = _outlined(img, word, x + u * 0.9, h - u * 1.75, u * 0.95, (250, 250, 250), (50, 50, 50), heavy=1.0, rim=1.0) + u * 1.6
-    if budget is None:
-        return
+    if budget is not None:
+        draw_moves_panel(img, budget)
+
+
+def draw_moves_panel(img: np.ndarray, budget: int) -> None:
+    """The game's white "Ring Moves" panel under the timer, its "×N" a green sticker in
+    heavy rounded digits (``_lettered``, ``STICKER``)."""
+    h, w = img.shape[:2]
+    u = h / 40
     x0, y0, x1, y1 = w - u * 13, u * 6.5, w - u * 0.2, u * 12.5
     cv2.rectangle(img, (round(x0), round(y0)), (round(x1), round(y1)), (248, 248, 248), -1, cv2.LINE_AA)
     cv2.rectangle(img, (round(x0), round(y0)), (round(x0 + u * 0.7), round(y1)), bgr((250, 196, 60)), -1)
-    _text(img, "Ring Moves", x0 + u * 1.6, y0 + u * 2.3, u * 1.35, (50, 50, 50))
-    cx, cy = x0 + u * 6.8, y0 + u * 4.5
-    cv2.ellipse(img, (round(cx), round(cy)), (round(u * 2.4), round(u * 1.2)), 0, 0, 360, (226, 226, 226), -1, cv2.LINE_AA)
-    scale = u * 2.0 / 22.0
-    for colour, thick in (((255, 255, 255), 3.2), ((96, 210, 60), 1.8)):
-        cv2.putText(img, f"x{budget}", (round(cx - u * 1.7), round(cy + u * 0.9)), cv2.FONT_HERSHEY_DUPLEX, scale,
-                    bgr(colour), max(1, round(scale * thick)), cv2.LINE_AA)
+    _lettered(img, "Ring Moves", x0 + u * 1.6, y0 + u * 2.2, u * 1.05, (((50, 50, 50), 0.05),))
+    _lettered(img, "\u00d7", x0 + u * 4.7, y0 + u * 4.8, u * 1.5, STICKER[:2] + ((STICKER[2][0], 0.1),))  # smaller, heavier
+    _lettered(img, str(budget), x0 + u * 6.5, y0 + u * 5.0, u * 1.85, STICKER)
 
 
 def render_camera(board: Board, width: int = 1280, height: int = 720, view: str = "tilted", seed: int = 0,

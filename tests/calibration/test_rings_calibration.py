@@ -339,6 +339,21 @@ def dusk_profile(store: Path, tmp_path_factory: pytest.TempPathFactory) -> Profi
     return profiles.load(store / "dusk")
 
 
+def test_a_board_the_tilted_screenshot_does_not_show_is_refused(store: Path, tmp_path: Path) -> None:
+    """``--board`` checks the reading: one enemy moved to the next empty tile of its ring,
+    and no look reads the screenshot as that board; one line, exit 2, nothing written."""
+    board, seed = DUSK_SHOT
+    cells = [list(ring) for ring in board.cells]
+    r, s = next((r, s) for r in range(4) for s in range(12) if cells[r][s] != "." and cells[r][(s + 1) % 12] == ".")
+    cells[r][s], cells[r][(s + 1) % 12] = ".", cells[r][s]
+    shot = tmp_path / "shot.png"
+    cv2.imwrite(str(shot), camera(board, (1280, 720), seed, "dusk"))
+    status, out, err = run(["calibrate", "rings", shot, "--name", "moved", "--board",
+                            "/".join("".join(ring) for ring in cells)])
+    assert (status, out) == (2, "") and err.count("\n") == 1 and "given board" in err, err
+    assert not (store / "moved").exists()
+
+
 def test_the_dusk_look_is_refused_by_the_default_vision() -> None:
     """The look is new to the default camera reader (no blue inner ring): it refuses it, so
     calibrating is what makes it readable."""
@@ -419,15 +434,16 @@ def test_the_game_look_calibrates_too() -> None:
 
 # ---------------------------------------------------------------------------- the game's camera, from clicks
 
-def camera_picks(board: Board, size: tuple[int, int], view: str = "tilted") -> dict[str, list[int]]:
+def camera_picks(board: Board, size: tuple[int, int], view: str = "tilted", nth: int = 0) -> dict[str, list[int]]:
     """A picks file's points for a camera render, from where the scene drew them: the box
     around the frame, the disc's centre, a point on the outer rim, an empty tile and the
-    tile an enemy stands on."""
+    tile the ``nth`` enemy (in ring order) stands on."""
     from puzzlepilot.scenes.rings import camera_arena
 
     arena = camera_arena(*size, view)
     empty = next((r, s) for r in (1, 2, 0, 3) for s in range(12) if board.cells[r][s] == ".")
-    enemy = next((r, s) for r in range(4) for s in range(12) if board.cells[r][s] != ".")
+    enemies = [(r, s) for r in range(4) for s in range(12) if board.cells[r][s] != "."]
+    enemy = enemies[nth % len(enemies)]
 
     def at(xy: tuple[float, float]) -> list[int]:
         return [round(xy[0]), round(xy[1])]
@@ -462,6 +478,49 @@ def test_calibrate_rings_with_a_picks_file_needs_no_window_and_no_board(store: P
     picked = profiles.load(store / "dusk-picked")
     assert picked.get("board", str) == "/".join(board.relabelled().cells)
     assert parse(load_image(shot), picked).board.cells == board.relabelled().cells
+
+
+def learn_from_picks(image: np.ndarray, picks: dict[str, list[int]]) -> dict[str, object]:
+    region, examples = picks["box"], dict(zip(learner.KINDS, (tuple(picks[k]) for k in learner.PICKS[1:])))
+    return learner.learn(image, region=region, examples=examples)[0]
+
+
+@pytest.mark.parametrize("seed", [38, 131, 167])
+def test_clicks_never_keep_a_board_that_only_the_very_pixels_taught_read(seed: int) -> None:
+    """Issue 12 §6, found by stress (dusk look, 1280×720, picks where the renderer drew
+    them): the clicks agreed with a look that read a wrong board with whole groups and an
+    answer within the budget, and it was kept. Seed 38: lightness weighed 0.2, the black
+    bob-ombs all but vanish on the grey tiles and a shy guy's floating badge stands in for
+    one; 131 and 167: figures lost in a crowd on the far side. The same look refuses most
+    copies of the screenshot (smaller, softer, JPEG), so it is refused (or a right one kept)."""
+    board = generate(seed, 1 + seed % 3, 1 + seed % 3, kinds=KINDS)
+    view = "overhead" if seed % 5 == 4 else "tilted"
+    shot = camera(board, (1280, 720), seed, "dusk", view=view)
+    try:
+        data = learn_from_picks(shot, camera_picks(board, (1280, 720), view, nth=seed))
+    except ProfileError as exc:
+        assert "copies" in str(exc) or "another board" in str(exc), exc
+        return
+    assert data["board"] == "/".join(board.relabelled().cells)
+
+
+def test_a_look_that_reads_a_copy_of_its_screenshot_otherwise_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When a held-out copy of the screenshot reads another board than the clicks' shot,
+    the clicks leave the board unsure: refused, with --board as the way out."""
+    board, seed = DUSK_SHOT
+    shot = camera(board, (1280, 720), seed, "dusk")
+    real, held_out, copies = learner.read_camera, learner.held_out, []
+    monkeypatch.setattr(learner, "held_out", lambda image: copies.append(held_out(image)) or copies[-1])
+
+    def misread(image: np.ndarray, look: object) -> tuple:
+        arena, conf, taken, cell_conf = real(image, look)
+        if any(image is c for made in copies for c in made.values()):   # a copy: one enemy more or less
+            taken = [[not taken[0][0], *taken[0][1:]], *taken[1:]]
+        return arena, conf, taken, cell_conf
+
+    monkeypatch.setattr(learner, "read_camera", misread)
+    with pytest.raises(ProfileError, match="as another board.*--board"):
+        learn_from_picks(shot, camera_picks(board, (1280, 720)))
 
 
 @pytest.mark.parametrize("change, words", [
