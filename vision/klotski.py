@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import cv2
 import numpy as np
@@ -51,7 +51,7 @@ from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
 from vision.components import components
-from vision.klotski_grid import GridGuess, Reading, SideLook, parse_grid
+from vision.klotski_grid import LEAN_MIN, GridGuess, Reading, SideLook, lean, parse_grid
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
 MIN_CONFIDENCE = 0.6
@@ -122,11 +122,33 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         look = None if profile is None else side_look(profile)
         longest = longest_piece(profile)
         hint = None if look is None or shape is None else grid_hint(profile, image_bgr.shape[1], shape)
-        reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor, np.float32), pitch,
-                                work, shape, look, hint)
-        return from_reading(reading, target_shape, empties, longest)
+
+        def by_edges(picture: np.ndarray) -> Parse:
+            reading, _ = parse_grid(picture, None if floor is None else np.array(floor, np.float32), pitch,
+                                    work, shape, look, hint)
+            return from_reading(reading, target_shape, empties, longest)
+
+        try:
+            return by_edges(image_bgr)
+        except NoBoardFound:
+            return upright(image_bgr, by_edges)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)])[0]) from None
+
+
+def upright(image: np.ndarray, read: Callable[[np.ndarray], Parse]) -> Parse:
+    """``read`` of the picture turned upright, when its straight edges lean by LEAN_MIN
+    or more (``lean``: a photo of a screen, held slightly turned), its cells' centres
+    turned back into the picture; NoBoardFound when it does not lean (it was read so)."""
+    angle = lean(image)
+    if abs(angle) < LEAN_MIN:
+        raise NoBoardFound("no grid of straight edges")
+    h, w = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
+    found = read(cv2.warpAffine(image, turn, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+    back = cv2.invertAffineTransform(turn)
+    cells = [(float(back[0] @ (x, y, 1)), float(back[1] @ (x, y, 1))) for x, y in found.cells]
+    return Parse(found.game, found.board, found.confidence, cells, {**found.geometry, "turned": round(angle, 2)})
 
 
 def side_look(profile: Any) -> SideLook | None:

@@ -59,6 +59,7 @@ CORNER, CORNER_SLACK = 0.5, 0.12   # whole length must run on from a corner over
 LOOK_SAMPLES, LOOK_SPAN, LOOK_SHIFT = 13, 0.1, 6
 LOOK_EDGE, LOOK_LIKE, LOOK_NONE = 0.5, 0.3, 0.12
 LOOK_SURE = 0.35       # every side between pieces of the calibration's screenshot matches its look this well, or none is kept
+LEAN_MAX, LEAN_MIN = 6.0, 0.3   # degrees: ``lean`` looks this far from upright; a grid reads turned less
 
 
 @dataclass(frozen=True)
@@ -817,3 +818,25 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     g = best.grid
     back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)
     return Reading(back, best.sizes, best.clarity, best.floor), scale
+
+
+def lean(image: np.ndarray) -> float:
+    """How many degrees the picture's straight edges lean from upright, as
+    ``cv2.getRotationMatrix2D`` turns (a photo of a screen held slightly turned): the
+    median, weighed by strength, of the directions of its strongest 5 % of gradients that
+    lie within LEAN_MAX of an axis (the board's frame and the pieces' sides are most of
+    them); 0 when there are none. Read at most WORK_SIDE px long, good to about 0.2°."""
+    k = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx, gy = cv2.Scharr(grey, cv2.CV_32F, 1, 0), cv2.Scharr(grey, cv2.CV_32F, 0, 1)
+    strength = cv2.magnitude(gx, gy)
+    strong = strength > max(1.0, float(np.percentile(strength, 95)))
+    angle = (np.degrees(np.arctan2(gy[strong], gx[strong])) + 45) % 90 - 45    # from the nearest axis
+    near = np.abs(angle) <= LEAN_MAX
+    if not near.any():
+        return 0.0
+    angle, weight = angle[near], strength[strong][near]
+    order = np.argsort(angle)
+    total = np.cumsum(weight[order])
+    return -float(angle[order][np.searchsorted(total, total[-1] / 2)])
