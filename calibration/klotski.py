@@ -53,10 +53,13 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
     return _from_picks(image, tuple(region), examples)
 
 
-def trial(colour_rgb: list[int] | None, target: list[int]) -> Profile:
+def trial(colour_rgb: list[int] | None, target: list[int], longest: int | None = None) -> Profile:
     """An in-memory profile, so trials read exactly as the stored profile will; with no
-    colour the vision reads the pieces by their edges."""
+    colour the vision reads the pieces by their edges (pieces up to ``longest`` cells
+    long, when given: the given board's)."""
     fields: dict[str, Any] = {"target": target}
+    if longest is not None:
+        fields["longest_piece"] = longest
     if colour_rgb is not None:
         fields["board_colour"] = colour_rgb
     return Profile("trial", "klotski", Path("."), fields)
@@ -66,8 +69,9 @@ def _from_board(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[s
     want = board.relabelled()
     t = want.piece(want.target)
     target = [t.height, t.width]
+    longest = max(max(p.height, p.width) for p in want.pieces)
     found = first_reading([*main_colours(image), None],
-                          lambda colour: parse(image, trial(None if colour is None else rgb(colour), target)),
+                          lambda colour: parse(image, trial(None if colour is None else rgb(colour), target, longest)),
                           want.to_text(), "neither a colour of the screenshot nor the pieces' edges read as the given board")
     return build(image, found, target)
 
@@ -146,6 +150,7 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
         scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
         data["work_pitch"] = round(float(px) * scale, 2)
         data["grid"] = [board.rows, board.cols]
+        data["longest_piece"] = max(max(p.height, p.width) for p in board.pieces)
         look = look_of(image, found, scale)
         if look is not None:
             data["side_look"] = look.to_json()

@@ -33,14 +33,16 @@ the empty floor's colour there (``floor``), the pitch as a share of the picture'
 (``pitch_share``), the pitch the calibration's screenshot was read at (``work_pitch``: other
 sizes are resized to it, so the edges look as calibrated), the grid's [rows, cols] (``grid``;
 its ``region`` scaled to the picture's width is tried first) and the look of the pieces'
-sides (``side_look``).
+sides (``side_look``). Pieces read by edges may be at most ``longest_piece`` cells long
+(the calibration's screenshot's longest; with no profile 2, as in every classic set):
+two pieces whose side between them the edge measure missed read as one longer piece.
 """
 from __future__ import annotations
 
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import cv2
 import numpy as np
@@ -49,10 +51,11 @@ from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
 from vision.components import components, largest
-from vision.klotski_grid import GridGuess, Reading, SideLook, parse_grid
+from vision.klotski_grid import LEAN_MIN, GridGuess, Reading, SideLook, lean, parse_grid
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
 MIN_CONFIDENCE = 0.6
+LONGEST_PIECE = 2      # cells: the longest piece read by edges with no profile's (classic sets)
 SCREEN_PIXELS = 250_000        # larger pictures are screened for regions at a reduced size
 MAX_SHAPES = 200               # more patches than this in a region: texture, not a board
 # A pixel is board-coloured when its brightness is near the board's and its colour
@@ -117,12 +120,35 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         work = None if profile is None else profile.positive("work_pitch")
         shape = None if profile is None else profile.sizes("grid", 2)
         look = None if profile is None else side_look(profile)
+        longest = longest_piece(profile)
         hint = None if look is None or shape is None else grid_hint(profile, image_bgr.shape[1], shape)
-        reading, _ = parse_grid(image_bgr, None if floor is None else np.array(floor, np.float32), pitch,
-                                work, shape, look, hint)
-        return from_reading(reading, target_shape, empties)
+
+        def by_edges(picture: np.ndarray) -> Parse:
+            reading, _ = parse_grid(picture, None if floor is None else np.array(floor, np.float32), pitch,
+                                    work, shape, look, hint)
+            return from_reading(reading, target_shape, empties, longest)
+
+        try:
+            return by_edges(image_bgr)
+        except NoBoardFound:
+            return upright(image_bgr, by_edges)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)])[0]) from None
+
+
+def upright(image: np.ndarray, read: Callable[[np.ndarray], Parse]) -> Parse:
+    """``read`` of the picture turned upright, when its straight edges lean by LEAN_MIN
+    or more (``lean``: a photo of a screen, held slightly turned), its cells' centres
+    turned back into the picture; NoBoardFound when it does not lean (it was read so)."""
+    angle = lean(image)
+    if abs(angle) < LEAN_MIN:
+        raise NoBoardFound("no grid of straight edges")
+    h, w = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
+    found = read(cv2.warpAffine(image, turn, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+    back = cv2.invertAffineTransform(turn)
+    cells = [(float(back[0] @ (x, y, 1)), float(back[1] @ (x, y, 1))) for x, y in found.cells]
+    return Parse(found.game, found.board, found.confidence, cells, {**found.geometry, "turned": round(angle, 2)})
 
 
 def side_look(profile: Any) -> SideLook | None:
@@ -134,6 +160,19 @@ def side_look(profile: Any) -> SideLook | None:
         return None if data is None else SideLook.from_json(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise ProfileError(f"profile {profile.name}: field 'side_look': {exc}") from None
+
+
+def longest_piece(profile: Any) -> int:
+    """The longest piece (cells) a reading by edges may have: the profile's
+    ``longest_piece``, else LONGEST_PIECE. Stress runs of real apps' tiles in random
+    layouts read 1×3 and 1×4 pieces, a 1×2 joined with its neighbour across a side
+    whose frame one tile lacked; no classic piece is longer than 2."""
+    value = LONGEST_PIECE if profile is None else profile.get("longest_piece", int, LONGEST_PIECE)
+    if value < 1:
+        from calibration.profile import ProfileError
+
+        raise ProfileError(f"profile {profile.name}: field 'longest_piece' must be a whole number above 0")
+    return value
 
 
 def grid_hint(profile: Any, width: int, shape: tuple[int, ...]) -> GridGuess | None:
@@ -152,11 +191,15 @@ def grid_hint(profile: Any, width: int, shape: tuple[int, ...]) -> GridGuess | N
                      shape[0], shape[1])
 
 
-def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None) -> Parse:
+def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None,
+                 longest: int = LONGEST_PIECE) -> Parse:
     """The Parse of a reading by edges (``vision.klotski_grid``): the same checks of the
-    pieces as a reading by colour (tiles, target, empty cells)."""
+    pieces as a reading by colour (tiles, target, empty cells), and no piece longer than
+    ``longest`` cells."""
     g = reading.grid
     pieces = [Piece(f"p{i}", r, c, h, w) for i, (r, c, h, w) in enumerate(reading.sizes)]
+    if max(max(p.height, p.width) for p in pieces) > longest:
+        raise NoBoardFound(f"a piece longer than {longest} cells: two pieces whose side was missed?")
     empty = g.rows * g.cols - sum(p.height * p.width for p in pieces)
     if empties is not None and empty != empties:
         raise NoBoardFound(f"{empty} empty cells, the profile's game has {empties}")

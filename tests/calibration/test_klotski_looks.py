@@ -49,6 +49,7 @@ def test_calibrated_on_a_real_app_other_positions_at_other_sizes_read_right_or_a
     profile = profile_of(image, found.board)
     assert profile.get("grid", list) == [found.board.rows, found.board.cols]
     assert profile.get("work_pitch", float) > 0
+    assert profile.get("longest_piece", int) == 2       # no piece of the app is longer
     if name.endswith("qiaoguowuguan.png"):     # its sides between pieces look alike: the look is kept
         assert side_look(profile) is not None
     for scale in (0.5, 0.7, 1.0, 1.3, 1.6, 2.0):
@@ -65,6 +66,9 @@ def test_calibrated_on_a_real_app_other_positions_at_other_sizes_read_right_or_a
         if scale == 1 or (scale > 1 and name.endswith("qiaoguowuguan.png")):
             # the learned side look reads 巧过五关 enlarged too (it refused most at 1.3x before)
             assert counts["right"] >= 0.6 * len(readings), (scale, counts)
+        elif name.endswith("qiaoguowuguan.png"):
+            # ...and smaller, enlarged to the calibrated pitch (0.5x read 1 of 8 before)
+            assert counts["right"] >= 0.35 * len(readings), (scale, counts)
 
 
 @pytest.mark.skipif(not SHOTS, reason="no real Klotski captures in ../shared/real")
@@ -101,6 +105,7 @@ def test_the_side_look_refuses_the_true_grid_rather_than_split_a_portrait():
       "region": ["x", 0, 200, 250], "pitch_share": 0.1}, "region"),
     ({"floor": []}, "floor"), ({"floor": [1.5, 2, 3]}, "floor"), ({"grid": []}, "grid"),
     ({"grid": [0, 4]}, "grid"), ({"target": [1]}, "target"), ({"target": [2, True]}, "target"),
+    ({"longest_piece": 0}, "longest_piece"), ({"longest_piece": 2.5}, "longest_piece"),
     ({"pitch_share": -1}, "pitch_share"), ({"work_pitch": float("nan")}, "work_pitch"),
 ])
 def test_a_malformed_look_or_grid_is_a_profile_error(fields, field):
