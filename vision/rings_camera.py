@@ -65,6 +65,7 @@ APART = 0.5             # ring widths between the feet of one blob on two cells 
 RIM_HUE = 17            # highest hue of a badge's lower rim blurred into a yellow tile
 MAX_SKEW = 0.3          # side-to-side perspective a photo of the screen taken from one side may have
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
+BADGE = 2.5             # figure sizes a badge may be tall, at most
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
 
@@ -457,11 +458,25 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
         x0, x1 = max(0, int(x - size)), int(x + w + size)
         gap = rimless[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
         under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
-        if gap.size and gap.mean() < 0.2 and under >= max(4.0, 0.1 * area):
+        if gap.size and gap.mean() < 0.2 and (under >= max(4.0, 0.1 * area) or _alone(mask, x, y, w, h, area, size)):
             out[max(0, y - 2):y + h + 2, max(0, x - 2):x + w + 2] = False
             below = (slice(y + h + 2, y + h + 4), slice(max(0, x - 2), x + w + 2))     # the rest of its rim
             out[below] &= ~rim[below]
     return out
+
+
+def _alone(mask: np.ndarray, x: int, y: int, w: int, h: int, area: int, size: float) -> bool:
+    """Whether a red disc (box x, y, w, h) floats alone: no taller than ``BADGE`` figure
+    sizes, with next to nothing foreign in a frame half its height wide around it. A badge
+    over a figure whose head is drawn in the tile's colours (a yellow head on a yellow tile)
+    has no figure right under it, but nothing that stands is a lone red disc: a red robe
+    has a head, a mask or feet around it."""
+    if h > BADGE * size:
+        return False
+    pad = max(2, h // 2)
+    frame = mask[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad].sum() \
+        - mask[max(0, y - 1):y + h + 1, max(0, x - 1):x + w + 1].sum()
+    return frame <= 0.1 * area
 
 
 def _lowest_nearby(labels: np.ndarray, count: int, figure: float) -> np.ndarray:
