@@ -345,3 +345,12 @@ def test_a_badge_over_a_head_in_the_tile_s_colours_is_not_a_figure(seed):
     to stand on the tile behind. A red disc alone in the foreign mask is a badge."""
     image, board = _stress_render(seed)
     assert parse(image).board.cells == board.relabelled().cells
+
+
+@pytest.mark.parametrize("seed", [10, 23, 176, 178])
+def test_a_round_figure_s_rising_sides_are_not_feet_on_the_tile_behind(seed):
+    """A round figure (a bob-omb, a goomba's head) ends higher up at its sides, which the
+    plane maps farther away: on a far tile or at a small size, onto the tile behind. Those
+    few columns were a second stand of the same figure ("feet on two tiles", refused)."""
+    image, board = _stress_render(seed)
+    assert parse(image).board.cells == board.relabelled().cells
