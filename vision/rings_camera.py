@@ -64,6 +64,8 @@ APART = 0.5             # ring widths between the feet of one blob on two cells 
 RIM_HUE = 17            # highest hue of a badge's lower rim blurred into a yellow tile
 MAX_SKEW = 0.3          # side-to-side perspective a photo of the screen taken from one side may have
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
+OUTLINE = 0.5           # share of a blob's main stand under which its feet on a farther tile close by are its outline
+BADGE = 2.5             # figure sizes a badge may be tall, at most
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
 
@@ -588,11 +590,25 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
         x0, x1 = max(0, int(x - size)), int(x + w + size)
         gap = rimless[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
         under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
-        if gap.size and gap.mean() < 0.2 and under >= max(4.0, 0.1 * area):
+        if gap.size and gap.mean() < 0.2 and (under >= max(4.0, 0.1 * area) or _alone(mask, x, y, w, h, area, size)):
             out[max(0, y - 2):y + h + 2, max(0, x - 2):x + w + 2] = False
             below = (slice(y + h + 2, y + h + 4), slice(max(0, x - 2), x + w + 2))     # the rest of its rim
             out[below] &= ~rim[below]
     return out
+
+
+def _alone(mask: np.ndarray, x: int, y: int, w: int, h: int, area: int, size: float) -> bool:
+    """Whether a red disc (box x, y, w, h) floats alone: no taller than ``BADGE`` figure
+    sizes, with next to nothing foreign in a frame half its height wide around it. A badge
+    over a figure whose head is drawn in the tile's colours (a yellow head on a yellow tile)
+    has no figure right under it, but nothing that stands is a lone red disc: a red robe
+    has a head, a mask or feet around it."""
+    if h > BADGE * size:
+        return False
+    pad = max(2, h // 2)
+    frame = mask[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad].sum() \
+        - mask[max(0, y - 1):y + h + 1, max(0, x - 1):x + w + 1].sum()
+    return frame <= 0.1 * area
 
 
 def _lowest_nearby(labels: np.ndarray, count: int, figure: float) -> np.ndarray:
@@ -645,12 +661,14 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
             cell = (ring, int(round(a / 30.0)) % SLICES)
             mine = shares.setdefault(cell, {})
             mine[int(label)] = mine.get(int(label), 0.0) + np.array([1.0, pu, pv]) / size
-    main: dict[int, float] = {}                            # per blob, its largest share of feet on one cell
+    main: dict[int, np.ndarray] = {}                       # per blob, its largest share of feet on one cell
     for mine in shares.values():
         for label, share in mine.items():
-            main[label] = max(main.get(label, 0.0), share[0])
+            if label not in main or share[0] > main[label][0]:
+                main[label] = share
     for cell, mine in shares.items():
-        counts[cell] = sum(share[0] for label, share in mine.items() if not _spill(share[0], main[label]))
+        counts[cell] = sum(share[0] for label, share in mine.items()
+                           if not _spill(share[0], main[label][0]) and not _outline(arena, share, main[label]))
         owner = max(mine, key=lambda label: mine[label][0])
         stands[cell] = (owner, *(mine[owner][1:] / mine[owner][0]))
     return counts, stands
@@ -663,6 +681,21 @@ def _spill(share: float, main: float) -> bool:
     must not make a close call; a second figure merged into the blob with that little of its
     feet showing leaves the enemies no multiple of 4, and is refused as such."""
     return share < main and share <= SPILL * FOOT and main >= SURE * SPILL * FOOT
+
+
+def _outline(arena: Arena, share: np.ndarray, main: np.ndarray) -> bool:
+    """Whether a blob's feet on one cell are the rising lower outline of the figure standing
+    on its main cell: fewer than ``OUTLINE`` times the main stand's, their middle closer to it
+    than ``APART`` ring widths (one figure, not two a cell apart) and higher on the screen
+    (farther from the camera). A figure stands on its lowest point; its round sides end
+    higher up, which the plane maps farther away: onto the tile behind when the figure is
+    small or the tiles are far, never onto a nearer tile."""
+    if share[0] >= OUTLINE * main[0]:
+        return False
+    (u, v), (mu, mv) = share[1:] / share[0], main[1:] / main[0]
+    _, y = arena.project(np.float64(u), np.float64(v))
+    _, my = arena.project(np.float64(mu), np.float64(mv))
+    return math.hypot(u - mu, v - mv) < APART * arena.width and float(y) < float(my)
 
 
 def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[list[list[bool]], float]:

@@ -320,3 +320,37 @@ def test_an_overworld_pond_or_a_menu_is_no_ring_arena(scene):
         cv2.putText(image, "Items  Battle  Save", (100, 300), cv2.FONT_HERSHEY_SIMPLEX, 3, (40, 40, 40), 5)
     with pytest.raises(NoBoardFound, match="no ring arena found"):
         parse(image)
+
+
+def _stress_render(seed: int) -> tuple[np.ndarray, Board]:
+    """A rendered battle as the stress runs draw it: 1-4 groups, 440-1920 px, either camera, JPEG 70-95."""
+    import random
+
+    from puzzlepilot.scenes.rings import render_camera
+    from solvers.rings import generate
+
+    rng = random.Random(seed)
+    board = generate(2000 + seed, rng.randint(1, 4), rng.randint(1, 3), kinds="gskb")
+    size = rng.choice([(440, 247), (640, 360), (960, 540), (1280, 720), (1920, 1080)])
+    view = rng.choice(["tilted", "overhead"])
+    quality = rng.choice([70, 80, 90, 95])
+    image, _ = render_camera(board, *size, view, seed)
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR), board
+
+
+@pytest.mark.parametrize("seed", [113, 149, 174, 179])
+def test_a_badge_over_a_head_in_the_tile_s_colours_is_not_a_figure(seed):
+    """A badge floats over a figure whose head or fuse is drawn in the tiles' colours (a
+    yellow koopa head on a yellow tile): no foreign pixel right under the badge, so it seemed
+    to stand on the tile behind. A red disc alone in the foreign mask is a badge."""
+    image, board = _stress_render(seed)
+    assert parse(image).board.cells == board.relabelled().cells
+
+
+@pytest.mark.parametrize("seed", [10, 23, 176, 178])
+def test_a_round_figure_s_rising_sides_are_not_feet_on_the_tile_behind(seed):
+    """A round figure (a bob-omb, a goomba's head) ends higher up at its sides, which the
+    plane maps farther away: on a far tile or at a small size, onto the tile behind. Those
+    few columns were a second stand of the same figure ("feet on two tiles", refused)."""
+    image, board = _stress_render(seed)
+    assert parse(image).board.cells == board.relabelled().cells
