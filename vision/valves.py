@@ -437,18 +437,25 @@ def _seek(image: np.ndarray, where: Placement, sc: Scene, name: str, look: np.nd
     centre = (size // 2 + 0.5) * look.shape[0] / size    # the valve's point in a look
     half = (size / 2 + max(2, 0.15 * size)) * where.scale
     x, y = where.map(sc.points[name])
-    x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
-    if x0 < 0 or y0 < 0 or x1 > image.shape[1] or y1 > image.shape[0]:
+    # The valve's square must be in the image; the margin sought around it may be cut.
+    inner = (size / 2 + 1) * where.scale
+    if x - inner < 0 or y - inner < 0 or x + inner > image.shape[1] or y + inner > image.shape[0]:
         raise NoBoardFound(f"valve {name} lies outside the image")
+    x0, y0 = max(0, round(x - half)), max(0, round(y - half))
+    x1, y1 = min(image.shape[1], round(x + half)), min(image.shape[0], round(y + half))
     if shrunk is None:
         window = _shrunk(image[y0:y1, x0:x1], k)
+        if window.shape[0] < look.shape[0] or window.shape[1] < look.shape[1]:
+            raise NoBoardFound(f"valve {name} lies outside the image")
         score, u, v = likeness(window, look)
         # window pixel → continuous window → image pixel coordinates
         return score, (x0 + (u + centre) * (x1 - x0) / window.shape[1] - 0.5,
                        y0 + (v + centre) * (y1 - y0) / window.shape[0] - 0.5)
     sx0, sy0 = round((x0 - shrunk.x0) * shrunk.fx), round((y0 - shrunk.y0) * shrunk.fy)
     sx1, sy1 = round((x1 - shrunk.x0) * shrunk.fx), round((y1 - shrunk.y0) * shrunk.fy)
-    if sx0 < 0 or sy0 < 0 or sx1 > shrunk.image.shape[1] or sy1 > shrunk.image.shape[0]:
+    sx0, sy0 = max(0, sx0), max(0, sy0)
+    sx1, sy1 = min(shrunk.image.shape[1], sx1), min(shrunk.image.shape[0], sy1)
+    if sx1 - sx0 < look.shape[1] or sy1 - sy0 < look.shape[0]:
         raise NoBoardFound(f"valve {name} lies outside the image")
     score, u, v = likeness(shrunk.image[sy0:sy1, sx0:sx1], look)
     return score, (shrunk.x0 + (sx0 + u + centre) / shrunk.fx - 0.5, shrunk.y0 + (sy0 + v + centre) / shrunk.fy - 0.5)
