@@ -110,6 +110,8 @@ def test_a_handle_lying_over_an_open_valve_leaves_it_open(panel, profile, closed
     ("ABK", {"crop": (60, 40, 800, 880), "scale": 0.8, "angle": 120.0}),    # cuts the panel's right side
     ("CGJ", {"crop": (130, 60, 760, 830), "quality": 80}),      # … and its left and bottom
     ("F", {"crop": (20, 20, 880, 900), "angle": -10.0}),        # F's handle leaves the picture
+    ("ABH", {"crop": (40, 30, 812, 900)}),                      # cuts the margin sought around K, not K
+    ("CGJ", {"crop": (40, 30, 815, 900), "scale": 0.8, "quality": 80, "angle": 40.0}),
 ])
 def test_a_crop_cutting_into_the_panel_reads_by_the_valves(panel, profile, closed, kw):
     found = parse(shot(closed, **kw)[0], profile=profile)

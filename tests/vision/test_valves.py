@@ -100,6 +100,14 @@ def test_pictures_without_the_scene_are_refused(picture):
         parse(picture())
 
 
+@pytest.mark.parametrize("picture", [lambda: render_desktop(1920, 1080, 4), lambda: noise_photo(900, 600, 6),
+                                     lambda: np.full((1080, 1920, 3), 255, np.uint8)], ids=["desktop", "photo", "blank"])
+def test_with_no_profile_a_picture_of_neither_scene_is_refused_at_the_first_look(picture):
+    """The cheap first look of both scenes (``glimpse``) refuses it before the full sweeps."""
+    with pytest.raises(NoBoardFound, match="neither valves scene"):
+        parse(picture())
+
+
 def test_a_valve_half_covered_is_refused_not_guessed():
     img, truth = render_sewer(scale=1.0)
     x, y = truth.points["A"]
