@@ -62,9 +62,12 @@ STEP = 1.0              # figure heights that lower part must reach below the ru
 SPILL = 1.5             # a blob's feet on a cell next to its main stand that may be a spill of it, in FOOTs
 APART = 0.5             # ring widths between the feet of one blob on two cells for two figures to stand there
 RIM_HUE = 17            # highest hue of a badge's lower rim blurred into a yellow tile
+RIM_MAGENTA = 140       # lowest hue of its rim blurred into the blue ring (red over blue) or paled (pink)
+RIM_SAT = 30            # least saturation of a badge's rim, pale or blurred
 MAX_SKEW = 0.3          # side-to-side perspective a photo of the screen taken from one side may have
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
 OUTLINE = 0.5           # share of a blob's main stand under which its feet on a farther tile close by are its outline
+OUTLINE_REACH = 0.7     # ring widths from that stand within which they may be (two figures a cell apart stand ~1 apart)
 BADGE = 2.5             # figure sizes a badge may be tall, at most
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 
@@ -580,7 +583,7 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
     red = cv2.morphologyEx(red.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(red)
     out = mask.copy()
-    rim = ((hsv[..., 0] <= RIM_HUE) | (hsv[..., 0] >= 172)) & (hsv[..., 1] > 110)
+    rim = ((hsv[..., 0] <= RIM_HUE) | (hsv[..., 0] >= RIM_MAGENTA)) & (hsv[..., 1] > RIM_SAT)
     rimless = mask & ~rim       # a badge's shaded lower rim, dark red to orange on a yellow tile, is no figure under it
     for x, y, w, h, area in stats[1:]:
         if area < 6 or not 0.5 <= h / w <= 1.6 or area < 0.35 * w * h:
@@ -661,14 +664,14 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
             cell = (ring, int(round(a / 30.0)) % SLICES)
             mine = shares.setdefault(cell, {})
             mine[int(label)] = mine.get(int(label), 0.0) + np.array([1.0, pu, pv]) / size
-    main: dict[int, np.ndarray] = {}                       # per blob, its largest share of feet on one cell
+    blobs: dict[int, list[np.ndarray]] = {}                # per blob, its feet on each cell
     for mine in shares.values():
         for label, share in mine.items():
-            if label not in main or share[0] > main[label][0]:
-                main[label] = share
+            blobs.setdefault(label, []).append(share)
     for cell, mine in shares.items():
         counts[cell] = sum(share[0] for label, share in mine.items()
-                           if not _spill(share[0], main[label][0]) and not _outline(arena, share, main[label]))
+                           if not _spill(share[0], max(other[0] for other in blobs[label]))
+                           and not any(_outline(arena, share, other) for other in blobs[label]))
         owner = max(mine, key=lambda label: mine[label][0])
         stands[cell] = (owner, *(mine[owner][1:] / mine[owner][0]))
     return counts, stands
@@ -684,9 +687,10 @@ def _spill(share: float, main: float) -> bool:
 
 
 def _outline(arena: Arena, share: np.ndarray, main: np.ndarray) -> bool:
-    """Whether a blob's feet on one cell are the rising lower outline of the figure standing
-    on its main cell: fewer than ``OUTLINE`` times the main stand's, their middle closer to it
-    than ``APART`` ring widths (one figure, not two a cell apart) and higher on the screen
+    """Whether a blob's feet on one cell (``share``: width, width·u, width·v) are the rising
+    lower outline of a figure of the blob standing on another (``main``): fewer than
+    ``OUTLINE`` times that stand's, their middle closer to it
+    than ``OUTLINE_REACH`` ring widths (one figure, not two a cell apart) and higher on the screen
     (farther from the camera). A figure stands on its lowest point; its round sides end
     higher up, which the plane maps farther away: onto the tile behind when the figure is
     small or the tiles are far, never onto a nearer tile."""
@@ -695,7 +699,7 @@ def _outline(arena: Arena, share: np.ndarray, main: np.ndarray) -> bool:
     (u, v), (mu, mv) = share[1:] / share[0], main[1:] / main[0]
     _, y = arena.project(np.float64(u), np.float64(v))
     _, my = arena.project(np.float64(mu), np.float64(mv))
-    return math.hypot(u - mu, v - mv) < APART * arena.width and float(y) < float(my)
+    return math.hypot(u - mu, v - mv) < OUTLINE_REACH * arena.width and float(y) < float(my)
 
 
 def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[list[list[bool]], float]:
