@@ -13,7 +13,9 @@ grid's [rows, cols] (``grid``: only grids of that shape are tried) and the look 
 pieces' sides (``side_look``: the mean colour across a side between two pieces, beside the
 floor and along the frame, learned at ``work_pitch``; ``vision.klotski_grid.SideLook``;
 kept only when every side between two pieces of the screenshot looks like it), which
-decides the sides the straight-edge measure leaves unclear and must agree with the others.
+decides the sides the straight-edge measure leaves unclear and must agree with the others,
+and the longest piece in cells (``longest_piece``: a longer one read later is two pieces
+whose side was missed, and is refused).
 Without it a window asks for a box around the board, a click on an empty cell (the board's colour) and a click on the target
 piece (its shape). The vision reads two fields (``vision/klotski.py``): ``board_colour``
 [r, g, b], pinned instead of guessed among the picture's main colours (which a small

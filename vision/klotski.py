@@ -130,22 +130,27 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
 
         try:
             return by_edges(image_bgr)
-        except NoBoardFound:
-            return upright(image_bgr, by_edges)
+        except NoBoardFound as exc:
+            refusal = exc
+        return upright(image_bgr, by_edges, refusal)
     except NoBoardFound as exc:     # the reading by colour says why first: it is the plainer
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)])[0]) from None
 
 
-def upright(image: np.ndarray, read: Callable[[np.ndarray], Parse]) -> Parse:
+def upright(image: np.ndarray, read: Callable[[np.ndarray], Parse], refusal: NoBoardFound) -> Parse:
     """``read`` of the picture turned upright, when its straight edges lean by LEAN_MIN
     or more (``lean``: a photo of a screen, held slightly turned), its cells' centres
-    turned back into the picture; NoBoardFound when it does not lean (it was read so)."""
+    turned back into the picture; ``refusal`` (the reading as given was refused so) when
+    it does not lean or the upright picture is refused too."""
     angle = lean(image)
     if abs(angle) < LEAN_MIN:
-        raise NoBoardFound("no grid of straight edges")
+        raise refusal
     h, w = image.shape[:2]
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)
-    found = read(cv2.warpAffine(image, turn, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+    try:
+        found = read(cv2.warpAffine(image, turn, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+    except NoBoardFound:
+        raise refusal from None
     back = cv2.invertAffineTransform(turn)
     cells = [(float(back[0] @ (x, y, 1)), float(back[1] @ (x, y, 1))) for x, y in found.cells]
     return Parse(found.game, found.board, found.confidence, cells, {**found.geometry, "turned": round(angle, 2)})

@@ -752,7 +752,8 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     (rows, cols): only grids of that shape, which need not stop where their lines do (the
     board is known not to be larger); a picture shrunk to be read, and refused, is then read
     again a little smaller (``RETRY``): where a side falls between two pixels decides
-    whether it reads as one straight edge, and the next size places it otherwise. (Not
+    whether it reads as one straight edge, and the next size places it otherwise; one
+    enlarged and refused is read again as it is (the enlarging blurs a few outlines). (Not
     without a shape: there the retries read parts of the board, wrong.) ``look``: the
     sides' look the profile learned (``read_grid``); ``hint``: the grid where the profile's
     screenshot had it, scaled to this picture's width (tried first, fitted to its lines)."""
@@ -761,9 +762,12 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     else:
         scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     first: NoBoardFound | None = None
-    for factor in RETRY if scale < 1 and shape is not None else (1.0,):
+    scales = [scale]
+    if shape is not None and scale != 1:    # shrunk: a little smaller; enlarged: as it is
+        scales = [scale * factor for factor in RETRY] if scale < 1 else [scale, 1.0]
+    for size in scales:
         try:
-            return _parse_at(image, scale * factor, floor_bgr, pitch, shape, look, hint)
+            return _parse_at(image, size, floor_bgr, pitch, shape, look, hint)
         except NoBoardFound as exc:
             first = first or exc
     assert first is not None

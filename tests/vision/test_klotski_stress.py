@@ -20,6 +20,7 @@ from solvers.klotski import Board, Piece
 from tests.vision.test_klotski_real import LABELS, SHOTS, moved_tiles, shot
 from vision.common import NoBoardFound
 from vision.klotski import parse
+from vision.klotski_grid import LEAN_MIN, lean, parse_grid
 
 pytestmark = pytest.mark.skipif(not SHOTS, reason="no real Klotski captures in ../shared/real")
 QIAO = "klotski/app_qiaoguowuguan.png"
@@ -157,3 +158,17 @@ def test_a_turned_capture_is_read_upright_and_its_cells_turned_back(name, angle)
             # (a picture read as it is, not turned upright, is off by up to 0.21 pitch at its corners)
             assert max(np.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(got, want)) < 0.25 * pitch
     assert read >= 6
+
+
+@pytest.mark.skipif(QIAO not in LABELS, reason="no 巧过五关 screenshot")
+def test_a_refused_picture_that_does_not_lean_says_why_its_reading_was_refused():
+    """Not turned, a refused picture is not read again, and the refusal is the reading's
+    own reason (not a generic one from the turned picture's check)."""
+    image = shot(QIAO)
+    picture = cv2.resize(image, None, fx=0.7, fy=0.7, interpolation=cv2.INTER_AREA)
+    assert abs(lean(picture)) < LEAN_MIN
+    with pytest.raises(NoBoardFound) as edges:
+        parse_grid(picture)
+    with pytest.raises(NoBoardFound) as whole:
+        parse(picture)
+    assert str(whole.value) == f"no Klotski board: {edges.value}"
