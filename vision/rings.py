@@ -218,7 +218,8 @@ def refine_centre(grey: np.ndarray, cx: float, cy: float, reach: float) -> tuple
         edges, step = _radial_edges(grey, cx, cy, reach, angles)
         edges = edges[len(edges) // 8:]                 # the middle is noise
         ref = np.median(edges, axis=1)
-        scores = np.stack([(np.roll(edges, -k, axis=0) * ref[:, None]).sum(axis=0) for k in shifts])
+        rolled = (np.arange(len(edges))[None, :] + shifts[:, None]) % len(edges)   # each shift's rows at once
+        scores = np.einsum("kij,i->kj", edges[rolled], ref)
         delta = shifts[np.argmax(scores, axis=0)] * step
         (dx, dy), *_ = np.linalg.lstsq(design, -delta, rcond=None)
         cx, cy = cx + float(dx), cy + float(dy)
