@@ -346,6 +346,9 @@ class _Search:
                 detours[e] = [(f, via_b[w]) for w, f in nbrs[a] if w in via_b]
             self.detours.append(detours)
         self.mine = [[n for n, o in enumerate(net.owner) if o == s] for s in range(len(net.ends))]
+        # per shape: the nodes it may touch (its own and the ends of the edges it may use)
+        self.reach = [sorted({n for n, near in enumerate(nbrs) if near} | set(mine))
+                      for nbrs, mine in zip(self.nbrs, self.mine)]
         self.holds = [[NEED if o == s else 0 for o in net.owner] for s in range(len(net.ends))]
         for s, (_, last) in enumerate(net.ends):
             self.holds[s][last] |= LAST
@@ -531,15 +534,19 @@ class _Search:
                             raise _Contradiction(f"shape {s} would cross a bridge twice")
                         else:
                             self.restrict(dom, via, ~bit, queue)
+        if count == len(self.reach[s]):     # every node the shape may touch is reached
+            return
         for i in self.mine[s]:
             if disc[i] < 0:
                 raise _Contradiction(f"shape {s} cannot reach {net.pos[i]}")
-        for e in self.may[s]:
-            d = dom[e]
-            if d & bit and disc[net.edges[e][0]] < 0:
-                if d == bit:
-                    raise _Contradiction(f"shape {s} cannot reach {net.pos[net.edges[e][0]]}")
-                self.restrict(dom, e, ~bit, queue)
+        for n in self.reach[s]:
+            if disc[n] < 0:
+                for _, e in nbrs[n]:
+                    d = dom[e]
+                    if d & bit:
+                        if d == bit:
+                            raise _Contradiction(f"shape {s} cannot reach {net.pos[n]}")
+                        self.restrict(dom, e, ~bit, queue)
 
     def choose(self, dom: list[int]) -> int:
         """The open edge to branch on (the first of ``ranked``), -1 when none is open."""
@@ -551,14 +558,20 @@ class _Search:
         with the fewest choices."""
         net = self.net
         slack = []
-        for n in range(len(net.pos)):
-            on, und = self.counts(dom, n)
-            slack.append(und - (net.need[n] - on) if und else 99)
+        for incident, need in zip(net.incident, net.need):
+            on = und = 0        # as ``counts``, inline: this runs at every search node
+            for e in incident:
+                d = dom[e]
+                if not d & NONE:
+                    on += 1
+                elif d != NONE:
+                    und += 1
+            slack.append(und - (need - on) if und else 99)
         keyed = []
         for e, d in enumerate(dom):
             if d & (d - 1):
                 a, b = net.edges[e]
-                keyed.append((min(slack[a], slack[b]), bin(d).count("1"), -net.need[a] - net.need[b], e))
+                keyed.append((min(slack[a], slack[b]), d.bit_count(), -net.need[a] - net.need[b], e))
         keyed.sort()
         return [key[-1] for key in keyed]
 
