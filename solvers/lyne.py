@@ -345,6 +345,7 @@ class _Search:
                 via_b = {w: f for w, f in nbrs[b]}
                 detours[e] = [(f, via_b[w]) for w, f in nbrs[a] if w in via_b]
             self.detours.append(detours)
+        self.weight = [-net.need[a] - net.need[b] for a, b in net.edges]    # busy ends first
         self.mine = [[n for n, o in enumerate(net.owner) if o == s] for s in range(len(net.ends))]
         # per shape: the nodes it may touch (its own and the ends of the edges it may use)
         self.reach = [sorted({n for n, near in enumerate(nbrs) if near} | set(mine))
@@ -550,12 +551,16 @@ class _Search:
 
     def choose(self, dom: list[int]) -> int:
         """The open edge to branch on (the first of ``ranked``), -1 when none is open."""
-        ranked = self.ranked(dom)
-        return ranked[0] if ranked else -1
+        keys = self.keys(dom)
+        return min(keys)[-1] if keys else -1
 
     def ranked(self, dom: list[int]) -> list[int]:
         """The open edges, those at the node with the least slack first, then those
         with the fewest choices."""
+        return [key[-1] for key in sorted(self.keys(dom))]
+
+    def keys(self, dom: list[int]) -> list[tuple[int, int, int, int]]:
+        """Each open edge's rank key (``ranked``'s order), the edge last."""
         net = self.net
         slack = []
         for incident, need in zip(net.incident, net.need):
@@ -567,13 +572,9 @@ class _Search:
                 elif d != NONE:
                     und += 1
             slack.append(und - (need - on) if und else 99)
-        keyed = []
-        for e, d in enumerate(dom):
-            if d & (d - 1):
-                a, b = net.edges[e]
-                keyed.append((min(slack[a], slack[b]), d.bit_count(), -net.need[a] - net.need[b], e))
-        keyed.sort()
-        return [key[-1] for key in keyed]
+        edges, weight = net.edges, self.weight
+        return [(min(slack[edges[e][0]], slack[edges[e][1]]), d.bit_count(), weight[e], e)
+                for e, d in enumerate(dom) if d & (d - 1)]
 
     def counts(self, dom: list[int], n: int) -> tuple[int, int]:
         """How many of node n's edges are drawn, and how many are still open (may be
