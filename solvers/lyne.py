@@ -21,7 +21,7 @@ out (hub-dense boards draw most of theirs), then probing (see ``_runs``): at a p
 node every value of every open edge is tried and propagated, what fails is removed,
 what all tries agree on is kept, and the search branches on the edge whose tries
 narrowed the board most (look-ahead). Runs probing the
-first two levels and runs probing every level take turns with growing budgets: each kind
+first two levels, the first four and every level take turns with growing budgets: each kind
 has boards on which it strays for thousands of nodes while the other settles them in a
 few hundred (deep tries check the cuts of the tried shape only: about half the cost).
 A branch re-runs the cut rules only of the shapes its narrowing touched, and not even
@@ -53,13 +53,14 @@ NEED, LAST = 1, 2  # what a depth-first subtree holds (see _Search.cuts)
 MAX_NODES = 2_000_000
 # The successive runs of the search (see solve): a short plain run trying "no edge" first,
 # a shorter one trying first what the tighter end of the edge most likely draws (``_runs``),
-# then runs probing the first two levels and runs probing every level take turns, each
-# pair with four times the budget (in search nodes) of the pair before, until one run
-# finishes or the cap is hit. A board hard for one kind is mostly easy for another; a
-# probing node costs some 50 plain ones, hence the budgets.
+# then runs probing the first two levels, the first four and every level take turns, each
+# round with four times the budget (in search nodes) of the round before, until one run
+# finishes or the cap is hit. A board hard for one kind is mostly easy for another (one
+# 7x7 level: 32 nodes probing four levels, none of the others in 30,000); a probing node
+# costs some 50 plain ones, hence the budgets.
 PLAIN_RUN, LIKELY_RUN = 150, 50
-SHALLOW, EVERY_LEVEL = 2, 1 << 30
-RUN_BUDGETS = {SHALLOW: 250, EVERY_LEVEL: 60}
+SHALLOW, MIDDLE, EVERY_LEVEL = 2, 4, 1 << 30
+RUN_BUDGETS = {SHALLOW: 250, MIDDLE: 120, EVERY_LEVEL: 60}
 
 
 def _runs() -> Iterator[tuple[int, int, bool]]:
