@@ -21,7 +21,7 @@ out (hub-dense boards draw most of theirs), then probing (see ``_runs``): at a p
 node every value of every open edge is tried and propagated, what fails is removed,
 what all tries agree on is kept, and the search branches on the edge whose tries
 narrowed the board most (look-ahead). Runs probing the
-first two levels and runs probing every level take turns with growing budgets: each kind
+first two levels, the first four and every level take turns with growing budgets: each kind
 has boards on which it strays for thousands of nodes while the other settles them in a
 few hundred (deep tries check the cuts of the tried shape only: about half the cost).
 A branch re-runs the cut rules only of the shapes its narrowing touched, and not even
@@ -53,13 +53,14 @@ NEED, LAST = 1, 2  # what a depth-first subtree holds (see _Search.cuts)
 MAX_NODES = 2_000_000
 # The successive runs of the search (see solve): a short plain run trying "no edge" first,
 # a shorter one trying first what the tighter end of the edge most likely draws (``_runs``),
-# then runs probing the first two levels and runs probing every level take turns, each
-# pair with four times the budget (in search nodes) of the pair before, until one run
-# finishes or the cap is hit. A board hard for one kind is mostly easy for another; a
-# probing node costs some 50 plain ones, hence the budgets.
+# then runs probing the first two levels, the first four and every level take turns, each
+# round with four times the budget (in search nodes) of the round before, until one run
+# finishes or the cap is hit. A board hard for one kind is mostly easy for another (one
+# 7x7 level: 32 nodes probing four levels, none of the others in 30,000); a probing node
+# costs some 50 plain ones, hence the budgets.
 PLAIN_RUN, LIKELY_RUN = 150, 50
-SHALLOW, EVERY_LEVEL = 2, 1 << 30
-RUN_BUDGETS = {SHALLOW: 250, EVERY_LEVEL: 60}
+SHALLOW, MIDDLE, EVERY_LEVEL = 2, 4, 1 << 30
+RUN_BUDGETS = {SHALLOW: 250, MIDDLE: 120, EVERY_LEVEL: 60}
 
 
 def _runs() -> Iterator[tuple[int, int, bool]]:
@@ -345,7 +346,11 @@ class _Search:
                 via_b = {w: f for w, f in nbrs[b]}
                 detours[e] = [(f, via_b[w]) for w, f in nbrs[a] if w in via_b]
             self.detours.append(detours)
+        self.weight = [-net.need[a] - net.need[b] for a, b in net.edges]    # busy ends first
         self.mine = [[n for n, o in enumerate(net.owner) if o == s] for s in range(len(net.ends))]
+        # per shape: the nodes it may touch (its own and the ends of the edges it may use)
+        self.reach = [sorted({n for n, near in enumerate(nbrs) if near} | set(mine))
+                      for nbrs, mine in zip(self.nbrs, self.mine)]
         self.holds = [[NEED if o == s else 0 for o in net.owner] for s in range(len(net.ends))]
         for s, (_, last) in enumerate(net.ends):
             self.holds[s][last] |= LAST
@@ -531,36 +536,46 @@ class _Search:
                             raise _Contradiction(f"shape {s} would cross a bridge twice")
                         else:
                             self.restrict(dom, via, ~bit, queue)
+        if count == len(self.reach[s]):     # every node the shape may touch is reached
+            return
         for i in self.mine[s]:
             if disc[i] < 0:
                 raise _Contradiction(f"shape {s} cannot reach {net.pos[i]}")
-        for e in self.may[s]:
-            d = dom[e]
-            if d & bit and disc[net.edges[e][0]] < 0:
-                if d == bit:
-                    raise _Contradiction(f"shape {s} cannot reach {net.pos[net.edges[e][0]]}")
-                self.restrict(dom, e, ~bit, queue)
+        for n in self.reach[s]:
+            if disc[n] < 0:
+                for _, e in nbrs[n]:
+                    d = dom[e]
+                    if d & bit:
+                        if d == bit:
+                            raise _Contradiction(f"shape {s} cannot reach {net.pos[n]}")
+                        self.restrict(dom, e, ~bit, queue)
 
     def choose(self, dom: list[int]) -> int:
         """The open edge to branch on (the first of ``ranked``), -1 when none is open."""
-        ranked = self.ranked(dom)
-        return ranked[0] if ranked else -1
+        keys = self.keys(dom)
+        return min(keys)[-1] if keys else -1
 
     def ranked(self, dom: list[int]) -> list[int]:
         """The open edges, those at the node with the least slack first, then those
         with the fewest choices."""
+        return [key[-1] for key in sorted(self.keys(dom))]
+
+    def keys(self, dom: list[int]) -> list[tuple[int, int, int, int]]:
+        """Each open edge's rank key (``ranked``'s order), the edge last."""
         net = self.net
         slack = []
-        for n in range(len(net.pos)):
-            on, und = self.counts(dom, n)
-            slack.append(und - (net.need[n] - on) if und else 99)
-        keyed = []
-        for e, d in enumerate(dom):
-            if d & (d - 1):
-                a, b = net.edges[e]
-                keyed.append((min(slack[a], slack[b]), bin(d).count("1"), -net.need[a] - net.need[b], e))
-        keyed.sort()
-        return [key[-1] for key in keyed]
+        for incident, need in zip(net.incident, net.need):
+            on = und = 0        # as ``counts``, inline: this runs at every search node
+            for e in incident:
+                d = dom[e]
+                if not d & NONE:
+                    on += 1
+                elif d != NONE:
+                    und += 1
+            slack.append(und - (need - on) if und else 99)
+        edges, weight = net.edges, self.weight
+        return [(min(slack[edges[e][0]], slack[edges[e][1]]), d.bit_count(), weight[e], e)
+                for e, d in enumerate(dom) if d & (d - 1)]
 
     def counts(self, dom: list[int], n: int) -> tuple[int, int]:
         """How many of node n's edges are drawn, and how many are still open (may be

@@ -224,6 +224,8 @@ def test_search_gives_up_at_its_node_cap_and_says_so():
     ("ss.Tt../DS223s./.2222sS/.T3s2d./...23dD/...222./..tt...", 1_000),   # 14 hubs (issue 18)
     ("...TtSs/Tt..332/t2.d332/t32323s/23D23s2/222s23D/S2...sd", 1_000),   # 23 hubs
     ("D2S2StT/d.23322/ds3t332/d3s4232/D2322.t/2T2..../d2d....", 1_000),   # 23 hubs
+    # 27 hubs: past 100,000 nodes (421,391 to an answer) before runs probing four levels
+    ("...S2t./Dds3232/224d23T/2323d2s/T333222/tt333.2/tDSs22t", 1_000),
 ])
 def test_hub_dense_7x7_levels_are_settled_in_few_search_nodes(text, most):
     board = Board.from_text(text)
