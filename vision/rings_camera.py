@@ -447,7 +447,9 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
     """The foreign mask less the round red badges the game floats over some enemies' heads
     (a bright red disc about as wide as tall, floating: tile right under it, a figure
     further down; a red robe has feet right under it): standing nowhere,
-    they would otherwise read as an enemy on a tile behind. JPEG may split a badge's mask,
+    they would otherwise read as an enemy on a tile behind. Small and far, a badge may touch
+    the head under it at one side: tile under its whole width or under its middle half
+    both make it float. JPEG may split a badge's mask,
     so the badges are found on their colour, and their whole box is cleared."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     red = ((hsv[..., 0] <= 10) | (hsv[..., 0] >= 172)) & (hsv[..., 1] > 110) & (hsv[..., 2] > 185)
@@ -463,8 +465,9 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
         size = FIGURE * arena.width / float(arena.depth(u, v))
         x0, x1 = max(0, int(x - size)), int(x + w + size)
         gap = rimless[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
+        floats = min(gap.mean(), gap[:, w // 4:w - w // 4].mean()) < 0.2 if gap.size else False
         under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
-        if gap.size and gap.mean() < 0.2 and (under >= max(4.0, 0.1 * area) or _alone(mask, x, y, w, h, area, size)):
+        if floats and (under >= max(4.0, 0.1 * area) or _alone(mask, x, y, w, h, area, size)):
             out[max(0, y - 2):y + h + 2, max(0, x - 2):x + w + 2] = False
             below = (slice(y + h + 2, y + h + 4), slice(max(0, x - 2), x + w + 2))     # the rest of its rim
             out[below] &= ~rim[below]
