@@ -70,6 +70,8 @@ OUTLINE = 0.5           # share of a blob's main stand under which its feet on a
 OUTLINE_REACH = 0.7     # ring widths from that stand within which they may be (two figures a cell apart stand ~1 apart)
 BADGE = 2.5             # figure sizes a badge may be tall, at most
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
+DARK = 70               # highest Lab lightness (0-255) of a dark body (a bob-omb's), whose feet may hide in a tile
+DROP = 0.5              # figure heights below a dark body's bottom its hidden feet may stand
 
 
 HSVRange = tuple[tuple[int, int, int], tuple[int, int, int]]
@@ -576,7 +578,9 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
     """The foreign mask less the round red badges the game floats over some enemies' heads
     (a bright red disc about as wide as tall, floating: tile right under it, a figure
     further down; a red robe has feet right under it): standing nowhere,
-    they would otherwise read as an enemy on a tile behind. JPEG may split a badge's mask,
+    they would otherwise read as an enemy on a tile behind. Small and far, a badge may touch
+    the head under it at one side: tile under its whole width or under its middle half
+    both make it float. JPEG may split a badge's mask,
     so the badges are found on their colour, and their whole box is cleared."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     red = ((hsv[..., 0] <= 10) | (hsv[..., 0] >= 172)) & (hsv[..., 1] > 110) & (hsv[..., 2] > 185)
@@ -592,8 +596,9 @@ def without_badges(image: np.ndarray, mask: np.ndarray, arena: Arena) -> np.ndar
         size = FIGURE * arena.width / float(arena.depth(u, v))
         x0, x1 = max(0, int(x - size)), int(x + w + size)
         gap = rimless[y + h + 1:y + h + 2 + int(0.25 * size), x:x + w]
+        floats = min(gap.mean(), gap[:, w // 4:w - w // 4].mean()) < 0.2 if gap.size else False
         under = out[y + h + 1:int(y + h + 1 + 2.5 * size), x0:x1].sum()
-        if gap.size and gap.mean() < 0.2 and (under >= max(4.0, 0.1 * area) or _alone(mask, x, y, w, h, area, size)):
+        if floats and (under >= max(4.0, 0.1 * area) or _alone(mask, x, y, w, h, area, size)):
             out[max(0, y - 2):y + h + 2, max(0, x - 2):x + w + 2] = False
             below = (slice(y + h + 2, y + h + 4), slice(max(0, x - 2), x + w + 2))     # the rest of its rim
             out[below] &= ~rim[below]
@@ -626,7 +631,8 @@ def _lowest_nearby(labels: np.ndarray, count: int, figure: float) -> np.ndarray:
     return cv2.dilate(lowest, np.ones((1, span), np.uint8))
 
 
-def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None,
+                dark: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per cell (rings, slices): the image columns in which a run of foreign pixels ends
     on that cell, in units of a figure's width there (``FIGURE`` of a ring's width, seen at
     that depth), and (stands, rings × slices × 3) the blob of ``mask`` most of them belong
@@ -634,11 +640,15 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
     when nothing foreign lies just below it (a badge floating over a head does not stand)
     and it is a figure's height tall (specks do not), counting the ``body`` image above it
     (default ``mask``), and when its blob does not go on lower right beside it
-    (``_lowest_nearby``: a wider part's lower edge is not where the figure stands)."""
+    (``_lowest_nearby``: a wider part's lower edge is not where the figure stands). A fourth
+    value per stand is 1 when most of its run bottoms are ``dark`` (a bool image; default
+    none) and ``DROP`` figure heights lower on the screen would put it on another ring: a
+    bob-omb's yellow feet on a yellow tile do not show, its dark body's bottom does, and on
+    the far side those few pixels are most of a ring (where it stands is not sure)."""
     body = mask if body is None else body
     h, w = mask.shape
     counts = np.zeros((RINGS, SLICES))
-    stands = np.zeros((RINGS, SLICES, 3))
+    stands = np.zeros((RINGS, SLICES, 4))
     below = np.vstack([mask[1:], np.zeros((1, w), bool)])
     ys, xs = np.nonzero(mask & ~below)
     if not len(xs):
@@ -657,13 +667,14 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
     v = v + 0.1 * arena.width                              # the feet's middle, behind their front edge
     radius = np.hypot(u, v)
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase) % 360.0
-    shares: dict[tuple[int, int], dict[int, np.ndarray]] = {}      # per cell and blob: width, width·u, width·v
-    for r, a, size, label, ok, pu, pv in zip(radius, angle, figure, labels[ys, xs], tall & clear & feet, u, v):
+    black = np.zeros(len(xs)) if dark is None else dark[np.maximum(ys - 1, 0), xs].astype(float)
+    shares: dict[tuple[int, int], dict[int, np.ndarray]] = {}  # per cell and blob: width, width·u, width·v, dark width
+    for r, a, size, label, ok, pu, pv, pd in zip(radius, angle, figure, labels[ys, xs], tall & clear & feet, u, v, black):
         ring = arena.ring_of(float(r))
         if ok and ring is not None and r < arena.outer - 0.1 * arena.width:
             cell = (ring, int(round(a / 30.0)) % SLICES)
             mine = shares.setdefault(cell, {})
-            mine[int(label)] = mine.get(int(label), 0.0) + np.array([1.0, pu, pv]) / size
+            mine[int(label)] = mine.get(int(label), 0.0) + np.array([1.0, pu, pv, pd]) / size
     blobs: dict[int, list[np.ndarray]] = {}                # per blob, its feet on each cell
     for mine in shares.values():
         for label, share in mine.items():
@@ -673,8 +684,18 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None) 
                            if not _spill(share[0], max(other[0] for other in blobs[label]))
                            and not any(_outline(arena, share, other) for other in blobs[label]))
         owner = max(mine, key=lambda label: mine[label][0])
-        stands[cell] = (owner, *(mine[owner][1:] / mine[owner][0]))
+        pu, pv, pd = mine[owner][1:] / mine[owner][0]
+        stands[cell] = (owner, pu, pv, pd >= 0.5 and _hidden_feet_elsewhere(arena, pu, pv, cell[0]))
     return counts, stands
+
+
+def _hidden_feet_elsewhere(arena: Arena, u: float, v: float, ring: int) -> bool:
+    """Whether feet hidden ``DROP`` figure heights below a dark body's bottom standing at
+    (u, v) (the feet's middle) would stand on a ring other than ``ring``."""
+    x, y = arena.project(np.float64(u), np.float64(v - 0.1 * arena.width))
+    size = FIGURE * arena.width / float(arena.depth(np.float64(u), np.float64(v)))
+    lu, lv = arena.plane(np.float64(x), np.float64(y + DROP * size))
+    return arena.ring_of(float(np.hypot(lu, lv + 0.1 * arena.width))) != ring
 
 
 def _spill(share: float, main: float) -> bool:
@@ -687,7 +708,7 @@ def _spill(share: float, main: float) -> bool:
 
 
 def _outline(arena: Arena, share: np.ndarray, main: np.ndarray) -> bool:
-    """Whether a blob's feet on one cell (``share``: width, width·u, width·v) are the rising
+    """Whether a blob's feet on one cell (``share``: width, width·u, width·v, …) are the rising
     lower outline of a figure of the blob standing on another (``main``): fewer than
     ``OUTLINE`` times that stand's, their middle closer to it
     than ``OUTLINE_REACH`` ring widths (one figure, not two a cell apart) and higher on the screen
@@ -696,7 +717,7 @@ def _outline(arena: Arena, share: np.ndarray, main: np.ndarray) -> bool:
     small or the tiles are far, never onto a nearer tile."""
     if share[0] >= OUTLINE * main[0]:
         return False
-    (u, v), (mu, mv) = share[1:] / share[0], main[1:] / main[0]
+    (u, v), (mu, mv) = share[1:3] / share[0], main[1:3] / main[0]
     _, y = arena.project(np.float64(u), np.float64(v))
     _, my = arena.project(np.float64(mu), np.float64(mv))
     return math.hypot(u - mu, v - mv) < OUTLINE_REACH * arena.width and float(y) < float(my)
@@ -715,15 +736,20 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
     image = image[y0:int(ys.max()) + 3, x0:int(xs.max()) + 3]     # the arena's box: all that counts
     arena = replace(arena, cx=arena.cx - x0, cy=arena.cy - y0)
     feet, body = foreign(image, arena, palette(image, arena), light)
-    counts, stands = foot_counts(without_badges(image, feet, arena), arena, body)
+    dark = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[..., 0] <= DARK
+    counts, stands = foot_counts(without_badges(image, feet, arena), arena, body, dark)
     try:
         taken, confidence = decide(counts, FOOT, SURE * FOOT)
     except NoBoardFound as exc:
         raise CellsRefused(str(exc)) from None
     standing = stands[np.array(taken)]
-    for k, (owner, u, v) in enumerate(standing):
-        if any(other == owner and math.hypot(u - ou, v - ov) < APART * arena.width for other, ou, ov in standing[:k]):
+    for k, (owner, u, v, _) in enumerate(standing):
+        if any(other == owner and math.hypot(u - ou, v - ov) < APART * arena.width for other, ou, ov, _ in standing[:k]):
             raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
+    for (ring, piece), hidden in np.ndenumerate(stands[..., 3]):
+        if hidden and taken[ring][piece]:
+            raise CellsRefused(f"ring {ring} slice {piece}: a dark body's bottom shows, not its feet (they may "
+                               "hide in the tile's colour), too close to the next ring to tell which it stands on")
     seen = sum(map(sum, taken))
     if not seen:
         raise CellsRefused("no enemy stands on the arena: not a ring battle to line up (a boss arena's panels, "
