@@ -222,7 +222,7 @@ def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.n
     if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
         raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
     fit = fit_grid(nodes, work.shape, open_sides)
-    _empty_places_look_alike(work, fg, *fit[:4])
+    _empty_places_look_alike(work, fg, colours, *fit[:4])
     return nodes, fit
 
 
@@ -272,15 +272,18 @@ def lighting(work: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray | None, np.
     return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR), background
 
 
-def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pitch: float, x0: float,
-                             y0: float) -> None:
+def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, colours: Colours, board: Board, pitch: float,
+                             x0: float, y0: float) -> None:
     """Refuse when a place with no node read differs from the others. Every lattice
     place without a node (gaps in the board and the places around it) shows the same
     faint diamond on the background; a node whose fill is near the faint diamonds'
     colour (smoking room's squares under the light) can drop out of the foreground, and
     the board left would still be a valid one; a terminal whose fill drops out can leave
     only its centre. Where a place holds other foreground off its middle (the tab), only
-    the rest of it is compared; places above the board in the level name's band are not."""
+    the rest of it is compared; places above the board in the level name's band are not.
+    A tight crop may show too few places to compare, so each place's middle must also
+    show the faint diamond's colour, ``EMPTY_TOL`` at most off the way from the
+    background to it (smoking room's squares within ``BACK_TOL`` of it are 15 or more)."""
     h, w = work.shape[:2]
     half = round(0.35 * pitch)
     patches, places = [], []
@@ -292,10 +295,12 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
             if not (half <= cx < w - half and half <= cy < h - half) or r < 0 and cy - half < 0.1 * h:
                 continue   # off the picture, or above the board where the level name is written
             part = fg[cy - half:cy + half, cx - half:cx + half]
-            if part.any():
-                core = round(0.12 * pitch)
-                if fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
-                    raise NoBoardFound(f"the grid place ({r},{c}) holds a part of a shape read as no node")
+            core = round(0.12 * pitch)
+            if part.any() and fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
+                raise NoBoardFound(f"the grid place ({r},{c}) holds a part of a shape read as no node")
+            if _off_faint(_median(work[cy - core:cy + core, cx - core:cx + core], np.ones((2 * core,) * 2, bool)),
+                          colours) > EMPTY_TOL:
+                raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
             # the patch's cells without foreground are compared (a GIF's dithering can
             # leave a speck of a dropped-out square off its middle)
             clear = cv2.resize(part.astype(np.float32), (8, 8), interpolation=cv2.INTER_AREA) == 0
@@ -310,6 +315,18 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
     for patch, (r, c, clear) in zip(patches, places):
         if ((np.abs(patch - look).max(axis=2) > EMPTY_TOL) & clear).sum() > 0.15 * clear.sum():
             raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
+
+
+def _off_faint(colour: tuple[int, int, int], colours: Colours) -> float:
+    """The largest channel difference of a colour from the nearest one on the way from
+    the background towards the faint diamonds' colour, up to ``FAINT_NEAR`` from the
+    background: blur mixes the two, and under the light the colour taken for the faint
+    diamonds can be a lit shade of the background, nearer to it in the same direction."""
+    back = colours.background.astype(np.float64)
+    c, span = np.array(colour, np.float64) - back, colours.faint.astype(np.float64) - back
+    step = max(1.0, float(np.abs(span).max()))
+    t = float(np.clip(c @ span / max(1.0, float(span @ span)), 0.0, FAINT_NEAR / step))
+    return float(np.abs(c - t * span).max())
 
 
 def _scaled(img: np.ndarray, f: float) -> np.ndarray:

@@ -244,6 +244,9 @@ def test_a_crop_that_cuts_the_board_is_refused():
 @example(seed=5161, palette="original", loss="crop")
 @example(seed=5287, palette="velvet ice", loss="video")
 @example(seed=5397, palette="desert", loss="crop")
+# a tight crop showed one empty place, none to compare it with, and a smoking-room square
+# there had dropped out of the foreground: read as empty (its place's middle is no faint diamond)
+@example(seed=1754, palette="smoking room", loss="crop")
 def test_lit_screens_after_recording_losses_read_exactly_or_are_refused(seed, palette, loss):
     rng = random.Random(seed)
     board, answer = generate(rng.randint(3, 5), rng.randint(3, 7), rng, hubs=2)
