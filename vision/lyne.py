@@ -731,13 +731,23 @@ def _doubt(best: float, reach: float, filled: bool, other: np.ndarray, place: tu
     "axis" when ``filled`` holds and a line runs along the axis (the non-hub run from the
     place outward reaches past 0.45 of the width from the centre; a filled hole's own
     ends at 0.274, 0.38 at most as blurred), to be compared with the side holes."""
-    px, py = place
     if not filled:
         return "undecided" if best >= 0.7 and reach >= 0.0825 or best >= 0.85 and reach >= 0.07 else None
     if reach < 0.095:
         return "undecided"
-    column = other[:, max(0, px - 1):px + 2].any(axis=1)
-    return "axis" if (abs(py - cy) + _run(column, py, 1 if dy > 0 else -1)) / width >= 0.45 else None
+    return "axis" if _along_axis(other, place, cy, dy, width) else None
+
+
+def _along_axis(mask: np.ndarray, place: tuple[int, int], cy: float, dy: float, width: float) -> bool:
+    """Whether the mask's run from a hole place above or below a hub's centre outward
+    reaches past 0.45 of the width from the centre, as a path line along the axis does
+    (a hole's own ends at 0.274, 0.38 at most as blurred). The run is taken over a band
+    0.05 of the hub wide, so hub colour left by the blur between a double line's two
+    strands does not cut it short."""
+    px, py = place
+    side = max(1, round(0.025 * width))
+    column = mask[:, max(0, px - side):px + side + 1].any(axis=1)
+    return (abs(py - cy) + _run(column, py, 1 if dy > 0 else -1)) / width >= 0.45
 
 
 def _run(line: np.ndarray, i: int, step: int) -> int:
