@@ -700,6 +700,10 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         filled = best >= 0.85 and reach >= 0.0825 * width
         found[name] = open_hole >= 0.3 and reach >= 0.05 * width or filled
         contrast[name] = float(np.linalg.norm(roi[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3).mean(axis=0) - hub))
+        if dy and open_hole >= 0.3 and found[name] and _along_axis(empty, (px, py), cy, dy, width):
+            # blurred, a cream path line along the axis blends with the hub to about the
+            # background's colour (paddlepop), as far as the hub's outline
+            raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
         doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
         if doubt == "axis":
             along_axis.append(name)
