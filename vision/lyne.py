@@ -222,7 +222,7 @@ def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.n
     if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
         raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
     fit = fit_grid(nodes, work.shape, open_sides)
-    _empty_places_look_alike(work, fg, *fit[:4])
+    _empty_places_look_alike(work, fg, colours, *fit[:4])
     return nodes, fit
 
 
@@ -272,15 +272,18 @@ def lighting(work: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray | None, np.
     return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR), background
 
 
-def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pitch: float, x0: float,
-                             y0: float) -> None:
+def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, colours: Colours, board: Board, pitch: float,
+                             x0: float, y0: float) -> None:
     """Refuse when a place with no node read differs from the others. Every lattice
     place without a node (gaps in the board and the places around it) shows the same
     faint diamond on the background; a node whose fill is near the faint diamonds'
     colour (smoking room's squares under the light) can drop out of the foreground, and
     the board left would still be a valid one; a terminal whose fill drops out can leave
     only its centre. Where a place holds other foreground off its middle (the tab), only
-    the rest of it is compared; places above the board in the level name's band are not."""
+    the rest of it is compared; places above the board in the level name's band are not.
+    A tight crop may show too few places to compare, so each place's middle must also
+    show the faint diamond's colour, ``EMPTY_TOL`` at most off the way from the
+    background to it (smoking room's squares within ``BACK_TOL`` of it are 15 or more)."""
     h, w = work.shape[:2]
     half = round(0.35 * pitch)
     patches, places = [], []
@@ -292,10 +295,12 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
             if not (half <= cx < w - half and half <= cy < h - half) or r < 0 and cy - half < 0.1 * h:
                 continue   # off the picture, or above the board where the level name is written
             part = fg[cy - half:cy + half, cx - half:cx + half]
-            if part.any():
-                core = round(0.12 * pitch)
-                if fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
-                    raise NoBoardFound(f"the grid place ({r},{c}) holds a part of a shape read as no node")
+            core = round(0.12 * pitch)
+            if part.any() and fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
+                raise NoBoardFound(f"the grid place ({r},{c}) holds a part of a shape read as no node")
+            if _off_faint(_median(work[cy - core:cy + core, cx - core:cx + core], np.ones((2 * core,) * 2, bool)),
+                          colours) > EMPTY_TOL:
+                raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
             # the patch's cells without foreground are compared (a GIF's dithering can
             # leave a speck of a dropped-out square off its middle)
             clear = cv2.resize(part.astype(np.float32), (8, 8), interpolation=cv2.INTER_AREA) == 0
@@ -310,6 +315,18 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, board: Board, pit
     for patch, (r, c, clear) in zip(patches, places):
         if ((np.abs(patch - look).max(axis=2) > EMPTY_TOL) & clear).sum() > 0.15 * clear.sum():
             raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
+
+
+def _off_faint(colour: tuple[int, int, int], colours: Colours) -> float:
+    """The largest channel difference of a colour from the nearest one on the way from
+    the background towards the faint diamonds' colour, up to ``FAINT_NEAR`` from the
+    background: blur mixes the two, and under the light the colour taken for the faint
+    diamonds can be a lit shade of the background, nearer to it in the same direction."""
+    back = colours.background.astype(np.float64)
+    c, span = np.array(colour, np.float64) - back, colours.faint.astype(np.float64) - back
+    step = max(1.0, float(np.abs(span).max()))
+    t = float(np.clip(c @ span / max(1.0, float(span @ span)), 0.0, FAINT_NEAR / step))
+    return float(np.abs(c - t * span).max())
 
 
 def _scaled(img: np.ndarray, f: float) -> np.ndarray:
@@ -683,6 +700,10 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         filled = best >= 0.85 and reach >= 0.0825 * width
         found[name] = open_hole >= 0.3 and reach >= 0.05 * width or filled
         contrast[name] = float(np.linalg.norm(roi[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3).mean(axis=0) - hub))
+        if dy and open_hole >= 0.3 and found[name] and _along_axis(empty, (px, py), cy, dy, width):
+            # blurred, a cream path line along the axis blends with the hub to about the
+            # background's colour (paddlepop), as far as the hub's outline
+            raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
         doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
         if doubt == "axis":
             along_axis.append(name)
@@ -714,13 +735,23 @@ def _doubt(best: float, reach: float, filled: bool, other: np.ndarray, place: tu
     "axis" when ``filled`` holds and a line runs along the axis (the non-hub run from the
     place outward reaches past 0.45 of the width from the centre; a filled hole's own
     ends at 0.274, 0.38 at most as blurred), to be compared with the side holes."""
-    px, py = place
     if not filled:
         return "undecided" if best >= 0.7 and reach >= 0.0825 or best >= 0.85 and reach >= 0.07 else None
     if reach < 0.095:
         return "undecided"
-    column = other[:, max(0, px - 1):px + 2].any(axis=1)
-    return "axis" if (abs(py - cy) + _run(column, py, 1 if dy > 0 else -1)) / width >= 0.45 else None
+    return "axis" if _along_axis(other, place, cy, dy, width) else None
+
+
+def _along_axis(mask: np.ndarray, place: tuple[int, int], cy: float, dy: float, width: float) -> bool:
+    """Whether the mask's run from a hole place above or below a hub's centre outward
+    reaches past 0.45 of the width from the centre, as a path line along the axis does
+    (a hole's own ends at 0.274, 0.38 at most as blurred). The run is taken over a band
+    0.05 of the hub wide, so hub colour left by the blur between a double line's two
+    strands does not cut it short."""
+    px, py = place
+    side = max(1, round(0.025 * width))
+    column = mask[:, max(0, px - side):px + side + 1].any(axis=1)
+    return (abs(py - cy) + _run(column, py, 1 if dy > 0 else -1)) / width >= 0.45
 
 
 def _run(line: np.ndarray, i: int, step: int) -> int:
