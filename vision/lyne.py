@@ -845,8 +845,21 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
 
 
 def _same_colours(nodes: list[Node]) -> None:
-    """All nodes of a kind share their fill colour (one colour per shape)."""
+    """All nodes of a kind share their fill colour (one colour per shape), and no shape's
+    colour is as near another shape kind's as its own kind's."""
     for kind in ("triangle", "diamond", "square", "hub"):
         fills = [n.fill for n in nodes if n.kind == kind]
         if fills and max(_differ(a, fills[0]) for a in fills) > 40:
             raise NoBoardFound(f"{kind}s of different colours")
+    # a shape blended into the faint diamond behind it (GIF, crop) can take another kind's
+    # colour while its outline reads as its own: refuse a shape at least as near another
+    # kind's typical colour as its own kind's (moonbase's kinds are only 48 levels apart;
+    # a hub may share a shape's colour)
+    shapes = [n for n in nodes if n.kind != "hub"]
+    typical = {k: tuple(int(v) for v in np.median([n.fill for n in shapes if n.kind == k], axis=0))
+               for k in {n.kind for n in shapes}}
+    for n in shapes:
+        own = _differ(n.fill, typical[n.kind])
+        for k, colour in typical.items():
+            if k != n.kind and _differ(n.fill, colour) <= own:
+                raise NoBoardFound(f"a {n.kind} at ({n.x:.0f},{n.y:.0f}) as near the colour of the {k}s as of its own kind")
