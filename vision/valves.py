@@ -655,7 +655,7 @@ def _handle(red_labels: np.ndarray, head: np.ndarray, centre: tuple[float, float
         return "its red leaves it in many directions"
     inside = mine & ((angles - edges[best]) % (2 * math.pi) <= math.radians(60))
     mean = math.atan2(np.sin(angles[inside]).mean(), np.cos(angles[inside]).mean())
-    along = np.abs((angles - mean + math.pi) % (2 * math.pi) - math.pi) <= math.radians(30)
+    along = _turn(angles, mean) <= math.radians(30)
     on_line = along & (np.abs(-dx * math.sin(mean) + dy * math.cos(mean)) <= HANDLE_SPREAD * body)
     bins = round((HANDLE_REACH - 0.8) * 10)
     steps = np.histogram(far[on_line] / body, bins=bins, range=(0.8, HANDLE_REACH))[0] > 0
@@ -725,8 +725,8 @@ def _reaches(centre: tuple[float, float], angle: float, length: float, point: tu
     return math.hypot(px - run * ux, py - run * uy) <= within
 
 
-def _turn(a: float, b: float) -> float:
-    """The angle between two directions (radians), 0 to π."""
+def _turn(a: Any, b: Any) -> Any:
+    """The angle between two directions (radians), 0 to π (of arrays too, element by element)."""
     return abs((a - b + math.pi) % (2 * math.pi) - math.pi)
 
 
@@ -759,12 +759,14 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     one of the scene found, if either was."""
     if profile is not None:
         return _parse(image_bgr, scene(profile))
+    grey = None
     if image_bgr.ndim == 3:
-        look = glimpse(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (scene(), scene(PAINTED)))
+        grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)     # the first look's, and the sewer's (no wrench look)
+        look = glimpse(grey, (scene(), scene(PAINTED)))
         if -1.0 < look < GLIMPSE_LEAST:
             raise NoBoardFound(f"neither valves scene (sewer, painted) is in the image (best likeness {look:.2f})")
     try:
-        return _parse(image_bgr, scene())
+        return _parse(image_bgr, scene(), grey)
     except NoBoardFound as sewer:
         try:
             return _parse(image_bgr, scene(PAINTED))
@@ -772,11 +774,13 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
             raise (sewer if "is not in the image" in str(painted) else painted) from None
 
 
-def _parse(image_bgr: np.ndarray, sc: Scene) -> Parse:
-    """``parse`` with one scene."""
+def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None) -> Parse:
+    """``parse`` with one scene (``grey``: the picture in grey, when at hand; used only for
+    a scene without a wrench look, whose ``_grey`` it is)."""
     if image_bgr.ndim != 3:
         raise NoBoardFound("not a colour image")
-    grey = _grey(image_bgr, wrenches=sc.work is not None)
+    wrenches = sc.work is not None
+    grey = _grey(image_bgr, wrenches) if grey is None or wrenches else grey
     where = Placement(0, 0, 0, -1.0)
     for part in sc.parts:       # the next part when a crop may have cut this one: the best
         found = locate(grey, sc, part)
