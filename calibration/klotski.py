@@ -71,7 +71,7 @@ def _from_board(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[s
     want = board.relabelled()
     t = want.piece(want.target)
     target = [t.height, t.width]
-    longest = max(max(p.height, p.width) for p in want.pieces)
+    longest = max(p.length for p in want.pieces)
     found = first_reading([*main_colours(image), None],
                           lambda colour: parse(image, trial(None if colour is None else rgb(colour), target, longest)),
                           want.to_text(), "neither a colour of the screenshot nor the pieces' edges read as the given board")
@@ -152,7 +152,7 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
         scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
         data["work_pitch"] = round(float(px) * scale, 2)
         data["grid"] = [board.rows, board.cols]
-        data["longest_piece"] = max(max(p.height, p.width) for p in board.pieces)
+        data["longest_piece"] = max(p.length for p in board.pieces)
         look = look_of(image, found, scale)
         if look is not None:
             data["side_look"] = look.to_json()

@@ -97,6 +97,11 @@ class Piece:
     def shape(self) -> tuple[int, int]:
         return (self.height, self.width)
 
+    @property
+    def length(self) -> int:
+        """Its longer side, in cells."""
+        return max(self.height, self.width)
+
     def cells(self) -> list[tuple[int, int]]:
         return [(self.row + r, self.col + c) for r in range(self.height) for c in range(self.width)]
 

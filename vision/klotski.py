@@ -203,7 +203,7 @@ def from_reading(reading: Reading, target_shape: list[int] | None = None, emptie
     ``longest`` cells."""
     g = reading.grid
     pieces = [Piece(f"p{i}", r, c, h, w) for i, (r, c, h, w) in enumerate(reading.sizes)]
-    if max(max(p.height, p.width) for p in pieces) > longest:
+    if max(p.length for p in pieces) > longest:
         raise NoBoardFound(f"a piece longer than {longest} cells: two pieces whose side was missed?")
     empty = g.rows * g.cols - sum(p.height * p.width for p in pieces)
     if empties is not None and empty != empties:
