@@ -17,7 +17,7 @@ from puzzlepilot.practice.onestroke import new_level
 from puzzlepilot.scenes.onestroke import render_phone
 from solvers.onestroke import Board, solve, validate
 from tests.display import PRACTICE_TITLE, practice_board, puzzlepilot, run_puzzlepilot, xdotool
-from tests.test_live import FakeHints, FakeSource
+from tests.live.test_loop import FakeHints, FakeSource
 from vision.onestroke import parse
 
 GAME = get("onestroke")

@@ -13,12 +13,11 @@ import numpy as np
 import pytest
 
 from solvers.onestroke import validate
-from tests.display import TkWindow, puzzlepilot, wait_for_pixels
+from tests.display import REPO, TkWindow, puzzlepilot, wait_for_pixels
 from vision.capture import Rect
 from vision.common import Parse, load_image
 from vision.onestroke import parse
 
-REPO = Path(__file__).resolve().parents[1]
 LEVEL = REPO / ".." / "shared" / "real" / "onestroke" / "level643.png"
 SCALE = 0.4            # 1080×1920 → 432×768, inside the 1280×800 Xvfb screen
 TITLE = "one-stroke level 643"

@@ -14,7 +14,7 @@ import pytest
 from overlay.actions import Drag, Key
 from overlay.driver import Driver, DriverStopped
 from tests.overlay.test_driver import button_pressed, mouse_events
-from tests.test_live_faults import close_while_running
+from tests.live.test_faults import close_while_running
 from vision.capture import CaptureError, Rect, find_windows, window_source
 
 DESKTOPS = ("bare", "openbox", "openbox+picom")

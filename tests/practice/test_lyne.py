@@ -4,16 +4,13 @@ over-fill a hub; the level is solved when validate accepts every path, and the p
 what the vision reads."""
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from overlay.lyne import plan
 from puzzlepilot.practice import boards
 from puzzlepilot.practice.lyne import VIEW, level_from_text, new_level
 from solvers.lyne import solve
+from tests.display import puzzlepilot
 from vision.lyne import parse
 
 
@@ -108,16 +105,11 @@ def test_every_allowed_size_makes_a_level(size):
     assert level.board.rows <= size[0] and level.board.cols <= size[1] and solve(level.board).solved
 
 
-def _puzzlepilot(*argv: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "puzzlepilot", *argv], cwd=Path(__file__).resolve().parents[1],
-                            text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
 def test_the_live_loop_reads_and_plays_two_practice_levels(display: str) -> None:
-    practice = _puzzlepilot("practice", "lyne", "--seed", "3", "--levels", "2", "--log", "--at", "30,30")
+    practice = puzzlepilot("practice", "lyne", "--seed", "3", "--levels", "2", "--log", "--at", "30,30")
     try:
         assert practice.stdout.readline().startswith("level 1:")
-        player = _puzzlepilot("live", "--game", "lyne", "--window", "puzzlepilot practice",
+        player = puzzlepilot("live", "--game", "lyne", "--window", "puzzlepilot practice",
                               "--play", "--speed", "2", "--levels", "2")
         out, err = player.communicate(timeout=90)
         assert player.returncode == 0, err
