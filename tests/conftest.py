@@ -1,23 +1,30 @@
-"""Shared fixtures: ``display`` starts one Xvfb for the whole session.
+"""Shared fixtures: ``display`` starts one Xvfb for the whole session; ``desktop`` runs a test
+on it bare, under a window manager and under a compositor.
 
 Display tests skip only when Xvfb or tkinter is not installed (saying which), and are marked ``display`` on their
 own. pyautogui binds ``DISPLAY`` at import, so display tests import it inside the test,
 after this fixture has run.
+
+Each game of the registry is a marker too (``pytest -m lyne``): a test carries it when
+the game's name is a word of its file's path or of its name (parameters included).
 """
 from __future__ import annotations
 
+import importlib
 import os
-import select
+import re
 import shutil
-import subprocess
-import time
 from typing import Callable, Iterator
 
 import pytest
 from hypothesis import settings
 
-from tests.display import TkWindow
+from puzzlepilot.games import GAMES
+from tests.display import DESKTOPS, TkWindow
+from tests.display import desktop as desktop_running
 from vision.capture import Rect
+
+SCREEN = (1280, 800)
 
 # CI runs the same examples every time (a red run is reproducible, and random exploration
 # belongs to developers' runs); elsewhere hypothesis explores afresh.
@@ -26,59 +33,44 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    for game in GAMES.values():
+        config.addinivalue_line("markers", f"{game.name}: a test of {game.title} (the name is a word of its path or name)")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that uses the display is marked ``display`` (``-m "not display"`` skips them)."""
+    """Every test that uses the display is marked ``display`` (``-m "not display"`` skips
+    them); every test whose path or name has a game's name as a word is marked with it."""
     for item in items:
         if "display" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.display)
-
-
-def _start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
-    read_end, write_end = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x800x24",
-                             "-nolisten", "tcp"], pass_fds=(write_end,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_end)
-    # Read the display number up to the newline before closing the pipe: closing early kills Xvfb.
-    number, deadline = b"", time.monotonic() + 10
-    try:
-        while not number.endswith(b"\n"):
-            if not select.select([read_end], [], [], max(0.0, deadline - time.monotonic()))[0]:
-                break
-            chunk = os.read(read_end, 16)
-            if not chunk:
-                break
-            number += chunk
-    finally:
-        os.close(read_end)
-    if not number.strip():
-        proc.kill()
-        proc.wait()
-        pytest.fail("Xvfb did not report a display number")
-    return proc, f":{number.decode().strip()}"
+        for game in GAMES.keys() & set(re.split(r"[^a-z0-9]+", item.nodeid.lower())):
+            item.add_marker(game)
 
 
 @pytest.fixture(scope="session")
-def display(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A private Xvfb screen (1280×800) as DISPLAY, with an empty XAUTHORITY file."""
+def display() -> Iterator[str]:
+    """A private Xvfb screen (1280×800) as DISPLAY for the session: the one Xvfb starter the
+    demo and the benchmarks use too (``puzzlepilot.demo.private_display``)."""
     if shutil.which("Xvfb") is None:
         pytest.skip("Xvfb is not installed (Debian/Ubuntu: apt-get install xvfb)")
     try:
-        import tkinter  # noqa: F401  (every window here is Tk)
+        importlib.import_module("tkinter")      # every window here is Tk
     except ImportError:
         pytest.skip("tkinter is not installed (Debian/Ubuntu: apt-get install python3-tk)")
-    proc, name = _start_xvfb()
-    auth = tmp_path_factory.mktemp("xvfb") / "Xauthority"
-    auth.touch()
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("DISPLAY", name)
-        env.setenv("XAUTHORITY", str(auth))
+    from puzzlepilot.demo import private_display
+
+    with private_display(SCREEN) as name, pytest.MonkeyPatch.context() as env:
         env.setenv("XDG_SESSION_TYPE", "x11")
-        try:
-            yield name
-        finally:
-            proc.terminate()
-            proc.wait(timeout=5)
+        yield name
+
+
+@pytest.fixture(params=DESKTOPS)
+def desktop(request: pytest.FixtureRequest, display: str) -> Iterator[str]:
+    """The session's Xvfb as it is, or with a window manager (and compositor) running for
+    the test: one run per kind of desktop (``tests.display.desktop``)."""
+    with desktop_running(request.param) as kind:
+        yield kind
 
 
 @pytest.fixture

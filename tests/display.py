@@ -1,4 +1,8 @@
-"""Helpers for tests on an X display (the ``display`` fixture in conftest starts Xvfb).
+"""Helpers for tests on an X display (the ``display`` fixture in conftest starts Xvfb, the
+``desktop`` fixture adds a window manager and compositor with :func:`desktop`).
+
+Tests wait for conditions, never for fixed times: :func:`wait_until` polls one with a
+deadline, :class:`Lines` lets a test wait for a line a subprocess prints.
 
 :class:`TkWindow` runs a plain Tk window in a helper process, so its events are handled
 while the test drives pyautogui or the overlay in this one. It reports its mouse and key
@@ -8,6 +12,7 @@ canvas, ``image PATH`` a PNG shown at the canvas's top left) on stdin.
 from __future__ import annotations
 
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -15,11 +20,14 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import IO, Callable, Iterator, TypeVar
 
 import numpy as np
+import pytest
 
 from vision.capture import Rect
+
+T = TypeVar("T")
 
 WINDOW_SCRIPT = r"""
 import sys, tkinter as tk
@@ -130,6 +138,56 @@ class TkWindow:
         self._proc.wait()
 
 
+def wait_until(condition: Callable[[], T], what: str, timeout: float = 5.0, every: float = 0.02) -> T:
+    """Poll ``condition`` until it returns something true, and return that; an
+    AssertionError saying ``what`` was awaited when ``timeout`` seconds pass first."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        assert time.monotonic() < deadline, f"waited {timeout:g} s for {what}"
+        time.sleep(every)
+    return value
+
+
+class Lines:
+    """A subprocess's output lines (without their newlines), read by a thread as they come,
+    so a test can wait for the one that says what it waits for."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.lines: list[str] = []
+        self._news = threading.Condition()
+        self._ended = False
+        self._reader = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._reader.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            with self._news:
+                self.lines.append(line.rstrip("\n"))
+                self._news.notify_all()
+        with self._news:
+            self._ended = True
+            self._news.notify_all()
+
+    def wait_for(self, match: Callable[[str], bool], timeout: float = 10.0, after: int = 0) -> str | None:
+        """The first line from the ``after``-th on (already read or coming) that matches;
+        None when the output ends or ``timeout`` seconds pass first (the caller's
+        assertions on :attr:`lines` then say what came instead)."""
+        deadline = time.monotonic() + timeout
+        with self._news:
+            while True:
+                found = next((line for line in self.lines[after:] if match(line)), None)
+                left = deadline - time.monotonic()
+                if found is not None or self._ended or left <= 0:
+                    return found
+                self._news.wait(left)
+
+    def join(self, timeout: float = 10.0) -> list[str]:
+        """Every line, once the output has ended (the process closed it or exited)."""
+        self._reader.join(timeout)
+        assert not self._reader.is_alive(), f"the output did not end within {timeout:g} s"
+        return self.lines
+
+
 def wait_for_pixels(grab: Callable[[], np.ndarray], ok: Callable[[np.ndarray], bool],
                     timeout: float = 3.0) -> np.ndarray:
     """Grab until ``ok(image)`` (mapped is not yet drawn); the last image either way."""
@@ -226,24 +284,87 @@ def run_puzzlepilot(*argv: str, timeout: float = 60) -> tuple[int, str, str]:
 def wait_for_window(title: str, timeout: float = 5.0) -> None:
     from vision.capture import find_windows
 
-    deadline = time.monotonic() + timeout
-    while not find_windows(title):
-        assert time.monotonic() < deadline, f"no window {title!r}"
-        time.sleep(0.05)
+    wait_until(lambda: find_windows(title), f"a window {title!r}", timeout, every=0.05)
 
 
 @contextmanager
 def practice_board(*argv: str) -> Iterator[list[str]]:
     """``puzzlepilot practice ARGV --log`` shown on the display for the block; yields the
-    list that gets the board's log lines (after its first) once the block ends."""
+    list that gets the board's log lines (after its first) once the block ends. With
+    ``--levels N`` the block is to solve them all: its end waits for the board to log
+    ``solved level N`` (a player may be gone before the board has handled its last move)."""
     log: list[str] = []
     practice = puzzlepilot("practice", *argv, "--log")
+    lines = Lines(practice.stdout)
+    Lines(practice.stderr)      # drained as it fills, so the board never blocks on it
     try:
-        assert practice.stdout.readline().startswith("level 1:")
+        assert (lines.wait_for(lambda _: True) or "").startswith("level 1:"), lines.lines
         wait_for_window(PRACTICE_TITLE)
         yield log
-        time.sleep(0.3)     # the board's own log line for the last level
+        if "--levels" in argv:
+            last = f"solved level {argv[argv.index('--levels') + 1]}"
+            lines.wait_for(lambda line: line == last)   # if it never comes, the caller's check of the log says so
     finally:
         practice.terminate()
-        out, _ = practice.communicate(timeout=10)
-        log.extend(out.splitlines())
+        practice.wait(timeout=10)
+        log.extend(lines.join()[1:])
+
+
+def _wm_running() -> bool:
+    """A window manager has taken the screen over: the root names its EWMH check window,
+    and that window exists and names itself (a manager that has gone leaves neither)."""
+    from Xlib import X, display, error
+
+    screen = display.Display()
+    try:
+        check = screen.intern_atom("_NET_SUPPORTING_WM_CHECK")
+        named = screen.screen().root.get_full_property(check, X.AnyPropertyType)
+        if named is None:
+            return False
+        try:
+            own = screen.create_resource_object("window", named.value[0]).get_full_property(check, X.AnyPropertyType)
+        except error.BadWindow:
+            return False
+        return own is not None and own.value[0] == named.value[0]
+    finally:
+        screen.close()
+
+
+def _compositor_running() -> bool:
+    """A compositing manager runs: it owns the screen's ``_NET_WM_CM_S0`` selection."""
+    from Xlib import X, display
+
+    screen = display.Display()
+    try:
+        return screen.get_selection_owner(screen.intern_atom("_NET_WM_CM_S0")) != X.NONE
+    finally:
+        screen.close()
+
+
+DESKTOPS = ("bare", "openbox", "openbox+picom")
+_DESKTOP_PROGRAMS = {"openbox": (["openbox"], _wm_running, "openbox to manage the screen"),
+                     "picom": (["picom", "--backend", "xrender"], _compositor_running, "picom to composite the screen")}
+
+
+@contextmanager
+def desktop(kind: str) -> Iterator[str]:
+    """The display as it is (``bare``), or with a window manager (``openbox``) and a
+    compositor (``openbox+picom``) running for the block, each waited for until it has taken
+    the screen over; skips the test when one is not installed."""
+    programs = [] if kind == "bare" else kind.split("+")
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed")
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        for program in programs:
+            argv, running, what = _DESKTOP_PROGRAMS[program]
+            proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            started.append(proc)
+            wait_until(lambda: running() or proc.poll() is not None, what)
+            assert proc.poll() is None, f"{program} exited at once ({proc.returncode})"
+        yield kind
+    finally:
+        for proc in reversed(started):
+            proc.terminate()
+            proc.wait(timeout=5)

@@ -3,11 +3,9 @@ mid-play, on bare Xvfb and under a window manager (openbox, and openbox with the
 compositor), whose title bars shift client areas."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 import threading
 import time
-from typing import Iterator
 
 import pytest
 
@@ -16,28 +14,6 @@ from overlay.driver import Driver, DriverStopped
 from tests.overlay.test_driver import button_pressed, mouse_events
 from tests.live.test_faults import close_while_running
 from vision.capture import CaptureError, Rect, find_windows, window_source
-
-DESKTOPS = ("bare", "openbox", "openbox+picom")
-
-
-@pytest.fixture(params=DESKTOPS)
-def desktop(request: pytest.FixtureRequest, display: str) -> Iterator[str]:
-    """The session's Xvfb as it is, or with a window manager (and compositor) running for
-    the test."""
-    programs = [] if request.param == "bare" else request.param.split("+")
-    missing = [p for p in programs if shutil.which(p) is None]
-    if missing:
-        pytest.skip(f"{', '.join(missing)} not installed")
-    started = []
-    for program in programs:
-        argv = ["picom", "--backend", "xrender"] if program == "picom" else [program]
-        started.append(subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        time.sleep(0.8)   # the window manager takes the screen over
-        assert started[-1].poll() is None, f"{program} exited at once"
-    yield request.param
-    for proc in reversed(started):
-        proc.terminate()
-        proc.wait(timeout=5)
 
 
 @pytest.fixture
