@@ -8,8 +8,8 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from calibration.profile import ProfileError
 from vision.common import NoBoardFound, Parse
+from vision.profile import ProfileError
 
 
 def moved(found: Parse, dx: int, dy: int) -> Parse:

@@ -33,11 +33,11 @@ import cv2
 import numpy as np
 
 from calibration.common import first_reading, moved, rgb, square
-from calibration.profile import Profile, ProfileError
 from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import board_regions, fit_grid, main_colours, parse, piece_rects
 from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
+from vision.profile import Profile, ProfileError
 
 KINDS: tuple[str, ...] = ("an empty cell", "the target piece")
 

@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from calibration.common import first_reading, moved, rgb, square
-from calibration.profile import Profile, ProfileError
 from solvers.lyne import Board
 from vision.common import NoBoardFound, Parse
 from vision.lyne import parse
+from vision.profile import Profile, ProfileError
 
 KINDS: tuple[str, ...] = ("the background (an empty spot of the game)",)
 COMMON_COLOURS = 8

@@ -21,10 +21,10 @@ import cv2
 import numpy as np
 
 from calibration.common import moved, rgb, square
-from calibration.profile import ProfileError
 from solvers.onestroke import Board
 from vision.common import NoBoardFound, Parse
 from vision.onestroke import WORK_SIZE, Lattice, Look, central, looked_grids, read, refine, signature
+from vision.profile import ProfileError
 
 KINDS: tuple[str, ...] = ("an unvisited cell", "the cat")
 TRIAL_TOLERANCES = (24, 36, 48)     # a dominant colour is a bin's median: allow for its spread

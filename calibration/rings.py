@@ -41,9 +41,9 @@ import cv2
 import numpy as np
 
 from calibration.common import pick_numbers, read_picks_file, rgb
-from calibration.profile import ProfileError
 from solvers.rings import EMPTY, RINGS, SLICES, Board
 from vision.common import NoBoardFound
+from vision.profile import ProfileError
 from vision.rings import (EMPTY_FLOOR, RING_PX, SAME_TILE, SLICE_PX, Arena, arena_at, cell_patches, check_solvable,
                           distances, excess, find_arena, greys, read_budget, unwarp)
 from vision.rings_camera import (WORK, CameraLook, CellsRefused, HSVRange, _bands, _mask_blue, in_range,

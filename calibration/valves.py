@@ -30,8 +30,9 @@ from typing import Any
 import numpy as np
 
 from calibration.common import pick_numbers, read_picks_file
-from calibration.profile import ProfileError
 from solvers.valves import Board
+from vision.profile import ProfileError
+from vision.valves import crop_square
 
 KINDS: tuple[str, ...] = ()     # what to click depends on the graph: see ``kinds``
 WHEEL_TO_CROP = 2.3             # a valve crop's side, in wheel radii
@@ -86,15 +87,6 @@ def read_picks(path: Path, board: Board) -> tuple[tuple[int, int, int, int], dic
     fx, fy = clicks[f"valve {board.valves[0]}"]
     clicks[f"the rim of valve {board.valves[0]}"] = (fx + rx - ax, fy + ry - ay)
     return box, clicks  # type: ignore[return-value]   (tuples of 4 and of 2 numbers, checked above)
-
-
-def crop_square(image: np.ndarray, centre: tuple[float, float], size: int) -> np.ndarray | None:
-    """The size×size square centred on a point (pixel ``size // 2`` on it), or None when
-    it does not fit in the image."""
-    x, y = round(centre[0]) - size // 2, round(centre[1]) - size // 2
-    if x < 0 or y < 0 or x + size > image.shape[1] or y + size > image.shape[0]:
-        return None
-    return image[y:y + size, x:x + size].copy()
 
 
 def build(image: np.ndarray, board: Board, region: tuple[int, int, int, int],

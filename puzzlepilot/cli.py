@@ -50,7 +50,7 @@ class IO:
 # errors, so it need not import them to catch them (see expected_errors).
 EXPECTED = (
     "puzzlepilot.cli:UsageError", "solvers.common:BoardError", "vision.common:ImageError",
-    "vision.common:NoBoardFound", "puzzlepilot.games:UnknownGame", "calibration.profile:ProfileError",
+    "vision.common:NoBoardFound", "puzzlepilot.games:UnknownGame", "vision.profile:ProfileError",
     "vision.capture:CaptureError",
 )
 

@@ -14,6 +14,7 @@ import json
 
 from calibration import profile as profiles
 from puzzlepilot.cli import IO, UsageError
+from vision.profile import Profile
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -27,7 +28,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
         if not found:
             io.out(f"no profiles in {profiles.profiles_dir()}")
         for name, prof in found:
-            io.out(f"{name:24} {prof.game:10} {prof.folder}" if isinstance(prof, profiles.Profile)
+            io.out(f"{name:24} {prof.game:10} {prof.folder}" if isinstance(prof, Profile)
                    else f"{name:24} {'(broken)':10} {prof}")
         return 0
     if not args.name:

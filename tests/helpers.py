@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pytest
 
-from calibration.profile import Profile, ProfileError
+from vision.profile import Profile, ProfileError
 from puzzlepilot.cli import main
 
 

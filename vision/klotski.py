@@ -52,6 +52,7 @@ from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
 from vision.components import components, largest
 from vision.klotski_grid import LEAN_MIN, GridGuess, Reading, SideLook, lean, parse_grid
+from vision.profile import Profile, ProfileError
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
 MIN_CONFIDENCE = 0.6
@@ -156,10 +157,8 @@ def upright(image: np.ndarray, read: Callable[[np.ndarray], Parse], refusal: NoB
     return Parse(found.game, found.board, found.confidence, cells, {**found.geometry, "turned": round(angle, 2)})
 
 
-def side_look(profile: Any) -> SideLook | None:
+def side_look(profile: Profile) -> SideLook | None:
     """The profile's learned look of the pieces' sides (``side_look``), if it has one."""
-    from calibration.profile import ProfileError
-
     data = profile.get("side_look", dict, None)
     try:
         return None if data is None else SideLook.from_json(data)
@@ -167,20 +166,18 @@ def side_look(profile: Any) -> SideLook | None:
         raise ProfileError(f"profile {profile.name}: field 'side_look': {exc}") from None
 
 
-def longest_piece(profile: Any) -> int:
+def longest_piece(profile: Profile | None) -> int:
     """The longest piece (cells) a reading by edges may have: the profile's
     ``longest_piece``, else LONGEST_PIECE. Stress runs of real apps' tiles in random
     layouts read 1×3 and 1×4 pieces, a 1×2 joined with its neighbour across a side
     whose frame one tile lacked; no classic piece is longer than 2."""
     value = LONGEST_PIECE if profile is None else profile.get("longest_piece", int, LONGEST_PIECE)
     if value < 1:
-        from calibration.profile import ProfileError
-
         raise ProfileError(f"profile {profile.name}: field 'longest_piece' must be a whole number above 0")
     return value
 
 
-def grid_hint(profile: Any, width: int, shape: tuple[int, ...]) -> GridGuess | None:
+def grid_hint(profile: Profile, width: int, shape: tuple[int, ...]) -> GridGuess | None:
     """Where the profile's screenshot had its grid (``region``), scaled to a picture
     ``width`` px wide: the same app at another size shows it there again."""
     region, share = profile.get("region", list, None), profile.positive("pitch_share")
@@ -188,8 +185,6 @@ def grid_hint(profile: Any, width: int, shape: tuple[int, ...]) -> GridGuess | N
         return None
     if len(region) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                                    for v in region) or min(region[2:]) <= 0:
-        from calibration.profile import ProfileError
-
         raise ProfileError(f"profile {profile.name}: field 'region' must be [x, y, w, h] with w and h above 0")
     k = width * share / (region[2] / shape[1])      # this picture's width over the screenshot's
     return GridGuess(region[0] * k, region[1] * k, region[2] * k / shape[1], region[3] * k / shape[0],

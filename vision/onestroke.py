@@ -45,6 +45,7 @@ import numpy as np
 
 from solvers.onestroke import Board, adjacent, reach
 from vision.common import NoBoardFound, Parse
+from vision.profile import Profile, ProfileError
 
 WORK_SIZE = 512           # longest side of the reduced image the lattice is found in
 GREY_TOLERANCE = 12       # how far (grey levels) a cell pixel may stray from the cell grey
@@ -74,11 +75,9 @@ class Look:
         return cv2.inRange(image, low, high)
 
 
-def look_of(profile: Any) -> Look:
+def look_of(profile: Profile) -> Look:
     """The look a one-stroke profile teaches; ProfileError naming the field when a field
     is missing or malformed."""
-    from calibration.profile import ProfileError
-
     profile.expect_game("onestroke")
     cell = profile.colour("cell_rgb")
     tolerance = profile.get("tolerance", int)

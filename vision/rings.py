@@ -41,6 +41,7 @@ import numpy as np
 
 from solvers.rings import DEFAULT_BUDGET, RINGS, SLICES, Board
 from vision.common import NoBoardFound, Parse
+from vision.profile import Profile, ProfileError
 
 REDUCED = 480            # longest side of the image the circle search runs on
 RING_PX, SLICE_PX = 24, 32   # size of one unwarped cell
@@ -648,11 +649,9 @@ def check_keymap(keymap: Any) -> dict[str, Any]:
     return keymap
 
 
-def profile_keymap(profile: Any) -> dict[str, Any] | None:
+def profile_keymap(profile: Profile) -> dict[str, Any] | None:
     """The key map a rings profile carries (field ``keymap``), checked field by field; None
     when the profile has none."""
-    from calibration.profile import ProfileError
-
     if profile.game != "rings":
         raise ProfileError(f"profile {profile.name}: field 'game' is {profile.game!r}, not 'rings'")
     keymap = profile.get("keymap", dict, None)
@@ -693,18 +692,14 @@ class Look:
         return math.sqrt(max(self.empty_distance, EMPTY_FLOOR) * self.enemy_distance)
 
 
-def _number(profile: Any, key: str, low: float, high: float) -> float:
-    from calibration.profile import ProfileError
-
+def _number(profile: Profile, key: str, low: float, high: float) -> float:
     value = float(profile.get(key, (int, float)))
     if not low <= value <= high:
         raise ProfileError(f"profile {profile.name}: field {key!r} must be {low} to {high}, not {value}")
     return value
 
 
-def _shares(profile: Any, key: str, count: int, low: float, high: float) -> list[float]:
-    from calibration.profile import ProfileError
-
+def _shares(profile: Profile, key: str, count: int, low: float, high: float) -> list[float]:
     values = profile.get(key, list)
     if len(values) != count or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and low <= v <= high
                                        for v in values):
@@ -712,11 +707,9 @@ def _shares(profile: Any, key: str, count: int, low: float, high: float) -> list
     return [float(v) for v in values]
 
 
-def look_of(profile: Any) -> Look | None:
+def look_of(profile: Profile) -> Look | None:
     """The look a rings profile teaches, or None when it teaches none (a key map only);
     ProfileError naming the field when one is missing or malformed."""
-    from calibration.profile import ProfileError
-
     if not any(key in profile.data for key in LOOK_FIELDS):
         return None
     radii = _shares(profile, "ring_radii", RINGS + 1, 0.05, 1.0)

@@ -42,6 +42,7 @@ import numpy as np
 
 from solvers.rings import RINGS, SLICES
 from vision.common import NoBoardFound
+from vision.profile import Profile, ProfileError
 from vision.rings import Arena, decide
 
 WORK = 480              # longest side the camera reader works at
@@ -781,10 +782,8 @@ def read_camera(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena, floa
     return scaled(arena, 1.0 / k), arena_conf, taken, cell_conf
 
 
-def _hsv_range(profile: Any, value: Any, key: str) -> HSVRange:
+def _hsv_range(profile: Profile, value: Any, key: str) -> HSVRange:
     """An HSV range of a profile's ``camera_look`` (field ``key``); ProfileError naming it when malformed."""
-    from calibration.profile import ProfileError
-
     tops = (179, 255, 255)
     if not (isinstance(value, list) and len(value) == 2 and all(
             isinstance(end, list) and len(end) == 3 and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= t
@@ -795,11 +794,9 @@ def _hsv_range(profile: Any, value: Any, key: str) -> HSVRange:
     return (tuple(value[0]), tuple(value[1]))        # type: ignore[return-value]
 
 
-def camera_look_of(profile: Any) -> CameraLook | None:
+def camera_look_of(profile: Profile) -> CameraLook | None:
     """The camera look a rings profile teaches (field ``camera_look``), or None when it
     teaches none; ProfileError naming the field when one is missing or malformed."""
-    from calibration.profile import ProfileError
-
     look = profile.get("camera_look", dict, None)
     if look is None:
         return None

@@ -1,8 +1,8 @@
 """Valves (Machinarium): find the known scene in a screenshot and read which valves are shut.
 
 The valve puzzle is one fixed picture, so its graph and valve positions come from a
-calibration profile (``calibration/profile.py``; the shipped one is our own sewer scene,
-``puzzlepilot/data/valves/sewer``). A valves profile's ``profile.json`` holds::
+calibration profile (``vision/profile.py``; the shipped one is our own sewer scene,
+``vision/data/valves/sewer``). A valves profile's ``profile.json`` holds::
 
     {"version": 1, "game": "valves", "name": "sewer",
      "graph": "inlet: X/outlet: Y/wrenches: 3/X G/...",      # board text, GAMES.md §5
@@ -71,8 +71,9 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.valves import Board
 from vision.common import NoBoardFound, Parse
+from vision.profile import Profile, ProfileError, read_folder
 
-SHIPPED = Path(__file__).resolve().parent.parent / "puzzlepilot" / "data" / "valves" / "sewer"
+SHIPPED = Path(__file__).resolve().parent / "data" / "valves" / "sewer"
 PAINTED = SHIPPED.parent / "painted"    # our painted panel (``scenes.valves.render_panel``)
 COARSE_WIDTH = 96           # template width of the coarse scale sweep (drawn scenes) …
 COARSE_PAINTED = 64         # … and for red wrench profiles (painted panels, blurry photos)
@@ -182,9 +183,19 @@ class Placement:
         return (self.x + p[0] * self.scale, self.y + p[1] * self.scale)
 
 
-def scene(profile: Any = None) -> Scene:
+def crop_square(image: np.ndarray, centre: tuple[float, float], size: int) -> np.ndarray | None:
+    """The size×size square centred on a point (pixel ``size // 2`` on it), or None when
+    it does not fit in the image."""
+    x, y = round(centre[0]) - size // 2, round(centre[1]) - size // 2
+    if x < 0 or y < 0 or x + size > image.shape[1] or y + size > image.shape[0]:
+        return None
+    return image[y:y + size, x:x + size].copy()
+
+
+def scene(profile: Profile | Path | None = None) -> Scene:
     """The scene a profile (or a profile folder) describes (None: the shipped sewer);
-    ProfileError naming the field when it is not a valid valves profile."""
+    ProfileError naming the field when it is not a valid valves profile. Built from the
+    profile's folder and kept while its profile.json is unchanged."""
     folder = SHIPPED if profile is None else Path(getattr(profile, "folder", profile))
     stamp = (folder / "profile.json").stat().st_mtime_ns if (folder / "profile.json").is_file() else 0
     return _scene(str(folder), stamp)
@@ -192,10 +203,7 @@ def scene(profile: Any = None) -> Scene:
 
 @functools.lru_cache(maxsize=8)
 def _scene(folder: str, stamp: int) -> Scene:
-    from calibration.profile import ProfileError, load
-    from calibration.valves import crop_square
-
-    prof = load(folder)
+    prof = read_folder(Path(folder))
     where = f"profile {prof.name}"
     if prof.game != "valves":
         raise ProfileError(f"{where}: field 'game' is {prof.game!r}, not 'valves'")

@@ -23,7 +23,7 @@ from calibration import klotski as klotski_learner
 from calibration import lyne as lyne_learner
 from calibration import onestroke as onestroke_learner
 from calibration import rings as rings_learner
-from calibration.profile import Profile, save
+from calibration.profile import save
 from puzzlepilot.bench import Bench, summary
 from puzzlepilot.scenes import klotski as klotski_scene
 from puzzlepilot.scenes import lyne as lyne_scene
@@ -35,6 +35,7 @@ from solvers.lyne import Board as LyneBoard
 from solvers.onestroke import Board, generate, solve
 from solvers.rings import generate as rings_board
 from vision import klotski, lyne, onestroke, rings
+from vision.profile import Profile
 
 SHOT = Board.from_text("##S##\n#.###\n#####\n##.##")
 PHONES = ((360, 640), (720, 1280), (1080, 1920))

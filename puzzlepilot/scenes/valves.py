@@ -7,7 +7,7 @@ An open valve has a brass rim with its spokes upright (+); a closed one a red ri
 spokes turned (×). The picture is 960×600 at scale 1; every size is drawn, not resized,
 so small scenes stay crisp. ``profile_data`` is the scene's profile (the reference
 picture with every valve open, the valve positions, open and closed valve crops), shipped
-in ``puzzlepilot/data/valves/sewer`` (a test keeps the two equal; after changing the scene,
+in ``vision/data/valves/sewer`` (a test keeps the two equal; after changing the scene,
 write it again with ``calibration.profile.save(*profile_data(), folder)``);
 ``fixture_cases`` builds the vision's regression set.
 """
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.valves import crop_square
 from puzzlepilot.scenes import FixtureCase
 from puzzlepilot.scenes.onestroke import embed
 from puzzlepilot.scenes.paint import bgr, noise_photo, render_desktop, rounded_rect, shade, shapes_scene
 from solvers.valves import Board
+from vision.valves import crop_square
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -477,7 +477,7 @@ def panel_picks() -> dict[str, object]:
 
 
 def panel_profile_data() -> tuple[dict[str, object], dict[str, np.ndarray]]:
-    """The painted panel's profile, shipped in ``puzzlepilot/data/valves/painted``: what
+    """The painted panel's profile, shipped in ``vision/data/valves/painted``: what
     ``calibrate valves`` makes of the open panel and ``panel_picks`` (a test keeps the
     two equal; after changing the panel, write it again with
     ``calibration.profile.save(*panel_profile_data(), folder)``)."""

@@ -10,11 +10,11 @@ import pytest
 
 from calibration import klotski as learner
 from calibration import profile as profiles
-from calibration.profile import ProfileError
 from puzzlepilot.scenes.klotski import STYLES, render
 from puzzlepilot.scenes.paint import render_desktop
 from solvers.klotski import Board, generate
 from vision.klotski import parse
+from vision.profile import Profile, ProfileError
 from tests.helpers import run_cli as run
 
 CELL = 60
@@ -27,7 +27,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "store"
 
 
-def calibrated(tmp_path: Path, style: str) -> profiles.Profile:
+def calibrated(tmp_path: Path, style: str) -> Profile:
     """``calibrate klotski`` on a plain screenshot, given the board in the solver's own
     lettering (not the vision's)."""
     img, _ = render(SHOT, style=style, cell=CELL)

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from calibration.klotski import learn
-from calibration.profile import Profile, ProfileError
 from puzzlepilot.scenes.klotski import APP_STYLES, render, scrambled
 from solvers.klotski import Board, LAYOUTS, layout
 from tests.vision.test_klotski_real import SHOTS, moved_tiles, shot
 from vision.common import NoBoardFound
 from vision.klotski import from_reading, parse, side_look
 from vision.klotski_grid import GridGuess, edge_maps, read_grid
+from vision.profile import Profile, ProfileError
 
 
 def tally(readings: list[tuple[object, Board]], profile: Profile) -> dict[str, int]:

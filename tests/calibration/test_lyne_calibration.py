@@ -11,12 +11,12 @@ import pytest
 
 from calibration import lyne as learner
 from calibration import profile as profiles
-from calibration.profile import Profile, ProfileError
 from puzzlepilot.cli import main
 from puzzlepilot.scenes.lyne import PALETTES, Truth, on_desktop, render
 from solvers.lyne import Board
 from vision.common import NoBoardFound
 from vision.lyne import parse
+from vision.profile import Profile, ProfileError
 
 SHOT_BOARD = "TSD/2S2/tsd/D2T"
 WINDOW = (800, 600)

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from calibration import onestroke as learner
 from calibration import profile as profiles
-from calibration.profile import Profile, ProfileError
 from puzzlepilot.games import GAMES
 from puzzlepilot.live import Change, Watcher
 from puzzlepilot.scenes.onestroke import THEMES, crop_board, render_phone, tight
@@ -24,6 +23,7 @@ from puzzlepilot.scenes.paint import rounded_rect
 from solvers.onestroke import Board, generate, solve, validate
 from vision.common import NoBoardFound
 from vision.onestroke import look_of, parse
+from vision.profile import Profile, ProfileError
 from tests.display import calibrate_in_window
 from tests.helpers import MISSING, assert_field_refused
 from tests.helpers import run_cli as run

@@ -5,6 +5,7 @@ import pytest
 
 from calibration import profile as profiles
 from tests.helpers import run_cli as run
+from vision.profile import ProfileError
 
 
 @pytest.fixture
@@ -55,7 +56,7 @@ def test_a_failed_write_leaves_the_old_profile_intact(store, monkeypatch):
 ])
 def test_malformed_profiles_are_refused_naming_the_field(tmp_path, data, field):
     (tmp_path / "profile.json").write_text(json.dumps(data))
-    with pytest.raises(profiles.ProfileError, match=field.replace(".", r"\.")):
+    with pytest.raises(ProfileError, match=field.replace(".", r"\.")):
         profiles.load(tmp_path)
 
 

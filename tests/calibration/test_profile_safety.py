@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from calibration import profile as profiles
-from calibration.profile import ProfileError
 from puzzlepilot.scenes.klotski import render
 from solvers.klotski import generate
+from vision.profile import ProfileError
 from tests.helpers import run_cli as run
 
 

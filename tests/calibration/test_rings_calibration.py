@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from calibration import profile as profiles
 from calibration import rings as learner
-from calibration.profile import Profile, ProfileError
 from puzzlepilot.scenes.rings import KINDS, on_desktop, render
 from solvers.rings import Board, generate, validate
 from vision.common import NoBoardFound, load_image
+from vision.profile import Profile, ProfileError
 from vision.rings import RING_PX, SLICE_PX, Look, classify, look_of, parse
 from tests.display import calibrate_in_window
 from tests.helpers import MISSING, assert_field_refused

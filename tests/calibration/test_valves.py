@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from calibration.profile import ProfileError, save
+from calibration.profile import save
 from calibration.valves import build, kinds, learn
 from puzzlepilot.scenes.onestroke import embed
 from puzzlepilot.scenes.paint import render_desktop
 from puzzlepilot.scenes.valves import GRAPH, WHEEL, render_sewer
 from solvers.valves import Board
+from vision.profile import ProfileError
 from vision.valves import parse
 
 BOARD = Board.from_text(GRAPH + "/closed: D")

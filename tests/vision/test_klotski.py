@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from calibration.profile import Profile
+from vision.profile import Profile
 from puzzlepilot.scenes.klotski import APP_STYLES, LOOKS, STYLES, render, scrambled
 from puzzlepilot.scenes.paint import render_desktop
 from solvers.klotski import LAYOUTS, Board, Piece, generate, layout

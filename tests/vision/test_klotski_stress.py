@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from calibration.klotski import learn
-from calibration.profile import Profile
+from vision.profile import Profile
 from puzzlepilot.scenes.klotski import scrambled
 from solvers.klotski import Board, Piece
 from tests.vision.test_klotski_real import LABELS, SHOTS, moved_tiles, shot

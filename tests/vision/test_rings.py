@@ -158,7 +158,8 @@ def test_a_profile_key_map_rides_along_to_the_key_planner(tmp_path):
     ({"game": "rings", "keymap": {k: v for k, v in KEYMAP.items() if k != "inward"}}, "keymap.inward"),
 ])
 def test_a_bad_profile_is_refused_naming_the_field(tmp_path, data, field):
-    from calibration.profile import ProfileError, save
+    from calibration.profile import save
+    from vision.profile import ProfileError
 
     profile = save({"name": "bad", **data}, {}, tmp_path / "bad")
     with pytest.raises(ProfileError, match=field):

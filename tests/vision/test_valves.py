@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calibration.profile import ProfileError, load
+from calibration.profile import load
 from puzzlepilot.scenes.paint import noise_photo, render_desktop
 from puzzlepilot.scenes.valves import GRAPH, POINTS, SIZE, profile_data, render_sewer
 from solvers.valves import Board
 from vision.common import NoBoardFound
+from vision.profile import ProfileError
 from vision.valves import SHIPPED, parse
 
 ROOT = Path(__file__).resolve().parents[2]
