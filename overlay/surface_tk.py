@@ -6,9 +6,12 @@ never use); macOS has transparent windows (``-transparent``, the canvas painted
 """
 from __future__ import annotations
 
-import tkinter
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import tkinter
 
 KEY_COLOR = "#010203"     # Windows: the colour made transparent (never used by hints)
 

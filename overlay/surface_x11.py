@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import tkinter
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from overlay.surface import OverlayError
+
+if TYPE_CHECKING:
+    import tkinter
 
 SHAPE_BOUNDING, SHAPE_INPUT = 0, 2
 SHAPE_SET = 0
