@@ -1,11 +1,16 @@
 """The calibration window: drag a box around the board, then click one example of each
-kind. Used when the user cannot or does not want to type the board."""
+kind. Used when the user cannot or does not want to type the board.
+
+One implementation serves every desktop (Tk opens windows on X11, Windows, macOS and,
+through XWayland, Wayland); whether a window can open here is ``vision.platform``'s answer."""
 from __future__ import annotations
 
 import base64
 from typing import Any
 
 import numpy as np
+
+from vision.platform import detect
 
 Box = tuple[int, int, int, int]          # x, y, width, height in image pixels
 MAX_VIEW = (1200, 800)
@@ -17,12 +22,11 @@ class PickCancelled(Exception):
 
 def pick(image: np.ndarray, kinds: tuple[str, ...], title: str = "calibrate") -> tuple[Box, dict[str, tuple[int, int]]]:
     """Show the screenshot; return the board box and one image point per kind."""
-    import os
     import tkinter as tk
 
     import cv2
 
-    if os.name != "nt" and not os.environ.get("DISPLAY"):
+    if not detect().windows:   # only where DISPLAY is not set: Windows and macOS always open one
         raise PickCancelled("picking points on the screenshot opens a window, and there is no display "
                             "(DISPLAY is not set)")
     h, w = image.shape[:2]

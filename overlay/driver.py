@@ -15,21 +15,30 @@ before the first key the window is given the focus, and before every key it must
 have it; before the press of a drag and at every step while the button is held the window
 must still exist and be the topmost window under the pointer. Otherwise the button is
 released where it is and :class:`DriverStopped` says what happened.
+
+The live loop sees an :class:`InputDriver`, made by :func:`open_driver`. pyautogui has its
+own backend per platform (like mss); the platform parts that are ours, the guard's focus
+and window-stack checks, belong to the window lookup of each platform
+(``vision.capture.x11``, ``vision.capture.desktop``). A window gone while playing is the
+capture's CaptureError, turned into DriverStopped here.
 """
 from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from overlay.actions import Action, Click, Drag, Key, Point, action_points, describe
-from vision.capture import CaptureError, Rect, xlib_quiet
+from overlay.surface import OverlayError
+from vision.capture import CaptureError, Rect, Source, xlib_quiet
+from vision.platform import detect
 
 GLIDE_SPEED = 900.0   # px/s while dragging at speed 1
 STEP = 0.01           # s between pointer updates within a glide
 MIN_SEGMENT = 0.08    # s for the shortest drag segment at speed 1
 SETTLE = 0.05         # s a button or key is held, and between actions, at speed 1
 TOLERANCE = 2.0       # px the pointer may be off before we call it the user's move
+SPEED = 1.0           # the default speed factor
 
 
 class DriverStopped(Exception):
@@ -40,6 +49,15 @@ class DriverStopped(Exception):
 FOCUS_WAIT = 1.0      # s the window may take to get the focus once asked
 
 
+class InputDriver(Protocol):
+    """Plays actions on the screen, as the live loop asks."""
+
+    def perform(self, actions: list[Action]) -> None:
+        """Play ``actions`` in order; DriverStopped when it cannot go on."""
+        ...
+
+
+@runtime_checkable
 class WindowGuard(Protocol):
     """The game's window, asked before input is sent (``vision.capture.WindowSource``)."""
 
@@ -59,7 +77,7 @@ class Driver:
     """Performs ``overlay.actions`` on the screen (or only logs them with ``dry_run``).
     ``guard``: the game's window, checked before input is sent (see the module notes)."""
 
-    def __init__(self, window: Callable[[], Rect], *, speed: float = 1.0, dry_run: bool = False,
+    def __init__(self, window: Callable[[], Rect], *, speed: float = SPEED, dry_run: bool = False,
                  log: Callable[[str], None] = print, guard: WindowGuard | None = None) -> None:
         if not (math.isfinite(speed) and speed > 0):
             raise ValueError(f"speed must be a positive number, not {speed}")
@@ -218,3 +236,15 @@ class Driver:
             gui.mouseUp()
         finally:
             gui.FAILSAFE = failsafe
+
+
+def open_driver(source: Source, *, speed: float = SPEED, dry_run: bool = False,
+                log: Callable[[str], None] = print) -> InputDriver:
+    """The input driver for this desktop, playing inside ``source``'s rectangle and guarded
+    by its window when it is one; OverlayError where no input can be sent (a dry run sends
+    none, so it needs none)."""
+    here = detect()
+    if not (here.screen or dry_run):
+        raise OverlayError(f"no input can be sent on this desktop: {here.reason}")
+    guard = source if isinstance(source, WindowGuard) else None
+    return Driver(source.rect, speed=speed, dry_run=dry_run, log=log, guard=guard)

@@ -1,17 +1,18 @@
 """Hints on the screen: a see-through overlay over the game, or a separate window.
 
 :class:`HintOverlay` is a borderless, topmost Tk window covering the game whose only
-visible pixels are the hint strokes and which lets every click through. On X11 that is
-done with the SHAPE extension (``overlay.xshape``): the window is cut to a mask of the
-drawn shapes (OpenCV's rendering of the strokes, Tk's own measure of the text), and its
-input region is emptied. Windows uses ``-transparentcolor`` and macOS ``-transparent``
-(both untested here; there, strokes themselves catch clicks).
+visible pixels are the hint strokes and which lets every click through; how is the
+platform's part (``overlay.surface.see_through``). On X11 the window is cut with the SHAPE
+extension (``overlay.surface_x11``) to a mask of the drawn shapes (OpenCV's rendering of
+the strokes, Tk's own measure of the text), and its input region is emptied. Windows and
+macOS use Tk's transparent colour (``overlay.surface_tk``, untested here; there, strokes
+themselves catch clicks).
 
 :class:`HintWindow` (``--hints window``) is an ordinary window showing the annotated
 capture, for desktops where an overlay cannot work; it is placed beside the captured area,
 never over it (the capture would read it back), and refuses when the screen has no room. Both take shapes in screen
-coordinates and are driven by the live loop: ``show`` on a new reading, ``pump`` every
-frame, ``hidden()`` around each capture so the hints never end up in the picture.
+coordinates and are the live loop's ``overlay.surface.HintSurface``, made by
+:func:`make_hints`. Failures are OverlayError.
 """
 from __future__ import annotations
 
@@ -25,9 +26,9 @@ import numpy as np
 
 from overlay import tkdraw
 from overlay.draw import Label, Marker, Polyline, Shape, bounds, render
-from vision.capture import CaptureError, Rect
+from overlay.surface import HintSurface, OverlayError, see_through
+from vision.capture import Rect
 
-KEY_COLOR = "#010203"     # Windows: the colour made transparent (never used by hints)
 WINDOW_MAX = (960, 720)   # HintWindow shrinks bigger captures to fit
 ROOM_MARGIN = 40          # px between the captured area and the hint window (a window manager's frame)
 MIN_PICTURE = 160         # px: a hint window picture smaller than this (or the capture) is no help
@@ -79,7 +80,7 @@ class _TkHints:
             try:
                 root = tkinter.Tk()
             except tkinter.TclError as exc:
-                raise CaptureError(f"cannot open a window: {exc}") from None
+                raise OverlayError(f"cannot open a window: {exc}") from None
             root.withdraw()
         self._root = root
         self._top = tkinter.Toplevel(root)
@@ -113,27 +114,12 @@ class HintOverlay(_TkHints):
         self._canvas.pack(fill="both", expand=True)
         self._shown = False
         self._drawn: tuple[Rect, np.ndarray] | None = None
-        self._shape = None
-        system = self._top.tk.call("tk", "windowingsystem")
-        if system == "x11":
-            from overlay.xshape import ShapeError, XShape
-
-            try:
-                self._shape = XShape()
-            except ShapeError as exc:
-                self.close()
-                raise CaptureError(str(exc)) from None
-            # Idle tasks make Tk's wrapper window; the round trip on Tk's connection makes sure
-            # the server knows it before our connection names it (unknown ids are fatal).
-            self._top.update_idletasks()
-            self._top.winfo_pointerxy()
-            self._wrapper = self._shape.toplevel(self._top.winfo_id())
-        elif system == "win32":
-            self._canvas.configure(bg=KEY_COLOR)
-            self._top.attributes("-transparentcolor", KEY_COLOR)
-        else:  # aqua
-            self._canvas.configure(bg="systemTransparent")
-            self._top.attributes("-transparent", True)
+        self._surface = None
+        try:
+            self._surface = see_through(self._top, self._canvas)
+        except OverlayError:
+            self.close()
+            raise
         try:
             self._top.attributes("-topmost", True)
         except tkinter.TclError:
@@ -149,8 +135,7 @@ class HintOverlay(_TkHints):
         tkdraw.draw(self._canvas, local)
         mask = self._mask(local, area)
         self._drawn = (area, mask)
-        if self._shape is not None:
-            self._shape.cut(self._wrapper, mask)
+        self._surface.show_only(mask)
         if not self._shown:
             self._top.deiconify()
             self._shown = True
@@ -229,9 +214,9 @@ class HintOverlay(_TkHints):
             self._root.update()
 
     def close(self) -> None:
-        if self._shape is not None:
-            self._shape.close()
-            self._shape = None
+        if self._surface is not None:
+            self._surface.close()
+            self._surface = None
         super().close()
 
 
@@ -257,11 +242,11 @@ class HintWindow(_TkHints):
 
     def place(self, area: Rect) -> Rect:
         """Move the window beside ``area`` (see :func:`beside`) and return where its picture
-        goes; CaptureError when the screen has no room for it there."""
+        goes; OverlayError when the screen has no room for it there."""
         screen = Rect(0, 0, self._top.winfo_screenwidth(), self._top.winfo_screenheight())
         spot = beside(area, screen)
         if spot is None:
-            raise CaptureError(f"no room on the screen beside the captured area {area.to_text()} for "
+            raise OverlayError(f"no room on the screen beside the captured area {area.to_text()} for "
                                "the hint window (it must not cover what is captured): capture a "
                                "smaller region, or use --hints overlay")
         self._top.geometry(f"+{spot.left}+{spot.top}")
@@ -305,12 +290,21 @@ class HintWindow(_TkHints):
         yield
 
 
-def make_hints(kind: str, root: tkinter.Tk | None = None) -> HintOverlay | HintWindow | None:
-    """The hint display for ``--hints overlay|window|none``."""
+def make_hints(kind: str, root: tkinter.Tk | None = None, near: Rect | None = None) -> HintSurface | None:
+    """The hint surface for ``--hints overlay|window|none``: the factory of this concern
+    (the platform's part is chosen inside, by ``overlay.surface.see_through``). A hint
+    window is placed beside ``near`` (the captured area) at once, or refused now."""
     if kind == "overlay":
         return HintOverlay(root)
     if kind == "window":
-        return HintWindow(root)
+        window = HintWindow(root)
+        if near is not None:
+            try:
+                window.place(near)
+            except OverlayError:
+                window.close()
+                raise
+        return window
     if kind == "none":
         return None
     raise ValueError(f"--hints is overlay, window or none, not {kind!r}")

@@ -52,6 +52,7 @@ EXPECTED = (
     "puzzlepilot.cli:UsageError", "solvers.common:BoardError", "vision.common:ImageError",
     "vision.common:NoBoardFound", "puzzlepilot.games:UnknownGame", "vision.profile:ProfileError",
     "vision.capture:CaptureError",
+    "overlay.surface:OverlayError",
 )
 
 

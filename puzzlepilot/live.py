@@ -34,11 +34,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from overlay.driver import Driver, DriverStopped
+from overlay.driver import DriverStopped, InputDriver, open_driver
+from overlay.surface import HintSurface, OverlayError
 from puzzlepilot.cli import IO, UsageError, load_profile, number
 from puzzlepilot.games import GAMES, Game, get, parse_best
 from solvers.common import SolveResult
-from vision.capture import CaptureError, Rect, WindowSource
+from vision import capture
+from vision.capture import CaptureError, Rect, Source
 from vision.common import NoBoardFound, Parse
 
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
@@ -247,16 +249,17 @@ class LiveError(Exception):
 class LiveLoop:
     """Grabs frames at ``fps`` and acts on the watcher's steps: hints, play, log.
 
-    ``hints`` is an ``overlay.window`` hints object or None; ``driver`` an
-    ``overlay.driver.Driver`` or None (no play); ``on_level`` sees every level once it is
+    ``hints`` is an ``overlay.window`` hint surface or None; ``driver`` an
+    ``overlay.driver`` input driver or None (no play); ``on_level`` sees every level once it is
     done (played and confirmed, or shown); ``alive`` raises LiveError when the game is gone;
     ``confirm`` is how long a played level may take to change (default CONFIRM_SECONDS);
     ``plan_options`` are keyword options for a game's ``plan`` (rings: ``keymap``), by game.
     With a stepping watcher the hints show one step at a time.
     """
 
-    def __init__(self, source: Any, watcher: Watcher, log: Callable[[str], None], *, hints: Any = None,
-                 driver: Any = None, fps: float = 10.0, levels: int | None = None,
+    def __init__(self, source: Source, watcher: Watcher, log: Callable[[str], None], *,
+                 hints: HintSurface | None = None, driver: InputDriver | None = None, fps: float = 10.0,
+                 levels: int | None = None,
                  on_level: Callable[[LevelRecord], None] | None = None,
                  alive: Callable[[], None] | None = None, dry_run: bool = False,
                  confirm: float | None = None, plan_options: dict[str, dict[str, Any]] | None = None) -> None:
@@ -479,18 +482,14 @@ class LiveLoop:
 
 # ---------------------------------------------------------------------------- command
 
-def open_source(args: argparse.Namespace) -> Any:
+def open_source(args: argparse.Namespace) -> Source:
     """The capture source the options name."""
-    from vision.capture import Rect, monitor_source, region_source, window_source
-
-    if args.window is not None or args.window_id is not None:
-        return window_source(args.window, args.window_id)
-    if args.region is not None:
-        try:
-            return region_source(Rect.parse(args.region))
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-    return monitor_source(args.monitor)
+    try:
+        region = None if args.region is None else Rect.parse(args.region)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return capture.open_source(window=args.window, window_id=args.window_id, region=region,
+                               monitor=args.monitor)
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -534,22 +533,21 @@ def main(args: argparse.Namespace, io: IO) -> int:
     try:
         if args.hints != "none":
             from overlay.window import make_hints
-            hints = make_hints("overlay" if args.hints == "step" else args.hints)
-            if args.hints == "window":
-                hints.place(source.rect())   # beside what is captured, or refuse now
+            # A hint window goes beside what is captured, or is refused now.
+            hints = make_hints("overlay" if args.hints == "step" else args.hints, near=source.rect())
         if args.play:
             speed = {} if args.speed is None else {"speed": args.speed}
             # The driver's lines are the dry run's output; when playing, the level lines say enough.
-            driver = Driver(source.rect, dry_run=args.dry_run, log=log if args.dry_run else lambda _: None,
-                            guard=source if isinstance(source, WindowSource) else None, **speed)
+            driver = open_driver(source, dry_run=args.dry_run, log=log if args.dry_run else lambda _: None,
+                                 **speed)
         loop = LiveLoop(source, Watcher(games, profile, stepping=args.hints == "step"), log, hints=hints,
                         driver=driver, fps=args.fps, levels=args.levels, dry_run=args.dry_run,
                         confirm=args.confirm, plan_options=options)
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
         try:
             loop.run()
-        except CaptureError as exc:
-            # It was captured at the start: failing now is the game going away, not bad input.
+        except (CaptureError, OverlayError) as exc:
+            # It was captured (and shown) at the start: failing now is the game going away, not bad input.
             raise LiveError(str(exc)) from None
     except (LiveError, DriverStopped) as exc:
         io.err(f"puzzlepilot: stopped: {exc}")

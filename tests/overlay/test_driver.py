@@ -8,7 +8,8 @@ import time
 import pytest
 
 from overlay.actions import Click, Drag, Key
-from overlay.driver import Driver, DriverStopped
+from overlay.driver import Driver, DriverStopped, open_driver
+from overlay.surface import OverlayError
 from vision.capture import Rect
 
 GAME = Rect(100, 100, 600, 400)
@@ -159,3 +160,38 @@ def test_moving_the_mouse_between_actions_stops_before_the_next(game, pointer) -
     user.join()
     presses = [e for e in mouse_events(game.settle()) if e[0] == "press"]
     assert presses == [("press", 300, 300)]
+
+
+# ---------------------------------------------------------------------------- the factory
+
+class Region:
+    def rect(self) -> Rect:
+        return GAME
+
+
+class Window(Region):
+    def focus(self) -> None: ...
+
+    def has_focus(self) -> bool:
+        return True
+
+    def under_pointer(self) -> bool:
+        return True
+
+
+def test_open_driver_guards_input_with_the_window_it_plays_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.platform", "win32")
+    window, region = Window(), Region()
+    assert open_driver(window)._guard is window and open_driver(region)._guard is None
+    assert open_driver(region)._window() == GAME
+
+
+def test_open_driver_refuses_where_input_cannot_reach_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
+    with pytest.raises(OverlayError, match="no input can be sent on this desktop: .*Wayland"):
+        open_driver(Region())
+    log: list[str] = []
+    open_driver(Region(), dry_run=True, log=log.append).perform([Click((321, 222))])   # sends nothing
+    assert log == ["dry run: click (321,222)"]

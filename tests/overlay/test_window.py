@@ -11,7 +11,8 @@ pytest.importorskip("tkinter", reason="tkinter is not installed (Debian/Ubuntu: 
 from overlay.draw import Label, Marker, Polyline, render
 from overlay.window import MIN_PICTURE, ROOM_MARGIN, WINDOW_MAX, HintOverlay, HintWindow, beside, make_hints, translated
 from tests.display import bgr, wait_for_pixels
-from vision.capture import CaptureError, Rect, find_windows, region_source
+from overlay.surface import OverlayError
+from vision.capture import Rect, find_windows, region_source
 
 GAME = Rect(100, 100, 600, 400)
 GAME_COLOR = "#20a040"
@@ -223,7 +224,7 @@ def test_no_place_beside_a_capture_of_about_the_whole_screen(area: Rect) -> None
 def test_the_hint_window_refuses_an_area_it_would_cover(display: str) -> None:
     window = HintWindow()
     try:
-        with pytest.raises(CaptureError, match="no room on the screen beside the captured area"):
+        with pytest.raises(OverlayError, match="no room on the screen beside the captured area"):
             window.place(Rect(0, 0, 1280, 800))
     finally:
         window.close()

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.display import bgr, wait_for_pixels
-from vision.capture import (CaptureError, Rect, find_windows, monitor_source, region_source,
+import vision.capture
+from vision.capture import (CaptureError, Rect, find_windows, monitor_source, open_source, region_source,
                             window_source)
 
 
@@ -57,6 +58,45 @@ def test_linux_without_a_display_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.delenv("DISPLAY", raising=False)
     with pytest.raises(CaptureError, match="DISPLAY is not set"):
         window_source("game")
+
+
+# ------------------------------------------------------------------------------ factories
+
+def fake_finder(name: str) -> type:
+    """A window lookup backend that finds one window named after itself."""
+    class Finder:
+        def find(self, title: str) -> list:
+            return [(name, Rect(0, 0, 9, 9), 1)]
+
+        def close(self) -> None:
+            pass
+
+    return Finder
+
+
+@pytest.mark.parametrize("platform, backend", [("linux", "XlibFinder"), ("freebsd14", "XlibFinder"),
+                                               ("win32", "DesktopFinder"), ("darwin", "DesktopFinder")])
+def test_window_lookup_uses_the_backend_of_the_desktop(monkeypatch: pytest.MonkeyPatch, platform: str,
+                                                       backend: str) -> None:
+    import vision.capture.desktop
+    import vision.capture.x11
+
+    monkeypatch.setattr("sys.platform", platform)
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setenv("XDG_SESSION_TYPE", "x11")
+    monkeypatch.setattr(vision.capture.x11, "XlibFinder", fake_finder("XlibFinder"))
+    monkeypatch.setattr(vision.capture.desktop, "DesktopFinder", fake_finder("DesktopFinder"))
+    assert [title for title, _, _ in find_windows("")] == [backend]
+
+
+def test_open_source_takes_the_window_else_the_region_else_the_monitor(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vision.capture, "window_source", lambda title, wid: ("window", title, wid))
+    monkeypatch.setattr(vision.capture, "region_source", lambda rect: ("region", rect))
+    monkeypatch.setattr(vision.capture, "monitor_source", lambda index: ("monitor", index))
+    assert open_source(window="Game", region=Rect(0, 0, 5, 5)) == ("window", "Game", None)
+    assert open_source(window_id=0x42) == ("window", None, 0x42)
+    assert open_source(region=Rect(0, 0, 5, 5), monitor=2) == ("region", Rect(0, 0, 5, 5))
+    assert open_source(monitor=2) == ("monitor", 2)
 
 
 # ------------------------------------------------------------------------------ Windows, macOS

@@ -2,22 +2,24 @@
 
 A :class:`Source` says where its picture is on the screen (``rect``) and grabs it
 (``grab``, BGR uint8 through mss). Window sources look the window up again on every
-``rect()`` so hints follow a moved window. Window lookup sits behind one small interface,
-:class:`WindowFinder`, with one backend per platform chosen in :func:`_finder` and imported
-there, so one platform's code never loads on another (python-mss's model): X11 walks the
-window tree with python-xlib (works without a window manager); Windows and macOS use
-pywinctl or pygetwindow when installed (untested here).
+``rect()`` so hints follow a moved window. :func:`open_source` is the factory the live loop
+uses: a window, a region or a monitor. Window lookup sits behind one small interface,
+:class:`WindowFinder`, with one backend per platform chosen in :func:`_finder` (the
+platform as ``vision.platform`` decides it) and imported there, so one platform's code
+never loads on another (python-mss's model): X11 walks the window tree with python-xlib
+(works without a window manager); Windows and macOS use pywinctl or pygetwindow when
+installed (untested here). Grabbing is mss's, which has its own backend per platform.
 """
 from __future__ import annotations
 
 import contextlib
 import io
-import os
-import sys
 from dataclasses import dataclass
 from typing import Callable, ContextManager, Protocol
 
 import numpy as np
+
+from vision.platform import Desktop, detect
 
 
 class CaptureError(Exception):
@@ -110,16 +112,13 @@ class WindowFinder(Protocol):
         ...
 
 
-def check_session() -> None:
-    """Refuse what cannot work: Wayland sessions and Linux without an X display."""
-    if not sys.platform.startswith("linux"):
-        return
-    if os.environ.get("XDG_SESSION_TYPE", "").lower() == "wayland":
-        raise CaptureError("this is a Wayland session: screen capture, window lookup and input "
-                           "only reach XWayland windows here, so they are not used; log in to "
-                           "an X11 session (e.g. 'Ubuntu on Xorg' on the login screen)")
-    if not os.environ.get("DISPLAY"):
-        raise CaptureError("no X display: DISPLAY is not set")
+def check_session() -> Desktop:
+    """This desktop, or CaptureError when the screen cannot be captured there: a Wayland
+    session, or no display at all."""
+    here = detect()
+    if not here.screen:
+        raise CaptureError(here.reason)
+    return here
 
 
 def xlib_quiet() -> ContextManager[object]:
@@ -131,8 +130,7 @@ def xlib_quiet() -> ContextManager[object]:
 
 def _finder() -> WindowFinder:
     """The window lookup backend for this platform, imported only here."""
-    check_session()
-    if sys.platform.startswith("linux") or "bsd" in sys.platform:
+    if check_session().kind == "x11":
         from vision.capture.x11 import XlibFinder
 
         return XlibFinder()
@@ -284,3 +282,14 @@ def window_source(title: str | None = None, window_id: int | None = None) -> Win
     except CaptureError:
         finder.close()
         raise
+
+
+def open_source(*, window: str | None = None, window_id: int | None = None, region: Rect | None = None,
+                monitor: int = 1) -> Source:
+    """The capture source these name: the window (by title or id) when one is given, else
+    the region when given, else the monitor."""
+    if window is not None or window_id is not None:
+        return window_source(window, window_id)
+    if region is not None:
+        return region_source(region)
+    return monitor_source(monitor)

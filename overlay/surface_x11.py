@@ -1,4 +1,4 @@
-"""The X SHAPE extension through ctypes: see-through, click-through overlay windows on X11.
+"""The overlay's see-through part on X11: the X SHAPE extension through ctypes.
 
 Without a compositor an X window cannot be translucent, but its *shape* can be cut: the
 bounding region (what is drawn) is set to the hint strokes only, from a 1-bit mask, and the
@@ -10,23 +10,25 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from overlay.surface import OverlayError
+
+if TYPE_CHECKING:
+    import tkinter
 
 SHAPE_BOUNDING, SHAPE_INPUT = 0, 2
 SHAPE_SET = 0
 UNSORTED = 0
 
 
-class ShapeError(Exception):
-    """libX11/libXext or the SHAPE extension are not available."""
-
-
 def _library(name: str, fallback: str) -> ctypes.CDLL:
     try:
         return ctypes.CDLL(ctypes.util.find_library(name) or fallback)
     except OSError:
-        raise ShapeError(f"cannot load {fallback}: the overlay needs the X11 libraries") from None
+        raise OverlayError(f"cannot load {fallback}: the overlay needs the X11 libraries") from None
 
 
 class XShape:
@@ -54,11 +56,11 @@ class XShape:
                                                  c.c_void_p, c.c_int, c.c_int, c.c_int]
         self._dpy = x11.XOpenDisplay(None)
         if not self._dpy:
-            raise ShapeError("cannot open the X display for the overlay")
+            raise OverlayError("cannot open the X display for the overlay")
         event, error = c.c_int(), c.c_int()
         if not xext.XShapeQueryExtension(self._dpy, c.byref(event), c.byref(error)):
             self.close()
-            raise ShapeError("the X server has no SHAPE extension: use --hints window")
+            raise OverlayError("the X server has no SHAPE extension: use --hints window")
 
     def toplevel(self, window: int) -> int:
         """The ancestor of ``window`` that sits on the root window. For a Tk toplevel's
@@ -69,7 +71,7 @@ class XShape:
             root, parent, children, count = c.c_ulong(), c.c_ulong(), c.c_void_p(), c.c_uint()
             if not self._x11.XQueryTree(self._dpy, window, c.byref(root), c.byref(parent),
                                         c.byref(children), c.byref(count)):
-                raise ShapeError(f"cannot query window 0x{window:x}")
+                raise OverlayError(f"cannot query window 0x{window:x}")
             if children:
                 self._x11.XFree(children)
             if parent.value in (root.value, 0):
@@ -101,3 +103,25 @@ class XShape:
         if self._dpy:
             self._x11.XCloseDisplay(self._dpy)
             self._dpy = None
+
+
+class ShapedWindow:
+    """A Tk toplevel cut by :class:`XShape` (see-through and click-through everywhere)."""
+
+    def __init__(self, top: tkinter.Toplevel) -> None:
+        self._shape = XShape()
+        try:
+            # Idle tasks make Tk's wrapper window; the round trip on Tk's connection makes sure
+            # the server knows it before our connection names it (unknown ids are fatal).
+            top.update_idletasks()
+            top.winfo_pointerxy()
+            self._wrapper = self._shape.toplevel(top.winfo_id())
+        except OverlayError:
+            self._shape.close()
+            raise
+
+    def show_only(self, mask: np.ndarray) -> None:
+        self._shape.cut(self._wrapper, mask)
+
+    def close(self) -> None:
+        self._shape.close()
