@@ -58,7 +58,8 @@ def stages_written(folder: Path | None, io: IO) -> Iterator[None]:
         finally:
             write(folder, old, recorder.pictures)
             more = f" ({recorder.dropped} later ones not kept)" if recorder.dropped else ""
-            io.err(f"puzzlepilot: {len(recorder.pictures)} stage pictures in {folder}{more}")
+            io.err(f"puzzlepilot: {len(recorder.pictures)} stage pictures in {folder}{more}" if recorder.pictures
+                   else f"puzzlepilot: no stage pictures in {folder}: the reading stopped before its first stage")
 
 
 def write(folder: Path, old: set[str], pictures: list) -> None:

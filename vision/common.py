@@ -220,25 +220,29 @@ def recording_stages() -> Iterator[Stages]:
 
 MARK = (0, 0, 255)        # BGR: what a stage found
 MARK_TEXT = (255, 255, 0)
+MARK_SIDE = 800           # px: a smaller picture is enlarged to this long side, so its labels read
 
 
 def marked(image: np.ndarray, points: Iterable[tuple[float, float, str]] = (),
-           boxes: Iterable[tuple[float, float, float, float]] = (), scale: float = 1.0) -> np.ndarray:
-    """A BGR copy of ``image`` (grey or a mask: made BGR) with each box ``(x, y, w, h)``
-    outlined and each point ``(x, y, label)`` dotted and labelled, positions multiplied by
-    ``scale``: the common picture of a stage's finds (candidates, a fitted grid, cells)."""
+           boxes: Iterable[tuple[float, float, float, float]] = ()) -> np.ndarray:
+    """A BGR copy of ``image`` (grey or a mask: made BGR; a small one enlarged) with each
+    box ``(x, y, w, h)`` outlined and each point ``(x, y, label)`` dotted and labelled
+    (positions in ``image``'s pixels): the common picture of a stage's finds (candidates,
+    a fitted grid, classified cells)."""
     import cv2
 
     if image.dtype != np.uint8:
         image = (image.astype(np.uint8) * 255 if image.dtype == bool else np.clip(image, 0, 255).astype(np.uint8))
     out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image.copy()
+    k = max(1.0, MARK_SIDE / max(out.shape[:2]))
+    if k > 1:
+        out = cv2.resize(out, None, fx=k, fy=k, interpolation=cv2.INTER_LINEAR)
     size = max(0.4, min(out.shape[:2]) / 600)
     thick = max(1, round(size * 2))
     for x, y, w, h in boxes:
-        cv2.rectangle(out, (round(x * scale), round(y * scale)),
-                      (round((x + w) * scale), round((y + h) * scale)), MARK, thick)
+        cv2.rectangle(out, (round(x * k), round(y * k)), (round((x + w) * k), round((y + h) * k)), MARK, thick)
     for x, y, label in points:
-        centre = (round(x * scale), round(y * scale))
+        centre = (round(x * k), round(y * k))
         cv2.circle(out, centre, thick + 1, MARK, -1)
         if label:
             at = (centre[0] + thick + 2, centre[1] - thick - 2)
