@@ -5,7 +5,7 @@ calibration profile (``calibration/profile.py``; the shipped one is our own sewe
 ``puzzlepilot/data/valves/sewer``). A valves profile's ``profile.json`` holds::
 
     {"version": 1, "game": "valves", "name": "sewer",
-     "graph": "inlet: X/outlet: Y/wrenches: 3/X G/...",      # board text, GAMES.md §5
+     "graph": "inlet: X/outlet: Y/wrenches: 3/X G/...",      # board text, docs/games.md#valves-board
      "inlet": [x, y], "outlet": [x, y],                       # in the reference picture
      "valves": {"A": [x, y], ...},                            # every valve of the graph
      "valve_size": 50,                                        # side of the valve crops
