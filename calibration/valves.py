@@ -4,7 +4,7 @@
 
     puzzlepilot calibrate valves SHOT.png --name NAME --board GRAPH.txt --picks PICKS.json
 
-The board is the puzzle's graph (GAMES.md §5). Either every valve is open in the
+The board is the puzzle's graph (docs/games.md#valves-board). Either every valve is open in the
 screenshot (Machinarium's panel before the first wrench): the profile keeps the screenshot
 as the open look and a valve reads closed when a red wrench covers its middle
 (``"shut_look": "red wrench"``); or one valve the screenshot shows shut is listed as
@@ -50,7 +50,8 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
     the box and points unless they are given."""
     if board is None:
         raise ProfileError("valves calibration needs the puzzle's graph: give --board FILE "
-                           "(GAMES.md §5; with 'closed: NAME' if the screenshot shows a valve shut)")
+                           "(lines 'A B', 'inlet: X', 'outlet: Y', as 'puzzlepilot solve --help' shows; "
+                           "with 'closed: NAME' if the screenshot shows a valve shut)")
     if region is None or examples is None or not set(kinds(board)) <= set(examples):
         from calibration.picker import pick
 

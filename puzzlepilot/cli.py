@@ -89,6 +89,7 @@ USER_HELP: dict[str, tuple[str | None, str]] = {
   puzzlepilot parse shot.png
   puzzlepilot parse shot.png --game lyne --json
   puzzlepilot parse other.png --profile night             # a calibrated look
+  puzzlepilot parse refused.png --stages stages/          # where the reading stopped, as pictures
 """),
     "live": ("""Watch a game on screen: each new level is read, solved and its answer drawn over the
 game (hints), or played with the mouse (--play). Ctrl-C stops (exit status 130) and leaves
@@ -235,6 +236,10 @@ examples:
                            description="Read the board from a screenshot and print it with its confidence.")
     parse.add_argument("image", metavar="IMAGE")
     _common_image_args(parse, games)
+    for p in (solve, parse):
+        p.add_argument("--stages", metavar="DIR", type=Path,
+                       help="write the vision's intermediate pictures (mask, candidates, grid, cells) "
+                            "into DIR, a new or empty folder, also when no board is found")
 
     for name, (module, help_text) in COMMANDS.items():
         if command not in (None, name):
@@ -378,16 +383,18 @@ def game_options(args: argparse.Namespace, game: Game) -> dict[str, Any]:
     return given
 
 
-def read_screenshot(args: argparse.Namespace) -> Any:
+def read_screenshot(args: argparse.Namespace, io: IO) -> Any:
     """Load the image and parse it with --game's vision or, without it, every game's,
-    keeping the most confident reading."""
+    keeping the most confident reading (with --stages, the readings' pictures written)."""
+    from puzzlepilot.stages import stages_written
     from vision.common import NoBoardFound, load_image
 
     image = load_image(args.image)
     profile = load_profile(args.profile) if args.profile else None
     games = [get(args.game)] if args.game else list(GAMES.values())
     try:
-        return image, parse_best(image, games, profile)
+        with stages_written(args.stages, io):
+            return image, parse_best(image, games, profile)
     except NoBoardFound as exc:
         raise NoBoardFound(f"no board found in {args.image} ({exc})") from None
 
@@ -415,7 +422,7 @@ def say_warnings(found: Any, io: IO) -> None:
 
 
 def cmd_parse(args: argparse.Namespace, io: IO) -> int:
-    _, found = read_screenshot(args)
+    _, found = read_screenshot(args, io)
     say_warnings(found, io)
     text = found.board.to_text()
     if args.json:
@@ -433,11 +440,13 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("give either an IMAGE or --board FILE")
     if args.annotate and not args.image:
         raise UsageError("--annotate needs a screenshot (IMAGE)")
+    if args.stages and not args.image:
+        raise UsageError("--stages needs a screenshot (IMAGE)")
     if args.annotate:
         check_output_file(Path(args.annotate))
     found = None
     if args.image:
-        image, found = read_screenshot(args)
+        image, found = read_screenshot(args, io)
         if getattr(args, "moves", None) is None:
             say_warnings(found, io)
         game, board = get(found.game), found.board

@@ -9,7 +9,7 @@ Each game module exposes the same small surface:
 - ``validate(board, solution) -> list[str]``: an independent rule checker, written apart
   from the solver; it lists every broken rule and returns ``[]`` for a valid solution.
 
-Solutions are plain JSON values in the shapes GAMES.md gives, so the command line prints
+Solutions are plain JSON values in the shapes docs/games.md gives (each game's *Answer*), so the command line prints
 them as they are and ``validate`` judges exactly what a user sees.
 
 Solvers import nothing from ``vision``, ``overlay`` or ``puzzlepilot``.

@@ -22,7 +22,7 @@ class BoardError(ValueError):
 class SolveResult:
     """The outcome of a solver run.
 
-    ``solution`` is the JSON value GAMES.md describes for the game (``None`` when
+    ``solution`` is the JSON value docs/games.md gives for the game (its *Answer* section) (``None`` when
     unsolved); ``moves`` counts it under the game's rule; ``reason`` says why there is no
     solution; ``stats`` carries search figures (nodes, positions) for people and benchmarks;
     ``extra`` carries further JSON fields of the ``solve --json`` object (e.g. valves'

@@ -1,6 +1,6 @@
 """LYNE: the board model, an independent rule checker, and an exact edge solver.
 
-Vocabulary (GAMES.md §2): a *node* is a non-empty grid place; a *shape* (lower-case
+Vocabulary (docs/games.md#lyne-rules): a *node* is a non-empty grid place; a *shape* (lower-case
 letter) owns ordinary nodes and two *terminals* (its upper-case letter); a *hub* (digit k)
 is passed exactly k times, so it touches exactly 2k path edges. An *edge* joins two
 8-neighbour nodes.

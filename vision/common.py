@@ -1,13 +1,15 @@
-"""Values and errors every game's vision shares, and bounded image loading."""
+"""Values and errors every game's vision shares, bounded image loading, and the stage recorder
+(`stage`: the pictures `parse --stages` writes)."""
 from __future__ import annotations
 
 import contextlib
 import os
 import struct
 import tempfile
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -162,3 +164,95 @@ def load_image(path: str | Path, min_side: int = MIN_SIDE, max_aspect: float = M
         raise ImageError(f"not an image (cannot decode): {p}{detail}")
     check_size(image.shape[1], image.shape[0], str(p), min_side, max_aspect)   # the header may have lied
     return image
+
+
+# ---------------------------------------------------------------------------- stages
+
+MAX_STAGES = 99          # pictures one recorder keeps (two-digit numbering); later ones are counted
+
+
+@dataclass
+class Stages:
+    """The pictures a reading showed on its way, in order: ``(name, BGR or grey image)``.
+
+    A reader calls :func:`stage` at its key points (the mask it thresholded, the candidates
+    it found, the grid or camera it fitted, the cells it classified); ``parse --stages DIR``
+    collects them with :func:`recording_stages` and writes them, so whoever meets a refusal
+    can see where the reading stopped."""
+
+    pictures: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    dropped: int = 0
+
+    def add(self, name: str, picture: np.ndarray) -> None:
+        if picture.dtype == bool:
+            picture = picture.astype(np.uint8) * 255
+        elif picture.dtype != np.uint8:
+            picture = np.clip(picture, 0, 255).astype(np.uint8)
+        if len(self.pictures) < MAX_STAGES:
+            self.pictures.append((name, picture))
+        else:
+            self.dropped += 1
+
+
+_RECORDER: ContextVar[Stages | None] = ContextVar("puzzlepilot_stages", default=None)
+
+
+def stage(name: str, picture: np.ndarray | Callable[[], np.ndarray]) -> None:
+    """Record one stage's picture (``name`` as ``GAME-what``, e.g. ``lyne-mask``) when a
+    recorder is active; otherwise do nothing: no drawing (pass a function for a picture
+    that must be drawn), no copying."""
+    recorder = _RECORDER.get()
+    if recorder is not None:
+        recorder.add(name, picture() if callable(picture) else picture.copy())
+
+
+@contextlib.contextmanager
+def recording_stages() -> Iterator[Stages]:
+    """Collect the :func:`stage` pictures of the readings run inside the block (this thread
+    or task only)."""
+    recorder = Stages()
+    token = _RECORDER.set(recorder)
+    try:
+        yield recorder
+    finally:
+        _RECORDER.reset(token)
+
+
+MARK = (0, 0, 255)        # BGR: what a stage found
+MARK_TEXT = (255, 255, 0)
+MARK_SIDE = 800           # px: a smaller picture is enlarged to this long side, so its labels read
+
+
+def marked(image: np.ndarray, points: Iterable[tuple[float, float, str]] = (),
+           boxes: Iterable[tuple[float, float, float, float]] = ()) -> np.ndarray:
+    """A BGR copy of ``image`` (grey or a mask: made BGR; a small one enlarged) with each
+    box ``(x, y, w, h)`` outlined and each point ``(x, y, label)`` dotted and labelled
+    (positions in ``image``'s pixels): the common picture of a stage's finds (candidates,
+    a fitted grid, classified cells)."""
+    import cv2
+
+    if image.dtype != np.uint8:
+        image = (image.astype(np.uint8) * 255 if image.dtype == bool else np.clip(image, 0, 255).astype(np.uint8))
+    out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image.copy()
+    k = max(1.0, MARK_SIDE / max(out.shape[:2]))
+    if k > 1:
+        out = cv2.resize(out, None, fx=k, fy=k, interpolation=cv2.INTER_LINEAR)
+    size = max(0.4, min(out.shape[:2]) / 600)
+    thick = max(1, round(size * 2))
+    for x, y, w, h in boxes:
+        cv2.rectangle(out, (round(x * k), round(y * k)), (round((x + w) * k), round((y + h) * k)), MARK, thick)
+    for x, y, label in points:
+        centre = (round(x * k), round(y * k))
+        cv2.circle(out, centre, thick + 1, MARK, -1)
+        if label:
+            at = (centre[0] + thick + 2, centre[1] - thick - 2)
+            cv2.putText(out, label, at, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thick + 2, cv2.LINE_AA)
+            cv2.putText(out, label, at, cv2.FONT_HERSHEY_SIMPLEX, size, MARK_TEXT, thick, cv2.LINE_AA)
+    return out
+
+
+def grid_labels(text: str, x0: float, y0: float, px: float, py: float | None = None) -> list[tuple[float, float, str]]:
+    """``marked`` points for a board text laid on a grid: each place's character at
+    ``(x0 + col * px, y0 + row * py)`` (``py`` defaults to ``px``)."""
+    py = px if py is None else py
+    return [(x0 + c * px, y0 + r * py, ch) for r, line in enumerate(text.split("\n")) for c, ch in enumerate(line)]

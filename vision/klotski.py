@@ -49,7 +49,7 @@ import numpy as np
 
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
-from vision.common import NoBoardFound, Parse
+from vision.common import NoBoardFound, Parse, marked, stage
 from vision.components import components, largest
 from vision.klotski_grid import LEAN_MIN, GridGuess, Reading, SideLook, lean, parse_grid
 from vision.profile import Profile, ProfileError
@@ -421,6 +421,7 @@ def piece_rects(region: Region) -> list[Rect]:
     """The pieces' rectangles in a board-coloured region: its holes, less specks and thin
     lines; NoBoardFound unless all are rectangles."""
     m = region.colour
+    stage("klotski-region", m)
     # Boards show a margin of board colour along every side; a side without one is a
     # board cut off by something in front of it (a banner, a dialog, the picture's edge).
     # (The margin may lie a few pixels in: a speck of the frame, blurred into board
@@ -449,6 +450,7 @@ def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
     """Grid, piece sizes and empty cells from the pieces' rectangles; NoBoardFound when
     they do not make a Klotski board (with ``empties`` empty cells, when given: a game's
     piece set, and so its count of empty cells, stays the same in every position)."""
+    stage("klotski-pieces", lambda: marked(image, boxes=[(r.x0, r.y0, r.w, r.h) for r in rects]))
     grid, sizes, err = fit_grid(rects)
     grid = extend(image, grid, sizes, colour)
     check_cells(image, grid, sizes, colour, empties)
@@ -463,6 +465,8 @@ def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
         board = Board.make(grid.rows, grid.cols, pieces, target).relabelled()
     except BoardError as exc:
         raise NoBoardFound(f"the pieces do not make a board ({exc})") from None
+    stage("klotski-cells", lambda: marked(image, [(*grid.centre(r, c), ch) for r, line in enumerate(board.to_text().split())
+                                                  for c, ch in enumerate(line)]))
     confidence = max(0.0, 1.0 - 4.0 * err)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"pieces sit off the grid (confidence {confidence:.2f})")

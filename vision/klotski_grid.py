@@ -34,7 +34,7 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-from vision.common import NoBoardFound
+from vision.common import NoBoardFound, marked, stage
 from vision.components import components
 
 WORK_SIDE = 512        # px: pictures are read at most this long (speed; the pieces stay large)
@@ -780,6 +780,7 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     small = image if scale == 1 else cv2.resize(image, None, fx=scale, fy=scale,
                                                 interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
     e = edge_maps(small)
+    stage("klotski-edges", lambda: (e.v | e.h) * 255)
     hinted = [] if hint is None else [GridGuess(hint.ox * scale, hint.oy * scale, hint.px * scale, hint.py * scale,
                                                 hint.rows, hint.cols)]
     candidates: list[GridGuess] = []
@@ -794,6 +795,7 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     # the largest grids first (each size in the order found, so ties between readings
     # fall as before): once a size reads, smaller grids cannot be the board's, unread
     candidates.sort(key=lambda g: -g.rows * g.cols)
+    stage("klotski-grids", lambda: marked(small, boxes=[(g.ox, g.oy, g.cols * g.px, g.rows * g.py) for g in candidates]))
     readings: list[Reading] = []
     why: dict[str, int] = {}
     for g in candidates:
@@ -818,6 +820,11 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
         raise NoBoardFound("two grids read as different boards")
     best = max(largest, key=lambda r: r.clarity)
     best = Reading(refined(e, best.grid), best.sizes, best.clarity, best.floor)
+    stage("klotski-pieces", lambda: marked(small, [(best.grid.ox + (c + w / 2) * best.grid.px,
+                                                    best.grid.oy + (r + h / 2) * best.grid.py, f"{h}x{w}")
+                                                   for r, c, h, w in best.sizes],
+                                           [(best.grid.ox + c * best.grid.px, best.grid.oy + r * best.grid.py,
+                                             w * best.grid.px, h * best.grid.py) for r, c, h, w in best.sizes]))
     check_settled(e.image, best)
     g = best.grid
     back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)

@@ -35,7 +35,7 @@ import numpy as np
 
 from solvers.common import BoardError
 from solvers.lyne import Board
-from vision.common import NoBoardFound, Parse
+from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 
 WORK = 800          # long side of the game area while reading it
 SMALL = 480         # long side of the screen while looking for game areas
@@ -147,6 +147,7 @@ def game_areas(image: np.ndarray, background: np.ndarray | None = None) -> Itera
     cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     step = cv2.max(cv2.subtract(cv2.dilate(small, cross), small), cv2.subtract(small, cv2.erode(small, cross)))
     smooth = cv2.inRange(step, (0, 0, 0), (SMOOTH_STEP,) * 3)     # every channel's step small (255)
+    stage("lyne-smooth", smooth)
     small = small.astype(np.int16)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=4)
     sh, sw = smooth.shape
@@ -178,6 +179,7 @@ def _touches_edge(stat: np.ndarray, w: int, h: int) -> tuple[bool, bool, bool, b
 def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     """The board inside one candidate area, read at ``work_side`` pixels."""
     crop = image[area.y0:area.y1, area.x0:area.x1]
+    stage("lyne-area", lambda: marked(image, boxes=[(area.x0, area.y0, area.x1 - area.x0, area.y1 - area.y0)]))
     h, w = crop.shape[:2]
     f = work_side / max(h, w)
     work = _scaled(crop, f)
@@ -194,6 +196,7 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     # levels apart) drops out of the foreground where the light shifts it closer
     for tol in (BACK_TOL, TIGHT_TOL):
         fg, colours = segment(work, background, cream, tol)
+        stage("lyne-mask", lambda: fg * 255)
         colours.light = light if native is not None else None   # the native crop is flattened node by node
         try:
             nodes, (board, pitch, x0, y0, residual) = _read_nodes(work, fg, colours, native, area.open_sides)
@@ -218,10 +221,14 @@ def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.n
                 open_sides: tuple[bool, bool, bool, bool]) -> tuple[list[Node], tuple[Board, float, float, float, float]]:
     """(the nodes, ``fit_grid``'s answer) from one foreground mask, every check passed."""
     nodes = classify(work, fg, colours, native, open_sides)
+    stage("lyne-shapes", lambda: marked(work, [(n.x, n.y, str(n.holes) if n.kind == "hub" else
+                                                KIND_LETTER[n.kind].upper() if n.terminal else KIND_LETTER[n.kind])
+                                               for n in nodes]))
     sizes = np.array([n.size for n in nodes])
     if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
         raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
     fit = fit_grid(nodes, work.shape, open_sides)
+    stage("lyne-grid", lambda: marked(work, grid_labels(fit[0].to_text(), fit[2], fit[3], fit[1])))
     _empty_places_look_alike(work, fg, colours, *fit[:4])
     return nodes, fit
 

@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from solvers.onestroke import Board, adjacent, reach
-from vision.common import NoBoardFound, Parse
+from vision.common import NoBoardFound, Parse, marked, stage
 from vision.profile import Profile, ProfileError
 
 WORK_SIZE = 512           # longest side of the reduced image the lattice is found in
@@ -180,6 +180,7 @@ def candidate_greys(grey: np.ndarray, neutral: np.ndarray, count: int = 6) -> li
 
 def find_squares(mask: np.ndarray) -> list[Square]:
     """Filled, roughly square blobs of a cell mask, of the most common size."""
+    stage("onestroke-mask", mask)
     _, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
     x, y, w, h, area = stats[1:].T
     keep = (w >= 6) & (h >= 6) & (w <= 1.33 * h) & (h <= 1.33 * w) & (area >= 0.75 * w * h)
@@ -189,7 +190,9 @@ def find_squares(mask: np.ndarray) -> list[Square]:
     sizes = w[keep].astype(np.float64)
     support = [(np.abs(sizes - s) <= 0.15 * s).sum() for s in sizes]
     mode = sizes[int(np.argmax(support))]
-    return [s for s in squares if abs(s.w - mode) <= 0.15 * mode]
+    found = [s for s in squares if abs(s.w - mode) <= 0.15 * mode]
+    stage("onestroke-squares", lambda: marked(mask, boxes=[(s.x - s.w / 2, s.y - s.w / 2, s.w, s.w) for s in found]))
+    return found
 
 
 # ---------------------------------------------------------------------------- stage 2
@@ -522,6 +525,7 @@ def looked_grids(image: np.ndarray, look: Look) -> Iterator[tuple[Lattice, Look]
 def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse:
     """The board on a lattice found at reduced scale (given in full-image pixels)."""
     full = refine(image, lat, cells)
+    stage("onestroke-grid", lambda: marked(image, [(*full.centre(r, c), "") for r, c in full.members]))
     colours = board_colours(image, full)
     if isinstance(cells, Look):
         colours = replace(colours, tolerance=cells.tolerance, start=cells.start)
@@ -531,6 +535,8 @@ def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse:
         # The first pitch came from a few grey cells: far places may have been misread.
         places, origin = read_places(image, fitted, colours)
         fitted = refit(image, fitted, places, origin, colours)
+    stage("onestroke-cells", lambda: marked(image, [(*fitted.centre(r + origin[0], c + origin[1]), kind)
+                                                    for (r, c), kind in places.items()]))
     return _reading(image, fitted, places, *origin, colours)
 
 

@@ -1,6 +1,6 @@
 """Ring battles: screenshot → arena geometry → 4×12 occupancy → board, plus the move budget.
 
-Stages, each a function the tests and ``--annotate`` can look at:
+Stages, each a function the tests can call and ``parse --stages DIR`` shows as pictures:
 
 1. ``find_arena``: circle candidates (Hough on a reduced grey image); around each centre the
    picture is unwarped to polar form and the ring edges are fitted: the four tile rings
@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 
 from solvers.rings import DEFAULT_BUDGET, RINGS, SLICES, Board
-from vision.common import NoBoardFound, Parse
+from vision.common import NoBoardFound, Parse, marked, stage
 from vision.profile import Profile, ProfileError
 
 REDUCED = 480            # longest side of the image the circle search runs on
@@ -304,6 +304,7 @@ def find_arena(image: np.ndarray) -> tuple[Arena, float]:
     """The arena and a confidence in 0..1, or NoBoardFound."""
     grey_full, grey, k = greys(image)
     best: tuple[float, Arena] | None = None
+    stage("rings-circles", lambda: marked(grey, boxes=[(x - r, y - r, 2 * r, 2 * r) for x, y, r in _candidates(grey)]))
     for circle in _candidates(grey):
         found = arena_at(grey_full, grey, k, circle)
         if found is None:
@@ -370,6 +371,7 @@ def occupancy(flat: np.ndarray) -> tuple[list[list[bool]], float]:
     """Which cells hold something, and a confidence (0..1) from how far the decisions are
     from the threshold; NoBoardFound when a ring shows too few empty tiles or a cell is
     too near the threshold. Margins of each cell (tile borders) are left out."""
+    stage("rings-unwarp", flat)
     measures = []
     for r, patches in enumerate(cell_patches(flat)):
         diff = distances(patches, patches)
@@ -604,6 +606,7 @@ def read_budget(image: np.ndarray) -> Budget:
     reading they contradict is refused), else not read, with the reason: the panel not
     visible, or its number not clear."""
     boxes = white_panels(image)[:PANEL_TRIES]
+    stage("rings-panels", lambda: marked(image, boxes=boxes + panels(image)[:1]))
     box, glyphs = (boxes[0] if boxes else None), []
     for tried in boxes:
         seen = green_digits(image, tried)
@@ -850,6 +853,7 @@ def parse(image: np.ndarray, profile: Any = None) -> Parse:
         arena, arena_conf, taken, cell_conf = find_looked(image, look)
     budget = read_budget(image)
     board = Board(tuple("".join("x" if t else "." for t in ring) for ring in taken), budget.moves)
+    stage("rings-cells", lambda: marked(image, [(x, y, ch) for (x, y), ch in zip(arena.cells(), "".join(board.cells))]))
     if not arena.flat:
         check_solvable(board)
     geometry = {**arena.to_json(), "budget": budget.moves, **({"keymap": keymap} if keymap else {})}

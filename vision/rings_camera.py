@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from solvers.rings import RINGS, SLICES
-from vision.common import NoBoardFound
+from vision.common import NoBoardFound, marked, stage
 from vision.profile import Profile, ProfileError
 from vision.rings import Arena, decide
 
@@ -354,6 +354,7 @@ def outlines(image: np.ndarray, look: CameraLook = GAME) -> list[tuple[np.ndarra
     both of its passes (without and with a skew)."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     inner = _mask_blue(image, look, hsv)
+    stage("rings-blue", inner)
     found = []
     for band, hole in _bands(inner):
         rim = _rim(hsv, inner, band, look)
@@ -500,7 +501,9 @@ def find_camera_arena(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena
             reason = "no ring arena found (rings, but not the 12 slice borders of a battle arena)"
             continue
         score = min(ring_strength / (2 * RING_EDGE), slice_strength / (2 * SLICE_EDGE))
-        return _arena(p, radii, phase), min(1.0, score)
+        arena = _arena(p, radii, phase)
+        stage("rings-camera", lambda: marked(image, [(x, y, "") for x, y in arena.cells()]))
+        return arena, min(1.0, score)
     raise NoBoardFound(reason)
 
 
@@ -738,7 +741,10 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
     arena = replace(arena, cx=arena.cx - x0, cy=arena.cy - y0)
     feet, body = foreign(image, arena, palette(image, arena), light)
     dark = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[..., 0] <= DARK
+    stage("rings-feet", feet)
     counts, stands = foot_counts(without_badges(image, feet, arena), arena, body, dark)
+    stage("rings-feet-counts", lambda: marked(image, [(*arena.cell(r, s), f"{counts[r][s]:.2g}")
+                                                      for r in range(RINGS) for s in range(SLICES)]))
     try:
         taken, confidence = decide(counts, FOOT, SURE * FOOT)
     except NoBoardFound as exc:

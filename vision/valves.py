@@ -5,7 +5,7 @@ calibration profile (``vision/profile.py``; the shipped one is our own sewer sce
 ``vision/data/valves/sewer``). A valves profile's ``profile.json`` holds::
 
     {"version": 1, "game": "valves", "name": "sewer",
-     "graph": "inlet: X/outlet: Y/wrenches: 3/X G/...",      # board text, GAMES.md §5
+     "graph": "inlet: X/outlet: Y/wrenches: 3/X G/...",      # board text, docs/games.md#valves-board
      "inlet": [x, y], "outlet": [x, y],                       # in the reference picture
      "valves": {"A": [x, y], ...},                            # every valve of the graph
      "valve_size": 50,                                        # side of the valve crops
@@ -70,7 +70,7 @@ import numpy as np
 
 from solvers.common import BoardError
 from solvers.valves import Board
-from vision.common import NoBoardFound, Parse
+from vision.common import NoBoardFound, Parse, marked, stage
 from vision.profile import Profile, ProfileError, read_folder
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "valves" / "sewer"
@@ -541,6 +541,7 @@ def read_wrenches(image: np.ndarray, where: Placement, sc: Scene) -> Valves:
         disc, middle = far <= (0.45 * crop) ** 2, far <= (0.22 * crop) ** 2
         around[name] = ((cx, cy), near, disc, middle, float(solid[near][disc].mean()))
     heads = {name for name, (*_, cover) in around.items() if cover >= WRENCH_COVER}
+    stage("valves-wrench-red", lambda: marked(solid, [(*at, f"{name} {cover:.2f}") for name, (at, *_, cover) in around.items()]))
     closed, weakest = set(), 1.0
     body = 0.87 * crop
 
@@ -771,6 +772,7 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     if image_bgr.ndim == 3:
         grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)     # the first look's, and the sewer's (no wrench look)
         look = glimpse(grey, (scene(), scene(PAINTED)))
+        stage("valves-glimpse", lambda: marked(grey, [(8, 24, f"best likeness {look:.2f}")]))
         if -1.0 < look < GLIMPSE_LEAST:
             raise NoBoardFound(f"neither valves scene (sewer, painted) is in the image (best likeness {look:.2f})")
     try:
@@ -789,12 +791,15 @@ def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None) -> 
         raise NoBoardFound("not a colour image")
     wrenches = sc.work is not None
     grey = _grey(image_bgr, wrenches) if grey is None or wrenches else grey
+    stage(f"valves-{sc.name}-grey", grey)
     where = Placement(0, 0, 0, -1.0)
     for part in sc.parts:       # the next part when a crop may have cut this one: the best
         found = locate(grey, sc, part)
         where = found if found.score > where.score else where
         if where.score >= SURE_MATCH or where.score < NOTHING_LIKE:
             break
+    stage(f"valves-{sc.name}-scene", lambda: marked(image_bgr, [(where.x, where.y, f"{sc.name} {where.score:.2f}")], [(
+        where.x, where.y, sc.reference.shape[1] * where.scale, sc.reference.shape[0] * where.scale)]))
     if where.score < MIN_MATCH:
         raise NoBoardFound(f"the {sc.name} scene is not in the image (best likeness {where.score:.2f})")
     valves = (read_valves if sc.closed_look is not None else read_wrenches)(image_bgr, where, sc)
@@ -806,6 +811,8 @@ def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None) -> 
         raise NoBoardFound(f"not a position of the game: {exc}") from None
     names = list(board.points)
     cells = [valves.found.get(n) or placed.map(sc.points[n]) for n in names]
+    stage("valves-valves", lambda: marked(image_bgr, [(*at, f"{n} shut" if n in valves.closed else n)
+                                                     for n, at in zip(names, cells)]))
     if sc.wrench is not None:
         names.append("wrench")
         cells.append(placed.map(sc.wrench))

@@ -37,8 +37,8 @@ def level_from_text(text: str, view: tuple[int, int]) -> "ValvesLevel":
     board, sewer = Board.from_text(text), Board.from_text(GRAPH)
     if ({frozenset(p) for p in board.pipes}, board.inlet, board.outlet) != \
             ({frozenset(p) for p in sewer.pipes}, sewer.inlet, sewer.outlet):
-        raise BoardError("the practice sewer draws one graph, the game's (GAMES.md §5); "
-                         "this board's pipes, inlet or outlet differ")
+        raise BoardError(f"the practice sewer draws one graph, the game's (inlet {sewer.inlet}, outlet {sewer.outlet}, "
+                         f"pipes {' '.join('-'.join(p) for p in sewer.pipes)}); this board's pipes, inlet or outlet differ")
     return ValvesLevel(Board(sewer.pipes, sewer.inlet, sewer.outlet, board.wrenches), set(board.closed), view)
 
 

@@ -23,7 +23,7 @@ from solvers.klotski import Board, Piece, generate, layout, solve
 
 RGB = tuple[int, int, int]
 STYLES = ("wooden", "flat", "named")
-# looks of the real apps (GAMES.md §3), read by the pieces' edges: "portrait" — framed tiles
+# looks of the real apps (docs/games.md#klotski-look), read by the pieces' edges: "portrait" — framed tiles
 # with a painted portrait (a gradient and a face), a name band, drop shadows, on a tan floor
 # with grid lines; "tiles" — the same tiles edge to edge, no gap, on a textured floor
 APP_STYLES = ("portrait", "tiles")

@@ -46,7 +46,7 @@ class Palette:
         return self.border
 
 
-# The game's twelve palettes, exact RGB (GAMES.md §2, as published by the linija project).
+# The game's twelve palettes, exact RGB, as published by the linija project (docs/games.md#lyne-look).
 PALETTES: dict[str, Palette] = {
     "original": Palette((233, 241, 223), (121, 189, 154), (137, 196, 164),
         {"t": (168, 219, 168), "d": (59, 134, 134), "s": (194, 120, 92)},

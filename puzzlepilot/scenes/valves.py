@@ -1,6 +1,6 @@
 """Valves: a sewer scene of our own drawing, its shipped profile, and the fixtures.
 
-``render_sewer`` draws Machinarium's valve puzzle graph (GAMES.md §5) as a sewer: brick
+``render_sewer`` draws Machinarium's valve puzzle graph (docs/games.md#valves-board) as a sewer: brick
 wall, rusty pipes between the points, a valve wheel on every valve, the inlet pipe on the
 left and the outlet drain on the right, water (blue) in every pipe the inlet still reaches.
 An open valve has a brass rim with its spokes upright (+); a closed one a red rim with the

@@ -22,7 +22,7 @@ from tests.helpers import run_cli as run
 from vision.common import NoBoardFound
 from vision.valves import parse
 
-# The player's input (GAMES.md §5's graph, and where they clicked on the panel: the box,
+# The player's input (the graph of docs/games.md#valves-board, and where they clicked on the panel: the box,
 # inlet, outlet, the eleven valves in letter order, the rim of A) is the bench's too.
 GRAPH = GAME.replace("/", "\n") + "\n"
 

@@ -1,5 +1,5 @@
 """The ring-battle practice board's rules (no display needed): drags turn rings and slide
-lines as GAMES.md reads them, the budget counts down, and the vision reads its pictures."""
+lines as docs/games.md#rings-rules says, the budget counts down, and the vision reads its pictures."""
 from __future__ import annotations
 
 import io
