@@ -17,7 +17,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from puzzlepilot.cli import IO, UsageError
+from puzzlepilot.errors import UsageError
+from puzzlepilot.userio import IO
 
 TARGETS = {
     "onestroke": "puzzlepilot.benchmarks.onestroke",

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from calibration import profile as profiles
-from puzzlepilot.cli import IO, UsageError, read_board_text
+from puzzlepilot.errors import UsageError
 from puzzlepilot.fixtures import cell_diff
 from puzzlepilot.games import GAMES, get
+from puzzlepilot.userio import IO, read_board_text
 from vision.common import NoBoardFound, load_image
 
 

@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from overlay.driver import Driver, DriverStopped
-from puzzlepilot.cli import IO, UsageError, check_output_file, number, write_annotation
+from puzzlepilot.errors import UsageError
 from puzzlepilot.games import get
 from puzzlepilot.live import LevelRecord, LiveError, LiveLoop, Watcher
 from puzzlepilot.practice import TITLE, boards
+from puzzlepilot.userio import IO, check_output_file, number, write_annotation
 
 SCREEN = (1280, 1024)
 TIME_LIMIT = 50.0       # seconds for the whole run: a demo that stalls says so and stops

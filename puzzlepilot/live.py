@@ -35,8 +35,9 @@ from typing import Any, Callable
 import numpy as np
 
 from overlay.driver import Driver, DriverStopped
-from puzzlepilot.cli import IO, UsageError, load_profile, number
+from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, Game, get, parse_best
+from puzzlepilot.userio import IO, load_profile, number
 from solvers.common import SolveResult
 from vision.capture import CaptureError, Rect, WindowSource
 from vision.common import NoBoardFound, Parse

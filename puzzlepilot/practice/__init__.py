@@ -29,8 +29,9 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
-from puzzlepilot.cli import IO, UsageError, read_board_text
+from puzzlepilot.errors import UsageError
 from puzzlepilot.games import get
+from puzzlepilot.userio import IO, read_board_text
 
 TITLE = "puzzlepilot practice"
 PAUSE_MS = 800          # the banner's time on screen before the next level
