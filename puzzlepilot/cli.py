@@ -394,8 +394,7 @@ def print_solution(io: IO, game: Game, board: Any, result: Any, elapsed_ms: floa
         io.out(f"no solution: {result.reason}")
         return
     io.out(f"solved in {elapsed_ms:.1f} ms, {result.moves} move{'' if result.moves == 1 else 's'}:")
-    show = getattr(importlib.import_module(f"solvers.{game.name}"), "show", None)
-    io.out(show(board, result.solution) if show else json.dumps(result.solution))
+    io.out(game.show(board, result.solution) if game.show else json.dumps(result.solution))
     answers = result.extra.get("solutions")
     if answers and len(answers) > 1:    # --all (valves): every minimum answer
         io.out(f"all {len(answers)} minimum answers:")

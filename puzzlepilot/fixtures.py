@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import base64
 import html
-import importlib
 import json
 import os
 import shutil
@@ -143,6 +142,9 @@ def main(args: argparse.Namespace, io: IO) -> int:
     if args.action == "make":
         folder = args.dir or generated_dir()
         for g in games:
+            if not get(g).scenes:
+                raise UsageError(f"the project renders no fixtures of {g}")
+        for g in games:
             try:
                 count = make(g, folder)
             except OSError as exc:
@@ -232,7 +234,7 @@ def make(game: str, folder: Path) -> int:
     in ``.made``) are replaced or removed; other images and their entries stay."""
     import cv2
 
-    cases = importlib.import_module(f"puzzlepilot.scenes.{game}").fixture_cases()
+    cases = get(game).fixture_cases()
     out = folder / game
     out.mkdir(parents=True, exist_ok=True)
     made_path = out / MADE_LIST
