@@ -25,12 +25,14 @@ from puzzlepilot import __version__
 from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, Game, get, parse_best
 from puzzlepilot.userio import IO, check_output_file, load_profile, read_board_text, search_cap, write_annotation
+from solvers.common import BoardError, OptionError
 
 
 # Failures that are the input's fault: one line, status 2. Named by module: a command that
 # never loads a module (solving a board text loads no vision, no numpy) cannot meet its
 # errors, so it need not import them to catch them (see expected_errors).
 EXPECTED = (
+    "solvers.common:OptionError",
     "puzzlepilot.errors:UsageError", "solvers.common:BoardError", "vision.common:ImageError",
     "vision.common:NoBoardFound", "puzzlepilot.games:UnknownGame", "calibration.profile:ProfileError",
     "vision.capture:CaptureError",
@@ -353,7 +355,10 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     # An option that is a field of the board (valves' --wrenches) replaces it there, so the
     # board printed and the wrenches said to be left agree with it.
     fields = {f.name for f in dataclasses.fields(board)}
-    board = dataclasses.replace(board, **{k: options.pop(k) for k in list(options) if k in fields})
+    try:
+        board = dataclasses.replace(board, **{k: options.pop(k) for k in list(options) if k in fields})
+    except BoardError as exc:   # the board refuses the option's value (--wrenches -3)
+        raise OptionError(str(exc)) from None
     if game.reports_progress:
         options["progress"] = lambda text: io.err(f"puzzlepilot: {game.name}: {text} ...")
 
