@@ -5,7 +5,10 @@ texts, options, images without a board) become one line on stderr and status 2 h
 one place; anything else is a bug: one line and status 3 (``--debug`` adds the traceback).
 
 Commands beyond ``solve`` and ``parse`` live in their own modules, each with
-``add_arguments(parser)`` and ``main(args, io) -> int``; ``COMMANDS`` lists them.
+``add_arguments(parser)`` and ``main(args, io) -> int``; ``COMMANDS`` lists them. What the
+commands share (``IO``, reading board texts and numbers, writing pictures) is in
+``puzzlepilot.userio`` and ``UsageError`` in ``puzzlepilot.errors``: no command imports this
+module, and every game part is found through ``puzzlepilot.games``.
 """
 from __future__ import annotations
 
