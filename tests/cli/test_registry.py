@@ -138,3 +138,16 @@ def test_parts_a_toy_game_leaves_out_are_refused_by_name(toy, tmp_path):
     status, _, err = run(["calibrate", "toy", str(shot), "--name", "lamps", "--board", "01", "--dir", str(tmp_path / "p")])
     assert status == 2 and err == ("puzzlepilot: error: calibration does not cover toy yet "
                                    "(it covers: onestroke, lyne, klotski, rings, valves)\n")
+
+
+def test_the_command_layer_finds_game_parts_only_through_the_registry():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "puzzlepilot"
+    commands = [*root.glob("*.py"), root / "practice" / "__init__.py", root / "benchmarks" / "vision.py"]
+    for path in commands:
+        if path.name in ("games.py", "__main__.py"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        for probe in ('import_module(f"', "pkgutil", "find_spec", "from puzzlepilot.cli import", "hasattr(game"):
+            assert probe not in text, f"{path.relative_to(root.parent)} uses {probe}"
