@@ -16,8 +16,6 @@ board, or board texts separated by blank lines, in the order of the images).
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import tempfile
 import time
@@ -26,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from calibration import profile as profiles
-from puzzlepilot.cli import IO, UsageError, read_board_text
+from puzzlepilot.errors import UsageError
 from puzzlepilot.fixtures import cell_diff
-from puzzlepilot.games import GAMES, get
+from puzzlepilot.games import GAMES, Game, get
+from puzzlepilot.userio import IO, read_board_text
 from vision.common import NoBoardFound, load_image
 
 
@@ -58,12 +57,12 @@ def main(args: argparse.Namespace, io: IO) -> int:
     game, image_path = get(args.items[0]), Path(args.items[1])
     dest = args.dir or profiles.profiles_dir() / args.name
     profiles.check_destination(dest)   # refuse a folder of the user's before any work
-    learner = learner_for(game.name)
+    learner = learner_for(game)
     image = load_image(image_path)
 
-    if args.picks and not hasattr(learner, "read_picks"):
+    if args.picks and game.read_picks is None:
         raise UsageError(f"--picks applies to valves and rings calibration, not {game.name}")
-    if args.picks and not args.board and not getattr(learner, "PICKS_WITHOUT_BOARD", False):
+    if args.picks and not args.board and not game.picks_without_board:
         raise UsageError("--picks needs --board (the graph says which points the picks are)")
     from calibration.picker import PickCancelled, pick
 
@@ -71,11 +70,11 @@ def main(args: argparse.Namespace, io: IO) -> int:
     try:
         if args.board:
             text = read_board_text(args.board, io) if Path(args.board).is_file() else args.board
-            board = as_read(game.board.from_text(text))
-            region, examples = learner.read_picks(args.picks, board) if args.picks else (None, None)
+            board = as_read(game, game.board.from_text(text))
+            region, examples = game.read_picks(args.picks, board) if args.picks else (None, None)
             data, templates = learner.learn(image, board=board, region=region, examples=examples)
         else:
-            region, examples = (learner.read_picks(args.picks) if args.picks else
+            region, examples = (game.read_picks(args.picks) if args.picks else
                                 pick(image, learner.KINDS, title=f"calibrate {game.name}: {image_path.name}"))
             data, templates = learner.learn(image, region=region, examples=examples)
     except PickCancelled as exc:
@@ -103,20 +102,19 @@ def main(args: argparse.Namespace, io: IO) -> int:
     return 0
 
 
-def learner_for(game: str) -> Any:
-    try:
-        return importlib.import_module(f"calibration.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"calibration.{game}":
-            raise
-        have = [g for g in GAMES if importlib.util.find_spec(f"calibration.{g}")]
-        raise UsageError(f"calibration does not cover {game} yet (it covers: {', '.join(have) or 'none'})") from None
+def learner_for(game: Game) -> Any:
+    """The game's calibration learner; UsageError naming the games calibration covers when
+    it does not cover this one."""
+    if game.learner is None:
+        have = [g.name for g in GAMES.values() if g.calibration]
+        raise UsageError(f"calibration does not cover {game.name} yet (it covers: {', '.join(have) or 'none'})")
+    return game.learner
 
 
-def as_read(board: Any) -> Any:
+def as_read(game: Game, board: Any) -> Any:
     """The board named as the vision names what it reads (Klotski letters its pieces in
     reading order), so a typed board compares equal to the same board read."""
-    return board.relabelled() if hasattr(board, "relabelled") else board
+    return game.relabel(board) if game.relabel else board
 
 
 def reads_as(found: Any, given: Any) -> bool:
@@ -158,7 +156,7 @@ def check(args: argparse.Namespace, io: IO) -> int:
     # Every file and expected board is read before anything is printed: a bad one fails
     # with its one line, not after a header and some results.
     loaded = [(p, load_image(p)) for p in images]
-    wants = {p: as_read(game.board.from_text(b)).to_text().replace("\n", "/") if b else None
+    wants = {p: as_read(game, game.board.from_text(b)).to_text().replace("\n", "/") if b else None
              for p, b in expected.items()}
     bad = 0
     io.out(f"profile {prof.name} ({game.name}):")

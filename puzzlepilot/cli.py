@@ -5,7 +5,10 @@ texts, options, images without a board) become one line on stderr and status 2 h
 one place; anything else is a bug: one line and status 3 (``--debug`` adds the traceback).
 
 Commands beyond ``solve`` and ``parse`` live in their own modules, each with
-``add_arguments(parser)`` and ``main(args, io) -> int``; ``COMMANDS`` lists them.
+``add_arguments(parser)`` and ``main(args, io) -> int``; ``COMMANDS`` lists them. What the
+commands share (``IO``, reading board texts and numbers, writing pictures) is in
+``puzzlepilot.userio`` and ``UsageError`` in ``puzzlepilot.errors``: no command imports this
+module, and every game part is found through ``puzzlepilot.games``.
 """
 from __future__ import annotations
 
@@ -13,43 +16,27 @@ import argparse
 import dataclasses
 import importlib
 import json
-import math
 import os
 import re
 import sys
 import time
 import traceback
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from puzzlepilot import __version__
+from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, Game, get, parse_best
-from solvers.common import BoardError
-
-
-class UsageError(Exception):
-    """A bad option or combination of options."""
-
-
-@dataclass
-class IO:
-    stdin: TextIO
-    stdout: TextIO
-    stderr: TextIO
-
-    def out(self, text: str = "") -> None:
-        print(text, file=self.stdout)
-
-    def err(self, text: str) -> None:
-        print(text, file=self.stderr)
+from puzzlepilot.userio import IO, check_output_file, load_profile, read_board_text, search_cap, write_annotation
+from solvers.common import BoardError, OptionError
 
 
 # Failures that are the input's fault: one line, status 2. Named by module: a command that
 # never loads a module (solving a board text loads no vision, no numpy) cannot meet its
 # errors, so it need not import them to catch them (see expected_errors).
 EXPECTED = (
-    "puzzlepilot.cli:UsageError", "solvers.common:BoardError", "vision.common:ImageError",
+    "solvers.common:OptionError",
+    "puzzlepilot.errors:UsageError", "solvers.common:BoardError", "vision.common:ImageError",
     "vision.common:NoBoardFound", "puzzlepilot.games:UnknownGame", "vision.profile:ProfileError",
     "vision.capture:CaptureError",
     "overlay.surface:OverlayError",
@@ -143,14 +130,10 @@ text FILE ('-' reads standard input) for lyne, klotski or valves, written as
 """),
 }
 
-MAX_BOARD_BYTES = 4 * 1024 * 1024   # a board text longer than this is refused unread
-
 GAME_OPTIONS = {
     "metric": "--metric", "rule": "--rule", "moves": "--moves", "wrenches": "--wrenches", "all": "--all",
     "max_positions": "--max-positions", "max_nodes": "--max-nodes",
 }
-# Search caps (--max-positions, --max-nodes) accept whole numbers in this range.
-MAX_CAP = 1_000_000_000
 
 
 BOARD_FORMATS = """board texts (one line per row, every row written out in full; '/' may join rows):
@@ -162,22 +145,6 @@ BOARD_FORMATS = """board texts (one line per row, every row written out in full;
              9 o'clock, clockwise), '.' empty, any letter an enemy
   valves     lines 'A B' (a pipe), 'inlet: X', 'outlet: Y', 'wrenches: 3'
 """
-
-
-def number(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a finite number from ``low`` to ``high`` (nan, inf and values
-    that would busy-loop or sleep for years are refused with one line)."""
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not (math.isfinite(value) and low <= value <= high):
-            raise argparse.ArgumentTypeError(f"must be a number from {low:g} to {high:g}, not {text!r}")
-        return value
-
-    parse.__name__ = "number"
-    return parse
 
 
 class _Parser(argparse.ArgumentParser):
@@ -251,17 +218,6 @@ examples:
                            epilog=examples, formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
     return parser
-
-
-def search_cap(text: str) -> int:
-    """A search cap option: a whole number from 1 to ``MAX_CAP``."""
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= MAX_CAP:
-        raise argparse.ArgumentTypeError(f"{text} is out of range (1 to {MAX_CAP:,})")
-    return value
 
 
 def user_text(doc: str) -> str:
@@ -343,37 +299,6 @@ def run() -> None:
 
 # ---------------------------------------------------------------------------- solve, parse
 
-def read_board_text(source: str, io: IO) -> str:
-    """A board text from a file or standard input ('-'), at most MAX_BOARD_BYTES, UTF-8;
-    UsageError or BoardError with one line otherwise."""
-    if source == "-":
-        if io.stdin is None or io.stdin.closed:
-            raise UsageError("--board -: standard input is closed")
-        try:
-            text = io.stdin.read(MAX_BOARD_BYTES + 1)
-        except UnicodeDecodeError:
-            raise BoardError("standard input is not UTF-8 text") from None
-        except OSError as exc:
-            raise UsageError(f"cannot read standard input: {exc.strerror or exc}") from None
-        if len(text) > MAX_BOARD_BYTES:
-            raise BoardError(f"the board text on standard input is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB")
-        return text
-    path = Path(source)
-    if not path.is_file():
-        raise UsageError(f"not a regular file: {source}" if path.exists() else f"no such board file: {source}")
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BOARD_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
-    if len(data) > MAX_BOARD_BYTES:
-        raise BoardError(f"{source} is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB: not a board text")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BoardError(f"{source} is not a UTF-8 text file") from None
-
-
 def game_options(args: argparse.Namespace, game: Game) -> dict[str, Any]:
     """The game options given on the command line, refusing those of other games."""
     given = {k: getattr(args, k) for k in GAME_OPTIONS if getattr(args, k, None) is not None}
@@ -397,22 +322,6 @@ def read_screenshot(args: argparse.Namespace, io: IO) -> Any:
             return image, parse_best(image, games, profile)
     except NoBoardFound as exc:
         raise NoBoardFound(f"no board found in {args.image} ({exc})") from None
-
-
-NO_TESSERACT = ("tesseract is not installed, so a ring move budget (\"Ring Moves ×N\") whose digits are "
-                "not clear cannot be read (Debian/Ubuntu: sudo apt-get install tesseract-ocr)")
-
-
-def tesseract_missing() -> bool:
-    import shutil
-
-    return shutil.which("tesseract") is None
-
-
-def load_profile(name: str) -> Any:
-    from calibration.profile import load
-
-    return load(name)
 
 
 def say_warnings(found: Any, io: IO) -> None:
@@ -459,7 +368,10 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     # An option that is a field of the board (valves' --wrenches) replaces it there, so the
     # board printed and the wrenches said to be left agree with it.
     fields = {f.name for f in dataclasses.fields(board)}
-    board = dataclasses.replace(board, **{k: options.pop(k) for k in list(options) if k in fields})
+    try:
+        board = dataclasses.replace(board, **{k: options.pop(k) for k in list(options) if k in fields})
+    except BoardError as exc:   # the board refuses the option's value (--wrenches -3)
+        raise OptionError(str(exc)) from None
     if game.reports_progress:
         options["progress"] = lambda text: io.err(f"puzzlepilot: {game.name}: {text} ...")
 
@@ -491,40 +403,6 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     return 0 if result.solved else 1
 
 
-def check_output_file(path: Path) -> None:
-    """UsageError unless ``path`` may be written: a new file in an existing folder, or a
-    regular file (never a folder, link, FIFO or device)."""
-    if path.is_symlink() or path.exists() and not path.is_file():
-        raise UsageError(f"{path} exists and is not a regular file; not replaced")
-    if not path.parent.is_dir():
-        raise UsageError(f"no such folder: {path.parent}")
-
-
-def write_annotation(path: Path, image: Any, shapes: list[Any]) -> None:
-    """Draw the hints on the screenshot and write it atomically (no half-written file):
-    a new file, or over a regular file of that name; anything else there (a folder, a
-    link, a FIFO, a device) is refused and left alone. The temporary file is unique, in
-    the same folder, and removed on any failure."""
-    import cv2
-    from overlay.draw import render
-
-    check_output_file(path)
-    suffix = path.suffix.lower()
-    ok, data = cv2.imencode(suffix if suffix in (".png", ".jpg", ".jpeg", ".bmp") else ".png",
-                            render(image, shapes))
-    if not ok:
-        raise UsageError(f"cannot encode {path}")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{time.monotonic_ns()}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.tobytes())
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
 def print_solution(io: IO, game: Game, board: Any, result: Any, elapsed_ms: float, found: Any) -> None:
     if found is not None:
         io.out(f"read a {game.title} board (confidence {found.confidence:.2f}):")
@@ -534,8 +412,7 @@ def print_solution(io: IO, game: Game, board: Any, result: Any, elapsed_ms: floa
         io.out(f"no solution: {result.reason}")
         return
     io.out(f"solved in {elapsed_ms:.1f} ms, {result.moves} move{'' if result.moves == 1 else 's'}:")
-    show = getattr(importlib.import_module(f"solvers.{game.name}"), "show", None)
-    io.out(show(board, result.solution) if show else json.dumps(result.solution))
+    io.out(game.show(board, result.solution) if game.show else json.dumps(result.solution))
     answers = result.extra.get("solutions")
     if answers and len(answers) > 1:    # --all (valves): every minimum answer
         io.out(f"all {len(answers)} minimum answers:")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import importlib
 import json
 import os
 import queue
@@ -29,10 +28,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from overlay.driver import Driver, DriverStopped
-from puzzlepilot.cli import IO, UsageError, check_output_file, number, write_annotation
+from puzzlepilot.errors import UsageError
 from puzzlepilot.games import get
 from puzzlepilot.live import LevelRecord, LiveError, LiveLoop, Watcher
 from puzzlepilot.practice import TITLE, boards
+from puzzlepilot.userio import IO, check_output_file, number, write_annotation
 
 SCREEN = (1280, 1024)
 TIME_LIMIT = 50.0       # seconds for the whole run: a demo that stalls says so and stops
@@ -250,17 +250,16 @@ def write_index(out: Path, records: list[LevelRecord]) -> None:
              "<h1>puzzlepilot demo</h1>"]
     for r in records:
         stem = f"level{r.number}"
-        title = get(r.game).title
+        game = get(r.game)
         if r.result.solved:
             summary = f"solved in {r.solve_ms:.1f} ms, {r.result.moves} moves"
-            show = getattr(importlib.import_module(f"solvers.{r.game}"), "show", None)
-            board = get(r.game).board.from_text(r.board)
-            answer = show(board, r.result.solution) if show else json.dumps(r.result.solution)
+            board = game.board.from_text(r.board)
+            answer = game.show(board, r.result.solution) if game.show else json.dumps(r.result.solution)
         else:
             summary, answer = f"no solution: {r.result.reason}", ""
         figures = [(f"{stem}-before.png", "before"), (f"{stem}-hints.png", "the answer"),
                    (f"{stem}-after.png", "after playing")]
-        parts.append(f"<h2>Level {r.number}: {html.escape(title)}, {html.escape(r.size)}</h2>"
+        parts.append(f"<h2>Level {r.number}: {html.escape(game.title)}, {html.escape(r.size)}</h2>"
                      f"<p>{html.escape(summary)}</p><pre>{html.escape(r.board)}</pre> "
                      f"<pre>{html.escape(answer)}</pre><div>")
         parts += [f'<figure><figcaption>{caption}</figcaption><a href="{name}"><img src="{name}" alt="{caption}"></a></figure>'

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import base64
 import html
-import importlib
 import json
 import os
 import shutil
@@ -32,8 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from puzzlepilot.cli import IO, NO_TESSERACT, UsageError, tesseract_missing
+from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, get
+from puzzlepilot.userio import IO, load_profile
 from solvers.common import BoardError, user_folder
 from vision.common import ImageError, NoBoardFound, load_image
 
@@ -44,6 +44,16 @@ if TYPE_CHECKING:     # for the annotations only; the drawing code imports it wh
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "fixtures"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 MADE_LIST = ".made"     # the names `make` wrote, so it never replaces or removes anything else
+
+
+NO_TESSERACT = ("tesseract is not installed, so a ring move budget (\"Ring Moves ×N\") whose digits are "
+                "not clear cannot be read (Debian/Ubuntu: sudo apt-get install tesseract-ocr)")
+
+
+def tesseract_missing() -> bool:
+    import shutil
+
+    return shutil.which("tesseract") is None
 
 
 def user_dir() -> Path:
@@ -131,6 +141,9 @@ def main(args: argparse.Namespace, io: IO) -> int:
         return cmd_add(args, io)
     if args.action == "make":
         folder = args.dir or generated_dir()
+        for g in games:
+            if not get(g).scenes:
+                raise UsageError(f"the project renders no fixtures of {g}")
         for g in games:
             try:
                 count = make(g, folder)
@@ -221,7 +234,7 @@ def make(game: str, folder: Path) -> int:
     in ``.made``) are replaced or removed; other images and their entries stay."""
     import cv2
 
-    cases = importlib.import_module(f"puzzlepilot.scenes.{game}").fixture_cases()
+    cases = get(game).fixture_cases()
     out = folder / game
     out.mkdir(parents=True, exist_ok=True)
     made_path = out / MADE_LIST
@@ -354,7 +367,6 @@ def cmd_check(args: argparse.Namespace, io: IO, games: list[str]) -> int:
         io.err(f"puzzlepilot: warning: {NO_TESSERACT}: such ring fixtures will differ")
     profile = None
     if args.profile:
-        from puzzlepilot.cli import load_profile
         profile = load_profile(args.profile)
     failures, sections = 0, []
     for game, folder in found:

@@ -1,9 +1,26 @@
-"""The game registry: one entry per game, naming the modules that make it up.
+"""The game registry: one entry per game, naming the module of each of its parts.
 
-By convention a game ``g`` is ``solvers/g.py`` (``Board``, ``solve``, ``validate``),
-``vision/g.py`` (``parse``) and ``overlay/g.py`` (``plan``, ``hints``); adding a game means
-writing those modules and one entry below. Modules load on first use, so solving a board
-text never imports OpenCV.
+A game's parts, each a module named by a field of its ``Game`` entry (``PARTS`` lists
+what each must hold and what it may):
+
+- ``model``: the board (``Board`` with ``from_text``/``to_text``; optionally ``show``,
+  the answer in words for people), ``solver``: ``solve`` (optionally ``prepare``) and
+  ``checker``: the independent rule checker ``validate``;
+- ``vision``: ``parse``, a screenshot → ``vision.common.Parse``;
+- ``overlay``: ``hints`` (optionally ``sheet``, ``steps``, ``progress``, ``follows``,
+  ``stuck``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``);
+- ``calibration``: the learner, ``learn`` and ``KINDS`` (optionally ``read_picks``);
+- ``practice``: the practice board (``VIEW``, ``new_level``; optionally ``SIZES``,
+  ``level_from_text``, ``read_keymap``), ``scenes``: ``fixture_cases``, the rendered
+  fixtures, and ``benchmark``: ``run(bench)``.
+
+Adding a game: write its modules and add ONE entry to ``GAMES`` below. A part left out
+of the entry follows the convention (``solvers/g.py``, ``vision/g.py``, ``overlay/g.py``,
+``calibration/g.py``, ``puzzlepilot/{practice,scenes,benchmarks}/g.py``); name another
+module path for it, or None when the game has no such part (the commands then say so).
+The command layer finds every part here, never by importing game modules itself, and the
+optional functions are probed here alone: a property is None when a game has none.
+Modules load on first use, so solving a board text never imports OpenCV.
 """
 from __future__ import annotations
 
@@ -12,82 +29,192 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable
 
+# part → (the names its module must hold, the names it may hold)
+PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "model": (("Board",), ("show",)),
+    "solver": (("solve",), ("prepare",)),
+    "checker": (("validate",), ()),
+    "vision": (("parse",), ()),
+    "overlay": (("hints",), ("sheet", "steps", "progress", "follows", "stuck")),
+    "actions": (("plan",), ("load_keymap",)),
+    "calibration": (("learn", "KINDS"), ("read_picks", "PICKS_WITHOUT_BOARD")),
+    "practice": (("VIEW", "new_level"), ("SIZES", "level_from_text", "read_keymap")),
+    "scenes": (("fixture_cases",), ()),
+    "benchmark": (("run",), ()),
+}
+
 
 @dataclass(frozen=True)
 class Game:
+    """One game: its name and title, what its solver takes, and the module path of each
+    part (``{name}`` stands for the game's name; None: the game has no such part)."""
+
     name: str
     title: str
     options: tuple[str, ...] = ()   # solver keyword options the command line may pass
     reports_progress: bool = False  # solve takes progress=callable (lines for long searches)
+    model: str = "solvers.{name}"
+    solver: str = "solvers.{name}"
+    checker: str = "solvers.{name}"
+    vision: str = "vision.{name}"
+    overlay: str = "overlay.{name}"
+    actions: str = "overlay.{name}"
+    calibration: str | None = "calibration.{name}"
+    practice: str | None = "puzzlepilot.practice.{name}"
+    scenes: str | None = "puzzlepilot.scenes.{name}"
+    benchmark: str | None = "puzzlepilot.benchmarks.{name}"
 
-    def _module(self, package: str) -> ModuleType:
-        return importlib.import_module(f"{package}.{self.name}")
+    def __post_init__(self) -> None:
+        for part in PARTS:
+            path = getattr(self, part)
+            if path is not None:
+                object.__setattr__(self, part, path.format(name=self.name))
+
+    def module(self, part: str) -> ModuleType | None:
+        """The module of one of ``PARTS``, imported on first use; None when the game has
+        no such part."""
+        path = getattr(self, part)
+        return None if path is None else importlib.import_module(path)
+
+    def _optional(self, part: str, name: str, default: Any = None) -> Any:
+        """A name a part's module may hold (``PARTS``' second list), else ``default``."""
+        module = self.module(part)
+        return default if module is None else getattr(module, name, default)
 
     @property
     def board(self) -> Any:
         """The board class: ``from_text``/``to_text``."""
-        return self._module("solvers").Board
+        return self.module("model").Board
+
+    @property
+    def show(self) -> Callable[[Any, Any], str] | None:
+        """(board, solution) → the answer in words for people; None: print it as JSON."""
+        return self._optional("model", "show")
+
+    @property
+    def relabel(self) -> Callable[[Any], Any] | None:
+        """board → the same board named as the vision names what it reads (Klotski letters
+        its pieces in reading order); None when the vision keeps the names given."""
+        return getattr(self.board, "relabelled", None)
 
     @property
     def solve(self) -> Callable[..., Any]:
-        return self._module("solvers").solve
+        return self.module("solver").solve
 
     @property
     def prepare(self) -> Callable[..., None]:
         """(board, **options) → load the libraries solving this board will need (rings'
         numpy for deep searches), so that a solver's timing counts the search and its
         tables, not imports; nothing for most games."""
-        return getattr(self._module("solvers"), "prepare", lambda board, **options: None)
+        return self._optional("solver", "prepare", lambda board, **options: None)
 
     @property
     def validate(self) -> Callable[[Any, Any], list[str]]:
-        return self._module("solvers").validate
+        return self.module("checker").validate
 
     @property
     def parse(self) -> Callable[..., Any]:
         """Screenshot (BGR array) → ``vision.common.Parse``."""
-        return self._module("vision").parse
+        return self.module("vision").parse
 
     @property
     def plan(self) -> Callable[..., Any]:
         """(parse, solution) → list of ``overlay.actions`` in the parse's coordinates."""
-        return self._module("overlay").plan
+        return self.module("actions").plan
+
+    @property
+    def load_keymap(self) -> Callable[[Any], dict[str, Any]] | None:
+        """path → a key map ``plan`` takes as ``keymap=`` (games played with keys too:
+        rings), ValueError saying what is wrong; None for games played with the mouse."""
+        return self._optional("actions", "load_keymap")
 
     @property
     def hints(self) -> Callable[..., Any]:
         """(parse, solution) → list of ``overlay.draw`` shapes; games whose ``steps`` gives
         more than one also take ``step=i`` (0-based) for the i-th step's shapes only."""
-        return self._module("overlay").hints
+        return self.module("overlay").hints
 
     @property
     def sheet(self) -> Callable[[Any, Any, Any], Any] | None:
         """(image, parse, solution) → the whole annotated picture (BGR) for games that draw
         their own (every move on its own small board); None: the hints on the screenshot."""
-        return getattr(self._module("overlay"), "sheet", None)
+        return self._optional("overlay", "sheet")
 
     @property
     def steps(self) -> Callable[[Any], int]:
         """solution → how many steps its hints show one at a time (1: they come whole)."""
-        return getattr(self._module("overlay"), "steps", lambda solution: 1)
+        return self._optional("overlay", "steps", lambda solution: 1)
 
     @property
     def progress(self) -> Callable[[Any, Any, Any], int | None] | None:
         """(board, solution, seen) → how many steps of the solution took ``board`` to the
         board ``seen``, None when ``seen`` is not on the way; None for games whose board
         reads the same while the steps are made (their steps advance on other changes)."""
-        return getattr(self._module("overlay"), "progress", None)
+        return self._optional("overlay", "progress")
 
     @property
     def follows(self) -> Callable[[Any, Any], bool] | None:
         """(level, board) → whether ``board`` is the level after the player's own moves
         (a one-stroke path drawn): live shows hints from there instead of a new level."""
-        return getattr(self._module("overlay"), "follows", None)
+        return self._optional("overlay", "follows")
 
     @property
     def stuck(self) -> Callable[[Any, Any], str] | None:
         """(parse, result) → what to tell a player whose moves (the board read) can no
         longer lead to a solution, e.g. which move to undo."""
-        return getattr(self._module("overlay"), "stuck", None)
+        return self._optional("overlay", "stuck")
+
+    @property
+    def learner(self) -> ModuleType | None:
+        """The calibration learner (``learn(image, board=, region=, examples=)`` →
+        (profile data, templates); ``KINDS``, what the picker asks to click); None when
+        calibration does not cover the game."""
+        return self.module("calibration")
+
+    @property
+    def read_picks(self) -> Callable[..., Any] | None:
+        """(path[, board]) → (box, examples) from a picks file instead of the picker
+        window; None when the game's calibration takes no ``--picks``."""
+        return self._optional("calibration", "read_picks")
+
+    @property
+    def picks_without_board(self) -> bool:
+        """Whether ``--picks`` alone says enough (no ``--board`` needed)."""
+        return bool(self._optional("calibration", "PICKS_WITHOUT_BOARD", False))
+
+    @property
+    def practice_board(self) -> ModuleType | None:
+        """The practice board's module (``VIEW``, ``new_level(seed, size, view)``); None
+        when the game has none."""
+        return self.module("practice")
+
+    @property
+    def practice_sizes(self) -> tuple[int, int] | None:
+        """The smallest and largest rows and columns ``practice --size`` may ask for; None:
+        the practice board has one size."""
+        return self._optional("practice", "SIZES")
+
+    @property
+    def level_from_text(self) -> Callable[[str, tuple[int, int]], Any] | None:
+        """(board text, view) → the first practice level (``practice --board``); None when
+        the practice board takes no board text."""
+        return self._optional("practice", "level_from_text")
+
+    @property
+    def read_keymap(self) -> Callable[[Any], dict[str, Any]] | None:
+        """path → the key map the practice board's levels take as ``keymap=``
+        (``practice --keymap``); None when it is played with the mouse only."""
+        return self._optional("practice", "read_keymap")
+
+    @property
+    def fixture_cases(self) -> Callable[[], list[Any]]:
+        """() → the fixtures the project renders of the game (``puzzlepilot.scenes.FixtureCase``)."""
+        return self.module("scenes").fixture_cases
+
+    @property
+    def bench(self) -> Callable[[Any], None]:
+        """(``bench.Bench``) → measure the game's solver and vision against a baseline."""
+        return self.module("benchmark").run
 
 
 GAMES: dict[str, Game] = {g.name: g for g in (

@@ -36,8 +36,9 @@ import numpy as np
 
 from overlay.driver import DriverStopped, InputDriver, open_driver
 from overlay.surface import HintSurface, OverlayError
-from puzzlepilot.cli import IO, UsageError, load_profile, number
+from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, Game, get, parse_best
+from puzzlepilot.userio import IO, load_profile, number
 from solvers.common import SolveResult
 from vision import capture
 from vision.capture import CaptureError, Rect, Source
@@ -499,21 +500,26 @@ def check_options(args: argparse.Namespace) -> None:
         raise UsageError("--dry-run, --speed and --confirm go with --play")
     if args.keymap is not None and not args.play:
         raise UsageError("--keymap goes with --play")
-    if args.keymap is not None and args.game not in (None, "rings"):
-        raise UsageError("--keymap is for rings: the other games are played with the mouse")
+    keyed = [game.name for game in keyed_games()] if args.keymap is not None else []
+    if args.keymap is not None and args.game not in (None, *keyed):
+        raise UsageError(f"--keymap is for {', '.join(keyed)}: the other games are played with the mouse")
     if args.keymap is not None and args.window is None and args.window_id is None:
         raise UsageError("--keymap needs --window or --window-id: keys go only to the game's window, "
                          "which a region or monitor does not name")
 
 
+def keyed_games() -> list[Game]:
+    """The games whose plans take a key map (``--keymap``)."""
+    return [game for game in GAMES.values() if game.load_keymap is not None]
+
+
 def plan_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    """The games' plan options the command line gives: a rings key map."""
+    """The games' plan options the command line gives: a key map, for the games played
+    with keys too (rings)."""
     if args.keymap is None:
         return {}
-    from overlay.rings import load_keymap
-
     try:
-        return {"rings": {"keymap": load_keymap(Path(args.keymap))}}
+        return {game.name: {"keymap": game.load_keymap(Path(args.keymap))} for game in keyed_games()}
     except ValueError as exc:
         raise UsageError(f"--keymap: {exc}") from None
 

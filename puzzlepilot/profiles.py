@@ -13,7 +13,8 @@ import argparse
 import json
 
 from calibration import profile as profiles
-from puzzlepilot.cli import IO, UsageError
+from puzzlepilot.errors import UsageError
+from puzzlepilot.userio import IO
 from vision.profile import Profile
 
 

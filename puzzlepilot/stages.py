@@ -17,7 +17,8 @@ import os
 from pathlib import Path
 from typing import Iterator
 
-from puzzlepilot.cli import IO, UsageError, write_annotation
+from puzzlepilot.errors import UsageError
+from puzzlepilot.userio import IO, write_annotation
 from puzzlepilot.fixtures import MADE_LIST
 
 

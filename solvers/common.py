@@ -1,5 +1,5 @@
-"""What every solver shares: the error for malformed boards, the result value, and
-the splitting of board texts into rows."""
+"""What every solver shares: the errors for malformed boards and for bad options, the
+result value, and the splitting of board texts into rows."""
 from __future__ import annotations
 
 import os
@@ -16,6 +16,11 @@ class BoardError(ValueError):
         self.reason = reason
         self.line = line
         super().__init__(f"line {line}: {reason}" if line is not None else reason)
+
+
+class OptionError(ValueError):
+    """A solver option out of its range (an unknown rule or metric, a move budget or a
+    number of wrenches that cannot be): the caller's choice is wrong, not the board."""
 
 
 @dataclass

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from solvers import tables
-from solvers.common import BoardError, Progress, SolveResult, check_width, split_rows
+from solvers.common import BoardError, OptionError, Progress, SolveResult, check_width, split_rows
 
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 METRICS = ("piece", "straight", "cell")
@@ -652,7 +652,7 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
     gives up after ``max_positions`` positions (default: as many as fit in
     ``MEMORY_BUDGET``); ``progress`` gets a line about once a second after the first."""
     if metric not in METRICS:
-        raise BoardError(f"unknown metric {metric!r} (metrics: {', '.join(METRICS)})")
+        raise OptionError(f"unknown metric {metric!r} (metrics: {', '.join(METRICS)})")
     target = board.piece(board.target)
     merge = board.goal[1] == board.cols - target.width - board.goal[1]
     space = _space(board, metric, merge)

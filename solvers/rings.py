@@ -42,7 +42,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from solvers import tables
-from solvers.common import BoardError, SolveResult, split_rows
+from solvers.common import BoardError, OptionError, SolveResult, split_rows
 
 RINGS, SLICES = 4, 12
 DEFAULT_BUDGET = 3
@@ -457,10 +457,10 @@ def solve(board: Board, rule: str = "strict", moves: int | None = None) -> Solve
     the table cache (most boards, up to 3 moves) are searched here on plain ints; the
     rest, in turn, by ``solvers.rings_arrays`` (numpy), imported only then."""
     if rule not in RULES:
-        raise BoardError(f"unknown rule {rule!r} (rules: {', '.join(RULES)})")
+        raise OptionError(f"unknown rule {rule!r} (rules: {', '.join(RULES)})")
     budget = moves if moves is not None else board.budget if board.budget is not None else DEFAULT_BUDGET
-    if not 0 <= budget <= MAX_BUDGET:
-        raise BoardError(f"the move budget must be 0..{MAX_BUDGET}, got {budget}")
+    if not 0 <= budget <= MAX_BUDGET:   # from --moves an option's fault, from 'moves: N' the board's
+        raise (BoardError if moves is None else OptionError)(f"the move budget must be 0..{MAX_BUDGET}, got {budget}")
     n = board.enemies
     start = board.bits()
     if n % 4 and rule == "strict":

@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from solvers.common import BoardError, SolveResult, split_rows
+from solvers.common import BoardError, OptionError, SolveResult, split_rows
 
 DEFAULT_INLET, DEFAULT_OUTLET, DEFAULT_WRENCHES = "X", "Y", 3
 MAX_ANSWERS = 10_000        # --all stops listing here (extra["solutions_truncated"] says so)
@@ -388,10 +388,10 @@ def solve(board: Board, wrenches: int | None = None, all: bool = False) -> Solve
     left. ``wrenches`` overrides the board's; ``all`` lists every minimum answer in
     ``extra["solutions"]`` (the solution is the first, the answer nearest the inlet)."""
     total = board.wrenches if wrenches is None else wrenches
-    if total < 0:
-        raise BoardError(f"the wrenches must be 0 or more, not {total}")
+    if total < 0:   # the board's own wrenches were checked when it was made: the option is wrong
+        raise OptionError(f"the wrenches must be 0 or more, not {total}")
     if total < len(board.closed):
-        raise BoardError(f"{len(board.closed)} valves are closed, so there are at least as many "
+        raise OptionError(f"{len(board.closed)} valves are closed, so there are at least as many "
                          f"wrenches, not {total}")
     left = total - len(board.closed)
     with _collector_paused():

@@ -16,7 +16,6 @@ No baseline: these are the figures issue 18 sets limits for (parse ≤ 30 ms, ch
 """
 from __future__ import annotations
 
-import importlib
 from contextlib import ExitStack
 
 import numpy as np
@@ -33,7 +32,7 @@ def frames_of(game: str, quick: bool) -> list[tuple[np.ndarray, str]]:
 
     from puzzlepilot.scenes.paint import render_desktop
 
-    cases = [c for c in importlib.import_module(f"puzzlepilot.scenes.{game}").fixture_cases() if c.board]
+    cases = [c for c in get(game).fixture_cases() if c.board]
     frames = []
     for i, case in enumerate(cases[:3] if quick else cases):
         image = case.image
@@ -58,7 +57,7 @@ def run(bench: Bench) -> None:
     parse_rows, live_rows = [], []
     with ExitStack() as stack:
         hints, where = _overlay(stack)
-        for name in GAMES:
+        for name in (n for n, g in GAMES.items() if g.scenes):
             bench.progress(f"  vision {name} ...")
             game = get(name)
             frames = frames_of(name, bench.quick)

@@ -8,8 +8,9 @@ the vision reads exactly what its fixtures test, and the live loop can be tried,
 and demonstrated without the real game. Solving a level shows a banner, then the next
 level (seed + 1) follows; with ``--levels N`` a closing screen follows the N-th.
 
-A game adds its board as ``puzzlepilot/practice/<game>.py`` with ``VIEW`` (the default
-window size, width × height), optionally ``SIZES`` (the smallest and largest rows and
+A game adds its board as the module its registry entry names (``Game.practice``, by
+default ``puzzlepilot/practice/<game>.py``) with ``VIEW`` (the default window size,
+width × height), optionally ``SIZES`` (the smallest and largest rows and
 columns ``--size`` may ask for; without it the board has one size) and
 ``new_level(seed, size, view) -> Level`` (and, for ``--board``, optionally
 ``level_from_text(text, view) -> Level``, the first level; for ``--keymap``, optionally
@@ -21,16 +22,15 @@ once.
 from __future__ import annotations
 
 import argparse
-import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
 import numpy as np
 
-from puzzlepilot.cli import IO, UsageError, read_board_text
-from puzzlepilot.games import get
+from puzzlepilot.errors import UsageError
+from puzzlepilot.games import GAMES, get
+from puzzlepilot.userio import IO, read_board_text
 
 TITLE = "puzzlepilot practice"
 PAUSE_MS = 800          # the banner's time on screen before the next level
@@ -72,8 +72,8 @@ class Options:
 
 
 def boards() -> list[str]:
-    """The games that have a practice board."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    """The games that have a practice board (the registry names it)."""
+    return sorted(name for name, game in GAMES.items() if game.practice)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -110,13 +110,12 @@ def _pair(sep: str) -> Callable[[str], tuple[int, int]]:
 
 
 def main(args: argparse.Namespace, io: IO) -> int:
-    get(args.game)
+    entry = get(args.game)
     if args.game not in boards():
         raise UsageError(f"no practice board for {args.game} yet (boards: {', '.join(boards())})")
     if args.levels is not None and args.levels < 1:
         raise UsageError("--levels must be at least 1")
-    game = importlib.import_module(f"{__name__}.{args.game}")
-    sizes = getattr(game, "SIZES", None)
+    sizes = entry.practice_sizes
     if args.size is not None and sizes is None:
         raise UsageError(f"the {args.game} board has one size: leave out --size")
     if args.size is not None and not all(sizes[0] <= n <= sizes[1] for n in args.size):
@@ -125,15 +124,15 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"--view must be at least {MIN_VIEW}x{MIN_VIEW}")
     board = None
     if args.board is not None:
-        if not hasattr(game, "level_from_text"):
+        if entry.level_from_text is None:
             raise UsageError(f"the {args.game} board takes no --board")
         board = read_board_text(args.board, io)
-        get(args.game).board.from_text(board)   # a malformed text fails here, before any window
+        entry.board.from_text(board)   # a malformed text fails here, before any window
     level_options = {}
     if args.keymap is not None:
-        if not hasattr(game, "read_keymap"):
+        if entry.read_keymap is None:
             raise UsageError(f"the {args.game} board takes no --keymap")
-        level_options["keymap"] = game.read_keymap(Path(args.keymap))
+        level_options["keymap"] = entry.read_keymap(Path(args.keymap))
     options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at, board,
                       level_options)
     try:
@@ -144,7 +143,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
         root = tkinter.Tk()
     except tkinter.TclError as exc:
         raise UsageError(f"cannot open a window: {exc}") from None
-    PracticeWindow(root, game, options, io).run()
+    PracticeWindow(root, entry.practice_board, options, io).run()
     return 0
 
 

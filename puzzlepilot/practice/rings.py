@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from puzzlepilot.cli import UsageError
+from puzzlepilot.errors import UsageError
 from puzzlepilot.practice import key_name
 from puzzlepilot.scenes.rings import KINDS, STYLES, arena_for, draw_enemies, draw_hud, stage
 from solvers.rings import SLICES, Board, apply_move, generate, validate

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from puzzlepilot import cli
+from puzzlepilot import cli, userio
 from tests.helpers import run_cli as run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -82,11 +82,11 @@ def test_unicode_digits_are_not_a_move_budget(tmp_path, content):
 
 def test_board_texts_are_read_at_most_a_few_megabytes(tmp_path):
     path = tmp_path / "big.txt"
-    path.write_bytes(b"#" * (cli.MAX_BOARD_BYTES + 10))
+    path.write_bytes(b"#" * (userio.MAX_BOARD_BYTES + 10))
     status, out, err = run(["solve", "--game", "onestroke", "--board", path])
     one_line(status, out, err)
     assert "MB" in err
-    status, out, err = run(["solve", "--game", "onestroke", "--board", "-"], stdin="#" * (cli.MAX_BOARD_BYTES + 10))
+    status, out, err = run(["solve", "--game", "onestroke", "--board", "-"], stdin="#" * (userio.MAX_BOARD_BYTES + 10))
     one_line(status, out, err)
 
 

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from solvers.common import BoardError
+from solvers.common import BoardError, OptionError
 from solvers.klotski import LAYOUTS, Board, Piece, count_positions, layout, solve, validate
 
 CLASSIC = "ACCB/ACCB/DEEF/DGHF/I..J"
@@ -62,8 +62,8 @@ def test_target_already_at_the_exit_needs_no_moves():
     assert result.solved and result.solution == [] and result.moves == 0
 
 
-def test_unknown_metric_is_a_board_error():
-    with pytest.raises(BoardError, match="metric"):
+def test_unknown_metric_is_an_option_error():
+    with pytest.raises(OptionError, match="metric"):
         solve(Board.from_text(CLASSIC), metric="hops")
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers import rings, rings_arrays
-from solvers.common import BoardError
+from solvers.common import BoardError, OptionError
 from solvers.rings import MOVES, Board, _exact_cover, _set_cover, apply_move, generate, show, solve, validate
 
 WORKED_EXAMPLE = "moves: 1\n..x.........\n..x.........\n..x.........\n...x........"
@@ -248,12 +248,18 @@ def test_no_answer_within_the_budget_says_so():
     assert solve(board, moves=3).solved
 
 
-def test_bad_options_are_board_errors():
+def test_bad_options_are_option_errors():
     board = Board.from_text(WORKED_EXAMPLE)
-    with pytest.raises(BoardError, match="budget"):
+    with pytest.raises(OptionError, match="budget"):
         solve(board, moves=6)
-    with pytest.raises(BoardError, match="rule"):
+    with pytest.raises(OptionError, match="rule"):
         solve(board, rule="loose")
+
+
+def test_a_budget_the_board_text_gives_out_of_range_is_a_board_error():
+    board = Board.from_text(WORKED_EXAMPLE.replace("moves: 1", "moves: 9"))
+    with pytest.raises(BoardError, match="the move budget must be 0..5, got 9"):
+        solve(board)
 
 
 def test_show_lists_the_moves_in_words_and_draws_the_result():

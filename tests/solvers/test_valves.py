@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.common import BoardError
+from solvers.common import BoardError, OptionError
 from solvers.valves import Board, show, solve, validate
 
 GAME = """
@@ -167,13 +167,13 @@ def test_one_valve_short_reads_in_the_singular():
     assert result.reason == "at least 1 valve is needed (wrenches: 0)"
 
 
-def test_negative_wrenches_option_is_a_board_error():
-    with pytest.raises(BoardError, match="wrenches"):
+def test_negative_wrenches_option_is_an_option_error():
+    with pytest.raises(OptionError, match="wrenches"):
         solve(Board.from_text(GAME), wrenches=-1)
 
 
-def test_fewer_wrenches_than_closed_valves_is_a_board_error():
-    with pytest.raises(BoardError, match="2 valves are closed"):
+def test_fewer_wrenches_than_closed_valves_is_an_option_error():
+    with pytest.raises(OptionError, match="2 valves are closed"):
         solve(Board.from_text(GAME + "closed: A B"), wrenches=1)
 
 

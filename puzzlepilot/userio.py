@@ -1,0 +1,137 @@
+"""What the commands share with the user: their streams, and reading what the user gives
+(board texts, numbers, search caps, profiles) and writing what they ask for (annotated
+pictures), each refusing bad input with one line (``UsageError``, ``BoardError``).
+
+Below the command line and every command module, so a command imports these without
+importing ``cli``.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from puzzlepilot.errors import UsageError
+from solvers.common import BoardError
+
+MAX_BOARD_BYTES = 4 * 1024 * 1024   # a board text longer than this is refused unread
+
+# Search caps (--max-positions, --max-nodes) accept whole numbers in this range.
+MAX_CAP = 1_000_000_000
+
+
+@dataclass
+class IO:
+    """A command's standard streams, given to it (tests pass their own)."""
+
+    stdin: TextIO
+    stdout: TextIO
+    stderr: TextIO
+
+    def out(self, text: str = "") -> None:
+        print(text, file=self.stdout)
+
+    def err(self, text: str) -> None:
+        print(text, file=self.stderr)
+
+
+def number(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from ``low`` to ``high`` (nan, inf and values
+    that would busy-loop or sleep for years are refused with one line)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and low <= value <= high):
+            raise argparse.ArgumentTypeError(f"must be a number from {low:g} to {high:g}, not {text!r}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def search_cap(text: str) -> int:
+    """A search cap option: a whole number from 1 to ``MAX_CAP``."""
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= MAX_CAP:
+        raise argparse.ArgumentTypeError(f"{text} is out of range (1 to {MAX_CAP:,})")
+    return value
+
+
+def read_board_text(source: str, io: IO) -> str:
+    """A board text from a file or standard input ('-'), at most MAX_BOARD_BYTES, UTF-8;
+    UsageError or BoardError with one line otherwise."""
+    if source == "-":
+        if io.stdin is None or io.stdin.closed:
+            raise UsageError("--board -: standard input is closed")
+        try:
+            text = io.stdin.read(MAX_BOARD_BYTES + 1)
+        except UnicodeDecodeError:
+            raise BoardError("standard input is not UTF-8 text") from None
+        except OSError as exc:
+            raise UsageError(f"cannot read standard input: {exc.strerror or exc}") from None
+        if len(text) > MAX_BOARD_BYTES:
+            raise BoardError(f"the board text on standard input is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB")
+        return text
+    path = Path(source)
+    if not path.is_file():
+        raise UsageError(f"not a regular file: {source}" if path.exists() else f"no such board file: {source}")
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BOARD_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
+    if len(data) > MAX_BOARD_BYTES:
+        raise BoardError(f"{source} is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB: not a board text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BoardError(f"{source} is not a UTF-8 text file") from None
+
+
+def load_profile(name: str) -> Any:
+    from calibration.profile import load
+
+    return load(name)
+
+
+def check_output_file(path: Path) -> None:
+    """UsageError unless ``path`` may be written: a new file in an existing folder, or a
+    regular file (never a folder, link, FIFO or device)."""
+    if path.is_symlink() or path.exists() and not path.is_file():
+        raise UsageError(f"{path} exists and is not a regular file; not replaced")
+    if not path.parent.is_dir():
+        raise UsageError(f"no such folder: {path.parent}")
+
+
+def write_annotation(path: Path, image: Any, shapes: list[Any]) -> None:
+    """Draw the hints on the screenshot and write it atomically (no half-written file):
+    a new file, or over a regular file of that name; anything else there (a folder, a
+    link, a FIFO, a device) is refused and left alone. The temporary file is unique, in
+    the same folder, and removed on any failure."""
+    import cv2
+    from overlay.draw import render
+
+    check_output_file(path)
+    suffix = path.suffix.lower()
+    ok, data = cv2.imencode(suffix if suffix in (".png", ".jpg", ".jpeg", ".bmp") else ".png",
+                            render(image, shapes))
+    if not ok:
+        raise UsageError(f"cannot encode {path}")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{time.monotonic_ns()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.tobytes())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
