@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Iterator
 
 from puzzlepilot.errors import UsageError
-from puzzlepilot.userio import IO, write_annotation
 from puzzlepilot.fixtures import MADE_LIST
+from puzzlepilot.userio import IO, write_annotation
 
 
 def check_folder(folder: Path) -> set[str]:
