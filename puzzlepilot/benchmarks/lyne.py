@@ -173,14 +173,13 @@ def _vision(bench: Bench) -> None:
             image, truth = render(board, palette, 1920, 1080, drawn=drawn, light=i)
         frames.append((image, truth.board))
     repeat = 2 if bench.quick else 5
-    rows, fast_all, full_all = [], [], []
+    rows = []
     for name, work in (("area at 800 px", None), ("area at full size", 1920)):
         times, right = [], 0
         for image, expected in frames:
             runs = [bench.timed(lambda: _read(image, work)) for _ in range(repeat)]
             times.append(min(t for t, _ in runs))
             right += runs[0][1] == expected
-        (fast_all if work is None else full_all).extend(times)
         med, worst = summary(times)
         rows.append([name, med, worst, f"{right}/{len(frames)}"])
     rows.append(["ratio", round(rows[1][1] / rows[0][1], 2), round(rows[1][2] / rows[0][2], 2), "-"])

@@ -98,11 +98,10 @@ def test_bad_calibrations_are_refused_saying_why(change, message):
 def test_esc_in_the_calibration_window_ends_in_one_line_and_exit_2(display, store, tmp_path):
     import os
     import shutil
-    import time
 
     import cv2
 
-    from tests.display import find_on_screen, puzzlepilot, xdotool
+    from tests.display import find_on_screen, puzzlepilot, wait_until, xdotool
 
     if shutil.which("xdotool") is None:
         pytest.skip("xdotool is not installed")
@@ -116,7 +115,7 @@ def test_esc_in_the_calibration_window_ends_in_one_line_and_exit_2(display, stor
         assert find_on_screen(image) is not None, "the calibration window never showed the screenshot"
         window = xdotool("search", "--name", "calibrate valves").split()[0]
         xdotool("windowfocus", window)
-        time.sleep(0.2)
+        wait_until(lambda: xdotool("getwindowfocus").strip() == window, "the calibration window to have the focus")
         xdotool("key", "Escape")
         out, err = proc.communicate(timeout=30)
     finally:

@@ -16,8 +16,11 @@ from puzzlepilot.live import Change, LiveLoop, Watcher
 from puzzlepilot.practice.onestroke import new_level
 from puzzlepilot.scenes.onestroke import render_phone
 from solvers.onestroke import Board, solve, validate
-from tests.display import PRACTICE_TITLE, practice_board, puzzlepilot, run_puzzlepilot, xdotool
+from tests.display import (PRACTICE_TITLE, Lines, practice_board, puzzlepilot, run_puzzlepilot, wait_until,
+                           xdotool)
 from tests.live.test_loop import FakeHints, FakeSource
+from vision.capture import Source
+from vision.common import NoBoardFound
 from vision.onestroke import parse
 
 GAME = get("onestroke")
@@ -128,6 +131,14 @@ def drag_through(cells: list[tuple[int, int]], centres: dict, at: tuple[int, int
     xdotool("mouseup", "1")
 
 
+def shows(source: Source, board: Board) -> bool:
+    """The window shows ``board`` (the path drawn so far taken off it)."""
+    try:
+        return parse(source.grab()).board == board
+    except NoBoardFound:
+        return False
+
+
 def detour(board: Board, drawn: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``drawn`` and then steps onto free cells until the path cannot be finished."""
     drawn = list(drawn)
@@ -151,9 +162,9 @@ def test_hints_follow_a_path_drawn_on_the_practice_board(display: str) -> None:
     with practice_board("onestroke", "--seed", str(seed), "--size", "6x6", "--view", f"{VIEW[0]}x{VIEW[1]}"):
         source = window_source(PRACTICE_TITLE)
         at = (source.rect().left, source.rect().top)
-        source.close()
         drag_through(path[:9], level.centres, at)
-        time.sleep(0.5)
+        wait_until(lambda: shows(source, left(board, path[:9])), "the board to show the first 9 cells drawn")
+        source.close()
         # Read mid-level from the screen: the answer (the drag it would play) starts at the
         # head and covers only the cells left.
         status, out, err = run_puzzlepilot("live", "--window", PRACTICE_TITLE, "--play", "--dry-run",
@@ -167,16 +178,20 @@ def test_hints_follow_a_path_drawn_on_the_practice_board(display: str) -> None:
         assert validate(left(board, path[:9]), [list(c) for c in cells]) == [], out
         # Watching while the player goes on: hints follow, and a detour is said so.
         watcher = puzzlepilot("live", "--game", "onestroke", "--window", PRACTICE_TITLE, "--hints", "none")
+        watched = Lines(watcher.stdout)
+        Lines(watcher.stderr)       # drained as it fills
         try:
-            assert "hints shown" in watcher.stdout.readline() + watcher.stdout.readline()
+            watched.wait_for(lambda line: "hints shown" in line)
+            assert "hints shown" in "".join(watched.lines[:2])
             drag_through(path[8:12], level.centres, at)
-            time.sleep(1.0)
+            watched.wait_for(lambda line: "hints from where you are" in line)
             stuck = detour(board, path[:12])
             drag_through(stuck[11:], level.centres, at)
-            time.sleep(1.5)
+            watched.wait_for(lambda line: "cannot be finished" in line)
         finally:
             watcher.send_signal(signal.SIGINT)
-            out, err = watcher.communicate(timeout=10)
+            watcher.wait(timeout=10)
+            out = "\n".join(watched.join())
     assert "hints from where you are" in out, out
     said = re.search(r"cannot be finished .*undo to cell \((\d+), (\d+)\)", out)
     assert said, out
