@@ -33,7 +33,6 @@ from overlay.actions import Action, Key
 from overlay.draw import Label, Polyline, Shape
 from solvers.rings import apply_move
 from vision.common import Parse
-from vision.profile import read_json
 from vision.rings import Arena, check_keymap
 
 COLOURS = ((236, 64, 122), (33, 150, 243), (255, 160, 0), (76, 175, 80), (156, 39, 176))
@@ -164,6 +163,8 @@ def plan(parse: Parse, solution: Any, keymap: dict[str, Any] | None = None) -> l
 
 def load_keymap(path: Path) -> dict[str, Any]:
     """A key map from a JSON file, checked field by field; ValueError saying what is wrong."""
+    from vision.profile import read_json
+
     try:
         keymap = read_json(path)   # bounded; not UTF-8, not JSON or too deep: ValueError
     except OSError as exc:

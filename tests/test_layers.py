@@ -22,7 +22,7 @@ LOADERS = {"import_module", "find_spec", "__import__"}
 
 @dataclass(frozen=True)
 class Import:
-    """One import of one of our packages: where it is written and what it names."""
+    """One import of one of our packages: its line and the module it names."""
 
     line: int
     target: str         # the dotted module name imported

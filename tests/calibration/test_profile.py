@@ -1,11 +1,12 @@
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from calibration import profile as profiles
 from tests.helpers import run_cli as run
-from vision.profile import ProfileError
+from vision.profile import ProfileError, read_folder
 
 
 @pytest.fixture
@@ -75,3 +76,15 @@ def test_profiles_command_lists_shows_and_deletes(store):
 def test_bad_profile_requests_fail_with_one_line(store, argv):
     status, out, err = run([*argv])
     assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_vision_reads_a_profile_folder_and_never_looks_one_up_by_name(store, tmp_path, monkeypatch):
+    from vision.valves import parse
+
+    profiles.save({"game": "valves", "name": "sewer"}, {}, store / "sewer")
+    monkeypatch.chdir(tmp_path)
+    assert read_folder(store / "sewer") == profiles.load("sewer")     # the calibration finds it by name
+    with pytest.raises(ProfileError, match="sewer is not a profile"):
+        read_folder(Path("sewer"))
+    with pytest.raises(ProfileError, match="sewer is not a profile"):
+        parse(np.zeros((64, 64, 3), np.uint8), profile=Path("sewer"))
