@@ -132,6 +132,25 @@ def test_the_overlay_is_see_through_and_click_through_under_a_window_manager(des
         hints.close()
 
 
+def test_an_overlay_the_x_server_cannot_shape_is_refused_and_leaves_no_window(display: str,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import tkinter
+
+    import overlay.surface_x11
+
+    def no_shape() -> None:
+        raise OverlayError("the X server has no SHAPE extension: use --hints window")
+
+    monkeypatch.setattr(overlay.surface_x11, "XShape", no_shape)
+    root = tkinter.Tk()
+    try:
+        with pytest.raises(OverlayError, match="no SHAPE extension"):
+            HintOverlay(root)
+        assert root.winfo_children() == []
+    finally:
+        root.destroy()
+
+
 def test_hidden_takes_the_hints_off_for_a_grab_and_puts_them_back(game, overlay, screen) -> None:
     show_and_grab(overlay, screen, [PATH])
     with overlay.hidden():
