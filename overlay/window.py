@@ -26,7 +26,7 @@ import numpy as np
 
 from overlay import tkdraw
 from overlay.draw import Label, Marker, Polyline, Shape, bounds, render
-from overlay.surface import HintSurface, OverlayError, see_through
+from overlay.surface import HintSurface, OverlayError, SeeThrough, see_through
 from vision.capture import Rect
 
 WINDOW_MAX = (960, 720)   # HintWindow shrinks bigger captures to fit
@@ -114,11 +114,10 @@ class HintOverlay(_TkHints):
         self._canvas.pack(fill="both", expand=True)
         self._shown = False
         self._drawn: tuple[Rect, np.ndarray] | None = None
-        self._surface = None
         try:
-            self._surface = see_through(self._top, self._canvas)
+            self._surface: SeeThrough = see_through(self._top, self._canvas)
         except OverlayError:
-            self.close()
+            super().close()
             raise
         try:
             self._top.attributes("-topmost", True)
@@ -214,9 +213,8 @@ class HintOverlay(_TkHints):
             self._root.update()
 
     def close(self) -> None:
-        if self._surface is not None:
+        if not self._destroyed:
             self._surface.close()
-            self._surface = None
         super().close()
 
 

@@ -539,8 +539,9 @@ def main(args: argparse.Namespace, io: IO) -> int:
     try:
         if args.hints != "none":
             from overlay.window import make_hints
+            kind = "overlay" if args.hints == "step" else args.hints
             # A hint window goes beside what is captured, or is refused now.
-            hints = make_hints("overlay" if args.hints == "step" else args.hints, near=source.rect())
+            hints = make_hints(kind, near=source.rect() if kind == "window" else None)
         if args.play:
             speed = {} if args.speed is None else {"speed": args.speed}
             # The driver's lines are the dry run's output; when playing, the level lines say enough.

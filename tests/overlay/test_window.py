@@ -11,6 +11,7 @@ pytest.importorskip("tkinter", reason="tkinter is not installed (Debian/Ubuntu: 
 from overlay.draw import Label, Marker, Polyline, render
 from overlay.window import MIN_PICTURE, ROOM_MARGIN, WINDOW_MAX, HintOverlay, HintWindow, beside, make_hints, translated
 from tests.display import bgr, wait_for_pixels
+from tests.overlay.test_input_guard import desktop, placed  # noqa: F401  (desktop: bare, openbox, openbox+picom)
 from overlay.surface import OverlayError
 from vision.capture import Rect, find_windows, region_source
 
@@ -109,6 +110,45 @@ def test_click_on_a_hint_stroke_reaches_the_window_below(game, overlay, screen) 
     show_and_grab(overlay, screen, [PATH])
     subprocess.run(["xdotool", "mousemove", "350", "200", "click", "1"], check=True)
     assert game.wait_for(lambda e: e[0] == "press") == ("press", "350", "200")
+
+
+def test_the_overlay_is_see_through_and_click_through_under_a_window_manager(desktop, tk_window) -> None:
+    game = tk_window("Overlay game", GAME, GAME_COLOR)
+    rect, _ = placed("Overlay game")      # a window manager's title bar moves the client area
+    hints, screen = HintOverlay(), region_source(rect)
+    try:
+        stroke = Polyline(((rect.left + 100, rect.top + 100), (rect.left + 400, rect.top + 100)), RED, 8.0, "none")
+        hints.show([stroke], rect)
+        hints.pump()
+        image = wait_for_pixels(screen.grab, lambda im: near(im, 100, 250, bgr("#e61414")))
+        untouched = np.ones(image.shape[:2], bool)
+        untouched[80:120, 80:420] = False
+        assert near(image, 100, 250, bgr("#e61414")) and (image[untouched] == bgr(GAME_COLOR)).all()
+        x, y = rect.left + 250, rect.top + 100
+        subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], check=True)
+        assert game.wait_for(lambda e: e[0] == "press") == ("press", str(x), str(y))
+    finally:
+        screen.close()
+        hints.close()
+
+
+def test_an_overlay_the_x_server_cannot_shape_is_refused_and_leaves_no_window(display: str,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import tkinter
+
+    import overlay.surface_x11
+
+    def no_shape() -> None:
+        raise OverlayError("the X server has no SHAPE extension: use --hints window")
+
+    monkeypatch.setattr(overlay.surface_x11, "XShape", no_shape)
+    root = tkinter.Tk()
+    try:
+        with pytest.raises(OverlayError, match="no SHAPE extension"):
+            HintOverlay(root)
+        assert root.winfo_children() == []
+    finally:
+        root.destroy()
 
 
 def test_hidden_takes_the_hints_off_for_a_grab_and_puts_them_back(game, overlay, screen) -> None:
