@@ -15,10 +15,13 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from puzzlepilot.cli import IO, UsageError, write_annotation
 from puzzlepilot.fixtures import MADE_LIST
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def check_folder(folder: Path) -> set[str]:
@@ -62,7 +65,7 @@ def stages_written(folder: Path | None, io: IO) -> Iterator[None]:
                    else f"puzzlepilot: no stage pictures in {folder}: the reading stopped before its first stage")
 
 
-def write(folder: Path, old: set[str], pictures: list) -> None:
+def write(folder: Path, old: set[str], pictures: list[tuple[str, np.ndarray]]) -> None:
     """Replace the earlier run's pictures in ``folder`` by ``pictures`` (name, image)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
