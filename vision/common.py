@@ -169,6 +169,7 @@ def load_image(path: str | Path, min_side: int = MIN_SIDE, max_aspect: float = M
 # ---------------------------------------------------------------------------- stages
 
 MAX_STAGES = 99          # pictures one recorder keeps (two-digit numbering); later ones are counted
+STAGE_SIDE = 2560        # px: a larger stage picture is kept reduced to this long side (memory)
 
 
 @dataclass
@@ -184,10 +185,16 @@ class Stages:
     dropped: int = 0
 
     def add(self, name: str, picture: np.ndarray) -> None:
-        if len(self.pictures) < MAX_STAGES:
-            self.pictures.append((name, _bytes(picture)))
-        else:
+        import cv2
+
+        if len(self.pictures) >= MAX_STAGES:
             self.dropped += 1
+            return
+        k = STAGE_SIDE / max(picture.shape[:2])
+        picture = _bytes(picture)
+        if k < 1:
+            picture = cv2.resize(picture, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        self.pictures.append((name, picture))
 
 
 _RECORDER: ContextVar[Stages | None] = ContextVar("puzzlepilot_stages", default=None)

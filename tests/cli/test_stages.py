@@ -139,3 +139,14 @@ def test_a_stage_with_no_recorder_draws_nothing():
     assert [name for name, _ in recorder.pictures] == ["test-mask", "test-drawn"]
     assert recorder.pictures[0][1].dtype == np.uint8 and recorder.pictures[0][1].max() == 0
     stage("test-after", draw)       # the recorder is off again after the block
+
+
+def test_a_recorder_keeps_large_pictures_reduced_and_counts_those_past_its_limit():
+    from vision.common import MAX_STAGES, STAGE_SIDE
+
+    with recording_stages() as recorder:
+        stage("test-large", np.zeros((10, 3 * STAGE_SIDE, 3), np.uint8))
+        for _ in range(MAX_STAGES + 2):
+            stage("test-small", np.zeros((4, 4), np.uint8))
+    assert max(recorder.pictures[0][1].shape) == STAGE_SIDE
+    assert len(recorder.pictures) == MAX_STAGES and recorder.dropped == 3
