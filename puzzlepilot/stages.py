@@ -45,13 +45,10 @@ def check_folder(folder: Path) -> set[str]:
 
 
 @contextlib.contextmanager
-def stages_written(folder: Path | None, io: IO) -> Iterator[None]:
+def stages_written(folder: Path, io: IO) -> Iterator[None]:
     """Record the stages of the readings inside the block and write them to ``folder``
     afterwards, whether the block read a board or raised (a refusal keeps its message; one
-    line on stderr says where the pictures are). ``None``: nothing recorded or written."""
-    if folder is None:
-        yield
-        return
+    line on stderr says where the pictures are)."""
     from vision.common import recording_stages
 
     old = check_folder(folder)
