@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
@@ -22,6 +23,8 @@ from puzzlepilot.fixtures import MADE_LIST
 
 if TYPE_CHECKING:
     import numpy as np
+
+STAGE_NAME = re.compile(r"\d\d-[a-z0-9-]+\.png")     # 01-lyne-mask.png
 
 
 def check_folder(folder: Path) -> set[str]:
@@ -37,6 +40,9 @@ def check_folder(folder: Path) -> set[str]:
         made = set(json.loads(made_path.read_text(encoding="utf-8"))) if made_path.is_file() else set()
     except (OSError, ValueError, TypeError) as exc:
         raise UsageError(f"--stages {folder}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    # Only names of this command's form count as its own: a ``.made`` of ``fixtures make``
+    # lists pictures that are not stages.
+    made = {name for name in made if isinstance(name, str) and STAGE_NAME.fullmatch(name)}
     foreign = sorted(present - made - {MADE_LIST})
     if foreign:
         raise UsageError(f"--stages {folder} holds files this tool did not write ({', '.join(foreign[:3])}"

@@ -86,6 +86,17 @@ def test_a_folder_with_someone_elses_files_is_refused_untouched(tmp_path: Path):
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
 
 
+def test_a_fixture_folder_is_not_taken_for_a_stages_folder(tmp_path: Path):
+    out = tmp_path / "fixtures"
+    out.mkdir()
+    (out / MADE_LIST).write_text(json.dumps(["board.png"]))     # as ``fixtures make`` lists its own
+    (out / "board.png").write_bytes(b"a fixture")
+    status, _, err = run_cli(["parse", DEFAULT_DIR / "lyne" / SHOTS["lyne"], "--stages", out])
+    assert status == 2 and "did not write" in err
+    assert (out / "board.png").read_bytes() == b"a fixture"
+    assert json.loads((out / MADE_LIST).read_text()) == ["board.png"]
+
+
 def test_a_file_as_the_folder_is_refused(tmp_path: Path):
     out = tmp_path / "file.png"
     out.write_bytes(b"mine")
