@@ -238,7 +238,7 @@ examples:
     for p in (solve, parse):
         p.add_argument("--stages", metavar="DIR", type=Path,
                        help="write the vision's intermediate pictures (mask, candidates, grid, cells) "
-                            "into DIR, a new or empty folder, also when no board is found")
+                            "into DIR (new, empty, or one --stages wrote), also when no board is found")
 
     for name, (module, help_text) in COMMANDS.items():
         if command not in (None, name):
