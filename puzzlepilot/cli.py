@@ -206,7 +206,7 @@ examples:
     for p in (solve, parse):
         p.add_argument("--stages", metavar="DIR", type=Path,
                        help="write the vision's intermediate pictures (mask, candidates, grid, cells) "
-                            "into DIR, a new or empty folder, also when no board is found")
+                            "into DIR (new, empty, or one --stages wrote), also when no board is found")
 
     for name, (module, help_text) in COMMANDS.items():
         if command not in (None, name):
@@ -311,14 +311,20 @@ def game_options(args: argparse.Namespace, game: Game) -> dict[str, Any]:
 def read_screenshot(args: argparse.Namespace, io: IO) -> Any:
     """Load the image and parse it with --game's vision or, without it, every game's,
     keeping the most confident reading (with --stages, the readings' pictures written)."""
-    from puzzlepilot.stages import stages_written
+    import contextlib
+
     from vision.common import NoBoardFound, load_image
 
     image = load_image(args.image)
     profile = load_profile(args.profile) if args.profile else None
     games = [get(args.game)] if args.game else list(GAMES.values())
+    recording: Any = contextlib.nullcontext()
+    if args.stages:     # (its module is loaded only then: a plain parse starts as fast as before)
+        from puzzlepilot.stages import stages_written
+
+        recording = stages_written(args.stages, io)
     try:
-        with stages_written(args.stages, io):
+        with recording:
             return image, parse_best(image, games, profile)
     except NoBoardFound as exc:
         raise NoBoardFound(f"no board found in {args.image} ({exc})") from None

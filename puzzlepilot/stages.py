@@ -14,12 +14,18 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from puzzlepilot.errors import UsageError
 from puzzlepilot.fixtures import MADE_LIST
 from puzzlepilot.userio import IO, write_annotation
+
+if TYPE_CHECKING:
+    import numpy as np
+
+STAGE_NAME = re.compile(r"\d\d-[a-z0-9-]+\.png")     # 01-lyne-mask.png
 
 
 def check_folder(folder: Path) -> set[str]:
@@ -35,6 +41,9 @@ def check_folder(folder: Path) -> set[str]:
         made = set(json.loads(made_path.read_text(encoding="utf-8"))) if made_path.is_file() else set()
     except (OSError, ValueError, TypeError) as exc:
         raise UsageError(f"--stages {folder}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    # Only names of this command's form count as its own: a ``.made`` of ``fixtures make``
+    # lists pictures that are not stages.
+    made = {name for name in made if isinstance(name, str) and STAGE_NAME.fullmatch(name)}
     foreign = sorted(present - made - {MADE_LIST})
     if foreign:
         raise UsageError(f"--stages {folder} holds files this tool did not write ({', '.join(foreign[:3])}"
@@ -43,13 +52,10 @@ def check_folder(folder: Path) -> set[str]:
 
 
 @contextlib.contextmanager
-def stages_written(folder: Path | None, io: IO) -> Iterator[None]:
+def stages_written(folder: Path, io: IO) -> Iterator[None]:
     """Record the stages of the readings inside the block and write them to ``folder``
     afterwards, whether the block read a board or raised (a refusal keeps its message; one
-    line on stderr says where the pictures are). ``None``: nothing recorded or written."""
-    if folder is None:
-        yield
-        return
+    line on stderr says where the pictures are)."""
     from vision.common import recording_stages
 
     old = check_folder(folder)
@@ -63,7 +69,7 @@ def stages_written(folder: Path | None, io: IO) -> Iterator[None]:
                    else f"puzzlepilot: no stage pictures in {folder}: the reading stopped before its first stage")
 
 
-def write(folder: Path, old: set[str], pictures: list) -> None:
+def write(folder: Path, old: set[str], pictures: list[tuple[str, np.ndarray]]) -> None:
     """Replace the earlier run's pictures in ``folder`` by ``pictures`` (name, image)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)

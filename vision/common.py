@@ -169,6 +169,7 @@ def load_image(path: str | Path, min_side: int = MIN_SIDE, max_aspect: float = M
 # ---------------------------------------------------------------------------- stages
 
 MAX_STAGES = 99          # pictures one recorder keeps (two-digit numbering); later ones are counted
+STAGE_SIDE = 2560        # px: a larger stage picture is kept reduced to this long side (memory)
 
 
 @dataclass
@@ -184,14 +185,16 @@ class Stages:
     dropped: int = 0
 
     def add(self, name: str, picture: np.ndarray) -> None:
-        if picture.dtype == bool:
-            picture = picture.astype(np.uint8) * 255
-        elif picture.dtype != np.uint8:
-            picture = np.clip(picture, 0, 255).astype(np.uint8)
-        if len(self.pictures) < MAX_STAGES:
-            self.pictures.append((name, picture))
-        else:
+        import cv2
+
+        if len(self.pictures) >= MAX_STAGES:
             self.dropped += 1
+            return
+        k = STAGE_SIDE / max(picture.shape[:2])
+        picture = _bytes(picture)
+        if k < 1:
+            picture = cv2.resize(picture, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        self.pictures.append((name, picture))
 
 
 _RECORDER: ContextVar[Stages | None] = ContextVar("puzzlepilot_stages", default=None)
@@ -231,8 +234,7 @@ def marked(image: np.ndarray, points: Iterable[tuple[float, float, str]] = (),
     a fitted grid, classified cells)."""
     import cv2
 
-    if image.dtype != np.uint8:
-        image = (image.astype(np.uint8) * 255 if image.dtype == bool else np.clip(image, 0, 255).astype(np.uint8))
+    image = _bytes(image)
     out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR) if image.ndim == 2 else image.copy()
     k = max(1.0, MARK_SIDE / max(out.shape[:2]))
     if k > 1:
@@ -249,6 +251,13 @@ def marked(image: np.ndarray, points: Iterable[tuple[float, float, str]] = (),
             cv2.putText(out, label, at, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thick + 2, cv2.LINE_AA)
             cv2.putText(out, label, at, cv2.FONT_HERSHEY_SIMPLEX, size, MARK_TEXT, thick, cv2.LINE_AA)
     return out
+
+
+def _bytes(image: np.ndarray) -> np.ndarray:
+    """A picture as bytes: a boolean mask as 0 and 255, other numbers clipped to 0–255."""
+    if image.dtype == bool:
+        return image.astype(np.uint8) * 255
+    return image if image.dtype == np.uint8 else np.clip(image, 0, 255).astype(np.uint8)
 
 
 def grid_labels(text: str, x0: float, y0: float, px: float, py: float | None = None) -> list[tuple[float, float, str]]:

@@ -49,7 +49,7 @@ import numpy as np
 
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
-from vision.common import NoBoardFound, Parse, marked, stage
+from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 from vision.components import components, largest
 from vision.klotski_grid import LEAN_MIN, GridGuess, Reading, SideLook, lean, parse_grid
 from vision.profile import Profile, ProfileError
@@ -465,8 +465,7 @@ def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
         board = Board.make(grid.rows, grid.cols, pieces, target).relabelled()
     except BoardError as exc:
         raise NoBoardFound(f"the pieces do not make a board ({exc})") from None
-    stage("klotski-cells", lambda: marked(image, [(*grid.centre(r, c), ch) for r, line in enumerate(board.to_text().split())
-                                                  for c, ch in enumerate(line)]))
+    stage("klotski-cells", lambda: marked(image, grid_labels(board.to_text(), *grid.centre(0, 0), *grid.pitch)))
     confidence = max(0.0, 1.0 - 4.0 * err)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"pieces sit off the grid (confidence {confidence:.2f})")

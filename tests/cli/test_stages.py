@@ -86,6 +86,17 @@ def test_a_folder_with_someone_elses_files_is_refused_untouched(tmp_path: Path):
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
 
 
+def test_a_fixture_folder_is_not_taken_for_a_stages_folder(tmp_path: Path):
+    out = tmp_path / "fixtures"
+    out.mkdir()
+    (out / MADE_LIST).write_text(json.dumps(["board.png"]))     # as ``fixtures make`` lists its own
+    (out / "board.png").write_bytes(b"a fixture")
+    status, _, err = run_cli(["parse", DEFAULT_DIR / "lyne" / SHOTS["lyne"], "--stages", out])
+    assert status == 2 and "did not write" in err
+    assert (out / "board.png").read_bytes() == b"a fixture"
+    assert json.loads((out / MADE_LIST).read_text()) == ["board.png"]
+
+
 def test_a_file_as_the_folder_is_refused(tmp_path: Path):
     out = tmp_path / "file.png"
     out.write_bytes(b"mine")
@@ -139,3 +150,14 @@ def test_a_stage_with_no_recorder_draws_nothing():
     assert [name for name, _ in recorder.pictures] == ["test-mask", "test-drawn"]
     assert recorder.pictures[0][1].dtype == np.uint8 and recorder.pictures[0][1].max() == 0
     stage("test-after", draw)       # the recorder is off again after the block
+
+
+def test_a_recorder_keeps_large_pictures_reduced_and_counts_those_past_its_limit():
+    from vision.common import MAX_STAGES, STAGE_SIDE
+
+    with recording_stages() as recorder:
+        stage("test-large", np.zeros((10, 3 * STAGE_SIDE, 3), np.uint8))
+        for _ in range(MAX_STAGES + 2):
+            stage("test-small", np.zeros((4, 4), np.uint8))
+    assert max(recorder.pictures[0][1].shape) == STAGE_SIDE
+    assert len(recorder.pictures) == MAX_STAGES and recorder.dropped == 3
