@@ -409,7 +409,7 @@ def load_profile(name: str) -> Any:
 
 def say_warnings(found: Any, io: IO) -> None:
     """A reading's warnings (a part the vision could not read, say), one line each on stderr."""
-    for warning in found.geometry.get("warnings", ()):
+    for warning in found.warnings:
         io.err(f"puzzlepilot: warning: {warning}")
 
 

@@ -507,10 +507,14 @@ def check_options(args: argparse.Namespace) -> None:
                          "which a region or monitor does not name")
 
 
-def plan_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    """The games' plan options the command line gives: a rings key map."""
+def plan_options(args: argparse.Namespace, profile: Any) -> dict[str, dict[str, Any]]:
+    """The games' plan options: a rings key map, from ``--keymap`` or else from the rings
+    profile's ``keymap`` field."""
     if args.keymap is None:
-        return {}
+        from vision.rings import profile_keymap
+
+        keymap = profile_keymap(profile) if profile is not None and profile.game == "rings" else None
+        return {"rings": {"keymap": keymap}} if keymap else {}
     from overlay.rings import load_keymap
 
     try:
@@ -521,9 +525,9 @@ def plan_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 
 def main(args: argparse.Namespace, io: IO) -> int:
     check_options(args)
-    options = plan_options(args)
     games = [get(args.game)] if args.game else list(GAMES.values())
     profile = load_profile(args.profile) if args.profile else None
+    options = plan_options(args, profile)
 
     def log(text: str) -> None:
         io.out(text)

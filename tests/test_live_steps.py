@@ -23,7 +23,8 @@ from tests.display import practice_board, puzzlepilot, run_puzzlepilot, wait_for
 from tests.test_live import FakeHints, FakeSource
 from vision.capture import Rect
 from vision.common import Parse
-from vision.rings import Arena
+from vision.lyne import LyneGeometry
+from vision.rings import Arena, RingsGeometry
 
 RINGS, LYNE = get("rings"), get("lyne")
 ARENA = Arena(200.0, 360.0, 150.0, 40.0)
@@ -48,7 +49,7 @@ class Screen:
 
 
 def rings_reading(board: RingsBoard) -> Parse:
-    return Parse("rings", board, 1.0, ARENA.cells(), ARENA.to_json())
+    return Parse("rings", board, 1.0, ARENA.cells(), RingsGeometry(ARENA))
 
 
 def moved(board: RingsBoard, moves: list, budget: int | None = None) -> RingsBoard:
@@ -133,7 +134,9 @@ LYNE_BOARD = LyneBoard.from_text("TSD\n2S2\ntsd\nD2T")
 
 def lyne_reading() -> Parse:
     cells = [(60.0 + 80 * c, 60.0 + 80 * r) for r in range(LYNE_BOARD.rows) for c in range(LYNE_BOARD.cols)]
-    return Parse("lyne", LYNE_BOARD, 1.0, cells, {"cols": LYNE_BOARD.cols, "pitch": 80.0})
+    geometry = LyneGeometry(80.0, cells[0], LYNE_BOARD.rows, LYNE_BOARD.cols, 40.0, (0, 0, 80 * LYNE_BOARD.cols + 40,
+                            80 * LYNE_BOARD.rows + 40), (60, 60, 60), {})
+    return Parse("lyne", LYNE_BOARD, 1.0, cells, geometry)
 
 
 def starts(shapes: list) -> list[str]:
