@@ -125,7 +125,8 @@ def look_of(image: np.ndarray, found: Parse[KlotskiGeometry], scale: float) -> S
     return learn_look(small, GridGuess(ox * scale, oy * scale, px * scale, py * scale, board.rows, board.cols), owner)
 
 
-def build(image: np.ndarray, found: Parse[KlotskiGeometry], target: list[int]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def build(image: np.ndarray, found: Parse[KlotskiGeometry],
+          target: list[int]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile's fields and templates from a reading: the board's colour measured over
     the empty cells' centres."""
     board = found.board

@@ -140,7 +140,8 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
     raise ProfileError(f"the clicked cell's colour (RGB {colour[::-1]}) makes no board in the box: {reasons[0]}")
 
 
-def build(image: np.ndarray, found: Parse[OnestrokeGeometry], look: Look) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def build(image: np.ndarray, found: Parse[OnestrokeGeometry],
+          look: Look) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile's fields and templates from a reading of the screenshot: the cell colour
     and its spread measured over the board's unvisited-looking cells, the background from
     the gap corners between places."""

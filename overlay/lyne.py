@@ -54,7 +54,7 @@ def hints(parse: Parse[LyneGeometry], solution: dict[str, list[list[int]]], step
         points = path_points(parse, solution[shape])
         points = tuple(_apart(point, shape, through.get(tuple(node), []), pitch)
                        for point, node in zip(points, solution[shape]))
-        colour = tuple(colours.get(shape, FALLBACK.get(shape, OTHER)))
+        colour = colours.get(shape, FALLBACK.get(shape, OTHER))
         out.append(Polyline(points, HALO, width=0.16 * pitch, arrows="none"))
         out.append(Polyline(points, colour, width=0.08 * pitch, arrows="each"))
         # "1d": the order the paths are played in and the shape, as ``solve`` prints them

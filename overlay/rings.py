@@ -9,12 +9,11 @@ they lie on the tiles the player sees; moves on one ring or line lie side by sid
 
 The console game is not driven by mouse, so ``plan`` returns key presses only when given
 a key map, and nothing otherwise (the hints are the output then). The key map comes as an
-argument, taken from a rings calibration profile's ``keymap`` field (so ``live --play
---profile P`` presses keys) or from a JSON file
-(``live --play --keymap FILE``; ``practice rings --keymap FILE`` takes the same keys). It
-names the pyautogui keys that pick each ring and line (a key sequence each), that turn
-the picked ring or slide the picked line one step, and that confirm the move (``outward``
-optional)::
+argument: ``live`` takes it from a rings calibration profile's ``keymap`` field (so ``live
+--play --profile P`` presses keys) or from a JSON file (``live --play --keymap FILE``;
+``practice rings --keymap FILE`` takes the same keys). It names the pyautogui keys that
+pick each ring and line (a key sequence each), that turn the picked ring or slide the
+picked line one step, and that confirm the move (``outward`` optional)::
 
     {"rings": [["1"], ["2"], ["3"], ["4"]],
      "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],

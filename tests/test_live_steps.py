@@ -200,6 +200,21 @@ def test_bad_keymap_options_are_one_line_and_status_2(argv: list[str], message: 
     assert status == 2 and err.count("\n") == 1 and message in err
 
 
+def test_the_key_map_comes_from_the_keymap_file_else_from_the_rings_profile(tmp_path: Path) -> None:
+    from argparse import Namespace
+
+    from calibration.profile import save
+    from puzzlepilot.live import plan_options
+
+    theirs = {**KEYS_FILE, "confirm": "space"}
+    profile = save({"game": "rings", "name": "pad", "keymap": theirs}, {}, tmp_path / "pad")
+    path = tmp_path / "keys.json"
+    path.write_text(json.dumps(KEYS_FILE))
+    assert plan_options(Namespace(keymap=None), profile) == {"rings": {"keymap": theirs}}
+    assert plan_options(Namespace(keymap=str(path)), profile) == {"rings": {"keymap": KEYS_FILE}}
+    assert plan_options(Namespace(keymap=None), None) == {}
+
+
 # ---------------------------------------------------------------------------- on a display
 
 KEYS_FILE = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],

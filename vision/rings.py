@@ -876,5 +876,5 @@ def parse(image: np.ndarray, profile: Any = None) -> Parse:
     if budget.moves is None:
         warnings = (f"move budget not read: {budget.why}; give it with --moves N "
                     f"(the solver assumes {DEFAULT_BUDGET})",)
-    return Parse("rings", board, min(arena_conf, 0.5 + cell_conf / 2), arena.cells(), RingsGeometry(arena, budget.moves),
-                 warnings)
+    return Parse("rings", board, min(arena_conf, 0.5 + cell_conf / 2), arena.cells(),
+                 RingsGeometry(arena, budget.moves), warnings)
