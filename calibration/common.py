@@ -12,12 +12,6 @@ from vision.common import NoBoardFound, Parse
 from vision.profile import ProfileError
 
 
-def moved(found: Parse, dx: int, dy: int) -> Parse:
-    """A reading of a crop in the whole image's pixels (the crop's top-left at (dx, dy))."""
-    geometry = {**found.geometry, "origin": [found.geometry["origin"][0] + dx, found.geometry["origin"][1] + dy]}
-    return Parse(found.game, found.board, found.confidence, [(x + dx, y + dy) for x, y in found.cells], geometry)
-
-
 def rgb(bgr: np.ndarray | list[float]) -> list[int]:
     """A BGR colour as profile.json writes colours: [r, g, b] whole numbers."""
     return [int(round(float(v))) for v in bgr[::-1]]

@@ -32,10 +32,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.common import first_reading, moved, rgb, square
+from calibration.common import first_reading, rgb, square
 from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
-from vision.klotski import board_regions, fit_grid, main_colours, parse, piece_rects
+from vision.klotski import KlotskiGeometry, board_regions, fit_grid, main_colours, parse, piece_rects
 from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
 from vision.profile import Profile, ProfileError
 
@@ -105,13 +105,13 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
             found = parse(crop, trial(rgb(colour), target))
         except NoBoardFound as exc:
             raise ProfileError(f"the clicked colour and target make no board in the box ({exc})") from None
-        return build(image, moved(found, x0, y0), target)
+        return build(image, found.shifted(x0, y0), target)
     raise ProfileError(f"the clicked empty cell's colour (RGB {rgb(colour)}) "
                        "shows no board of pieces in the box")
 
 
 
-def look_of(image: np.ndarray, found: Parse, scale: float) -> SideLook | None:
+def look_of(image: np.ndarray, found: Parse[KlotskiGeometry], scale: float) -> SideLook | None:
     """How the pieces' sides look across in the screenshot, read as the vision reads it
     (shrunk by ``scale``): between two pieces, a piece and the floor, a piece and the frame
     (None when the sides between pieces look too unlike each other to judge by)."""
@@ -120,17 +120,18 @@ def look_of(image: np.ndarray, found: Parse, scale: float) -> SideLook | None:
     for i, p in enumerate(board.pieces):
         for r, c in p.cells():
             owner[r, c] = i
-    (ox, oy), (px, py) = found.geometry["origin"], found.geometry["pitch"]
+    (ox, oy), (px, py) = found.geometry.origin, found.geometry.pitch
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     return learn_look(small, GridGuess(ox * scale, oy * scale, px * scale, py * scale, board.rows, board.cols), owner)
 
 
-def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def build(image: np.ndarray, found: Parse[KlotskiGeometry],
+          target: list[int]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile's fields and templates from a reading: the board's colour measured over
     the empty cells' centres."""
     board = found.board
-    px, py = found.geometry["pitch"]
-    ox, oy = found.geometry["origin"]
+    px, py = found.geometry.pitch
+    ox, oy = found.geometry.origin
     taken = {cell for p in board.pieces for cell in p.cells()}
     empty = [(r, c) for r in range(board.rows) for c in range(board.cols) if (r, c) not in taken]
     half = max(1, round(0.25 * min(px, py)))
@@ -141,14 +142,14 @@ def build(image: np.ndarray, found: Parse, target: list[int]) -> tuple[dict[str,
     # a board read by its pieces' edges has no board colour showing between them: the
     # colour is the floor's, which pins the empty cells (and the grid's pitch the search)
     data = {
-        "floor" if found.geometry.get("read_by") == "edges" else "board_colour": rgb(colour), "target": target,
+        "floor" if found.geometry.read_by == "edges" else "board_colour": rgb(colour), "target": target,
         "board": board.to_text().replace("\n", "/"),
         "region": [round(ox), round(oy), round(board.cols * px), round(board.rows * py)],
-        "pitch": round(float(px), 2), "gap": round(float(found.geometry["gap"]), 2),
+        "pitch": round(float(px), 2), "gap": round(float(found.geometry.gap), 2),
         "pitch_share": round(float(px) / width, 5),
         "empty_cells": len(empty),
     }
-    if found.geometry.get("read_by") == "edges":    # read other sizes as this one was read
+    if found.geometry.read_by == "edges":    # read other sizes as this one was read
         scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
         data["work_pitch"] = round(float(px) * scale, 2)
         data["grid"] = [board.rows, board.cols]

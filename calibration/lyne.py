@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from calibration.common import first_reading, moved, rgb, square
+from calibration.common import first_reading, rgb, square
 from solvers.lyne import Board
 from vision.common import NoBoardFound, Parse
-from vision.lyne import parse
+from vision.lyne import LyneGeometry, parse
 from vision.profile import Profile, ProfileError
 
 KINDS: tuple[str, ...] = ("the background (an empty spot of the game)",)
@@ -76,26 +76,23 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
         found = parse(image[y0:y0 + h, x0:x0 + w], trial(rgb(colour)))
     except NoBoardFound as exc:
         raise ProfileError(f"with the clicked background (RGB {rgb(colour)}) no board reads in the box ({exc})") from None
-    found = moved(found, x0, y0)
-    ax0, ay0, ax1, ay1 = found.geometry["area"]
-    found.geometry["area"] = [ax0 + x0, ay0 + y0, ax1 + x0, ay1 + y0]
-    return build(image, found)
+    return build(image, found.shifted(x0, y0))
 
 
-def build(image: np.ndarray, found: Parse) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def build(image: np.ndarray, found: Parse[LyneGeometry]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile's fields and templates from a reading of the screenshot."""
     geo = found.geometry
-    ax0, ay0, ax1, ay1 = geo["area"]
+    ax0, ay0, ax1, ay1 = geo.area
     board = found.board
     data = {
-        "background_rgb": list(geo["background"]), "colours": geo["colours"],
+        "background_rgb": list(geo.background), "colours": {shape: list(rgb) for shape, rgb in geo.colours.items()},
         "board": board.to_text().replace("\n", "/"),
         "area": [ax0, ay0, ax1 - ax0, ay1 - ay0],
-        "pitch": round(float(geo["pitch"]), 2), "node_size": round(float(geo["node_size"]), 2),
-        "pitch_share": round(float(geo["pitch"]) / (ax1 - ax0), 5),
+        "pitch": round(float(geo.pitch), 2), "node_size": round(float(geo.node_size), 2),
+        "pitch_share": round(float(geo.pitch) / (ax1 - ax0), 5),
     }
     templates: dict[str, np.ndarray] = {}
-    half = round(0.6 * geo["node_size"])
+    half = round(0.6 * geo.node_size)
     for r, row in enumerate(board.to_text().split("\n")):
         for c, ch in enumerate(row):
             key = "hub" if ch.isdigit() else f"terminal_{ch.lower()}" if ch.isupper() else f"node_{ch}" if ch != "." else ""

@@ -20,10 +20,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.common import moved, rgb, square
+from calibration.common import rgb, square
 from solvers.onestroke import Board
 from vision.common import NoBoardFound, Parse
-from vision.onestroke import WORK_SIZE, Lattice, Look, central, looked_grids, read, refine, signature
+from vision.onestroke import WORK_SIZE, Lattice, Look, OnestrokeGeometry, central, looked_grids, read, refine, signature
 from vision.profile import ProfileError
 
 KINDS: tuple[str, ...] = ("an unvisited cell", "the cat")
@@ -77,7 +77,7 @@ def with_start(image: np.ndarray, look: Look, lat: Lattice, place: tuple[int, in
     return look if crop is None else replace(look, start=signature(crop))
 
 
-def _match_board(image: np.ndarray, board: Board) -> tuple[Parse, Look]:
+def _match_board(image: np.ndarray, board: Board) -> tuple[Parse[OnestrokeGeometry], Look]:
     """The reading, and the look that gave it, whose board is the given one. The lattice's
     members are the cells of the look's colour, re-based to row and column 0: the start's
     place on it follows from the board's other cells."""
@@ -126,13 +126,13 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
         place = (round((caty - y0 - lat.y0) / lat.py), round((catx - x0 - lat.x0) / lat.px))
         look = with_start(crop, look, lat, place)
         try:
-            found = moved(read(crop, look), x0, y0)
+            found = read(crop, look).shifted(x0, y0)
         except NoBoardFound as exc:
             reasons.append(str(exc))
             continue
         start = found.board.start
         sx, sy = found.cells[start[0] * found.board.cols + start[1]]
-        pitch = found.geometry["pitch"][0]
+        pitch = found.geometry.pitch[0]
         if max(abs(catx - sx), abs(caty - sy)) > 0.6 * pitch:
             raise ProfileError(f"the cat was clicked at ({catx}, {caty}), but the start the vision finds "
                                f"with that cell colour is at ({sx:.0f}, {sy:.0f})")
@@ -140,13 +140,14 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
     raise ProfileError(f"the clicked cell's colour (RGB {colour[::-1]}) makes no board in the box: {reasons[0]}")
 
 
-def build(image: np.ndarray, found: Parse, look: Look) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def build(image: np.ndarray, found: Parse[OnestrokeGeometry],
+          look: Look) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile's fields and templates from a reading of the screenshot: the cell colour
     and its spread measured over the board's unvisited-looking cells, the background from
     the gap corners between places."""
     board = found.board
-    px, py = found.geometry["pitch"]
-    cell = found.geometry["cell"]
+    px, py = found.geometry.pitch
+    cell = found.geometry.cell
     centre = {(r, c): found.cells[r * board.cols + c] for r in range(board.rows) for c in range(board.cols)}
     half = max(1, round(0.3 * cell))
     pixels = np.concatenate([square(image, centre[p], half).reshape(-1, 3) for p in board.cells if p != board.start])

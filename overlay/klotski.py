@@ -17,6 +17,7 @@ import numpy as np
 from overlay.actions import Action, Drag
 from overlay.draw import Label, Polyline, Shape
 from vision.common import Parse
+from vision.klotski import KlotskiGeometry
 
 ARROW = (236, 64, 122)
 HALO = (255, 255, 255)
@@ -27,11 +28,11 @@ FONT = "DejaVuSans.ttf"    # has the arrows of the move words; else they are spe
 PIECE, TARGET, MOVING, FLOOR, INK = (214, 196, 160), (214, 92, 74), (250, 214, 92), (92, 78, 64), (30, 30, 30)
 
 
-def move_paths(parse: Parse, solution: Any) -> list[tuple[tuple[float, float], ...]]:
+def move_paths(parse: Parse[KlotskiGeometry], solution: Any) -> list[tuple[tuple[float, float], ...]]:
     """For every move, the screen points of its piece's centre: start, then after each step."""
     board = parse.board
-    px, py = parse.geometry["pitch"]
-    cols = parse.geometry["cols"]
+    px, py = parse.geometry.pitch
+    cols = parse.geometry.cols
     at = {p.name: (p.row, p.col, p.height, p.width) for p in board.pieces}
     paths = []
     for move in solution:
@@ -49,18 +50,18 @@ def move_paths(parse: Parse, solution: Any) -> list[tuple[tuple[float, float], .
     return paths
 
 
-def plan(parse: Parse, solution: Any) -> list[Action]:
+def plan(parse: Parse[KlotskiGeometry], solution: Any) -> list[Action]:
     """One drag per move, through the piece centre's position after every step."""
     return [Drag(points) for points in move_paths(parse, solution)]
 
 
-def hints(parse: Parse, solution: Any) -> list[Shape]:
+def hints(parse: Parse[KlotskiGeometry], solution: Any) -> list[Shape]:
     """The next move as an arrow from the piece's centre along its path, and how many
     moves are left."""
     if not solution:
         return []
     points = move_paths(parse, solution[:1])[0]
-    pitch = min(parse.geometry["pitch"])
+    pitch = min(parse.geometry.pitch)
     dx, dy = STEP[solution[0]["path"][0]]
     # the label sits behind the arrow's start, clear of the path it points along
     label = (points[0][0] - 0.35 * pitch * dx, points[0][1] - 0.35 * pitch * dy)
@@ -71,7 +72,7 @@ def hints(parse: Parse, solution: Any) -> list[Shape]:
     ]
 
 
-def sheet(image: np.ndarray, parse: Parse, solution: Any) -> np.ndarray:
+def sheet(image: np.ndarray, parse: Parse[KlotskiGeometry], solution: Any) -> np.ndarray:
     """The annotated picture: the screenshot with the first move, then one small board
     per move in order, the moving piece lit with its path as an arrow, captioned like the
     text output ("12.A↓→"), so that moves over the same cells never hide each other."""
@@ -116,7 +117,7 @@ def sheet(image: np.ndarray, parse: Parse, solution: Any) -> np.ndarray:
     return np.asarray(out)[:, :, ::-1].copy()
 
 
-def render_first(image: np.ndarray, parse: Parse, solution: Any, width: int) -> np.ndarray:
+def render_first(image: np.ndarray, parse: Parse[KlotskiGeometry], solution: Any, width: int) -> np.ndarray:
     """The screenshot with the first move's hint, scaled to at most ``width`` (and at
     least to the sheet's narrowest) so the grid of moves below it stays readable."""
     import cv2

@@ -13,19 +13,20 @@ from __future__ import annotations
 from overlay.actions import Action, Drag
 from overlay.draw import Marker, Polyline, Shape
 from vision.common import Parse
+from vision.lyne import LyneGeometry
 
 HALO = (30, 30, 30)
 FALLBACK = {"t": (120, 200, 120), "d": (40, 120, 200), "s": (210, 90, 50)}   # when vision gave none
 OTHER = (230, 60, 160)
 
 
-def path_points(parse: Parse, path: list[list[int]]) -> tuple[tuple[float, float], ...]:
+def path_points(parse: Parse[LyneGeometry], path: list[list[int]]) -> tuple[tuple[float, float], ...]:
     """The image positions of a path's nodes, in order."""
-    cols = parse.geometry["cols"]
+    cols = parse.geometry.cols
     return tuple(parse.cells[r * cols + c] for r, c in path)
 
 
-def plan(parse: Parse, solution: dict[str, list[list[int]]]) -> list[Action]:
+def plan(parse: Parse[LyneGeometry], solution: dict[str, list[list[int]]]) -> list[Action]:
     """Per shape, one drag from a terminal through its path's node centres to the other."""
     return [Drag(points=path_points(parse, solution[shape])) for shape in sorted(solution)]
 
@@ -36,7 +37,7 @@ def steps(solution: dict[str, list[list[int]]]) -> int:
     return len(solution)
 
 
-def hints(parse: Parse, solution: dict[str, list[list[int]]], step: int | None = None) -> list[Shape]:
+def hints(parse: Parse[LyneGeometry], solution: dict[str, list[list[int]]], step: int | None = None) -> list[Shape]:
     """Every shape's path in its colour, or only path number ``step`` (0-based, in the
     order ``plan`` plays them)."""
     shapes_in_order = sorted(solution)
@@ -44,8 +45,8 @@ def hints(parse: Parse, solution: dict[str, list[list[int]]], step: int | None =
         if not 0 <= step < len(shapes_in_order):
             raise ValueError(f"step {step} is out of range: the solution has {len(shapes_in_order)} paths")
         shapes_in_order = [shapes_in_order[step]]
-    pitch = float(parse.geometry["pitch"])
-    colours = parse.geometry.get("colours", {})
+    pitch = parse.geometry.pitch
+    colours = parse.geometry.colours
     order = sorted(solution)
     through = _hub_visitors(parse, solution)
     out: list[Shape] = []
@@ -53,7 +54,7 @@ def hints(parse: Parse, solution: dict[str, list[list[int]]], step: int | None =
         points = path_points(parse, solution[shape])
         points = tuple(_apart(point, shape, through.get(tuple(node), []), pitch)
                        for point, node in zip(points, solution[shape]))
-        colour = tuple(colours.get(shape, FALLBACK.get(shape, OTHER)))
+        colour = colours.get(shape, FALLBACK.get(shape, OTHER))
         out.append(Polyline(points, HALO, width=0.16 * pitch, arrows="none"))
         out.append(Polyline(points, colour, width=0.08 * pitch, arrows="each"))
         # "1d": the order the paths are played in and the shape, as ``solve`` prints them
@@ -64,7 +65,7 @@ def hints(parse: Parse, solution: dict[str, list[list[int]]], step: int | None =
 HUB_SPREAD = 0.14   # × pitch between the lines of paths sharing a hub
 
 
-def _hub_visitors(parse: Parse, solution: dict[str, list[list[int]]]) -> dict[tuple[int, int], list[str]]:
+def _hub_visitors(parse: Parse[LyneGeometry], solution: dict[str, list[list[int]]]) -> dict[tuple[int, int], list[str]]:
     """Per hub node crossed by more than one path, the shapes whose paths cross it, in play order."""
     grid = parse.board.grid
     seen: dict[tuple[int, int], list[str]] = {}

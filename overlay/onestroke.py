@@ -19,6 +19,7 @@ from overlay.actions import Action, Drag
 from overlay.draw import Label, Marker, Polyline, Shape
 from solvers.onestroke import Board, Cell, reach, solve
 from vision.common import Parse
+from vision.onestroke import OnestrokeGeometry
 
 PATH = (236, 64, 122)      # a strong pink-red: stands out on grey cells and pastel tints
 HALO = (255, 255, 255)
@@ -27,21 +28,21 @@ END = (52, 73, 94)
 SMALL_PITCH = 36.0         # px; below it only every 5th step is numbered (the numbers would cover the cells)
 
 
-def path_points(parse: Parse, solution: Any) -> tuple[tuple[float, float], ...]:
+def path_points(parse: Parse[OnestrokeGeometry], solution: Any) -> tuple[tuple[float, float], ...]:
     """The image positions of the solution's cells, in visiting order."""
-    cols = parse.geometry["cols"]
+    cols = parse.geometry.cols
     return tuple(parse.cells[r * cols + c] for r, c in solution)
 
 
-def plan(parse: Parse, solution: Any) -> list[Action]:
+def plan(parse: Parse[OnestrokeGeometry], solution: Any) -> list[Action]:
     """One drag from the cat through every cell centre in order."""
     return [Drag(points=path_points(parse, solution))]
 
 
-def hints(parse: Parse, solution: Any) -> list[Shape]:
+def hints(parse: Parse[OnestrokeGeometry], solution: Any) -> list[Shape]:
     """The path (haloed, an arrow per step), the start and end discs and step numbers."""
     points = path_points(parse, solution)
-    pitch = min(parse.geometry["pitch"])
+    pitch = min(parse.geometry.pitch)
     shapes: list[Shape] = []
     if len(points) > 1:
         shapes.append(Polyline(points, HALO, width=0.2 * pitch, arrows="none"))
@@ -71,15 +72,15 @@ def follows(level: Board, board: Board) -> bool:
     return reach(level.start, drawn) == drawn
 
 
-def stuck(parse: Parse, result: Any) -> str:
+def stuck(parse: Parse[OnestrokeGeometry], result: Any) -> str:
     """What to tell a player whose path drawn so far cannot be finished: the latest cell
     of it to cut the path back to (press it, in the game) from which a path over the rest
     still exists, when the vision read the path's order; else to undo part of it."""
     board: Board = parse.board
     head = board.start
     said = f"the path drawn so far cannot be finished ({result.reason}): "
-    drawn = [tuple(p) for p in parse.geometry.get("drawn", [])]
-    path: list[Cell] = [*drawn, head]       # type: ignore[list-item]
+    drawn = list(parse.geometry.drawn or ())
+    path: list[Cell] = [*drawn, head]
     for j in range(len(path) - 2, -1, -1):
         cut = Board(board.rows, board.cols, board.cells | set(path[j:]), path[j])
         tried = solve(cut, max_nodes=UNDO_LIMIT)

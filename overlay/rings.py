@@ -9,12 +9,11 @@ they lie on the tiles the player sees; moves on one ring or line lie side by sid
 
 The console game is not driven by mouse, so ``plan`` returns key presses only when given
 a key map, and nothing otherwise (the hints are the output then). The key map comes as an
-argument or from a rings calibration profile's ``keymap`` field (the vision puts it in the
-parse's geometry, so ``live --play --profile P`` presses keys) or from a JSON file
-(``live --play --keymap FILE``; ``practice rings --keymap FILE`` takes the same keys). It
-names the pyautogui keys that pick each ring and line (a key sequence each), that turn
-the picked ring or slide the picked line one step, and that confirm the move (``outward``
-optional)::
+argument: ``live`` takes it from a rings calibration profile's ``keymap`` field (so ``live
+--play --profile P`` presses keys) or from a JSON file (``live --play --keymap FILE``;
+``practice rings --keymap FILE`` takes the same keys). It names the pyautogui keys that
+pick each ring and line (a key sequence each), that turn the picked ring or slide the
+picked line one step, and that confirm the move (``outward`` optional)::
 
     {"rings": [["1"], ["2"], ["3"], ["4"]],
      "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
@@ -33,7 +32,7 @@ from overlay.actions import Action, Key
 from overlay.draw import Label, Polyline, Shape
 from solvers.rings import apply_move
 from vision.common import Parse
-from vision.rings import Arena, check_keymap
+from vision.rings import Arena, RingsGeometry, check_keymap
 
 COLOURS = ((236, 64, 122), (33, 150, 243), (255, 160, 0), (76, 175, 80), (156, 39, 176))
 HALO = (255, 255, 255)
@@ -113,14 +112,14 @@ def progress(board: Any, solution: Any, seen: Any) -> int | None:
     return None
 
 
-def hints(parse: Parse, solution: Any, step: int | None = None) -> list[Shape]:
+def hints(parse: Parse[RingsGeometry], solution: Any, step: int | None = None) -> list[Shape]:
     """An arrow per move (haloed, coloured in order) numbered where it starts, and the text
     output's words for each in a list over the arena; or only move number ``step``
     (0-based), drawn where the enemies stand by then. Every halo goes under every arrow and
     every label on top, so crossing moves keep their heads and numbers readable."""
     if step is not None and not 0 <= step < len(solution):
         raise ValueError(f"step {step} is out of range: the answer has {len(solution)} moves")
-    arena = Arena.from_json(parse.geometry)
+    arena = parse.geometry.arena
     width = max(3.0, arena.width * 0.12)
     size = max(11.0, arena.width * 0.3)
     drawn = _arrows(arena, parse.board, solution)
@@ -142,10 +141,9 @@ EXAMPLE_KEYMAP: dict[str, Any] = {
     "clockwise": "right", "anticlockwise": "left", "inward": "up", "outward": "down", "confirm": "enter"}
 
 
-def plan(parse: Parse, solution: Any, keymap: dict[str, Any] | None = None) -> list[Action]:
-    """Key presses playing the answer with a user's key map (given, or the profile's);
+def plan(parse: Parse[RingsGeometry], solution: Any, keymap: dict[str, Any] | None = None) -> list[Action]:
+    """Key presses playing the answer with a user's key map (a file's or the profile's);
     none without one."""
-    keymap = keymap or parse.geometry.get("keymap")
     if not keymap:
         return []
     keys: list[str] = []

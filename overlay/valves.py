@@ -5,7 +5,7 @@ or a click on the wrench first and then on the valve. ``hints`` draws what ``sol
 prints: a title with the answer ("close 2 valves: B, H"), and on every valve to close, in
 order, a red ring (the valve stays visible), its number on the ring and the step's words
 below ("1. close B"), sized from the valve's measured radius.
-Positions come from the parse (``geometry["names"]`` names ``cells``), so the hints follow
+Positions come from the parse (``geometry.names`` names ``cells``), so the hints follow
 the scene wherever and however large it is on screen.
 """
 from __future__ import annotations
@@ -17,21 +17,22 @@ import math
 
 from overlay.draw import Label, Marker, Polyline, Shape
 from vision.common import Parse
+from vision.valves import ValvesGeometry
 
 CLOSE = (220, 38, 38)       # red: "shut this one"
 
 
-def positions(parse: Parse) -> dict[str, tuple[float, float]]:
+def positions(parse: Parse[ValvesGeometry]) -> dict[str, tuple[float, float]]:
     """Every named point's image position (valves, inlet, outlet, and ``wrench`` if any)."""
-    return dict(zip(parse.geometry["names"], parse.cells))
+    return dict(zip(parse.geometry.names, parse.cells))
 
 
-def plan(parse: Parse, solution: Any) -> list[Action]:
+def plan(parse: Parse[ValvesGeometry], solution: Any) -> list[Action]:
     """The clicks that close the answer's valves, in the answer's order."""
     at = positions(parse)
     actions: list[Action] = []
     for name in solution:
-        if parse.geometry.get("close") == "wrench-then-click":
+        if parse.geometry.close == "wrench-then-click":
             actions.append(Click(at["wrench"]))
         actions.append(Click(at[name]))
     return actions
@@ -42,11 +43,11 @@ def step(k: int, name: str) -> str:
     return f"{k}. close {name}"
 
 
-def hints(parse: Parse, solution: Any) -> list[Shape]:
+def hints(parse: Parse[ValvesGeometry], solution: Any) -> list[Shape]:
     """The answer as a title, and a numbered ring with the step's words on each valve to
     close (module doc)."""
     at = positions(parse)
-    r = parse.geometry["radius"]
+    r = parse.geometry.radius
     size = max(11.0, 0.5 * r)
     shapes: list[Shape] = []
     if solution:

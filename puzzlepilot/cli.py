@@ -332,7 +332,7 @@ def read_screenshot(args: argparse.Namespace, io: IO) -> Any:
 
 def say_warnings(found: Any, io: IO) -> None:
     """A reading's warnings (a part the vision could not read, say), one line each on stderr."""
-    for warning in found.geometry.get("warnings", ()):
+    for warning in found.warnings:
         io.err(f"puzzlepilot: warning: {warning}")
 
 

@@ -34,7 +34,7 @@ PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "model": (("Board",), ("show",)),
     "solver": (("solve",), ("prepare",)),
     "checker": (("validate",), ()),
-    "vision": (("parse",), ()),
+    "vision": (("parse",), ("profile_keymap",)),
     "overlay": (("hints",), ("sheet", "steps", "progress", "follows", "stuck")),
     "actions": (("plan",), ("load_keymap",)),
     "calibration": (("learn", "KINDS"), ("read_picks", "PICKS_WITHOUT_BOARD")),
@@ -127,6 +127,12 @@ class Game:
         """path → a key map ``plan`` takes as ``keymap=`` (games played with keys too:
         rings), ValueError saying what is wrong; None for games played with the mouse."""
         return self._optional("actions", "load_keymap")
+
+    @property
+    def profile_keymap(self) -> Callable[[Any], dict[str, Any] | None] | None:
+        """profile → the key map a calibration profile of the game carries (None when it
+        has none), ProfileError when it is malformed; None for games without key maps."""
+        return self._optional("vision", "profile_keymap")
 
     @property
     def hints(self) -> Callable[..., Any]:

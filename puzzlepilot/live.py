@@ -43,6 +43,7 @@ from solvers.common import SolveResult
 from vision import capture
 from vision.capture import CaptureError, Rect, Source
 from vision.common import NoBoardFound, Parse
+from vision.profile import Profile
 
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
 CONFIRM_SECONDS = 4.0   # how long a played level may take to give way to the next
@@ -513,11 +514,13 @@ def keyed_games() -> list[Game]:
     return [game for game in GAMES.values() if game.load_keymap is not None]
 
 
-def plan_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    """The games' plan options the command line gives: a key map, for the games played
-    with keys too (rings)."""
+def plan_options(args: argparse.Namespace, profile: Profile | None) -> dict[str, dict[str, Any]]:
+    """The games' plan options: a key map, for the games played with keys too (rings), from
+    ``--keymap`` or else from the profile's own (its game's ``profile_keymap``)."""
     if args.keymap is None:
-        return {}
+        game = get(profile.game) if profile is not None else None
+        keymap = game.profile_keymap(profile) if game is not None and game.profile_keymap else None
+        return {game.name: {"keymap": keymap}} if game is not None and keymap else {}
     try:
         return {game.name: {"keymap": game.load_keymap(Path(args.keymap))} for game in keyed_games()}
     except ValueError as exc:
@@ -526,9 +529,9 @@ def plan_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 
 def main(args: argparse.Namespace, io: IO) -> int:
     check_options(args)
-    options = plan_options(args)
     games = [get(args.game)] if args.game else list(GAMES.values())
     profile = load_profile(args.profile) if args.profile else None
+    options = plan_options(args, profile)
 
     def log(text: str) -> None:
         io.out(text)

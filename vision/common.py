@@ -9,7 +9,7 @@ import tempfile
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generic, Iterable, Iterator, Protocol, TypeVar
 
 import numpy as np
 
@@ -27,25 +27,41 @@ class ImageError(Exception):
     """An image file that is missing or cannot be decoded."""
 
 
+class Geometry(Protocol):
+    """A game's reading of where its board is in the picture (one frozen dataclass per
+    game, beside that game's ``parse``): what the overlay and the driver need besides the
+    cells' centres, in the same pixels."""
+
+    def shifted(self: G, dx: float, dy: float) -> G:
+        """The same reading with every position moved by (dx, dy)."""
+        ...
+
+
+G = TypeVar("G", bound=Geometry)
+
+
 @dataclass
-class Parse:
+class Parse(Generic[G]):
     """A board read from an image, with the geometry the overlay and driver need.
 
     ``cells`` holds the image position (x, y) of the centre of every board place,
     row-major, holes included, so a solution's coordinates map straight to pixels.
-    ``geometry`` is game-specific (pitch, origin, radius, ...), JSON-able.
+    ``geometry`` is the game's own reading (``vision.lyne.LyneGeometry``, ...);
+    ``warnings`` name what the vision could not read but did without (one line each).
     """
 
     game: str
     board: Any
     confidence: float
     cells: list[tuple[float, float]]
-    geometry: dict[str, Any] = field(default_factory=dict)
+    geometry: G
+    warnings: tuple[str, ...] = ()
 
-    def shifted(self, dx: float, dy: float) -> "Parse":
-        """The same parse with every position moved by (dx, dy): image → screen."""
+    def shifted(self, dx: float, dy: float) -> "Parse[G]":
+        """The same parse with every position moved by (dx, dy): a crop's reading in the
+        whole image's pixels, or an image's on the screen."""
         return replace(self, cells=[(x + dx, y + dy) for x, y in self.cells],
-                       geometry={**self.geometry, "offset": [dx, dy]})
+                       geometry=self.geometry.shifted(dx, dy))
 
 
 def header_size(head: bytes) -> tuple[int, int] | None:

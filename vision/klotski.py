@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator, Literal
 
 import cv2
 import numpy as np
@@ -96,6 +96,27 @@ class Grid:
         return (self.origin[0] + (c + 0.5) * self.pitch[0], self.origin[1] + (r + 0.5) * self.pitch[1])
 
 
+@dataclass(frozen=True)
+class KlotskiGeometry:
+    """Where a Klotski board is in the picture: its grid of ``rows`` × ``cols`` cells
+    (``origin`` the top-left corner of cell (0, 0), ``pitch`` (x, y) from cell to cell,
+    ``gap`` the board colour's width between pieces), how it was read (``read_by``: the
+    board's colour between the pieces, or the pieces' edges) and, for a picture read
+    upright, the degrees it was turned (the grid is the upright picture's, the cells are
+    turned back)."""
+
+    rows: int
+    cols: int
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    gap: float
+    read_by: Literal["colour", "edges"] = "colour"
+    turned: float | None = None
+
+    def shifted(self, dx: float, dy: float) -> "KlotskiGeometry":
+        return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy))
+
+
 def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """The Klotski board in a screenshot, or NoBoardFound."""
     target_shape = None if profile is None else profile.sizes("target", 2)
@@ -138,7 +159,8 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         raise NoBoardFound("no Klotski board: " + (late + [str(exc)])[0]) from None
 
 
-def upright(image: np.ndarray, read: Callable[[np.ndarray], Parse], refusal: NoBoardFound) -> Parse:
+def upright(image: np.ndarray, read: Callable[[np.ndarray], Parse[KlotskiGeometry]],
+            refusal: NoBoardFound) -> Parse[KlotskiGeometry]:
     """``read`` of the picture turned upright, when its straight edges lean by LEAN_MIN
     or more (``lean``: a photo of a screen, held slightly turned), its cells' centres
     turned back into the picture; ``refusal`` (the reading as given was refused so) when
@@ -154,7 +176,7 @@ def upright(image: np.ndarray, read: Callable[[np.ndarray], Parse], refusal: NoB
         raise refusal from None
     back = cv2.invertAffineTransform(turn)
     cells = [(float(back[0] @ (x, y, 1)), float(back[1] @ (x, y, 1))) for x, y in found.cells]
-    return Parse(found.game, found.board, found.confidence, cells, {**found.geometry, "turned": round(angle, 2)})
+    return replace(found, cells=cells, geometry=replace(found.geometry, turned=round(angle, 2)))
 
 
 def side_look(profile: Profile) -> SideLook | None:
@@ -192,7 +214,7 @@ def grid_hint(profile: Profile, width: int, shape: tuple[int, ...]) -> GridGuess
 
 
 def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None,
-                 longest: int = LONGEST_PIECE) -> Parse:
+                 longest: int = LONGEST_PIECE) -> Parse[KlotskiGeometry]:
     """The Parse of a reading by edges (``vision.klotski_grid``): the same checks of the
     pieces as a reading by colour (tiles, target, empty cells), and no piece longer than
     ``longest`` cells."""
@@ -213,8 +235,7 @@ def from_reading(reading: Reading, target_shape: list[int] | None = None, emptie
         raise NoBoardFound(str(exc)) from None
     grid = Grid((g.ox, g.oy), (g.px, g.py), 0.0, g.rows, g.cols)
     centres = [grid.centre(r, c) for r in range(g.rows) for c in range(g.cols)]
-    geometry = {"rows": g.rows, "cols": g.cols, "origin": [g.ox, g.oy], "pitch": [g.px, g.py], "gap": 0.0,
-                "read_by": "edges"}
+    geometry = KlotskiGeometry(g.rows, g.cols, (g.ox, g.oy), (g.px, g.py), 0.0, "edges")
     return Parse("klotski", board, min(1.0, 0.7 + reading.clarity), centres, geometry)
 
 
@@ -446,7 +467,7 @@ def piece_rects(region: Region) -> list[Rect]:
 
 
 def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
-               target_shape: list[int] | None = None, empties: int | None = None) -> Parse:
+               target_shape: list[int] | None = None, empties: int | None = None) -> Parse[KlotskiGeometry]:
     """Grid, piece sizes and empty cells from the pieces' rectangles; NoBoardFound when
     they do not make a Klotski board (with ``empties`` empty cells, when given: a game's
     piece set, and so its count of empty cells, stays the same in every position)."""
@@ -470,8 +491,7 @@ def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"pieces sit off the grid (confidence {confidence:.2f})")
     centres = [grid.centre(r, c) for r in range(grid.rows) for c in range(grid.cols)]
-    geometry = {"rows": grid.rows, "cols": grid.cols, "origin": list(grid.origin), "pitch": list(grid.pitch),
-                "gap": grid.gap}
+    geometry = KlotskiGeometry(grid.rows, grid.cols, grid.origin, grid.pitch, grid.gap)
     return Parse("klotski", board, confidence, centres, geometry)
 
 

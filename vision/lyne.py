@@ -27,8 +27,8 @@ The work is done on the area scaled to ``WORK`` pixels (``puzzlepilot bench lyne
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Mapping
 
 import cv2
 import numpy as np
@@ -78,6 +78,27 @@ class Node:
     holes: int = 0
     fill: tuple[int, int, int] = (0, 0, 0)
     ring: tuple[int, int, int] = (0, 0, 0)
+
+
+@dataclass(frozen=True)
+class LyneGeometry:
+    """Where a LYNE board is in the picture: the place grid (``origin``: the top-left
+    place's centre, ``pitch`` between places), the typical node size, the game area
+    (x0, y0, x1, y1) it was read in, the background's colour and each shape's fill colour
+    (RGB, by shape letter) as measured, for the overlay's lines and the calibration."""
+
+    pitch: float
+    origin: tuple[float, float]
+    rows: int
+    cols: int
+    node_size: float
+    area: tuple[float, float, float, float]
+    background: tuple[int, int, int]
+    colours: Mapping[str, tuple[int, int, int]]
+
+    def shifted(self, dx: float, dy: float) -> "LyneGeometry":
+        (x, y), (x0, y0, x1, y1) = self.origin, self.area
+        return replace(self, origin=(x + dx, y + dy), area=(x0 + dx, y0 + dy, x1 + dx, y1 + dy))
 
 
 def parse(image_bgr: np.ndarray, profile: Any = None, work: int = WORK) -> Parse:
@@ -176,7 +197,7 @@ def _touches_edge(stat: np.ndarray, w: int, h: int) -> tuple[bool, bool, bool, b
     return x <= 1, y <= 1, x + bw >= w - 1, y + bh >= h - 1
 
 
-def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
+def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[LyneGeometry]:
     """The board inside one candidate area, read at ``work_side`` pixels."""
     crop = image[area.y0:area.y1, area.x0:area.x1]
     stage("lyne-area", lambda: marked(image, boxes=[(area.x0, area.y0, area.x1 - area.x0, area.y1 - area.y0)]))
@@ -208,13 +229,17 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse:
     cells = [(area.x0 + (x0 + c * pitch) / f, area.y0 + (y0 + r * pitch) / f)
              for r in range(board.rows) for c in range(board.cols)]
     confidence = float(np.clip(0.98 - residual / pitch * 1.5, 0.5, 0.98))
-    geometry = {"pitch": pitch / f, "origin": [area.x0 + x0 / f, area.y0 + y0 / f],
-                "rows": board.rows, "cols": board.cols, "node_size": float(np.median([n.size for n in nodes])) / f,
-                "area": [area.x0, area.y0, area.x1, area.y1],
-                "background": [int(v) for v in background[::-1]],
-                "colours": {KIND_LETTER[k]: [int(v) for v in n.fill[::-1]]
-                            for n in nodes for k in [n.kind] if k in KIND_LETTER}}
+    geometry = LyneGeometry(pitch / f, (area.x0 + x0 / f, area.y0 + y0 / f), board.rows, board.cols,
+                            float(np.median([n.size for n in nodes])) / f, (area.x0, area.y0, area.x1, area.y1),
+                            _rgb(background),
+                            {KIND_LETTER[k]: _rgb(n.fill) for n in nodes for k in [n.kind] if k in KIND_LETTER})
     return Parse("lyne", board, confidence, cells, geometry)
+
+
+def _rgb(bgr: Any) -> tuple[int, int, int]:
+    """A BGR colour as the geometry gives colours: (r, g, b) whole numbers."""
+    b, g, r = (int(v) for v in bgr)
+    return r, g, b
 
 
 def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndarray | None,

@@ -17,7 +17,7 @@ Stages, each a function the tests can call on its own:
    the cat's colour and the cat sits at its head, so the reading is the board that is
    left: visited cells are holes, the cat's cell is the start. The visited cells must be
    one piece reaching the cat, in the cat's hue, or the frame is refused; the band in the
-   gaps gives the drawn path's order (``geometry["drawn"]``, start first, the head left
+   gaps gives the drawn path's order (``OnestrokeGeometry.drawn``, start first, the head left
    out), which live uses to say where to undo to when the rest cannot be finished.
 
 A grid that yields no board gives way to the next; when none does, the search runs again
@@ -471,6 +471,24 @@ def read_places(image: np.ndarray, lat: Lattice, colours: Colours) -> tuple[dict
 
 # ---------------------------------------------------------------------------- parse
 
+@dataclass(frozen=True)
+class OnestrokeGeometry:
+    """Where a one-stroke board is in the picture: its ``rows`` × ``cols`` places
+    (``origin`` the centre of place (0, 0), ``pitch`` (x, y) between places, ``cell`` a
+    cell's side) and, mid-level, the places of the path drawn so far (``drawn``: start
+    first, the cat's cell left out; None before the first step)."""
+
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    cell: float
+    rows: int
+    cols: int
+    drawn: tuple[tuple[int, int], ...] | None = None
+
+    def shifted(self, dx: float, dy: float) -> "OnestrokeGeometry":
+        return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy))
+
+
 def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """Read a one-stroke board; :class:`NoBoardFound` when no confident reading exists.
     With a ``profile``, cells are found by its colour (``look_of``) instead of by grey.
@@ -481,12 +499,12 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     return read(image_bgr, None if profile is None else look_of(profile))
 
 
-def read(image_bgr: np.ndarray, look: Look | None) -> Parse:
+def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
     """``parse`` with the cell look given (None: the game's neutral grey), as calibration
     tries looks before any profile exists."""
     h, w = image_bgr.shape[:2]
     first = min(1.0, WORK_SIZE / max(h, w))
-    readings: list[Parse] = []
+    readings: list[Parse[OnestrokeGeometry]] = []
     failures: list[str] = []
     for k in sorted({first, min(1.0, 2 * first)}):
         small = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
@@ -522,7 +540,7 @@ def looked_grids(image: np.ndarray, look: Look) -> Iterator[tuple[Lattice, Look]
         yield lat, look
 
 
-def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse:
+def read_board(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse[OnestrokeGeometry]:
     """The board on a lattice found at reduced scale (given in full-image pixels)."""
     full = refine(image, lat, cells)
     stage("onestroke-grid", lambda: marked(image, [(*full.centre(r, c), "") for r, c in full.members]))
@@ -635,7 +653,7 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
     The order comes from the band in the gaps: two neighbouring visited cells follow each
     other on the path when the gap between them shows the band, not the background. When
     those links do not make one line ending beside the cat (a blurred frame), the visited
-    cells still give the board, and ``geometry`` just has no ``drawn`` path."""
+    cells still give the board, and the geometry just has no ``drawn`` path."""
     visited = {p for p, kind in places.items() if kind == VISITED}
     if not visited:
         return None
@@ -735,7 +753,7 @@ def _without_stray_cats(image: np.ndarray, lat: Lattice, places: dict[tuple[int,
 
 
 def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
-             colours: Colours) -> Parse:
+             colours: Colours) -> Parse[OnestrokeGeometry]:
     """The board text, confidence and geometry from the classified places."""
     places, (r0, c0) = _without_stray_cats(image, lat, places, (r0, c0), colours)
     rows = 1 + max(r for r, _ in places)
@@ -758,8 +776,6 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
     text = "\n".join("".join(symbol.get(places[(r, c)], ".") for c in range(cols)) for r in range(rows))
     ox, oy = lat.centre(r0, c0)
     centres = [(ox + c * lat.px, oy + r * lat.py) for r in range(rows) for c in range(cols)]
-    geometry = {"origin": [round(ox, 2), round(oy, 2)], "pitch": [round(lat.px, 3), round(lat.py, 3)],
-                "cell": round(lat.cell, 2), "rows": rows, "cols": cols}
-    if drawn is not None:
-        geometry["drawn"] = [list(p) for p in drawn]
+    geometry = OnestrokeGeometry((round(ox, 2), round(oy, 2)), (round(lat.px, 3), round(lat.py, 3)),
+                                 round(lat.cell, 2), rows, cols, None if drawn is None else tuple(drawn))
     return Parse("onestroke", Board.from_text(text), round(confidence, 4), centres, geometry)

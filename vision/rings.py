@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterator
 
@@ -170,13 +170,24 @@ class Arena:
         return out
 
     @classmethod
-    def from_json(cls, geometry: dict[str, Any]) -> "Arena":
-        (cx, cy), dx, dy = geometry["centre"], *geometry.get("offset", (0.0, 0.0))
-        camera = geometry.get("camera")
+    def from_json(cls, data: dict[str, Any]) -> "Arena":
+        (cx, cy), camera = data["centre"], data.get("camera")
         if camera is None:
-            return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"])
-        return cls(cx + dx, cy + dy, geometry["outer"], geometry["inner"], camera["squash"], camera["tilt"],
+            return cls(cx, cy, data["outer"], data["inner"])
+        return cls(cx, cy, data["outer"], data["inner"], camera["squash"], camera["tilt"],
                    tuple(camera["edges"]), camera["phase"], camera.get("roll", 0.0), camera.get("skew", 0.0))
+
+
+@dataclass(frozen=True)
+class RingsGeometry:
+    """Where a ring battle is in the picture (the arena, seen as the camera sees it) and
+    the move budget its panel shows (None when the panel did not read)."""
+
+    arena: Arena
+    budget: int | None = None
+
+    def shifted(self, dx: float, dy: float) -> "RingsGeometry":
+        return replace(self, arena=replace(self.arena, cx=self.arena.cx + dx, cy=self.arena.cy + dy))
 
 
 def polar(image: np.ndarray, cx: float, cy: float, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
@@ -839,10 +850,12 @@ def parse(image: np.ndarray, profile: Any = None) -> Parse:
     centre and the arena geometry. A calibrated profile's look (``look_of``) finds the arena
     and tells tiles from enemies, a calibrated camera look (``camera_look_of``: a tilted
     arena's colours and proportions) is what the camera reader looks for; a profile's key
-    map rides along in the geometry for the key planner."""
+    map is checked here (ProfileError) but goes from the profile to the key planner, not
+    through the reading."""
     from vision.rings_camera import camera_look_of, read_camera
 
-    keymap = profile_keymap(profile) if profile is not None else None
+    if profile is not None:
+        profile_keymap(profile)
     look = look_of(profile) if profile is not None else None
     camera = camera_look_of(profile) if profile is not None else None
     if camera is not None:
@@ -856,8 +869,9 @@ def parse(image: np.ndarray, profile: Any = None) -> Parse:
     stage("rings-cells", lambda: marked(image, [(x, y, ch) for (x, y), ch in zip(arena.cells(), "".join(board.cells))]))
     if not arena.flat:
         check_solvable(board)
-    geometry = {**arena.to_json(), "budget": budget.moves, **({"keymap": keymap} if keymap else {})}
+    warnings: tuple[str, ...] = ()
     if budget.moves is None:
-        geometry["warnings"] = [f"move budget not read: {budget.why}; give it with --moves N "
-                                f"(the solver assumes {DEFAULT_BUDGET})"]
-    return Parse("rings", board, min(arena_conf, 0.5 + cell_conf / 2), arena.cells(), geometry)
+        warnings = (f"move budget not read: {budget.why}; give it with --moves N "
+                    f"(the solver assumes {DEFAULT_BUDGET})",)
+    return Parse("rings", board, min(arena_conf, 0.5 + cell_conf / 2), arena.cells(),
+                 RingsGeometry(arena, budget.moves), warnings)

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -759,10 +759,30 @@ def fit(sc: Scene, valves: Valves) -> Placement:
 
 # ---------------------------------------------------------------------------- parse
 
+@dataclass(frozen=True)
+class ValvesGeometry:
+    """Where a valves scene is in the picture: which scene it is (``scene``: the profile's
+    name, or ``sewer`` / ``painted``, our own two), the names of the parse's ``cells`` in
+    order (the board's points, then ``wrench`` when the scene has one), where the scene's
+    reference picture lies (``origin``, its top-left corner, and ``scale``), a valve's
+    radius in the picture, and how the scene's valves are closed (``close``: ``click`` or
+    ``wrench-then-click``, the scene's own way)."""
+
+    scene: str
+    names: tuple[str, ...]
+    origin: tuple[float, float]
+    scale: float
+    radius: float
+    close: str
+
+    def shifted(self, dx: float, dy: float) -> "ValvesGeometry":
+        return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy))
+
+
 def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     """Read the valves scene: the graph with the valves already closed, each point's image
     position (``cells``, in the board's point order, then the wrench if the profile has
-    one; ``geometry["names"]`` names them). Valves sit where their wheels were found, the
+    one; ``geometry.names`` names them). Valves sit where their wheels were found, the
     rest where the fitted scale and offset put them. With no profile, our own two scenes
     are tried in turn: the drawn sewer, then the painted panel; the refusal told is the
     one of the scene found, if either was."""
@@ -784,7 +804,7 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
             raise (sewer if "is not in the image" in str(painted) else painted) from None
 
 
-def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None) -> Parse:
+def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None) -> Parse[ValvesGeometry]:
     """``parse`` with one scene (``grey``: the picture in grey, when at hand; used only for
     a scene without a wrench look, whose ``_grey`` it is)."""
     if image_bgr.ndim != 3:
@@ -816,6 +836,6 @@ def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None) -> 
     if sc.wrench is not None:
         names.append("wrench")
         cells.append(placed.map(sc.wrench))
-    geometry = {"profile": sc.name, "names": names, "origin": [placed.x, placed.y], "scale": placed.scale,
-                "radius": sc.size * placed.scale / 2, "close": sc.close}
+    geometry = ValvesGeometry(sc.name, tuple(names), (placed.x, placed.y), placed.scale, sc.size * placed.scale / 2,
+                              sc.close)
     return Parse("valves", board, min(where.score, valves.weakest), cells, geometry)

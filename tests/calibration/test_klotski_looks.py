@@ -81,7 +81,7 @@ def test_the_side_look_refuses_the_true_grid_rather_than_split_a_portrait():
     profile = profile_of(image, found.board)
     look = side_look(profile)
     assert look is not None
-    (ox, oy), (px, py) = found.geometry["origin"], found.geometry["pitch"]
+    (ox, oy), (px, py) = found.geometry.origin, found.geometry.pitch
     floor = np.array(profile.get("floor", list)[::-1], np.float32)
     tally = {"right": 0, "refused": 0}
     for moves in range(1, 80, 10):

@@ -220,12 +220,16 @@ def test_the_default_look_still_reads_without_a_profile() -> None:
 
 def test_a_key_map_rides_along_with_a_calibrated_look(paper_profile: Profile, shots: dict[str, Shot],
                                                       tmp_path: Path) -> None:
+    from argparse import Namespace
+
+    from puzzlepilot.live import plan_options
+
     keymap = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
               "clockwise": "right", "anticlockwise": "left", "inward": "up", "confirm": "enter"}
     templates = {key: paper_profile.template(key) for key in paper_profile.get("templates", dict)}
     both = profiles.save({**paper_profile.data, "keymap": keymap}, templates, tmp_path / "keys")
     found = parse(load_image(shots["half.png"].path), both)
-    assert found.geometry["keymap"] == keymap
+    assert plan_options(Namespace(keymap=None), both) == {"rings": {"keymap": keymap}}
     assert found.board.to_text().replace("\n", "/") == shots["half.png"].board
 
 

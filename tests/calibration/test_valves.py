@@ -57,7 +57,7 @@ def test_the_learned_profile_reads_other_sizes_and_other_valves(learned, closed,
     image, truth = render_sewer(frozenset(closed), scale=scale)
     found = parse(image, profile=profile)
     assert found.board.to_text().replace("\n", "/") == truth.board
-    at = dict(zip(found.geometry["names"], found.cells))
+    at = dict(zip(found.geometry.names, found.cells))
     for name, (x, y) in truth.points.items():
         assert abs(at[name][0] - x) <= 2 and abs(at[name][1] - y) <= 2, name
 

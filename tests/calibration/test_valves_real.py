@@ -63,7 +63,7 @@ def test_wrenches_read_as_closed_valves_at_other_crops_and_scales(panel, profile
     image, at = shot(closed, **kw)
     found = parse(image, profile=profile)
     assert found.board.closed == frozenset(closed)
-    where = dict(zip(found.geometry["names"], found.cells))
+    where = dict(zip(found.geometry.names, found.cells))
     scale = kw.get("scale", 1.0)
     for name, (x, y) in at.items():                 # hints go on the real valves
         assert abs(where[name][0] - x) <= 0.15 * BODY * scale and abs(where[name][1] - y) <= 0.15 * BODY * scale, name

@@ -50,7 +50,7 @@ def test_a_drawn_path_is_followed_from_the_head_without_a_new_level() -> None:
     step = loop.tick()
     assert step.change is Change.NEW and step.follows
     assert step.parse.board == left(LEVEL, drawn)
-    assert step.parse.geometry["drawn"] == [list(p) for p in drawn[:-1]]
+    assert step.parse.geometry.drawn == tuple(drawn[:-1])
     solution = step.result.solution
     assert validate(step.parse.board, solution) == [] and solution[0] == [2, 1]
     assert not {tuple(p) for p in solution} & set(drawn[:-1])     # only the cells left

@@ -88,7 +88,7 @@ def visited(points: list[tuple[int, int]], screen: Parse, near: float = 0.75) ->
     fails the test."""
     centres = np.array(screen.cells)
     cols = screen.board.cols
-    pitch = np.min(screen.geometry["pitch"])
+    pitch = np.min(screen.geometry.pitch)
     path: list[list[int]] = []
     for point in points:
         distance = np.hypot(*(centres - point).T)

@@ -23,7 +23,8 @@ from tests.display import practice_board, puzzlepilot, run_puzzlepilot, wait_for
 from tests.live.test_loop import FakeHints, FakeSource
 from vision.capture import Rect
 from vision.common import Parse
-from vision.rings import Arena
+from vision.lyne import LyneGeometry
+from vision.rings import Arena, RingsGeometry
 
 RINGS, LYNE = get("rings"), get("lyne")
 ARENA = Arena(200.0, 360.0, 150.0, 40.0)
@@ -48,7 +49,7 @@ class Screen:
 
 
 def rings_reading(board: RingsBoard) -> Parse:
-    return Parse("rings", board, 1.0, ARENA.cells(), ARENA.to_json())
+    return Parse("rings", board, 1.0, ARENA.cells(), RingsGeometry(ARENA))
 
 
 def moved(board: RingsBoard, moves: list, budget: int | None = None) -> RingsBoard:
@@ -133,7 +134,9 @@ LYNE_BOARD = LyneBoard.from_text("TSD\n2S2\ntsd\nD2T")
 
 def lyne_reading() -> Parse:
     cells = [(60.0 + 80 * c, 60.0 + 80 * r) for r in range(LYNE_BOARD.rows) for c in range(LYNE_BOARD.cols)]
-    return Parse("lyne", LYNE_BOARD, 1.0, cells, {"cols": LYNE_BOARD.cols, "pitch": 80.0})
+    geometry = LyneGeometry(80.0, cells[0], LYNE_BOARD.rows, LYNE_BOARD.cols, 40.0, (0, 0, 80 * LYNE_BOARD.cols + 40,
+                            80 * LYNE_BOARD.rows + 40), (60, 60, 60), {})
+    return Parse("lyne", LYNE_BOARD, 1.0, cells, geometry)
 
 
 def starts(shapes: list) -> list[str]:
@@ -195,6 +198,21 @@ def test_a_moved_lyne_window_is_no_path_drawn() -> None:
 def test_bad_keymap_options_are_one_line_and_status_2(argv: list[str], message: str) -> None:
     status, _, err = run_cli(argv)
     assert status == 2 and err.count("\n") == 1 and message in err
+
+
+def test_the_key_map_comes_from_the_keymap_file_else_from_the_rings_profile(tmp_path: Path) -> None:
+    from argparse import Namespace
+
+    from calibration.profile import save
+    from puzzlepilot.live import plan_options
+
+    theirs = {**KEYS_FILE, "confirm": "space"}
+    profile = save({"game": "rings", "name": "pad", "keymap": theirs}, {}, tmp_path / "pad")
+    path = tmp_path / "keys.json"
+    path.write_text(json.dumps(KEYS_FILE))
+    assert plan_options(Namespace(keymap=None), profile) == {"rings": {"keymap": theirs}}
+    assert plan_options(Namespace(keymap=str(path)), profile) == {"rings": {"keymap": KEYS_FILE}}
+    assert plan_options(Namespace(keymap=None), None) == {}
 
 
 # ---------------------------------------------------------------------------- on a display

@@ -9,14 +9,14 @@ import pytest
 from puzzlepilot.games import GAMES, get
 from solvers.rings import Board, apply_move, generate, solve, validate
 from vision.common import Parse
-from vision.rings import Arena
+from vision.rings import Arena, RingsGeometry
 
 RINGS = get("rings")
 ARENA = Arena(400.0, 300.0, 240.0, 60.0)
 
 
 def rings_parse(board: Board) -> Parse:
-    return Parse("rings", board, 1.0, ARENA.cells(), ARENA.to_json())
+    return Parse("rings", board, 1.0, ARENA.cells(), RingsGeometry(ARENA))
 
 
 def after(board: Board, moves: list, kind: str = "x") -> Board:

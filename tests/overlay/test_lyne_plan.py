@@ -43,7 +43,7 @@ def test_hints_draw_every_path_in_its_shape_colour_with_the_start_marked(level):
     markers = [s for s in shapes if isinstance(s, Marker)]
     assert len(lines) == len(markers) == len(solution)
     for k, (line, marker, shape) in enumerate(zip(lines, markers, sorted(solution)), 1):
-        assert line.color == tuple(found.geometry["colours"][shape])
+        assert line.color == tuple(found.geometry.colours[shape])
         assert marker.point == line.points[0] and marker.label == f"{k}{shape}"
     assert render(image, shapes).shape == image.shape
 
@@ -62,7 +62,7 @@ def test_paths_sharing_a_hub_pass_it_apart(level):
     for i, a in enumerate(points):
         for b in points[i + 1:]:
             assert not a & b, "two paths' lines meet at the same point"
-    pitch = found.geometry["pitch"]
+    pitch = found.geometry.pitch
     for line, shape in zip(lines, sorted(solution)):   # and each stays near its own nodes
         for (x, y), (tx, ty) in zip(line.points, path_points(found, solution[shape])):
             assert abs(x - tx) <= 0.3 * pitch and abs(y - ty) <= 0.3 * pitch

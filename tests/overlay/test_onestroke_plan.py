@@ -62,12 +62,12 @@ def test_hints_draw_the_path_with_arrows_start_end_and_step_numbers(level):
     assert [m.point for m in markers] == [path[0], path[-1]]
     assert markers[0].label == "1" and markers[1].label == str(len(path))
     numbers = sorted(int(s.text) for s in shapes if isinstance(s, Label))
-    every = 1 if min(found.geometry["pitch"]) >= SMALL_PITCH else 5
+    every = 1 if min(found.geometry.pitch) >= SMALL_PITCH else 5
     assert numbers == [k for k in range(2, len(path)) if k % every == 0]
     labels = {int(s.text): s.point for s in shapes if isinstance(s, Label)}
     for k, point in labels.items():   # each number sits in the corner of its own cell
         x, y = path[k - 1]
-        assert abs(point[0] - x) < 0.5 * min(found.geometry["pitch"]) and abs(point[1] - y) < 0.5 * min(found.geometry["pitch"])
+        assert abs(point[0] - x) < 0.5 * min(found.geometry.pitch) and abs(point[1] - y) < 0.5 * min(found.geometry.pitch)
 
 
 def test_small_boards_number_every_fifth_step_and_big_ones_every_step():

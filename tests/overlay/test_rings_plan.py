@@ -9,7 +9,7 @@ from overlay.draw import Label, Polyline
 from overlay.rings import hints, plan
 from solvers.rings import Board, apply_move
 from vision.common import Parse
-from vision.rings import Arena
+from vision.rings import Arena, RingsGeometry
 
 ARENA = Arena(400.0, 300.0, 240.0, 60.0)
 BOARD = Board(("..x.........", "..x.........", "..x.........", "...x........"), 1)
@@ -18,7 +18,7 @@ KEYMAP = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], 
 
 
 def found(board: Board = BOARD, arena: Arena = ARENA) -> Parse:
-    return Parse("rings", board, 1.0, arena.cells(), arena.to_json())
+    return Parse("rings", board, 1.0, arena.cells(), RingsGeometry(arena))
 
 
 def polar_of(point: tuple[float, float], arena: Arena = ARENA) -> tuple[float, float]:

@@ -43,7 +43,7 @@ def test_clicking_the_plan_in_the_scene_stops_the_water(scene):
     found, solution, truth, _ = scene
     shut = set(found.board.closed)
     for click in plan(found, solution):
-        hit = [n for n, p in truth.points.items() if near(click.point, p, 0.5 * found.geometry["radius"])]
+        hit = [n for n, p in truth.points.items() if near(click.point, p, 0.5 * found.geometry.radius)]
         assert len(hit) == 1
         shut.add(hit[0])
     image, _ = render_sewer(frozenset(shut), scale=scene[3])
@@ -58,7 +58,7 @@ def test_hints_ring_each_valve_to_close_numbered_with_the_words_solve_prints(sce
     rings = [s for s in shapes if isinstance(s, Polyline)]
     markers = [s for s in shapes if isinstance(s, Marker)]
     labels = [s.text for s in shapes if isinstance(s, Label)]
-    r = found.geometry["radius"]
+    r = found.geometry.radius
     assert [m.label for m in markers] == [str(k) for k in range(1, len(solution) + 1)]
     for name, ring, marker in zip(solution, rings, markers):
         centre = (sum(x for x, _ in ring.points[:-1]) / 32, sum(y for _, y in ring.points[:-1]) / 32)

@@ -108,4 +108,4 @@ def test_the_vision_reads_the_practice_picture_with_the_moves_left():
     found = parse(lv.picture())
     assert found.board.cells == tuple("".join("." if c == "." else "x" for c in r) for r in lv.start.cells)
     assert found.board.budget == lv.budget
-    assert math.isclose(found.geometry["centre"][0], lv.arena.cx, abs_tol=2)
+    assert math.isclose(found.geometry.arena.cx, lv.arena.cx, abs_tol=2)

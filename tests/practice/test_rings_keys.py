@@ -15,6 +15,7 @@ from puzzlepilot.practice.rings import VIEW, RingsLevel, new_level
 from solvers.rings import Board, solve, validate
 from tests.helpers import run_cli
 from vision.common import Parse
+from vision.rings import RingsGeometry
 
 KEYMAP = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], ["r"], ["t"], ["y"]],
           "clockwise": "right", "anticlockwise": "left", "inward": "up", "outward": "down", "confirm": "enter"}
@@ -27,7 +28,7 @@ WORKED = Board.from_text("moves: 1\n..x.........\n..x.........\n..x.........\n..
 
 def press(level: RingsLevel, keymap: dict, solution: list) -> None:
     """Every key the keyboard driver would press for the answer, as the window names them."""
-    for action in plan(Parse("rings", level.start, 1.0, []), solution, keymap=keymap):
+    for action in plan(Parse("rings", level.start, 1.0, [], RingsGeometry(level.arena)), solution, keymap=keymap):
         level.key(key_name(action.key))
 
 

@@ -71,7 +71,7 @@ def test_scaled_captures_read(scale):
     shot = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     found = parse(shot)
     assert text(found) == truth.board
-    assert abs(found.geometry["pitch"][0] - 90 * scale) < 0.05 * 90 * scale
+    assert abs(found.geometry.pitch[0] - 90 * scale) < 0.05 * 90 * scale
 
 
 def test_board_with_an_empty_edge_row_keeps_that_row():

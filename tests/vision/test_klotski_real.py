@@ -36,7 +36,7 @@ def moved_tiles(image: np.ndarray, found, board: Board) -> np.ndarray:
     """The screenshot with its pieces' tiles moved to ``board``'s places: every cell is
     first covered with an empty cell of the screenshot (the app's floor), then each
     piece's tile — its cells from grid line to grid line — is copied to its new place."""
-    (ox, oy), (px, py) = found.geometry["origin"], found.geometry["pitch"]
+    (ox, oy), (px, py) = found.geometry.origin, found.geometry.pitch
     old = found.board
 
     def box(r: int, c: int, h: int, w: int) -> tuple[slice, slice]:
@@ -94,7 +94,7 @@ def test_a_piece_caught_mid_slide_is_refused_or_read_settled(name):
     image = shot(name)
     found = parse(image)
     board = found.board
-    (ox, oy), (px, py) = found.geometry["origin"], found.geometry["pitch"]
+    (ox, oy), (px, py) = found.geometry.origin, found.geometry.pitch
     taken = {cell: p for p in board.pieces for cell in p.cells()}
     tried = 0
     for r in range(board.rows):

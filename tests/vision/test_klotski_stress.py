@@ -145,7 +145,7 @@ def test_a_turned_capture_is_read_upright_and_its_cells_turned_back(name, angle)
     profile = calibrated(name)
     h, w = image.shape[:2]
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-    pitch = min(found.geometry["pitch"])
+    pitch = min(found.geometry.pitch)
     read = 0
     for moves in range(1, 80, 10):
         board = scrambled(found.board, moves, 0)

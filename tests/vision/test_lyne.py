@@ -51,7 +51,7 @@ def test_real_captures_cut_inside_the_frame_still_read(name):
 @needs_real
 def test_real_b25_cells_sit_on_the_node_centres():
     found = parse(cv2.imread(str(LYNE / "lyner_b25.png")))
-    assert found.geometry["pitch"] == pytest.approx(109, abs=3)
+    assert found.geometry.pitch == pytest.approx(109, abs=3)
     x, y = found.cells[1 * 3 + 1]          # the terminal square in the middle of row 1
     assert (x, y) == pytest.approx((320, 185), abs=4)
     assert len(found.cells) == 12
@@ -96,7 +96,7 @@ def test_window_sizes_read_exactly_and_cells_match_the_drawing(size):
     assert text(found) == truth.board
     for (x, y), (tx, ty) in zip(found.cells, truth.cells):
         assert abs(x - tx) < 0.08 * truth.pitch and abs(y - ty) < 0.08 * truth.pitch
-    assert found.geometry["pitch"] == pytest.approx(truth.pitch, rel=0.03)
+    assert found.geometry.pitch == pytest.approx(truth.pitch, rel=0.03)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -160,7 +160,7 @@ def test_bright_terminal_rings_on_a_dark_background_are_read_inside_the_blur():
 
 def test_colours_of_each_shape_are_measured_for_the_hints():
     image, _ = render(Board.from_text("TSD/2S2/tsd/D2T"), PALETTES["original"], 640, 480)
-    colours = parse(image).geometry["colours"]
+    colours = parse(image).geometry.colours
     assert colours["t"] == pytest.approx([168, 219, 168], abs=6)
     assert colours["s"] == pytest.approx([194, 120, 92], abs=6)
 
@@ -308,7 +308,7 @@ def test_a_board_with_a_shape_missing_a_terminal_is_refused():
     # paint over the terminal square in row 0 with the background
     found = parse(image)
     x, y = found.cells[1]
-    half = int(found.geometry["pitch"] * 0.4)
+    half = int(found.geometry.pitch * 0.4)
     cv2.rectangle(image, (int(x) - half, int(y) - half), (int(x) + half, int(y) + half), (154, 189, 121), -1)
     with pytest.raises(NoBoardFound, match="terminal"):
         parse(image)

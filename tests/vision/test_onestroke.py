@@ -54,13 +54,13 @@ def test_real_level_643_reads_exactly(real):
 def test_real_level_643_geometry_matches_the_pixels(real):
     found = parse(real)
     g = found.geometry
-    assert (g["rows"], g["cols"]) == (7, 7) and len(found.cells) == 49
-    assert g["pitch"] == pytest.approx([129.8, 129.8], abs=0.5)
-    assert g["cell"] == pytest.approx(115, abs=3)
+    assert (g.rows, g.cols) == (7, 7) and len(found.cells) == 49
+    assert g.pitch == pytest.approx((129.8, 129.8), abs=0.5)
+    assert g.cell == pytest.approx(115, abs=3)
     # Cell (0,1) spans x 223..338, y 513..628 in the capture; (6,6) spans 872..987, 1292..1407.
     assert found.cells[1] == pytest.approx((280.5, 570.5), abs=1.5)
     assert found.cells[48] == pytest.approx((929.5, 1349.5), abs=1.5)
-    assert g["origin"] == pytest.approx(list(found.cells[0]), abs=0.01)
+    assert g.origin == pytest.approx(found.cells[0], abs=0.01)
 
 
 @needs_real
@@ -69,7 +69,7 @@ def test_real_level_643_reads_when_resized(real, factor):
     resized = cv2.resize(real, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     found = parse(resized)
     assert text(found) == LEVEL_643_BOARD
-    assert found.geometry["pitch"][0] == pytest.approx(129.8 * factor, rel=0.01)
+    assert found.geometry.pitch[0] == pytest.approx(129.8 * factor, rel=0.01)
 
 
 @needs_real

@@ -90,7 +90,7 @@ def test_the_real_level_with_a_path_drawn_reads_as_the_board_left(real, drawn):
     path = answer(LEVEL_643)[:drawn]
     found = parse(real_midlevel(real, path))
     assert found.board == left(LEVEL_643, path)
-    assert found.geometry["drawn"] == [list(p) for p in path[:-1]]
+    assert found.geometry.drawn == tuple(map(tuple, path[:-1]))
     assert found.confidence >= 0.9
     rest = solve(found.board).solution
     assert validate(found.board, rest) == [] and validate(LEVEL_643, [list(p) for p in path[:-1]] + rest) == []
@@ -153,7 +153,7 @@ def test_mid_level_phone_captures_read_with_the_drawn_path(rows, cols, seed, sha
     assert found.board == left(board, path)
     # Few grey cells left make a weak lattice on their own: trusted less, still read.
     assert found.confidence >= (0.9 if len(found.board.cells) > 5 else 0.5)
-    assert found.geometry["drawn"] == [list(p) for p in path[:-1]]
+    assert found.geometry.drawn == tuple(map(tuple, path[:-1]))
     assert np.abs(np.array(found.cells) - np.array(truth.cells)).max() < 0.03 * truth.pitch
 
 

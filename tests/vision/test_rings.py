@@ -78,10 +78,10 @@ def test_geometry_and_cell_centres_match_the_drawing():
     image, arena = render(board, 1280, 720, style="water", seed=3)
     found = parse(image)
     g = found.geometry
-    assert g["centre"] == pytest.approx([arena.cx, arena.cy], abs=1.5)
+    assert (g.arena.cx, g.arena.cy) == pytest.approx((arena.cx, arena.cy), abs=1.5)
     # Joint lines are a few pixels thick and the outer one shows only its inner edge.
-    assert g["inner"] == pytest.approx(arena.inner, rel=0.05)
-    assert g["outer"] == pytest.approx(arena.outer, rel=0.02)
+    assert g.arena.inner == pytest.approx(arena.inner, rel=0.05)
+    assert g.arena.outer == pytest.approx(arena.outer, rel=0.02)
     assert len(found.cells) == 48
     truth = np.array(arena.cells())
     assert np.abs(np.array(found.cells) - truth).max() < arena.width * 0.1
@@ -90,7 +90,7 @@ def test_geometry_and_cell_centres_match_the_drawing():
 def test_the_move_budget_is_read_from_the_panel():
     board = Board(generate(4, 2, 4, kinds="gskb").cells, 4)
     found = parse(render(board, 1280, 720, style="earth", seed=4)[0])
-    assert found.board.budget == 4 and found.geometry["budget"] == 4
+    assert found.board.budget == 4 and found.geometry.budget == 4
 
 
 def test_without_a_panel_the_board_has_no_budget_line():
@@ -107,7 +107,7 @@ def test_jpeg_and_a_desktop_around_the_game_still_read():
     ok, data = cv2.imencode(".jpg", desk, [cv2.IMWRITE_JPEG_QUALITY, 75])
     found = parse(cv2.imdecode(data, cv2.IMREAD_COLOR))
     assert text(found) == as_read(board)
-    assert found.geometry["centre"][0] == pytest.approx(300 + 480, abs=2)
+    assert found.geometry.arena.cx == pytest.approx(300 + 480, abs=2)
 
 
 def test_a_ring_too_crowded_to_show_its_empty_tiles_is_refused_not_guessed():
@@ -140,14 +140,18 @@ KEYMAP = {"rings": [["1"], ["2"], ["3"], ["4"]], "lines": [["q"], ["w"], ["e"], 
 
 
 def test_a_profile_key_map_rides_along_to_the_key_planner(tmp_path):
+    from argparse import Namespace
+
     from calibration.profile import save
     from overlay.rings import plan
+    from puzzlepilot.live import plan_options
 
     profile = save({"game": "rings", "name": "switch", "keymap": KEYMAP}, {}, tmp_path / "switch")
     board = Board(("..x.........", "..x.........", "..x.........", "...x........"), 1)
     found = parse(render(board, 960, 540, style="earth", seed=2)[0], profile=profile)
-    assert found.geometry["keymap"] == KEYMAP
-    keys = [a.key for a in plan(found.shifted(10, 10), [{"op": "rotate", "ring": 3, "steps": -1}])]
+    options = plan_options(Namespace(keymap=None), profile)
+    assert options == {"rings": {"keymap": KEYMAP}}
+    keys = [a.key for a in plan(found.shifted(10, 10), [{"op": "rotate", "ring": 3, "steps": -1}], **options["rings"])]
     assert keys == ["4", "left", "enter"]
 
 

@@ -43,7 +43,7 @@ def test_the_real_tilted_capture_reads_as_labelled_up_to_slice_numbering():
     found = parse(load_image(CAPTURE))
     assert "/".join(found.board.cells) in renumbered(rows)
     assert found.confidence >= 0.6
-    assert found.geometry["camera"]["squash"] < 0.8          # seen tilted, not from above
+    assert found.geometry.arena.squash < 0.8          # seen tilted, not from above
 
 
 @needs_real
@@ -168,7 +168,7 @@ def test_the_camera_fit_finds_how_far_a_photo_is_turned(angle):
     turned = cv2.warpAffine(image, cv2.getRotationMatrix2D((640, 360), angle, 1.0), (1280, 720),
                             borderMode=cv2.BORDER_REPLICATE)
     found = parse(turned)
-    assert found.geometry["camera"]["roll"] == pytest.approx(-angle, abs=0.5)
+    assert found.geometry.arena.roll == pytest.approx(-angle, abs=0.5)
 
 
 def _close_call_render(tmp_path: Path) -> Path:
@@ -292,7 +292,7 @@ def test_the_camera_fit_finds_a_photo_taken_from_one_side(side, sign):
     warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [1280, 0], [1280, 720], [0, 720]]), np.float32(corners[side]))
     found = parse(cv2.warpPerspective(image, warp, (1280, 720), borderMode=cv2.BORDER_REPLICATE))
     assert "/".join(found.board.cells) in renumbered(rows)
-    assert sign * found.geometry["camera"]["skew"] > 0.05
+    assert sign * found.geometry.arena.skew > 0.05
 
 
 def test_an_arena_with_skew_maps_plane_and_picture_both_ways_and_keeps_it_in_json():

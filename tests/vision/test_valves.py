@@ -49,7 +49,7 @@ def test_the_sewer_reads_at_any_scale_and_place(closed, scale, dx, dy):
     found = parse(shot)
     assert found.game == "valves" and text(found) == truth.board
     assert found.board.closed == frozenset(closed)
-    at = dict(zip(found.geometry["names"], found.cells))
+    at = dict(zip(found.geometry.names, found.cells))
     for name, (x, y) in truth.moved(dx, dy).points.items():
         assert abs(at[name][0] - x) <= 1.5 and abs(at[name][1] - y) <= 1.5, name
     assert found.confidence >= 0.6     # small scenes blur the wheels: 0.7 at half size
@@ -58,11 +58,11 @@ def test_the_sewer_reads_at_any_scale_and_place(closed, scale, dx, dy):
 def test_cells_follow_the_boards_point_order_and_radius_the_scale():
     img, truth = render_sewer(scale=0.75)
     found = parse(img)
-    assert found.geometry["names"] == list(found.board.points)
+    assert found.geometry.names == tuple(found.board.points)
     assert len(found.cells) == len(found.board.points)
-    assert found.geometry["scale"] == pytest.approx(0.75, rel=0.01)
-    assert found.geometry["radius"] == pytest.approx(25 * 0.75, rel=0.05)
-    assert found.geometry["close"] == "click"
+    assert found.geometry.scale == pytest.approx(0.75, rel=0.01)
+    assert found.geometry.radius == pytest.approx(25 * 0.75, rel=0.05)
+    assert found.geometry.close == "click"
 
 
 def test_a_lamp_lit_jpeg_still_reads():
@@ -149,10 +149,10 @@ def test_an_explicit_profile_folder_is_used(tmp_path):
     folder = copy_profile(tmp_path, name="my-sewer", close="wrench-then-click", wrench=[900, 560])
     img, truth = render_sewer({"C"}, scale=0.6)
     found = parse(img, profile=load(folder))
-    assert found.geometry["profile"] == "my-sewer" and found.board.closed == {"C"}
-    at = dict(zip(found.geometry["names"], found.cells))
+    assert found.geometry.scene == "my-sewer" and found.board.closed == {"C"}
+    at = dict(zip(found.geometry.names, found.cells))
     assert at["wrench"] == pytest.approx((540, 336), abs=2)
-    assert found.geometry["close"] == "wrench-then-click"
+    assert found.geometry.close == "wrench-then-click"
 
 
 @pytest.mark.parametrize("changes, field", [

@@ -55,8 +55,8 @@ def test_the_shipped_painted_profile_is_what_calibration_makes_of_the_open_panel
 def test_three_wrenches_read_with_no_profile(closed, kw):
     image, at = shot(closed, **kw)
     found = parse(image)
-    assert found.board.closed == frozenset(closed) and found.geometry["profile"] == "painted"
-    where = dict(zip(found.geometry["names"], found.cells))
+    assert found.board.closed == frozenset(closed) and found.geometry.scene == "painted"
+    where = dict(zip(found.geometry.names, found.cells))
     for name in "ABCDEFGHIJK":                  # hints go on the valves
         assert math.dist(where[name], at[name]) <= 0.15 * PANEL_BODY * kw["scale"], name
     result = solve(found.board)
@@ -94,4 +94,4 @@ def test_each_scene_refuses_the_other():
         parse(shot("AB")[0], profile=SHIPPED)       # the sewer's profile alone
     with pytest.raises(NoBoardFound):
         parse(render_sewer(frozenset("AB"))[0], profile=PAINTED)
-    assert parse(render_sewer(frozenset("AB"))[0]).geometry["profile"] == "sewer"
+    assert parse(render_sewer(frozenset("AB"))[0]).geometry.scene == "sewer"
