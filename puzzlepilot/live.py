@@ -358,7 +358,9 @@ class LiveLoop:
         return game.hints(parse, solution)
 
     def show_hints(self, parse: Parse, solution: Any, image: np.ndarray) -> None:
-        """Draw the solution over the game where it is now."""
+        """Draw the solution over the game where it is now (without hints, nothing)."""
+        if self.hints is None:
+            return
         rect = self.source.rect()
         self.hints.show(self.shapes(parse.shifted(rect.left, rect.top), solution), rect, frame=image)
         self.hinted_at = rect
@@ -373,15 +375,15 @@ class LiveLoop:
         self.shown_step = done
         if done >= total:
             self.log(f"all {total} steps made")
-            if self.hints is not None:
-                self.clear_hints()
+            self.clear_hints()
             return
         self.log(f"step {done + 1} of {total}")
-        if self.hints is not None:
-            self.show_hints(parse, solution, image)
+        self.show_hints(parse, solution, image)
 
     def clear_hints(self) -> None:
-        self.hints.clear()
+        """Take the hints off the screen (without hints, nothing)."""
+        if self.hints is not None:
+            self.hints.clear()
         self.hinted_at = None
 
     def handle(self, step: Step) -> None:
@@ -393,8 +395,10 @@ class LiveLoop:
                 self.on_same(step)
             case New():
                 self.on_new(step)
-            case Gone() | Nothing():
-                self.on_lost(step)
+            case Gone():
+                self.on_gone()
+            case Nothing():
+                self.on_nothing()
             case Advance():
                 self.on_advance(step)
             case Unsettled():
@@ -420,11 +424,14 @@ class LiveLoop:
                 get(step.parse.game).progress is None:
             self.drawing = (step.parse, step.image)
 
-    def on_lost(self, step: Gone | Nothing) -> None:
-        """No board: nothing to play or step through; a board that went takes its hints."""
+    def on_nothing(self) -> None:
+        """No board: nothing to play or step through."""
         self.pending = self.drawing = None
-        if isinstance(step, Gone) and self.hints is not None:
-            self.clear_hints()
+
+    def on_gone(self) -> None:
+        """The board went: nothing to play or step through, and its hints go too."""
+        self.on_nothing()
+        self.clear_hints()
 
     def on_advance(self, step: Advance) -> None:
         """Stepping: show the step after the ones the board shows made."""
@@ -442,18 +449,15 @@ class LiveLoop:
         record = LevelRecord(self.done + 1, step.parse.game, step.parse.board.to_text(),
                              step.parse.board.size, step.solve_ms, step.result, step.image)
         if not step.result.solved:
-            if self.hints is not None:
-                self.clear_hints()
+            self.clear_hints()
             self.finish(record, f"no solution ({step.result.reason})")
             return
         if step.result.moves == 0:
             # Already solved (e.g. a "solved" banner over the last board): no level to play.
-            if self.hints is not None:
-                self.clear_hints()
+            self.clear_hints()
             return
         record.shapes = self.shapes(step.parse, step.result.solution)
-        if self.hints is not None:
-            self.show_hints(step.parse, step.result.solution, step.image)
+        self.show_hints(step.parse, step.result.solution, step.image)
         if self.driver is None:
             self.finish(record, "hints shown")
         else:
@@ -464,15 +468,13 @@ class LiveLoop:
         what to undo when their moves can no longer lead to a solution (no new level)."""
         game = get(step.parse.game)
         if not step.result.solved:
-            if self.hints is not None:
-                self.clear_hints()
+            self.clear_hints()
             stuck = game.stuck
             self.log(stuck(step.parse, step.result) if stuck is not None else f"no solution ({step.result.reason})")
             return
         self.log(f"{step.parse.game}: your moves so far can be finished in {step.result.moves} more; "
                  "hints from where you are")
-        if self.hints is not None:
-            self.show_hints(step.parse, step.result.solution, step.image)
+        self.show_hints(step.parse, step.result.solution, step.image)
 
     def play(self, record: LevelRecord) -> None:
         """Play the level on screen, then make sure the game moved on; one retry."""
@@ -492,8 +494,7 @@ class LiveLoop:
             after = self.wait_for_change()
             if after is not None:
                 record.after = after
-                if self.hints is not None:
-                    self.clear_hints()      # the played path is no help on the next level
+                self.clear_hints()      # the played path is no help on the next level
                 self.finish(record, "played" if attempt == 1 else "played (second try)")
                 return
             self.log(f"level {record.number}: the board did not change after playing it; trying again")
