@@ -22,6 +22,7 @@ import numpy as np
 
 from calibration.common import first_reading, rgb, square
 from solvers.lyne import Board
+from vision.colours import common_colours, thinned
 from vision.common import NoBoardFound, Parse
 from vision.lyne import LyneGeometry, parse
 from vision.profile import Profile, ProfileError
@@ -48,17 +49,9 @@ def trial(background_rgb: list[int]) -> Profile:
     return Profile("trial", "lyne", Path("."), {"background_rgb": background_rgb})
 
 
-def common_colours(image: np.ndarray, most: int = COMMON_COLOURS) -> list[np.ndarray]:
-    """The most common colours (BGR), each the median of a 32-level bin's pixels."""
-    step = max(1, round((image.shape[0] * image.shape[1] / 40000) ** 0.5))
-    px = image[::step, ::step].reshape(-1, 3)
-    bins = (px >> 3).astype(np.int32) @ np.array([1 << 10, 1 << 5, 1])
-    keys, counts = np.unique(bins, return_counts=True)
-    return [np.median(px[bins == key], axis=0) for key in keys[np.argsort(-counts)][:most]]
-
-
 def _from_board(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    found = first_reading(common_colours(image), lambda colour: parse(image, trial(rgb(colour))), board.to_text(),
+    colours = common_colours(thinned(image, 40_000), bits=5, most=COMMON_COLOURS)
+    found = first_reading(colours, lambda colour: parse(image, trial(rgb(colour))), board.to_text(),
                           "no colour of the screenshot, taken as the background, reads as the given board")
     return build(image, found)
 

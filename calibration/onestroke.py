@@ -22,13 +22,14 @@ import numpy as np
 
 from calibration.common import rgb, square
 from solvers.onestroke import Board
+from vision.colours import common_colours
 from vision.common import NoBoardFound, Parse
 from vision.onestroke import WORK_SIZE, Lattice, Look, OnestrokeGeometry, central, looked_grids, read, refine, signature
 from vision.profile import ProfileError
 
 KINDS: tuple[str, ...] = ("an unvisited cell", "the cat")
 TRIAL_TOLERANCES = (24, 36, 48)     # a dominant colour is a bin's median: allow for its spread
-COLOUR_BIN = 16                 # per-channel width of the colour histogram's bins
+COLOUR_BITS = 4                 # the colour histogram's bins: the top 4 bits of each channel, 16 levels wide
 MAX_CANDIDATES = 10
 
 
@@ -50,13 +51,7 @@ def dominant_colours(image: np.ndarray, most: int = MAX_CANDIDATES) -> list[tupl
     """The most common colours (BGR), each the median of one histogram bin's pixels,
     commonest first."""
     step = max(1, max(image.shape[:2]) // 512)
-    px = image[::step, ::step].reshape(-1, 3)
-    bins = (px // COLOUR_BIN).astype(np.int32) @ np.array([256 * 256, 256, 1])
-    keys, counts = np.unique(bins, return_counts=True)
-    out = []
-    for key in keys[np.argsort(-counts)][:most]:
-        out.append(tuple(int(v) for v in np.median(px[bins == key], axis=0)))
-    return out
+    return [tuple(int(v) for v in colour) for colour in common_colours(image[::step, ::step], bits=COLOUR_BITS, most=most)]
 
 
 def lattice(image: np.ndarray, look: Look) -> Lattice | None:

@@ -29,7 +29,6 @@ import argparse
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from enum import Enum
 from typing import Any, Callable
 
 import numpy as np
@@ -92,34 +91,70 @@ def window_id(text: str) -> int:
 
 # ---------------------------------------------------------------------------- per frame
 
-class Change(Enum):
-    IDLE = "idle"           # the frame did not change
-    SAME = "same"           # it changed, but shows the board already solved
-    NEW = "new"             # a board not seen just before: solved (or proved unsolvable)
-    GONE = "gone"           # the board disappeared
-    NOTHING = "nothing"     # it changed, and there is still no board
-    ADVANCE = "advance"     # stepping: the board moved on along the current answer
-    UNSETTLED = "unsettled" # stepping: another board or none, read once; acted on when read again
+@dataclass(frozen=True)
+class Idle:
+    """The frame did not change."""
 
 
-@dataclass
-class Step:
-    """What one frame meant. ``image`` is the frame parsed (None when idle); ``parse`` is
-    in its coordinates."""
+@dataclass(frozen=True)
+class Same:
+    """The frame changed, but shows the board already solved."""
 
-    change: Change
-    image: np.ndarray | None = None
-    parse: Parse | None = None
-    result: SolveResult | None = None
-    solve_ms: float = 0.0
-    done: int = 0           # ADVANCE: how many steps of the answer the board shows made
-    follows: bool = False   # NEW: the player's own moves on the level on screen, not a new level
+    image: np.ndarray
+    parse: Parse
+
+
+@dataclass(frozen=True)
+class New:
+    """A board not seen just before, solved (or proved unsolvable) in ``solve_ms``;
+    ``follows``: it is the level on screen after the player's own moves, not a new level."""
+
+    image: np.ndarray
+    parse: Parse
+    result: SolveResult
+    solve_ms: float
+    follows: bool
+
+
+@dataclass(frozen=True)
+class Gone:
+    """The board disappeared."""
+
+    image: np.ndarray
+
+
+@dataclass(frozen=True)
+class Nothing:
+    """The frame changed, and there is still no board."""
+
+    image: np.ndarray
+
+
+@dataclass(frozen=True)
+class Advance:
+    """Stepping: the board moved on along the current answer; ``done`` steps of it are made."""
+
+    image: np.ndarray
+    parse: Parse
+    done: int
+
+
+@dataclass(frozen=True)
+class Unsettled:
+    """Stepping: another board or none, read once; acted on when read again."""
+
+    image: np.ndarray
+
+
+Step = Idle | Same | New | Gone | Nothing | Advance | Unsettled
+"""What one frame meant, one class per kind: ``image`` is the frame parsed (in every kind but
+Idle), ``parse`` the board read from it, in its coordinates."""
 
 
 class Watcher:
     """The live loop's decisions, frame by frame, without any display: cheap change check,
     then parse, then same-board check, then solve. With ``stepping`` (hints one step at a
-    time) a board along the current answer is an ADVANCE, not a new level, and another
+    time) a board along the current answer is an Advance, not a new level, and another
     board is solved only once it reads the same twice."""
 
     def __init__(self, games: list[Game], profile: Any = None, stepping: bool = False) -> None:
@@ -127,7 +162,7 @@ class Watcher:
         self.profile = profile
         self.stepping = stepping
         self.sample: np.ndarray | None = None
-        self.current: Step | None = None      # the NEW step of the board on screen
+        self.current: New | None = None       # the step that solved the board on screen
         self.reached: str | None = None       # stepping: the board text last reached along its answer
         self.candidate: str | None = None     # stepping: a new board text (or NO_BOARD) read once
         self.level: Any = None                # the board of the level on screen as first read
@@ -183,7 +218,7 @@ class Watcher:
         the change check is done on ``image`` as grabbed, hints up, outside the pixels
         they cover (``ignore``), and only a changed frame pays for a clean one to parse."""
         if not self.changed(image, ignore):
-            return Step(Change.IDLE)
+            return Idle()
         if clean is not None:
             image = clean()
         self.remember(image)
@@ -191,31 +226,30 @@ class Watcher:
         if found is None and self.stepping and self.current is not None and self.candidate != NO_BOARD:
             self.candidate = NO_BOARD   # maybe a frame of a drag or an animation: look again
             self.forget()
-            return Step(Change.UNSETTLED, image)
+            return Unsettled(image)
         if found is None:
             had = self.current is not None
             self.current = self.reached = self.candidate = self.level = None
-            return Step(Change.GONE if had else Change.NOTHING, image)
+            return Gone(image) if had else Nothing(image)
         if self.is_current(found):
             self.candidate = None
-            return Step(Change.SAME, image, found)
+            return Same(image, found)
         text = found.board.to_text()
         done = self.along(found)
         if done is not None:
-            assert self.current is not None
             self.reached, self.candidate = text, None
-            return Step(Change.ADVANCE, image, found, self.current.result, done=done)
+            return Advance(image, found, done)
         if self.stepping and text != self.candidate:
             self.candidate = text
             self.forget()       # read the next frame too, even if it is the same picture
-            return Step(Change.UNSETTLED, image, found)
+            return Unsettled(image)
         self.reached = self.candidate = None
         follows = self.follows(found)
         if not follows:
             self.level = found.board
         start = time.perf_counter()
         result = get(found.game).solve(found.board)
-        self.current = Step(Change.NEW, image, found, result, (time.perf_counter() - start) * 1000.0, follows=follows)
+        self.current = New(image, found, result, (time.perf_counter() - start) * 1000.0, follows)
         return self.current
 
     def follows(self, found: Parse) -> bool:
@@ -313,8 +347,7 @@ class LiveLoop:
         step = self.watcher.step(self.source.grab(), self.clean_grab if self.hints is not None else None,
                                  self.hint_mask())
         self.handle(step)
-        if moved and step.change is Change.SAME and self.watcher.current is not None:
-            assert step.parse is not None and step.image is not None
+        if moved and isinstance(step, Same) and self.watcher.current is not None:
             self.drawing = None     # the picture moved: no step was made
             self.show_hints(step.parse, self.watcher.current.result.solution, step.image)
         return step
@@ -322,7 +355,7 @@ class LiveLoop:
     def shapes(self, parse: Parse, solution: Any) -> list[Any]:
         """The hints for a reading: the whole answer, or the step on show when stepping.
         They are drawn from the board the answer starts on, where the latest reading puts it."""
-        assert self.watcher.current is not None and self.watcher.current.parse is not None
+        assert self.watcher.current is not None
         parse = replace(parse, board=self.watcher.current.parse.board)
         game = get(parse.game)
         if self.watcher.stepping and game.steps(solution) > 1:
@@ -330,7 +363,9 @@ class LiveLoop:
         return game.hints(parse, solution)
 
     def show_hints(self, parse: Parse, solution: Any, image: np.ndarray) -> None:
-        """Draw the solution over the game where it is now."""
+        """Draw the solution over the game where it is now (without hints, nothing)."""
+        if self.hints is None:
+            return
         rect = self.source.rect()
         self.hints.show(self.shapes(parse.shifted(rect.left, rect.top), solution), rect, frame=image)
         self.hinted_at = rect
@@ -345,46 +380,72 @@ class LiveLoop:
         self.shown_step = done
         if done >= total:
             self.log(f"all {total} steps made")
-            if self.hints is not None:
-                self.clear_hints()
+            self.clear_hints()
             return
         self.log(f"step {done + 1} of {total}")
-        if self.hints is not None:
-            self.show_hints(parse, solution, image)
+        self.show_hints(parse, solution, image)
 
     def clear_hints(self) -> None:
-        self.hints.clear()
+        """Take the hints off the screen (without hints, nothing)."""
+        if self.hints is not None:
+            self.hints.clear()
         self.hinted_at = None
 
     def handle(self, step: Step) -> None:
-        if step.change is Change.IDLE:
-            if self.drawing is not None:
-                (parse, image), self.drawing = self.drawing, None
-                total = get(parse.game).steps(self.watcher.current.result.solution)
-                self.show_step(parse, image, min(self.shown_step + 1, total - 1))
-            if self.pending is not None:
-                record, self.pending = self.pending, None
-                self.play(record)
-            return
-        if step.change in (Change.GONE, Change.NOTHING):
-            self.pending = self.drawing = None
-            if step.change is Change.GONE and self.hints is not None:
-                self.clear_hints()
-            return
-        if step.change is Change.UNSETTLED:
-            return
-        if step.change is Change.ADVANCE:
-            assert step.parse is not None and step.image is not None
-            self.pending = self.drawing = None      # the board moved on: a planned play no longer fits
-            self.show_step(step.parse, step.image, step.done)
-            return
-        if step.change is Change.SAME:
-            current = self.watcher.current
-            if self.watcher.stepping and current is not None and current.result.solved and \
-                    get(step.parse.game).progress is None:
-                self.drawing = (step.parse, step.image)
-            return
-        assert step.parse is not None and step.result is not None
+        """Act on a step: one method per kind."""
+        match step:
+            case Idle():
+                self.on_idle()
+            case Same():
+                self.on_same(step)
+            case New():
+                self.on_new(step)
+            case Gone():
+                self.on_gone()
+            case Nothing():
+                self.on_nothing()
+            case Advance():
+                self.on_advance(step)
+            case Unsettled():
+                pass            # acted on once the same reading comes again
+
+    def on_idle(self) -> None:
+        """The frame settled: a stroke drawn over the same board moves the steps on one, and
+        a solved level waiting for a still frame is played."""
+        if self.drawing is not None:
+            assert self.watcher.current is not None
+            (parse, image), self.drawing = self.drawing, None
+            total = get(parse.game).steps(self.watcher.current.result.solution)
+            self.show_step(parse, image, min(self.shown_step + 1, total - 1))
+        if self.pending is not None:
+            record, self.pending = self.pending, None
+            self.play(record)
+
+    def on_same(self, step: Same) -> None:
+        """Stepping through a game whose board reads the same while a step is made: the
+        step moves on once the frame settles."""
+        current = self.watcher.current
+        if self.watcher.stepping and current is not None and current.result.solved and \
+                get(step.parse.game).progress is None:
+            self.drawing = (step.parse, step.image)
+
+    def on_nothing(self) -> None:
+        """No board: nothing to play or step through."""
+        self.pending = self.drawing = None
+
+    def on_gone(self) -> None:
+        """The board went: nothing to play or step through, and its hints go too."""
+        self.on_nothing()
+        self.clear_hints()
+
+    def on_advance(self, step: Advance) -> None:
+        """Stepping: show the step after the ones the board shows made."""
+        self.pending = self.drawing = None      # the board moved on: a planned play no longer fits
+        self.show_step(step.parse, step.image, step.done)
+
+    def on_new(self, step: New) -> None:
+        """A board just solved: a level to count (unsolvable, hinted, or waiting to be
+        played), or the player's own moves on the level on screen."""
         self.pending = self.drawing = None
         self.shown_step = 0
         if step.follows:
@@ -393,38 +454,32 @@ class LiveLoop:
         record = LevelRecord(self.done + 1, step.parse.game, step.parse.board.to_text(),
                              step.parse.board.size, step.solve_ms, step.result, step.image)
         if not step.result.solved:
-            if self.hints is not None:
-                self.clear_hints()
+            self.clear_hints()
             self.finish(record, f"no solution ({step.result.reason})")
             return
         if step.result.moves == 0:
             # Already solved (e.g. a "solved" banner over the last board): no level to play.
-            if self.hints is not None:
-                self.clear_hints()
+            self.clear_hints()
             return
         record.shapes = self.shapes(step.parse, step.result.solution)
-        if self.hints is not None:
-            self.show_hints(step.parse, step.result.solution, step.image)
+        self.show_hints(step.parse, step.result.solution, step.image)
         if self.driver is None:
             self.finish(record, "hints shown")
         else:
             self.pending = record
 
-    def follow(self, step: Step) -> None:
+    def follow(self, step: New) -> None:
         """The player moved on the level on screen: hints from where they stand now, or
         what to undo when their moves can no longer lead to a solution (no new level)."""
-        assert step.parse is not None and step.result is not None and step.image is not None
         game = get(step.parse.game)
         if not step.result.solved:
-            if self.hints is not None:
-                self.clear_hints()
+            self.clear_hints()
             stuck = game.stuck
             self.log(stuck(step.parse, step.result) if stuck is not None else f"no solution ({step.result.reason})")
             return
         self.log(f"{step.parse.game}: your moves so far can be finished in {step.result.moves} more; "
                  "hints from where you are")
-        if self.hints is not None:
-            self.show_hints(step.parse, step.result.solution, step.image)
+        self.show_hints(step.parse, step.result.solution, step.image)
 
     def play(self, record: LevelRecord) -> None:
         """Play the level on screen, then make sure the game moved on; one retry."""
@@ -444,8 +499,7 @@ class LiveLoop:
             after = self.wait_for_change()
             if after is not None:
                 record.after = after
-                if self.hints is not None:
-                    self.clear_hints()      # the played path is no help on the next level
+                self.clear_hints()      # the played path is no help on the next level
                 self.finish(record, "played" if attempt == 1 else "played (second try)")
                 return
             self.log(f"level {record.number}: the board did not change after playing it; trying again")

@@ -50,6 +50,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
+from vision.colours import ColourHistogram, thinned
 from vision.components import components, largest
 from vision.klotski_grid import LEAN_MIN, GridGuess, Reading, SideLook, lean, parse_grid
 from vision.profile import Profile, ProfileError
@@ -242,16 +243,11 @@ def from_reading(reading: Reading, target_shape: list[int] | None = None, emptie
 def main_colours(image: np.ndarray, count: int = 10) -> list[np.ndarray]:
     """The picture's most common colours (BGR), from a coarse 8×8×8 histogram; the
     board's colour is one of them in every look."""
-    step = max(1, round(np.sqrt(image.shape[0] * image.shape[1] / 60_000)))
-    pixels = image[::step, ::step].reshape(-1, 3).astype(np.int32)
-    bins = (pixels[:, 0] >> 5) * 64 + (pixels[:, 1] >> 5) * 8 + (pixels[:, 2] >> 5)
-    counts = np.bincount(bins, minlength=512)
-    sums = [np.bincount(bins, weights=pixels[:, k], minlength=512) for k in range(3)]
+    histogram = ColourHistogram.of(thinned(image, 60_000), bits=3)
+    means = histogram.means()
     colours: list[np.ndarray] = []
-    for b in np.argsort(counts)[::-1][:count * 2]:
-        if counts[b] < 0.003 * len(bins):
-            break
-        colour = np.array([sums[k][b] / counts[b] for k in range(3)], np.float32)
+    for b in histogram.commonest(count * 2, min_share=0.003):
+        colour = means[b].astype(np.float32)
         if all(np.abs(colour - c).max() > 20 for c in colours):
             colours.append(colour)
         if len(colours) == count:

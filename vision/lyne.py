@@ -36,6 +36,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.lyne import Board
 from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
+from vision.colours import common_colours, thinned
 
 WORK = 800          # long side of the game area while reading it
 SMALL = 480         # long side of the screen while looking for game areas
@@ -119,24 +120,6 @@ def parse(image_bgr: np.ndarray, profile: Any = None, work: int = WORK) -> Parse
         except NoBoardFound as exc:
             reasons.append(str(exc))
     raise NoBoardFound(reasons[0] if reasons else "no game area (no large even background)")
-
-
-def _mode_colours(img: np.ndarray, count: int, min_share: float) -> list[tuple[np.ndarray, float]]:
-    """The most common colours (5 bits per channel bins, median colour of each), counted
-    on a subsample of about 20,000 pixels."""
-    step = max(1, round((img.shape[0] * img.shape[1] / 20000) ** 0.5))
-    img = img[::step, ::step]
-    q = (img >> 3).astype(np.int32)
-    key = (q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]
-    hist = np.bincount(key.ravel(), minlength=1 << 15)
-    total = key.size
-    out = []
-    top = np.argpartition(hist, -count)[-count:]
-    for b in top[np.argsort(hist[top])[::-1]]:
-        if hist[b] < min_share * total:
-            break
-        out.append((np.median(img[key == b], axis=0).astype(np.int16), hist[b] / total))
-    return out
 
 
 def _near(img: np.ndarray, colour: np.ndarray, tol: int) -> np.ndarray:
@@ -433,7 +416,8 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
     # the most common colour near the background, and one within FAINT_NEAR before any
     # farther: the faint diamonds sit 10-32 levels from it in every palette, and a
     # board of many hubs can show more of moonbase's hub colour (66 levels) than of them
-    steps = [(int(np.abs(colour - background).max()), colour) for colour, _ in _mode_colours(work, 8, 0.003)]
+    colours = [c.astype(np.int16) for c in common_colours(thinned(work, 20_000), bits=5, most=8, min_share=0.003)]
+    steps = [(int(np.abs(colour - background).max()), colour) for colour in colours]
     near = [(step > FAINT_NEAR, i) for i, (step, _) in enumerate(steps) if 4 < step <= 70]
     faint = steps[min(near)[1]][1] if near else background
     back = _near(work, background, tol) | _near(work, faint, tol)

@@ -27,7 +27,7 @@ import numpy as np
 
 from puzzlepilot.bench import Bench, ms, summary
 from puzzlepilot.games import get
-from puzzlepilot.live import Change, LiveLoop, Watcher
+from puzzlepilot.live import LiveLoop, New, Watcher
 from puzzlepilot.scenes.onestroke import render_phone
 from solvers.onestroke import generate
 
@@ -158,7 +158,7 @@ def _blinks(bench: Bench, hints: Any, frames: list[np.ndarray]) -> None:
             picture.update()
             while not np.array_equal(source.grab(), frame):   # mapped is not yet drawn
                 picture.update()
-            assert loop.tick().change is Change.NEW
+            assert isinstance(loop.tick(), New)
             hides, start = 0, time.process_time()
             for _ in range(5):
                 loop.tick()

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from calibration import onestroke as learner
 from calibration import profile as profiles
 from puzzlepilot.games import GAMES
-from puzzlepilot.live import Change, Watcher
+from puzzlepilot.live import New, Watcher
 from puzzlepilot.scenes.onestroke import THEMES, crop_board, render_phone, tight
 from puzzlepilot.scenes.paint import rounded_rect
 from solvers.onestroke import Board, generate, solve, validate
@@ -190,9 +190,9 @@ def test_solve_with_another_games_profile_is_refused_naming_the_field(shots: dic
 def test_live_watching_every_game_reads_the_night_look_with_the_profile(night_profile: Profile,
                                                                        shots: dict[str, Shot]) -> None:
     image = cv2.imread(str(shots["half_6x6.png"].path))
-    assert Watcher(list(GAMES.values())).step(image).change is not Change.NEW
+    assert not isinstance(Watcher(list(GAMES.values())).step(image), New)
     step = Watcher(list(GAMES.values()), night_profile).step(image)
-    assert step.change is Change.NEW and step.parse.board.to_text().replace("\n", "/") == shots["half_6x6.png"].board
+    assert isinstance(step, New) and step.parse.board.to_text().replace("\n", "/") == shots["half_6x6.png"].board
 
 
 # ---------------------------------------------------------------------------- profile fields

@@ -19,7 +19,7 @@ from overlay.actions import Drag
 from overlay.draw import Marker
 from puzzlepilot.cli import main
 from puzzlepilot.games import get
-from puzzlepilot.live import Change, LiveError, LiveLoop, Watcher
+from puzzlepilot.live import Gone, Idle, LiveError, LiveLoop, New, Nothing, Same, Watcher
 from puzzlepilot.scenes.onestroke import render_phone
 from solvers.common import SolveResult
 from solvers.onestroke import Board, generate
@@ -44,7 +44,7 @@ BOARD_A, BOARD_B = generate(5, 5, 11), generate(6, 5, 12)
 
 def test_watcher_solves_a_new_board_and_its_answer_follows_the_rules() -> None:
     step = Watcher([GAME]).step(frame(BOARD_A))
-    assert step.change is Change.NEW
+    assert isinstance(step, New)
     assert step.parse.board == BOARD_A
     assert step.result.solved and GAME.validate(BOARD_A, step.result.solution) == []
 
@@ -54,14 +54,14 @@ def test_an_unchanged_frame_is_idle_without_parsing(monkeypatch: pytest.MonkeyPa
     image = frame(BOARD_A)
     watcher.step(image)
     monkeypatch.setattr(watcher, "read", lambda _: pytest.fail("parsed an unchanged frame"))
-    assert watcher.step(image.copy()).change is Change.IDLE
+    assert isinstance(watcher.step(image.copy()), Idle)
 
 
 def test_a_changed_frame_of_the_same_board_keeps_it() -> None:
     watcher = Watcher([GAME])
     first = watcher.step(frame(BOARD_A))
     step = watcher.step(_relabelled(BOARD_A))
-    assert step.change is Change.SAME
+    assert isinstance(step, Same)
     assert watcher.current is first
 
 
@@ -78,18 +78,18 @@ def test_a_change_only_under_the_hints_is_idle_and_one_outside_them_is_not() -> 
     ignore[100:200, 50:150] = True
     hinted = image.copy()
     hinted[ignore] = (0, 0, 255)
-    assert watcher.step(hinted, ignore=ignore).change is Change.IDLE
+    assert isinstance(watcher.step(hinted, ignore=ignore), Idle)
     hinted[300:310, 50:150] = 0
-    assert watcher.step(hinted, ignore=ignore).change is Change.SAME
+    assert isinstance(watcher.step(hinted, ignore=ignore), Same)
 
 
 def test_a_board_that_disappears_is_gone_then_nothing() -> None:
     watcher = Watcher([GAME])
     watcher.step(frame(BOARD_A))
-    assert watcher.step(frame(None)).change is Change.GONE
+    assert isinstance(watcher.step(frame(None)), Gone)
     blank = frame(None)
     blank[:40, :40] = 0
-    assert watcher.step(blank).change is Change.NOTHING
+    assert isinstance(watcher.step(blank), Nothing)
     assert watcher.current is None
 
 
@@ -98,7 +98,7 @@ def test_a_different_board_is_new_and_an_unsolvable_one_says_why() -> None:
     watcher.step(frame(BOARD_A))
     assert watcher.step(frame(BOARD_B)).parse.board == BOARD_B
     step = watcher.step(frame(UNSOLVABLE))
-    assert step.change is Change.NEW and not step.result.solved and "parity" in step.result.reason
+    assert isinstance(step, New) and not step.result.solved and "parity" in step.result.reason
 
 
 # ---------------------------------------------------------------------------- LiveLoop with fakes
@@ -205,14 +205,14 @@ def test_shown_hints_are_not_hidden_again_while_the_game_stays_the_same(monkeypa
     source = PaintedSource([frame(BOARD_A)])
     hints = PaintingOverlay(source)
     loop = LiveLoop(source, Watcher([GAME]), lambda _: None, hints=hints, fps=100)
-    assert loop.tick().change is Change.NEW and hints.drawn() is not None
+    assert isinstance(loop.tick(), New) and hints.drawn() is not None
     hints.hides = 0
-    assert [loop.tick().change for _ in range(3)] == [Change.IDLE] * 3
+    assert [type(loop.tick()) for _ in range(3)] == [Idle] * 3
     assert loop.wait_for_change() is None
     assert hints.hides == 0
     source.frames = [_relabelled(BOARD_A)]            # the title changes: hidden once, to read it
-    assert loop.tick().change is Change.SAME and hints.hides == 1
-    assert loop.tick().change is Change.IDLE and hints.hides == 1
+    assert isinstance(loop.tick(), Same) and hints.hides == 1
+    assert isinstance(loop.tick(), Idle) and hints.hides == 1
 
 
 def fast(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -238,14 +238,14 @@ def test_hints_follow_a_moved_window_without_counting_a_level_again() -> None:
     source, hints, lines = FakeSource([frame(BOARD_A)]), FakeHints(), []
     loop = LiveLoop(source, Watcher([GAME]), lines.append, hints=hints, fps=100)
     loop.tick()
-    assert loop.tick().change is Change.IDLE
+    assert isinstance(loop.tick(), Idle)
     source.at = Rect(300, 20, VIEW[0], VIEW[1])
-    assert loop.tick().change is Change.SAME          # the same picture, looked at again
+    assert isinstance(loop.tick(), Same)          # the same picture, looked at again
     (_, before, _), (kind, after, area) = hints.calls
     assert kind == "show" and area == source.at
     starts = [next(s for s in shapes if isinstance(s, Marker)).point for shapes in (before, after)]
     assert starts[1] == pytest.approx((starts[0][0] + 200, starts[0][1] - 30))
-    assert loop.tick().change is Change.IDLE and len(hints.calls) == 2 and len(lines) == 1
+    assert isinstance(loop.tick(), Idle) and len(hints.calls) == 2 and len(lines) == 1
 
 
 def test_play_waits_for_a_settled_frame_drags_from_the_cat_and_counts_changed_levels(

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from puzzlepilot.games import get
-from puzzlepilot.live import Change, LiveLoop, Watcher
+from puzzlepilot.live import LiveLoop, New, Watcher
 from puzzlepilot.practice.onestroke import new_level
 from puzzlepilot.scenes.onestroke import render_phone
 from solvers.onestroke import Board, solve, validate
@@ -44,11 +44,11 @@ def loop_on(board: Board) -> tuple[LiveLoop, FakeSource, FakeHints, list[str]]:
 
 def test_a_drawn_path_is_followed_from_the_head_without_a_new_level() -> None:
     loop, source, hints, lines = loop_on(LEVEL)
-    assert loop.tick().change is Change.NEW and loop.done == 1
+    assert isinstance(loop.tick(), New) and loop.done == 1
     drawn = [(0, 0), (1, 0), (2, 0), (2, 1)]
     source.frames = [frame(LEVEL, drawn)]
     step = loop.tick()
-    assert step.change is Change.NEW and step.follows
+    assert isinstance(step, New) and step.follows
     assert step.parse.board == left(LEVEL, drawn)
     assert step.parse.geometry.drawn == tuple(drawn[:-1])
     solution = step.result.solution
@@ -114,7 +114,7 @@ def test_a_new_level_after_a_finished_one_is_a_level_not_a_follow_up() -> None:
     loop.tick()
     source.frames = [frame(Board.from_text("##S#/####/####"))]
     step = loop.tick()
-    assert step.change is Change.NEW and not step.follows and loop.done == 2
+    assert isinstance(step, New) and not step.follows and loop.done == 2
 
 
 # ---------------------------------------------------------------------------- on a display

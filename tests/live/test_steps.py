@@ -14,7 +14,7 @@ import pytest
 
 from overlay.draw import Marker, Polyline
 from puzzlepilot.games import get
-from puzzlepilot.live import Change, LiveLoop, Watcher
+from puzzlepilot.live import Advance, Gone, Idle, LiveLoop, New, Same, Unsettled, Watcher
 from solvers.lyne import Board as LyneBoard
 from solvers.rings import Board as RingsBoard, apply_move, generate
 from tests.helpers import run_cli
@@ -80,20 +80,20 @@ def test_rings_hints_show_each_move_in_turn_as_the_board_reaches_it() -> None:
     board = generate(3, groups=3, moves=3)
     start = rings_reading(board)
     screen.show(1, start)
-    assert loop.tick().change is Change.UNSETTLED and hints.calls == []     # read once: not yet
-    assert loop.tick().change is Change.NEW
+    assert isinstance(loop.tick(), Unsettled) and hints.calls == []     # read once: not yet
+    assert isinstance(loop.tick(), New)
     solution = loop.watcher.current.result.solution
     assert len(solution) >= 2 and on_show(hints) == expected(start, solution, 0)
-    assert loop.tick().change is Change.IDLE
+    assert isinstance(loop.tick(), Idle)
     for done in range(1, len(solution)):
         # The panel counts down, and may be read or not: the enemies decide.
         screen.show(1 + done, rings_reading(moved(board, solution[:done], budget=3 - done if done % 2 else None)))
         step = loop.tick()
-        assert step.change is Change.ADVANCE and step.done == done
+        assert isinstance(step, Advance) and step.done == done
         assert on_show(hints) == expected(start, solution, done)
-        assert loop.tick().change is Change.IDLE
+        assert isinstance(loop.tick(), Idle)
     screen.show(9, rings_reading(moved(board, solution)))
-    assert loop.tick().change is Change.ADVANCE and on_show(hints) is None
+    assert isinstance(loop.tick(), Advance) and on_show(hints) is None
     assert lines[1:] == [f"step {k} of {len(solution)}" for k in range(2, len(solution) + 1)] + \
         [f"all {len(solution)} steps made"]
     assert loop.done == 1
@@ -109,9 +109,9 @@ def test_a_rings_board_off_the_answers_way_is_solved_afresh_once_it_settles() ->
     wrong = next(m for m in ({"op": "rotate", "ring": r, "steps": 1} for r in range(4))
                  if RINGS.progress(board, solution, moved(board, [m])) is None)
     screen.show(2, rings_reading(moved(board, [wrong])))
-    assert loop.tick().change is Change.UNSETTLED and len(hints.calls) == shown   # a frame of a drag, maybe
+    assert isinstance(loop.tick(), Unsettled) and len(hints.calls) == shown   # a frame of a drag, maybe
     step = loop.tick()
-    assert step.change is Change.NEW and step.parse.board == moved(board, [wrong])
+    assert isinstance(step, New) and step.parse.board == moved(board, [wrong])
     assert on_show(hints) == expected(step.parse, step.result.solution, 0) and loop.done == 2
 
 
@@ -125,7 +125,7 @@ def test_a_moved_window_keeps_the_step_on_show() -> None:
     screen.show(2, rings_reading(moved(board, solution[:1])))
     loop.tick()
     screen.source.at = Rect(300, 20, 405, 720)
-    assert loop.tick().change is Change.SAME
+    assert isinstance(loop.tick(), Same)
     assert on_show(hints) == expected(start, solution, 1, at=(300, 20))
 
 
@@ -152,8 +152,8 @@ def test_lyne_hints_move_on_one_path_once_a_drawing_on_the_same_board_settles() 
     assert starts(on_show(hints)) == order[:1]
     for k in (2, 3, 4):                                   # a path being drawn: the frame keeps changing
         screen.show(k, lyne_reading())
-        assert loop.tick().change is Change.SAME and starts(on_show(hints)) == order[:1]
-    assert loop.tick().change is Change.IDLE              # settled: the next path
+        assert isinstance(loop.tick(), Same) and starts(on_show(hints)) == order[:1]
+    assert isinstance(loop.tick(), Idle)              # settled: the next path
     assert starts(on_show(hints)) == order[1:2] and lines[-1] == "step 2 of 3"
     for k in (5, 6):
         screen.show(k, lyne_reading())
@@ -161,18 +161,18 @@ def test_lyne_hints_move_on_one_path_once_a_drawing_on_the_same_board_settles() 
     assert starts(on_show(hints)) == order[2:3]           # the last path stays until the level ends
     assert len([s for s in on_show(hints) if isinstance(s, Polyline)]) == 2
     screen.show(7, None)                                  # a frame of a drag, misread: kept
-    assert loop.tick().change is Change.UNSETTLED and starts(on_show(hints)) == order[2:3]
+    assert isinstance(loop.tick(), Unsettled) and starts(on_show(hints)) == order[2:3]
     screen.show(8, lyne_reading())
-    assert loop.tick().change is Change.SAME
+    assert isinstance(loop.tick(), Same)
     screen.show(9, None)                                  # gone for two readings: gone
-    assert loop.tick().change is Change.UNSETTLED and loop.tick().change is Change.GONE
+    assert isinstance(loop.tick(), Unsettled) and isinstance(loop.tick(), Gone)
     assert on_show(hints) is None
 
 
 def test_without_step_hints_every_path_shows_at_once_and_a_new_board_is_solved_at_first_sight() -> None:
     screen, hints, _, loop = loop_for(Watcher([LYNE]))
     screen.show(1, lyne_reading())
-    assert loop.tick().change is Change.NEW
+    assert isinstance(loop.tick(), New)
     assert starts(on_show(hints)) == [f"{k}{shape}" for k, shape in enumerate(sorted(loop.watcher.current.result.solution), 1)]
     screen.show(2, lyne_reading())
     loop.tick(), loop.tick()
@@ -185,8 +185,8 @@ def test_a_moved_lyne_window_is_no_path_drawn() -> None:
     loop.tick(), loop.tick()
     first = starts(on_show(hints))
     screen.source.at = Rect(300, 20, 405, 720)
-    assert loop.tick().change is Change.SAME
-    assert loop.tick().change is Change.IDLE and loop.tick().change is Change.IDLE
+    assert isinstance(loop.tick(), Same)
+    assert isinstance(loop.tick(), Idle) and isinstance(loop.tick(), Idle)
     assert starts(on_show(hints)) == first and hints.calls[-1][2] == screen.source.at and len(lines) == 1
 
 
