@@ -446,12 +446,15 @@ class _Search:
                 if parent is not None:
                     changed = _changed(parent, dom)
                     touched &= _touched(changed, parent, dom)
+                    # judged before any cuts run: those of one shape narrow ``dom``
+                    # past ``changed`` (the next round re-runs whom that touches)
+                    for s, bit in enumerate(self.shape_bits):
+                        if touched & bit and self.stays(parent, dom, changed, s, bit):
+                            touched &= ~bit
                 queue: list[int] = []
                 before = dom[:]
                 for s, bit in enumerate(self.shape_bits):
-                    if not touched & bit:
-                        continue
-                    if parent is None or not self.stays(parent, dom, changed, s, bit):
+                    if touched & bit:
                         self.cuts(dom, s, bit, queue)
                 if not queue:
                     return True
