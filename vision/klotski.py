@@ -49,8 +49,8 @@ import numpy as np
 
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
-from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 from vision.colours import ColourHistogram, thinned
+from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 from vision.components import components, largest
 from vision.klotski_grid import LEAN_MIN, GridGuess, Reading, SideLook, lean, parse_grid
 from vision.profile import Profile, ProfileError

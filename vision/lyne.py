@@ -35,8 +35,8 @@ import numpy as np
 
 from solvers.common import BoardError
 from solvers.lyne import Board
-from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 from vision.colours import common_colours, thinned
+from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 
 WORK = 800          # long side of the game area while reading it
 SMALL = 480         # long side of the screen while looking for game areas
