@@ -24,7 +24,7 @@ from typing import IO, Callable, Iterator, TypeVar
 import numpy as np
 import pytest
 
-from vision.capture import Rect
+from vision.capture import Rect, find_windows
 
 T = TypeVar("T")
 
@@ -83,6 +83,13 @@ def wait_until(condition: Callable[[], T], what: str, timeout: float = 5.0, ever
         time.sleep(every)
     return value
 
+
+
+def placed(title: str) -> tuple[Rect, int]:
+    """Where the window ``title``'s client area really is (a window manager shifts it) and
+    its id, once it is mapped."""
+    return wait_until(lambda: next(((rect, wid) for t, rect, wid in find_windows(title) if t == title), None),
+                      f"a window {title!r}")
 
 class Lines:
     """A subprocess's output lines (without their newlines), read by a thread as they come,

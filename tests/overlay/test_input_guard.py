@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import subprocess
 import threading
-import time
 
 import pytest
 
 from overlay.actions import Drag, Key
 from overlay.driver import Driver, DriverStopped
-from tests.overlay.test_driver import button_pressed, mouse_events
+from tests.display import placed
 from tests.live.test_faults import close_while_running
-from vision.capture import CaptureError, Rect, find_windows, window_source
+from tests.overlay.test_driver import button_pressed, mouse_events
+from vision.capture import CaptureError, Rect, window_source
 
 
 @pytest.fixture
@@ -22,17 +22,6 @@ def pointer(display: str):
 
     pyautogui.moveTo(1000, 700)
     return pyautogui
-
-
-def placed(title: str) -> tuple[Rect, int]:
-    """Where the window's client area really is (a window manager shifts it) and its id."""
-    deadline = time.monotonic() + 5
-    while True:
-        found = [(rect, wid) for t, rect, wid in find_windows(title) if t == title]
-        if found:
-            return found[0]
-        assert time.monotonic() < deadline, f"no window {title!r}"
-        time.sleep(0.05)
 
 
 def test_several_windows_matching_the_title_are_listed_and_refused(desktop, tk_window, pointer) -> None:

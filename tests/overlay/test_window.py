@@ -10,9 +10,8 @@ pytest.importorskip("tkinter", reason="tkinter is not installed (Debian/Ubuntu: 
 
 from overlay.draw import Label, Marker, Polyline, render
 from overlay.window import MIN_PICTURE, ROOM_MARGIN, WINDOW_MAX, HintOverlay, HintWindow, beside, make_hints, translated
-from tests.display import bgr, wait_for_pixels
-from tests.overlay.test_input_guard import desktop, placed  # noqa: F401  (desktop: bare, openbox, openbox+picom)
 from overlay.surface import OverlayError
+from tests.display import bgr, placed, wait_for_pixels
 from vision.capture import Rect, find_windows, region_source
 
 GAME = Rect(100, 100, 600, 400)
