@@ -351,9 +351,9 @@ def test_a_hub_whose_last_holes_go_to_shapes_with_odd_counts_is_closed_to_the_ot
     "t22222D/2332322/23T3.3./23232DT/22323../.2S32sS/.ss..s.",    # 29 hubs
 ])
 def test_the_run_trying_likely_drawn_edges_first_settles_levels_that_draw_most_edges(text):
-    # "No edge" first strays past its 150 nodes here; the short run that draws first
-    # where a node has more edges to draw than to leave out finds the answer without
-    # probing.
+    # "No edge" first strays past its run (PLAIN_RUN nodes) here; the short run that
+    # draws first where a node has more edges to draw than to leave out finds the
+    # answer without probing.
     board = Board.from_text(text)
     result = solve(board)
     assert result.solved and validate(board, result.solution) == []
