@@ -20,7 +20,8 @@ REAL = {"A03": "T.T/ttt", "A17": "TD/2d/TD", "B25": "TSD/2S2/tsd/D2T"}
 # The slowest 7x7 levels met while tuning the search (issue 18), out of ~1,000 generated
 # ones: the 14-hub level the issue names, and the worst of each search kind tried; then
 # the five slowest after the hub-hole rule, out of ~1,100 denser ones (walks 2-4 times as
-# long, revisits 4-16 times as likely).
+# long, revisits 4-16 times as likely); the last: 1.1 million nodes before issue 18's
+# probe implications and conflict counts.
 HARDEST = (
     "ss.Tt../DS223s./.2222sS/.T3s2d./...23dD/...222./..tt...",
     "...TtSs/Tt..332/t2.d332/t32323s/23D23s2/222s23D/S2...sd",
@@ -37,6 +38,7 @@ HARDEST = (
     "t22.22S/232323s/T333sSs/2232s22/D2.3322/222222t/D.d22Tt",
     ".D...Ss/.s2222s/223.3S2/d232232/D424232/223s332/T22sT2s",
     ".s2sdd./sS2s2d./s.2322./sdD2232/2223322/223SttT/D22t.tT",
+    "..SsS2t/ssD2422/T224s2./t3422D./22324d./.224td./..2tT..",
 )
 PLAIN_STEPS = 200_000
 
