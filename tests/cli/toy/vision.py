@@ -2,12 +2,24 @@
 a grey (128) picture; anything else is no board."""
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 
 from tests.cli.toy.rules import Board
 from vision.common import NoBoardFound, Parse
 
 GREY = 128
+
+
+@dataclass(frozen=True)
+class ToyGeometry:
+    """Where the row of lamps is: the middle line's height."""
+
+    y: float
+
+    def shifted(self, dx: float, dy: float) -> "ToyGeometry":
+        return replace(self, y=self.y + dy)
 
 
 def parse(image: np.ndarray) -> Parse:
@@ -23,4 +35,4 @@ def parse(image: np.ndarray) -> Parse:
     rows = np.flatnonzero(marked.any(axis=1))
     y = (rows[0] + rows[-1] + 1) / 2
     lamps = "".join("1" if grey[int(y), (a + b) // 2] > GREY else "0" for a, b in runs)
-    return Parse("toy", Board(lamps), 1.0, [(float(a + b) / 2, float(y)) for a, b in runs])
+    return Parse("toy", Board(lamps), 1.0, [(float(a + b) / 2, float(y)) for a, b in runs], ToyGeometry(float(y)))
