@@ -11,7 +11,6 @@ canvas, ``image PATH`` a PNG shown at the canvas's top left) on stdin.
 """
 from __future__ import annotations
 
-import queue
 import shutil
 import signal
 import subprocess
@@ -75,69 +74,6 @@ root.mainloop()
 """
 
 
-class TkWindow:
-    """A Tk window of one colour in a helper process, reporting its events."""
-
-    def __init__(self, title: str, rect: Rect, color: str = "#20a040") -> None:
-        self.title, self.rect, self.color = title, rect, color
-        geometry = f"{rect.width}x{rect.height}+{rect.left}+{rect.top}"
-        self._proc = subprocess.Popen([sys.executable, "-c", WINDOW_SCRIPT, title, geometry, color],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self._lines: queue.Queue[str] = queue.Queue()
-        self.events: list[tuple[str, ...]] = []
-        threading.Thread(target=self._read, daemon=True).start()
-        self.wait_for(lambda e: e[0] == "ready")
-
-    def _read(self) -> None:
-        assert self._proc.stdout is not None
-        for line in self._proc.stdout:
-            self._lines.put(line)
-
-    def _drain(self, timeout: float) -> None:
-        try:
-            self.events.append(tuple(self._lines.get(timeout=timeout).split()))
-            while True:
-                self.events.append(tuple(self._lines.get_nowait().split()))
-        except queue.Empty:
-            pass
-
-    def wait_for(self, match: Callable[[tuple[str, ...]], bool], timeout: float = 5.0) -> tuple[str, ...]:
-        """The first event (already seen or coming) that matches; AssertionError on timeout."""
-        deadline = time.monotonic() + timeout
-        seen = 0
-        while True:
-            for event in self.events[seen:]:
-                if match(event):
-                    return event
-            seen = len(self.events)
-            left = deadline - time.monotonic()
-            if self._proc.poll() is not None and self._lines.empty():
-                raise AssertionError(f"{self.title}: the window's process exited ({self._proc.returncode})")
-            if left <= 0:
-                raise AssertionError(f"{self.title}: no matching event in {timeout} s; got {self.events}")
-            self._drain(min(left, 0.1))
-
-    def settle(self, quiet: float = 0.15) -> list[tuple[str, ...]]:
-        """Every event so far, after none came for ``quiet`` seconds."""
-        count = -1
-        while count != len(self.events):
-            count = len(self.events)
-            self._drain(quiet)
-        return self.events
-
-    def send(self, command: str) -> None:
-        """Run a command in the window's process and wait until it is done."""
-        assert self._proc.stdin is not None
-        self._proc.stdin.write(command + "\n")
-        self._proc.stdin.flush()
-        self.wait_for(lambda e: e[:1] == ("done",) and " ".join(e[1:]) == command)
-
-    def close(self) -> None:
-        if self._proc.poll() is None:
-            self._proc.kill()
-        self._proc.wait()
-
-
 def wait_until(condition: Callable[[], T], what: str, timeout: float = 5.0, every: float = 0.02) -> T:
     """Poll ``condition`` until it returns something true, and return that; an
     AssertionError saying ``what`` was awaited when ``timeout`` seconds pass first."""
@@ -168,6 +104,11 @@ class Lines:
             self._ended = True
             self._news.notify_all()
 
+    @property
+    def ended(self) -> bool:
+        """The output has ended: every line is in :attr:`lines`."""
+        return self._ended
+
     def wait_for(self, match: Callable[[str], bool], timeout: float = 10.0, after: int = 0) -> str | None:
         """The first line from the ``after``-th on (already read or coming) that matches;
         None when the output ends or ``timeout`` seconds pass first (the caller's
@@ -186,6 +127,51 @@ class Lines:
         self._reader.join(timeout)
         assert not self._reader.is_alive(), f"the output did not end within {timeout:g} s"
         return self.lines
+
+
+class TkWindow:
+    """A Tk window of one colour in a helper process, reporting its events."""
+
+    def __init__(self, title: str, rect: Rect, color: str = "#20a040") -> None:
+        self.title, self.rect, self.color = title, rect, color
+        geometry = f"{rect.width}x{rect.height}+{rect.left}+{rect.top}"
+        self._proc = subprocess.Popen([sys.executable, "-c", WINDOW_SCRIPT, title, geometry, color],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self._proc.stdout is not None
+        self._lines = Lines(self._proc.stdout)
+        self.wait_for(lambda e: e[0] == "ready")
+
+    @property
+    def events(self) -> list[tuple[str, ...]]:
+        """Every event reported so far, as its words."""
+        return [tuple(line.split()) for line in self._lines.lines]
+
+    def wait_for(self, match: Callable[[tuple[str, ...]], bool], timeout: float = 5.0) -> tuple[str, ...]:
+        """The first event (already seen or coming) that matches; AssertionError on timeout."""
+        found = self._lines.wait_for(lambda line: match(tuple(line.split())), timeout)
+        if found is not None:
+            return tuple(found.split())
+        if self._lines.ended:
+            raise AssertionError(f"{self.title}: the window's process exited ({self._proc.wait(timeout=5)})")
+        raise AssertionError(f"{self.title}: no matching event in {timeout} s; got {self.events}")
+
+    def settle(self, quiet: float = 0.15) -> list[tuple[str, ...]]:
+        """Every event so far, after none came for ``quiet`` seconds."""
+        while self._lines.wait_for(lambda _: True, quiet, after=len(self._lines.lines)) is not None:
+            pass
+        return self.events
+
+    def send(self, command: str) -> None:
+        """Run a command in the window's process and wait until it is done."""
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(command + "\n")
+        self._proc.stdin.flush()
+        self.wait_for(lambda e: e[:1] == ("done",) and " ".join(e[1:]) == command)
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
 
 
 def wait_for_pixels(grab: Callable[[], np.ndarray], ok: Callable[[np.ndarray], bool],
