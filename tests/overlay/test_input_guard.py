@@ -6,14 +6,25 @@ from __future__ import annotations
 import subprocess
 import threading
 import time
+from typing import Iterator
 
 import pytest
 
 from overlay.actions import Drag, Key
 from overlay.driver import Driver, DriverStopped
+from tests.display import DESKTOPS
+from tests.display import desktop as desktop_running
 from tests.overlay.test_driver import button_pressed, mouse_events
 from tests.live.test_faults import close_while_running
 from vision.capture import CaptureError, Rect, find_windows, window_source
+
+
+@pytest.fixture(params=DESKTOPS)
+def desktop(request: pytest.FixtureRequest, display: str) -> Iterator[str]:
+    """The session's Xvfb as it is, or with a window manager (and compositor) running for
+    the test."""
+    with desktop_running(request.param) as kind:
+        yield kind
 
 
 @pytest.fixture
