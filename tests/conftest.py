@@ -1,5 +1,5 @@
-"""Shared fixtures: ``display`` starts one Xvfb for the whole session; ``desktop`` runs a test
-on it bare, under a window manager and under a compositor.
+"""Shared fixtures: ``display`` starts one Xvfb for the whole session (``tests.display.desktop``
+adds a window manager and a compositor to it).
 
 Display tests skip only when Xvfb or tkinter is not installed (saying which), and are marked ``display`` on their
 own. pyautogui binds ``DISPLAY`` at import, so display tests import it inside the test,
@@ -20,8 +20,7 @@ import pytest
 from hypothesis import settings
 
 from puzzlepilot.games import GAMES
-from tests.display import DESKTOPS, TkWindow
-from tests.display import desktop as desktop_running
+from tests.display import TkWindow
 from vision.capture import Rect
 
 SCREEN = (1280, 800)
@@ -63,14 +62,6 @@ def display() -> Iterator[str]:
     with private_display(SCREEN) as name, pytest.MonkeyPatch.context() as env:
         env.setenv("XDG_SESSION_TYPE", "x11")
         yield name
-
-
-@pytest.fixture(params=DESKTOPS)
-def desktop(request: pytest.FixtureRequest, display: str) -> Iterator[str]:
-    """The session's Xvfb as it is, or with a window manager (and compositor) running for
-    the test: one run per kind of desktop (``tests.display.desktop``)."""
-    with desktop_running(request.param) as kind:
-        yield kind
 
 
 @pytest.fixture
