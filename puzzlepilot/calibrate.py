@@ -64,7 +64,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"--picks applies to valves and rings calibration, not {game.name}")
     if args.picks and not args.board and not game.picks_without_board:
         raise UsageError("--picks needs --board (the graph says which points the picks are)")
-    from calibration.picker import PickCancelled, pick
+    from calibration.picker import PickCancelled, open_picker
 
     board = None
     try:
@@ -75,7 +75,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
             data, templates = learner.learn(image, board=board, region=region, examples=examples)
         else:
             region, examples = (game.read_picks(args.picks) if args.picks else
-                                pick(image, learner.KINDS, title=f"calibrate {game.name}: {image_path.name}"))
+                                open_picker().pick(image, learner.KINDS, title=f"calibrate {game.name}: {image_path.name}"))
             data, templates = learner.learn(image, region=region, examples=examples)
     except PickCancelled as exc:
         hint = "" if args.board else "; give --board to calibrate without the window"

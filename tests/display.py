@@ -181,6 +181,23 @@ class TkWindow:
         self._proc.wait()
 
 
+def mouse_events(events: list[tuple[str, ...]]) -> list[tuple[str, int, int]]:
+    """The mouse's presses, motions and releases among a :class:`TkWindow`'s events, as
+    (kind, x, y) with integer coordinates."""
+    return [(e[0], int(e[1]), int(e[2])) for e in events if e[0] in ("press", "motion", "release")]
+
+
+def button_pressed() -> bool:
+    """Whether the left mouse button is held down on the display (asked of the X server)."""
+    from Xlib import X, display
+
+    conn = display.Display()
+    try:
+        return bool(conn.screen().root.query_pointer().mask & X.Button1Mask)
+    finally:
+        conn.close()
+
+
 def wait_for_pixels(grab: Callable[[], np.ndarray], ok: Callable[[np.ndarray], bool],
                     timeout: float = 3.0) -> np.ndarray:
     """Grab until ``ok(image)`` (mapped is not yet drawn); the last image either way."""
@@ -272,6 +289,20 @@ def run_puzzlepilot(*argv: str, timeout: float = 60) -> tuple[int, str, str]:
     finally:
         proc.kill()
     return proc.returncode, out, err
+
+
+def close_while_running(game: TkWindow, proc: subprocess.Popen, ready: Callable[[], object]) -> str:
+    """Close the game window once ``ready()`` returns; the command's stderr once it has
+    ended (killed if it hangs)."""
+    try:
+        ready()
+        game.close()
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return err
 
 
 def wait_for_window(title: str, timeout: float = 5.0) -> None:

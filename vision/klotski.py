@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator, Literal
+from typing import Any, Callable, Iterator, Literal, Sequence
 
 import cv2
 import numpy as np
@@ -118,7 +118,7 @@ class KlotskiGeometry:
         return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy))
 
 
-def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
+def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[KlotskiGeometry]:
     """The Klotski board in a screenshot, or NoBoardFound."""
     target_shape = None if profile is None else profile.sizes("target", 2)
     empties = None if profile is None else profile.get("empty_cells", int, None)
@@ -144,7 +144,7 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
         shape = None if profile is None else profile.sizes("grid", 2)
         look = None if profile is None else side_look(profile)
         longest = longest_piece(profile)
-        hint = None if look is None or shape is None else grid_hint(profile, image_bgr.shape[1], shape)
+        hint = None if profile is None or look is None or shape is None else grid_hint(profile, image_bgr.shape[1], shape)
 
         def by_edges(picture: np.ndarray) -> Parse:
             reading, _ = parse_grid(picture, None if floor is None else np.array(floor, np.float32), pitch,
@@ -214,7 +214,7 @@ def grid_hint(profile: Profile, width: int, shape: tuple[int, ...]) -> GridGuess
                      shape[0], shape[1])
 
 
-def from_reading(reading: Reading, target_shape: list[int] | None = None, empties: int | None = None,
+def from_reading(reading: Reading, target_shape: Sequence[int] | None = None, empties: int | None = None,
                  longest: int = LONGEST_PIECE) -> Parse[KlotskiGeometry]:
     """The Parse of a reading by edges (``vision.klotski_grid``): the same checks of the
     pieces as a reading by colour (tiles, target, empty cells), and no piece longer than
@@ -463,7 +463,7 @@ def piece_rects(region: Region) -> list[Rect]:
 
 
 def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
-               target_shape: list[int] | None = None, empties: int | None = None) -> Parse[KlotskiGeometry]:
+               target_shape: Sequence[int] | None = None, empties: int | None = None) -> Parse[KlotskiGeometry]:
     """Grid, piece sizes and empty cells from the pieces' rectangles; NoBoardFound when
     they do not make a Klotski board (with ``empties`` empty cells, when given: a game's
     piece set, and so its count of empty cells, stays the same in every position)."""
@@ -638,7 +638,7 @@ def check_beyond(image: np.ndarray, grid: Grid, colour: np.ndarray) -> None:
                     raise NoBoardFound("the grid's lines run on past the board's edge: part of the board was lost")
 
 
-def _target(pieces: list[Piece], shape: list[int] | None) -> str:
+def _target(pieces: list[Piece], shape: Sequence[int] | None) -> str:
     if shape is not None:
         same = [p for p in pieces if list(p.shape) == list(shape)]
         if len(same) != 1:

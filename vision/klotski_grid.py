@@ -738,7 +738,7 @@ def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
 
 def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
                pitch: tuple[float, float] | None = None, work_pitch: float | None = None,
-               shape: tuple[int, int] | None = None, look: SideLook | None = None,
+               shape: tuple[int, ...] | None = None, look: SideLook | None = None,
                hint: GridGuess | None = None) -> tuple[Reading, float]:
     """The reading of the largest grid that reads, in the given picture's pixels (the
     grid scaled back), and the scale it was read at; NoBoardFound when none reads or
@@ -775,7 +775,7 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
 
 
 def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pitch: tuple[float, float] | None,
-              shape: tuple[int, int] | None, look: SideLook | None, hint: GridGuess | None) -> tuple[Reading, float]:
+              shape: tuple[int, ...] | None, look: SideLook | None, hint: GridGuess | None) -> tuple[Reading, float]:
     """``parse_grid`` on the picture resized by ``scale``."""
     small = image if scale == 1 else cv2.resize(image, None, fx=scale, fy=scale,
                                                 interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)

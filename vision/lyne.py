@@ -37,6 +37,7 @@ from solvers.common import BoardError
 from solvers.lyne import Board
 from vision.colours import common_colours, thinned
 from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
+from vision.profile import Profile
 
 WORK = 800          # long side of the game area while reading it
 SMALL = 480         # long side of the screen while looking for game areas
@@ -102,7 +103,7 @@ class LyneGeometry:
         return replace(self, origin=(x + dx, y + dy), area=(x0 + dx, y0 + dy, x1 + dx, y1 + dy))
 
 
-def parse(image_bgr: np.ndarray, profile: Any = None, work: int = WORK) -> Parse:
+def parse(image_bgr: np.ndarray, profile: Profile | None = None, work: int = WORK) -> Parse[LyneGeometry]:
     """Read the LYNE board shown in a screenshot; ``NoBoardFound`` when unsure. ``work``
     is the long side the game area is scaled to (the benchmark compares sizes). A
     calibration profile pins the game's background (``background_rgb``: [r, g, b]), so a

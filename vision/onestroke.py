@@ -38,7 +38,7 @@ a neutral grey, and everything after stage 1 is the same (and costs the same or 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Iterator
+from typing import Iterator
 
 import cv2
 import numpy as np
@@ -489,7 +489,7 @@ class OnestrokeGeometry:
         return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy))
 
 
-def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
+def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[OnestrokeGeometry]:
     """Read a one-stroke board; :class:`NoBoardFound` when no confident reading exists.
     With a ``profile``, cells are found by its colour (``look_of``) instead of by grey.
 

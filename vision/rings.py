@@ -845,7 +845,7 @@ def check_solvable(board: Board) -> None:
                            "a figure is likely hidden or misplaced")
 
 
-def parse(image: np.ndarray, profile: Any = None) -> Parse:
+def parse(image: np.ndarray, profile: Profile | None = None) -> Parse[RingsGeometry]:
     """Read the ring arena: board (with ``moves:`` when the panel is readable), every cell's
     centre and the arena geometry. A calibrated profile's look (``look_of``) finds the arena
     and tells tiles from enemies, a calibrated camera look (``camera_look_of``: a tilted

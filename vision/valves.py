@@ -779,7 +779,7 @@ class ValvesGeometry:
         return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy))
 
 
-def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
+def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[ValvesGeometry]:
     """Read the valves scene: the graph with the valves already closed, each point's image
     position (``cells``, in the board's point order, then the wrench if the profile has
     one; ``geometry.names`` names them). Valves sit where their wheels were found, the

@@ -1,10 +1,12 @@
-"""The picker opens its window wherever the desktop can open one (``vision.platform``)."""
+"""The picker opens its window wherever the desktop can open one (``vision.platform``):
+``open_picker`` chooses per desktop, ``pick`` (what the learners call) goes through it."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from calibration.picker import PickCancelled, pick
+from calibration.picker import PickCancelled, TkPicker, open_picker, pick
+from vision.platform import Desktop
 
 
 class Opened(Exception):
@@ -30,3 +32,21 @@ def test_the_picker_opens_its_window_on_macos_and_windows(monkeypatch: pytest.Mo
     monkeypatch.setattr("tkinter.Tk", tk)
     with pytest.raises(Opened):
         pick(np.zeros((20, 20, 3), np.uint8), ("cell",))
+
+
+@pytest.mark.parametrize("desktop", [Desktop("x11", "DISPLAY is :0", True), Desktop("windows", "sys.platform is win32", True),
+                                     Desktop("macos", "sys.platform is darwin", True),
+                                     Desktop("wayland", "a Wayland session", True)])   # XWayland opens our window
+def test_the_factory_gives_the_tk_picker_where_a_window_opens(monkeypatch: pytest.MonkeyPatch, desktop: Desktop) -> None:
+    pytest.importorskip("tkinter")
+    monkeypatch.setattr("calibration.picker.detect", lambda: desktop)
+    assert isinstance(open_picker(), TkPicker)
+
+
+@pytest.mark.parametrize("desktop", [Desktop("none", "no X display: DISPLAY is not set", False),
+                                     Desktop("wayland", "a Wayland session", False)])
+def test_the_factory_refuses_where_no_window_opens(monkeypatch: pytest.MonkeyPatch, desktop: Desktop) -> None:
+    pytest.importorskip("tkinter")
+    monkeypatch.setattr("calibration.picker.detect", lambda: desktop)
+    with pytest.raises(PickCancelled, match="opens a window, and there is no display .DISPLAY is not set"):
+        open_picker()

@@ -8,27 +8,12 @@ import shutil
 import subprocess
 import sys
 import time
-from typing import Callable
 
 import pytest
 
-from tests.display import REPO, TkWindow, puzzlepilot, wait_for_window
+from tests.display import REPO, close_while_running, puzzlepilot, wait_for_window
 from tests.helpers import run_cli
 from vision.capture import Rect
-
-
-def close_while_running(game: TkWindow, proc: subprocess.Popen, ready: Callable[[], object]) -> str:
-    """Close the game window once ``ready()`` returns; the command's stderr once it has
-    ended (killed if it hangs)."""
-    try:
-        ready()
-        game.close()
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    return err
 
 
 @pytest.mark.parametrize("hints", ["none", "overlay"])

@@ -24,10 +24,10 @@ from puzzlepilot.scenes.onestroke import render_phone
 from solvers.common import SolveResult
 from solvers.onestroke import Board, generate
 from tests.display import PRACTICE_TITLE, practice_board, puzzlepilot, run_puzzlepilot, wait_for_window
+from tests.live.fakes import VIEW, FakeHints, FakeSource
 from vision.capture import Rect
 
 GAME = get("onestroke")
-VIEW = (405, 720)
 UNSOLVABLE = Board.from_text("#S#\n###\n###")   # 5 dark cells, 4 light: no path from a light start
 
 
@@ -102,44 +102,6 @@ def test_a_different_board_is_new_and_an_unsolvable_one_says_why() -> None:
 
 
 # ---------------------------------------------------------------------------- LiveLoop with fakes
-
-class FakeSource:
-    """The game at (100, 50) on the screen; ``frames`` replace each other as levels end."""
-
-    def __init__(self, frames: list[np.ndarray]) -> None:
-        self.frames = frames
-        self.at = Rect(100, 50, VIEW[0], VIEW[1])
-
-    def rect(self) -> Rect:
-        return self.at
-
-    def grab(self) -> np.ndarray:
-        return self.frames[0].copy()
-
-    def close(self) -> None:
-        pass
-
-
-class FakeHints:
-    def __init__(self) -> None:
-        self.calls: list[tuple] = []
-
-    def show(self, shapes: list, area: Rect, frame: np.ndarray | None = None) -> None:
-        self.calls.append(("show", shapes, area))
-
-    def clear(self) -> None:
-        self.calls.append(("clear",))
-
-    def pump(self) -> None:
-        pass
-
-    def drawn(self) -> None:
-        return None
-
-    @contextmanager
-    def hidden(self) -> Iterator[None]:
-        yield
-
 
 class FakeDriver:
     """Plays by moving the fake game on to its next frame (unless ``works`` is off)."""

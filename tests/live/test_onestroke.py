@@ -18,7 +18,7 @@ from puzzlepilot.scenes.onestroke import render_phone
 from solvers.onestroke import Board, solve, validate
 from tests.display import (PRACTICE_TITLE, Lines, practice_board, puzzlepilot, run_puzzlepilot, wait_until,
                            xdotool)
-from tests.live.test_loop import FakeHints, FakeSource
+from tests.live.fakes import FakeHints, FakeSource
 from vision.capture import Source
 from vision.common import NoBoardFound
 from vision.onestroke import parse

@@ -20,7 +20,7 @@ from solvers.rings import Board as RingsBoard, apply_move, generate
 from tests.helpers import run_cli
 from tests.display import PRACTICE_TITLE as PRACTICE
 from tests.display import practice_board, puzzlepilot, run_puzzlepilot, wait_for_window
-from tests.live.test_loop import FakeHints, FakeSource
+from tests.live.fakes import FakeHints, FakeSource
 from vision.capture import Rect
 from vision.common import Parse
 from vision.lyne import LyneGeometry

@@ -10,6 +10,7 @@ import pytest
 from overlay.actions import Click, Drag, Key
 from overlay.driver import Driver, DriverStopped, open_driver
 from overlay.surface import OverlayError
+from tests.display import button_pressed, mouse_events
 from vision.capture import Rect
 
 GAME = Rect(100, 100, 600, 400)
@@ -30,20 +31,6 @@ def pointer(display: str):
     assert _pyautogui_x11._display.get_display_name() == display, "pyautogui bound another display"
     pyautogui.moveTo(900, 600)
     return pyautogui
-
-
-def button_pressed() -> bool:
-    from Xlib import X, display
-
-    conn = display.Display()
-    try:
-        return bool(conn.screen().root.query_pointer().mask & X.Button1Mask)
-    finally:
-        conn.close()
-
-
-def mouse_events(events: list[tuple[str, ...]]) -> list[tuple[str, int, int]]:
-    return [(e[0], int(e[1]), int(e[2])) for e in events if e[0] in ("press", "motion", "release")]
 
 
 def test_points_outside_the_window_are_refused_and_nothing_is_sent(game, pointer) -> None:

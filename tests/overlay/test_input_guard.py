@@ -10,9 +10,7 @@ import pytest
 
 from overlay.actions import Drag, Key
 from overlay.driver import Driver, DriverStopped
-from tests.display import placed
-from tests.live.test_faults import close_while_running
-from tests.overlay.test_driver import button_pressed, mouse_events
+from tests.display import button_pressed, close_while_running, mouse_events, placed
 from vision.capture import CaptureError, Rect, window_source
 
 
