@@ -14,6 +14,11 @@ what each must hold and what it may):
   ``level_from_text``, ``read_keymap``), ``scenes``: ``fixture_cases``, the rendered
   fixtures, and ``benchmark``: ``run(bench)``.
 
+The entry also carries what the command line says of the game: its board text format
+(``board_format``, lines of ``solve --help``) and its solver options (``options``,
+``Option`` records ``solve`` offers in its "game options"), so the command layer names
+no game by hand.
+
 Adding a game: write its modules and add ONE entry to ``GAMES`` below. A part left out
 of the entry follows the convention (``solvers/g.py``, ``vision/g.py``, ``overlay/g.py``,
 ``calibration/g.py``, ``puzzlepilot/{practice,scenes,benchmarks}/g.py``); name another
@@ -27,7 +32,9 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
+
+from puzzlepilot.userio import search_cap
 
 # part → (the names its module must hold, the names it may hold)
 PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -45,13 +52,36 @@ PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 
 @dataclass(frozen=True)
+class Option:
+    """A solver option ``solve`` offers in its "game options": the flag, what it does (the
+    command line puts the names of the games declaring it before this help), and how its
+    value is read. Games sharing an option (``--max-nodes``: onestroke and lyne) declare
+    the same record; it is offered once. Given, its value reaches the game's ``solve`` as
+    the keyword ``dest`` (or replaces the board's field of that name: valves' wrenches)."""
+
+    flag: str                                   # "--max-nodes"
+    help: str
+    type: Callable[[str], Any] | None = None    # reads the value; None: a text (or a switch)
+    choices: tuple[str, ...] | None = None
+    metavar: str | None = None
+    switch: bool = False                        # no value: given or not (``--all``)
+    answers_warnings: bool = False              # given, the reading's warnings no longer apply
+
+    @property
+    def dest(self) -> str:
+        """The solver's keyword for it: ``--max-nodes`` → ``max_nodes``."""
+        return self.flag.removeprefix("--").replace("-", "_")
+
+
+@dataclass(frozen=True)
 class Game:
     """One game: its name and title, what its solver takes, and the module path of each
     part (``{name}`` stands for the game's name; None: the game has no such part)."""
 
     name: str
     title: str
-    options: tuple[str, ...] = ()   # solver keyword options the command line may pass
+    board_format: tuple[str, ...] = ()  # its board text, in lines of ``solve --help``
+    options: tuple[Option, ...] = ()    # solver options the command line may pass
     reports_progress: bool = False  # solve takes progress=callable (lines for long searches)
     model: str = "solvers.{name}"
     solver: str = "solvers.{name}"
@@ -223,12 +253,29 @@ class Game:
         return self.module("benchmark").run
 
 
+MAX_NODES = Option("--max-nodes", "give up after N search nodes (default 2,000,000)", type=search_cap, metavar="N")
+
 GAMES: dict[str, Game] = {g.name: g for g in (
-    Game("onestroke", "One-stroke (一笔画完)", options=("max_nodes",), reports_progress=True),
-    Game("lyne", "LYNE", options=("max_nodes",), reports_progress=True),
-    Game("klotski", "Klotski / Huarong Dao", options=("metric", "max_positions"), reports_progress=True),
-    Game("rings", "Ring battles (Paper Mario: The Origami King)", options=("rule", "moves")),
-    Game("valves", "Valves (Machinarium)", options=("wrenches", "all")),
+    Game("onestroke", "One-stroke (一笔画完)", reports_progress=True, options=(MAX_NODES,),
+         board_format=("'#' a cell, '.' no cell, 'S' the start:            ##S#/#..#/####",)),
+    Game("lyne", "LYNE", reports_progress=True, options=(MAX_NODES,),
+         board_format=("'.' empty, t/d/s a shape's node, T/D/S its two terminals, 1-4 a hub",
+                       "with that many holes (also the older 'rows cols' + tokens format)")),
+    Game("klotski", "Klotski / Huarong Dao", reports_progress=True, options=(
+        Option("--metric", "how moves are counted (default piece)", choices=("piece", "straight", "cell")),
+        Option("--max-positions", "give up after N positions (default: as many as fit in ~500 MB)",
+               type=search_cap, metavar="N")),
+         board_format=("one letter per piece (solid rectangles), '.' empty; the target is C",)),
+    Game("rings", "Ring battles (Paper Mario: The Origami King)", options=(
+        Option("--rule", "what counts as solved (default strict)", choices=("strict", "attacks")),
+        # The move budget the vision could not read (its warning) is given here.
+        Option("--moves", "move budget, overriding the board's", type=int, metavar="N", answers_warnings=True)),
+         board_format=("optional 'moves: N', then 4 lines of 12 (outer ring first, slice 0 at",
+                       "9 o'clock, clockwise), '.' empty, any letter an enemy")),
+    Game("valves", "Valves (Machinarium)", options=(
+        Option("--wrenches", "wrenches available (default: the board's)", type=int, metavar="N"),
+        Option("--all", "list every minimum answer", switch=True)),
+         board_format=("lines 'A B' (a pipe), 'inlet: X', 'outlet: Y', 'wrenches: 3'",)),
 )}
 
 
@@ -258,6 +305,20 @@ def parse_best(image: Any, games: list[Game], profile: Any = None) -> Any:
     if best is None:
         raise NoBoardFound("; ".join(reasons) or "no game could read it")
     return best
+
+
+def offered_options(games: Iterable[Game]) -> list[tuple[Option, list[str]]]:
+    """Every option the games declare, once, with the names of the games declaring it
+    (sorted), in the order first declared; ValueError when two games declare one flag
+    differently (a shared option is one record)."""
+    offered: dict[str, tuple[Option, list[str]]] = {}
+    for game in games:
+        for option in game.options:
+            known, names = offered.setdefault(option.flag, (option, []))
+            if known != option:
+                raise ValueError(f"{game.name} declares {option.flag} unlike {', '.join(sorted(names))}")
+            names.append(game.name)
+    return [(option, sorted(names)) for option, names in offered.values()]
 
 
 def get(name: str) -> Game:
