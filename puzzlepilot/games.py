@@ -8,7 +8,8 @@ what each must hold and what it may):
   ``checker``: the independent rule checker ``validate``;
 - ``vision``: ``parse``, a screenshot → ``vision.common.Parse``;
 - ``overlay``: ``hints`` (optionally ``sheet``, ``steps``, ``progress``, ``follows``,
-  ``stuck``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``);
+  ``stuck``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``
+  and ``EXAMPLE_KEYMAP``);
 - ``calibration``: the learner, ``learn`` and ``KINDS`` (optionally ``read_picks``);
 - ``practice``: the practice board (``VIEW``, ``new_level``; optionally ``SIZES``,
   ``level_from_text``, ``read_keymap``), ``scenes``: ``fixture_cases``, the rendered
@@ -43,7 +44,7 @@ PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "checker": (("validate",), ()),
     "vision": (("parse",), ("profile_keymap",)),
     "overlay": (("hints",), ("sheet", "steps", "progress", "follows", "stuck")),
-    "actions": (("plan",), ("load_keymap",)),
+    "actions": (("plan",), ("load_keymap", "EXAMPLE_KEYMAP")),
     "calibration": (("learn", "KINDS"), ("read_picks", "PICKS_WITHOUT_BOARD")),
     "practice": (("VIEW", "new_level"), ("SIZES", "level_from_text", "read_keymap")),
     "scenes": (("fixture_cases",), ()),
@@ -157,6 +158,12 @@ class Game:
         """path → a key map ``plan`` takes as ``keymap=`` (games played with keys too:
         rings), ValueError saying what is wrong; None for games played with the mouse."""
         return self._optional("actions", "load_keymap")
+
+    @property
+    def example_keymap(self) -> dict[str, Any] | None:
+        """A key map ``plan`` and the practice board both take (``demo`` plays with it);
+        None for games played with the mouse."""
+        return self._optional("actions", "EXAMPLE_KEYMAP")
 
     @property
     def profile_keymap(self) -> Callable[[Any], dict[str, Any] | None] | None:
