@@ -6,7 +6,8 @@ what each must hold and what it may):
 - ``model``: the board (``Board`` with ``from_text``/``to_text``; optionally ``show``,
   the answer in words for people), ``solver``: ``solve`` (optionally ``prepare``) and
   ``checker``: the independent rule checker ``validate``;
-- ``vision``: ``parse``, a screenshot → ``vision.common.Parse``;
+- ``vision``: ``parse``, a screenshot → ``vision.common.Parse`` (optionally
+  ``profile_keymap`` and ``lacks``);
 - ``overlay``: ``hints`` (optionally ``sheet``, ``steps``, ``progress``, ``follows``,
   ``stuck``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``
   and ``EXAMPLE_KEYMAP``);
@@ -42,7 +43,7 @@ PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "model": (("Board",), ("show",)),
     "solver": (("solve",), ("prepare",)),
     "checker": (("validate",), ()),
-    "vision": (("parse",), ("profile_keymap",)),
+    "vision": (("parse",), ("profile_keymap", "lacks")),
     "overlay": (("hints",), ("sheet", "steps", "progress", "follows", "stuck")),
     "actions": (("plan",), ("load_keymap", "EXAMPLE_KEYMAP")),
     "calibration": (("learn", "KINDS"), ("read_picks", "PICKS_WITHOUT_BOARD")),
@@ -147,6 +148,12 @@ class Game:
     def parse(self) -> Callable[..., Any]:
         """Screenshot (BGR array) → ``vision.common.Parse``."""
         return self.module("vision").parse
+
+    @property
+    def lacks(self) -> Callable[[], str | None]:
+        """() → what this machine lacks for the vision to read every board (rings: tesseract),
+        one line; None when it lacks nothing."""
+        return self._optional("vision", "lacks", lambda: None)
 
     @property
     def plan(self) -> Callable[..., Any]:

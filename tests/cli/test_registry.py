@@ -181,3 +181,13 @@ def test_the_command_layer_finds_game_parts_only_through_the_registry():
         text = path.read_text(encoding="utf-8")
         for probe in ('import_module(f"', "pkgutil", "find_spec", "from puzzlepilot.cli import", "hasattr(game"):
             assert probe not in text, f"{path.relative_to(root.parent)} uses {probe}"
+
+
+def test_what_a_game_s_vision_lacks_is_said_before_its_fixtures_are_checked(tmp_path, monkeypatch):
+    (tmp_path / "rings").mkdir()
+    (tmp_path / "lyne").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))   # no tesseract
+    status, _, err = run(["fixtures", "check", "rings", "lyne", "--dir", str(tmp_path)])
+    assert status == 0 and err.count("\n") == 1 and "tesseract is not installed" in err
+    assert err.startswith("puzzlepilot: warning:") and err.endswith(": such rings fixtures will differ\n")
+    assert GAMES["rings"].lacks() is not None and GAMES["lyne"].lacks() is None and TOY.lacks() is None
