@@ -184,7 +184,8 @@ examples:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     solve = sub.add_parser(
-        "solve", help="solve a board text or a screenshot", epilog=board_formats(list(GAMES.values())) + "\n" + USER_HELP["solve"][1],
+        "solve", help="solve a board text or a screenshot",
+        epilog=board_formats(list(GAMES.values())) + "\n" + USER_HELP["solve"][1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Solve a board given as text (--board FILE, '-' for stdin) or read from a "
                     "screenshot (IMAGE).")

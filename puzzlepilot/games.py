@@ -270,26 +270,29 @@ class Game:
 MAX_NODES = Option("--max-nodes", "give up after N search nodes (default 2,000,000)", type=search_cap, metavar="N")
 
 GAMES: dict[str, Game] = {g.name: g for g in (
-    Game("onestroke", "One-stroke (一笔画完)", reports_progress=True, options=(MAX_NODES,),
-         board_format=("'#' a cell, '.' no cell, 'S' the start:            ##S#/#..#/####",)),
-    Game("lyne", "LYNE", reports_progress=True, options=(MAX_NODES,),
+    Game("onestroke", "One-stroke (一笔画完)", reports_progress=True,
+         board_format=("'#' a cell, '.' no cell, 'S' the start:            ##S#/#..#/####",),
+         options=(MAX_NODES,)),
+    Game("lyne", "LYNE", reports_progress=True,
          board_format=("'.' empty, t/d/s a shape's node, T/D/S its two terminals, 1-4 a hub",
-                       "with that many holes (also the older 'rows cols' + tokens format)")),
-    Game("klotski", "Klotski / Huarong Dao", reports_progress=True, options=(
-        Option("--metric", "how moves are counted (default piece)", choices=("piece", "straight", "cell")),
-        Option("--max-positions", "give up after N positions (default: as many as fit in ~500 MB)",
-               type=search_cap, metavar="N")),
-         board_format=("one letter per piece (solid rectangles), '.' empty; the target is C",)),
-    Game("rings", "Ring battles (Paper Mario: The Origami King)", options=(
-        Option("--rule", "what counts as solved (default strict)", choices=("strict", "attacks")),
-        # The move budget the vision could not read (its warning) is given here.
-        Option("--moves", "move budget, overriding the board's", type=int, metavar="N", answers_warnings=True)),
+                       "with that many holes (also the older 'rows cols' + tokens format)"),
+         options=(MAX_NODES,)),
+    Game("klotski", "Klotski / Huarong Dao", reports_progress=True,
+         board_format=("one letter per piece (solid rectangles), '.' empty; the target is C",),
+         options=(Option("--metric", "how moves are counted (default piece)", choices=("piece", "straight", "cell")),
+                  Option("--max-positions", "give up after N positions (default: as many as fit in ~500 MB)",
+                         type=search_cap, metavar="N"))),
+    Game("rings", "Ring battles (Paper Mario: The Origami King)",
          board_format=("optional 'moves: N', then 4 lines of 12 (outer ring first, slice 0 at",
-                       "9 o'clock, clockwise), '.' empty, any letter an enemy")),
-    Game("valves", "Valves (Machinarium)", options=(
-        Option("--wrenches", "wrenches available (default: the board's)", type=int, metavar="N"),
-        Option("--all", "list every minimum answer", switch=True)),
-         board_format=("lines 'A B' (a pipe), 'inlet: X', 'outlet: Y', 'wrenches: 3'",)),
+                       "9 o'clock, clockwise), '.' empty, any letter an enemy"),
+         # --moves gives the move budget the vision could not read (its warning).
+         options=(Option("--rule", "what counts as solved (default strict)", choices=("strict", "attacks")),
+                  Option("--moves", "move budget, overriding the board's", type=int, metavar="N",
+                         answers_warnings=True))),
+    Game("valves", "Valves (Machinarium)",
+         board_format=("lines 'A B' (a pipe), 'inlet: X', 'outlet: Y', 'wrenches: 3'",),
+         options=(Option("--wrenches", "wrenches available (default: the board's)", type=int, metavar="N"),
+                  Option("--all", "list every minimum answer", switch=True))),
 )}
 
 
