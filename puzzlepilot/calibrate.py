@@ -61,7 +61,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
     image = load_image(image_path)
 
     if args.picks and game.read_picks is None:
-        raise UsageError(f"--picks applies to valves and rings calibration, not {game.name}")
+        picked = [g.name for g in GAMES.values() if g.read_picks is not None]
+        raise UsageError(f"--picks applies to {spoken(picked) or 'no game'} calibration, not {game.name}")
     if args.picks and not args.board and not game.picks_without_board:
         raise UsageError("--picks needs --board (the graph says which points the picks are)")
     from calibration.picker import PickCancelled, open_picker
@@ -109,6 +110,11 @@ def learner_for(game: Game) -> Any:
         have = [g.name for g in GAMES.values() if g.calibration]
         raise UsageError(f"calibration does not cover {game.name} yet (it covers: {', '.join(have) or 'none'})")
     return game.learner
+
+
+def spoken(names: list[str]) -> str:
+    """Names as said in a sentence: "a", "a and b", "a, b and c"."""
+    return " and ".join(n for n in (", ".join(names[:-1]), names[-1] if names else "") if n)
 
 
 def as_read(game: Game, board: Any) -> Any:

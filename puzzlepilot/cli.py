@@ -26,8 +26,8 @@ from typing import Any, TextIO
 
 from puzzlepilot import __version__
 from puzzlepilot.errors import UsageError
-from puzzlepilot.games import GAMES, Game, get, parse_best
-from puzzlepilot.userio import IO, check_output_file, load_profile, read_board_text, search_cap, write_annotation
+from puzzlepilot.games import GAMES, Game, get, offered_options, parse_best
+from puzzlepilot.userio import IO, check_output_file, load_profile, read_board_text, write_annotation
 from solvers.common import BoardError, OptionError
 
 
@@ -130,21 +130,28 @@ text FILE ('-' reads standard input) for lyne, klotski or valves, written as
 """),
 }
 
-GAME_OPTIONS = {
-    "metric": "--metric", "rule": "--rule", "moves": "--moves", "wrenches": "--wrenches", "all": "--all",
-    "max_positions": "--max-positions", "max_nodes": "--max-nodes",
-}
+BOARD_TEXTS = "board texts (one line per row, every row written out in full; '/' may join rows):"
 
 
-BOARD_FORMATS = """board texts (one line per row, every row written out in full; '/' may join rows):
-  onestroke  '#' a cell, '.' no cell, 'S' the start:            ##S#/#..#/####
-  lyne       '.' empty, t/d/s a shape's node, T/D/S its two terminals, 1-4 a hub
-             with that many holes (also the older 'rows cols' + tokens format)
-  klotski    one letter per piece (solid rectangles), '.' empty; the target is C
-  rings      optional 'moves: N', then 4 lines of 12 (outer ring first, slice 0 at
-             9 o'clock, clockwise), '.' empty, any letter an enemy
-  valves     lines 'A B' (a pipe), 'inlet: X', 'outlet: Y', 'wrenches: 3'
-"""
+def board_formats(games: list[Game]) -> str:
+    """The board text of each game as its entry writes it (``board_format``), for ``solve --help``."""
+    width = max((len(g.name) for g in games), default=0) + 1
+    lines = [BOARD_TEXTS]
+    for game in games:
+        lines += [f"  {game.name if i == 0 else '':<{width}} {line}" for i, line in enumerate(game.board_format)]
+    return "\n".join(lines) + "\n"
+
+
+def add_game_options(group: argparse._ArgumentGroup) -> None:
+    """The games' solver options (``Game.options``), each once, its help led by the games
+    it applies to."""
+    for option, names in offered_options(GAMES.values()):
+        help_text = f"{', '.join(names)}: {option.help}"
+        if option.switch:   # default None, not False: "not given" is told from "given"
+            group.add_argument(option.flag, action="store_true", default=None, help=help_text)
+        else:
+            group.add_argument(option.flag, type=option.type, choices=option.choices, metavar=option.metavar,
+                               help=help_text)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -177,7 +184,8 @@ examples:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     solve = sub.add_parser(
-        "solve", help="solve a board text or a screenshot", epilog=BOARD_FORMATS + "\n" + USER_HELP["solve"][1],
+        "solve", help="solve a board text or a screenshot",
+        epilog=board_formats(list(GAMES.values())) + "\n" + USER_HELP["solve"][1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Solve a board given as text (--board FILE, '-' for stdin) or read from a "
                     "screenshot (IMAGE).")
@@ -187,16 +195,7 @@ examples:
     solve.add_argument("--annotate", metavar="OUT.png",
                        help="write the screenshot with the solution drawn on it (a new file, or over a "
                             "regular file; folders, links and devices are refused)")
-    opts = solve.add_argument_group("game options")
-    opts.add_argument("--metric", choices=("piece", "straight", "cell"), help="klotski: how moves are counted (default piece)")
-    opts.add_argument("--rule", choices=("strict", "attacks"), help="rings: what counts as solved (default strict)")
-    opts.add_argument("--moves", type=int, metavar="N", help="rings: move budget, overriding the board's")
-    opts.add_argument("--wrenches", type=int, metavar="N", help="valves: wrenches available (default: the board's)")
-    opts.add_argument("--all", action="store_true", default=None, help="valves: list every minimum answer")
-    opts.add_argument("--max-positions", type=search_cap, metavar="N",
-                      help="klotski: give up after N positions (default: as many as fit in ~500 MB)")
-    opts.add_argument("--max-nodes", type=search_cap, metavar="N",
-                      help="lyne, onestroke: give up after N search nodes (default 2,000,000)")
+    add_game_options(solve.add_argument_group("game options"))
 
     parse = sub.add_parser("parse", help="read the board from a screenshot", epilog=USER_HELP["parse"][1],
                            formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -300,11 +299,15 @@ def run() -> None:
 # ---------------------------------------------------------------------------- solve, parse
 
 def game_options(args: argparse.Namespace, game: Game) -> dict[str, Any]:
-    """The game options given on the command line, refusing those of other games."""
-    given = {k: getattr(args, k) for k in GAME_OPTIONS if getattr(args, k, None) is not None}
-    for key in given:
-        if key not in game.options:
-            raise UsageError(f"{GAME_OPTIONS[key]} does not apply to {game.name}")
+    """The game options given on the command line (by the solver's keyword), refusing
+    those of other games."""
+    given = {}
+    for option, _ in offered_options(GAMES.values()):
+        value = getattr(args, option.dest, None)
+        if value is not None:
+            if option not in game.options:
+                raise UsageError(f"{option.flag} does not apply to {game.name}")
+            given[option.dest] = value
     return given
 
 
@@ -362,9 +365,10 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     found = None
     if args.image:
         image, found = read_screenshot(args, io)
-        if getattr(args, "moves", None) is None:
-            say_warnings(found, io)
         game, board = get(found.game), found.board
+        # An option that gives what the vision could not read (rings' --moves) answers its warnings.
+        if not any(o.answers_warnings and getattr(args, o.dest, None) is not None for o in game.options):
+            say_warnings(found, io)
     else:
         if not args.game:
             raise UsageError("--board needs --game")

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from overlay.driver import Driver, DriverStopped
+from overlay.driver import DriverStopped, open_driver
 from puzzlepilot.errors import UsageError
 from puzzlepilot.games import get
 from puzzlepilot.live import LevelRecord, LiveError, LiveLoop, Watcher
@@ -165,7 +165,7 @@ def find_window(title: str, practice: PracticeProcess):
 
 
 def main(args: argparse.Namespace, io: IO) -> int:
-    get(args.game)
+    game = get(args.game)
     if args.game not in boards():
         raise UsageError(f"no practice board for {args.game} yet (boards: {', '.join(boards())})")
     if args.levels < 1:
@@ -199,11 +199,10 @@ def main(args: argparse.Namespace, io: IO) -> int:
     # takes the example one, and the driver presses it.
     extra: tuple[str, ...] = ()
     plan_options: dict[str, dict[str, Any]] = {}
-    if args.game == "rings":
-        from overlay.rings import EXAMPLE_KEYMAP
-
-        keys.write_text(json.dumps(EXAMPLE_KEYMAP), encoding="utf-8")
-        extra, plan_options = ("--keymap", str(keys)), {"rings": {"keymap": EXAMPLE_KEYMAP}}
+    example = game.example_keymap
+    if example is not None:
+        keys.write_text(json.dumps(example), encoding="utf-8")
+        extra, plan_options = ("--keymap", str(keys)), {game.name: {"keymap": example}}
 
     with some_display() as display:
         log(f"display {display}: starting the practice board")
@@ -214,8 +213,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
             from overlay.window import make_hints
 
             hints = make_hints("overlay")
-            loop = LiveLoop(source, Watcher([get(args.game)]), log, hints=hints,
-                            driver=Driver(source.rect, speed=args.speed, log=lambda _: None, guard=source),
+            loop = LiveLoop(source, Watcher([game]), log, hints=hints,
+                            driver=open_driver(source, speed=args.speed, log=lambda _: None),
                             levels=args.levels, on_level=save,
                             alive=practice.check_alive, plan_options=plan_options)
             loop.run(deadline=started + TIME_LIMIT)

@@ -46,16 +46,6 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 MADE_LIST = ".made"     # the names `make` wrote, so it never replaces or removes anything else
 
 
-NO_TESSERACT = ("tesseract is not installed, so a ring move budget (\"Ring Moves ×N\") whose digits are "
-                "not clear cannot be read (Debian/Ubuntu: sudo apt-get install tesseract-ocr)")
-
-
-def tesseract_missing() -> bool:
-    import shutil
-
-    return shutil.which("tesseract") is None
-
-
 def user_dir() -> Path:
     """Your own fixtures: ``PUZZLEPILOT_FIXTURES``, else the user data folder (platformdirs)."""
     return user_folder("PUZZLEPILOT_FIXTURES", "data", "fixtures")
@@ -363,8 +353,9 @@ def cmd_check(args: argparse.Namespace, io: IO, games: list[str]) -> int:
         raise UsageError(f"no fixtures{' for ' + ', '.join(games) if games else ''} in {where}; add yours with "
                          "'puzzlepilot fixtures add IMAGE --game GAME --board TEXT', or render the project's "
                          "with 'puzzlepilot fixtures make GAME' (a source checkout ships them in fixtures/)")
-    if any(g == "rings" for g, _ in found) and tesseract_missing():
-        io.err(f"puzzlepilot: warning: {NO_TESSERACT}: such ring fixtures will differ")
+    for game, lack in {g: get(g).lacks() for g, _ in found}.items():
+        if lack:    # what the vision needs and this machine lacks (rings: tesseract)
+            io.err(f"puzzlepilot: warning: {lack}: such {game} fixtures will differ")
     profile = None
     if args.profile:
         profile = load_profile(args.profile)

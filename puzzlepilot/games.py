@@ -6,13 +6,20 @@ what each must hold and what it may):
 - ``model``: the board (``Board`` with ``from_text``/``to_text``; optionally ``show``,
   the answer in words for people), ``solver``: ``solve`` (optionally ``prepare``) and
   ``checker``: the independent rule checker ``validate``;
-- ``vision``: ``parse``, a screenshot → ``vision.common.Parse``;
+- ``vision``: ``parse``, a screenshot → ``vision.common.Parse`` (optionally
+  ``profile_keymap`` and ``lacks``);
 - ``overlay``: ``hints`` (optionally ``sheet``, ``steps``, ``progress``, ``follows``,
-  ``stuck``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``);
+  ``stuck``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``
+  and ``EXAMPLE_KEYMAP``);
 - ``calibration``: the learner, ``learn`` and ``KINDS`` (optionally ``read_picks``);
 - ``practice``: the practice board (``VIEW``, ``new_level``; optionally ``SIZES``,
   ``level_from_text``, ``read_keymap``), ``scenes``: ``fixture_cases``, the rendered
   fixtures, and ``benchmark``: ``run(bench)``.
+
+The entry also carries what the command line says of the game: its board text format
+(``board_format``, lines of ``solve --help``) and its solver options (``options``,
+``Option`` records ``solve`` offers in its "game options"), so the command layer names
+no game by hand.
 
 Adding a game: write its modules and add ONE entry to ``GAMES`` below. A part left out
 of the entry follows the convention (``solvers/g.py``, ``vision/g.py``, ``overlay/g.py``,
@@ -27,21 +34,45 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
+
+from puzzlepilot.userio import search_cap
 
 # part → (the names its module must hold, the names it may hold)
 PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "model": (("Board",), ("show",)),
     "solver": (("solve",), ("prepare",)),
     "checker": (("validate",), ()),
-    "vision": (("parse",), ("profile_keymap",)),
+    "vision": (("parse",), ("profile_keymap", "lacks")),
     "overlay": (("hints",), ("sheet", "steps", "progress", "follows", "stuck")),
-    "actions": (("plan",), ("load_keymap",)),
+    "actions": (("plan",), ("load_keymap", "EXAMPLE_KEYMAP")),
     "calibration": (("learn", "KINDS"), ("read_picks", "PICKS_WITHOUT_BOARD")),
     "practice": (("VIEW", "new_level"), ("SIZES", "level_from_text", "read_keymap")),
     "scenes": (("fixture_cases",), ()),
     "benchmark": (("run",), ()),
 }
+
+
+@dataclass(frozen=True)
+class Option:
+    """A solver option ``solve`` offers in its "game options": the flag, what it does (the
+    command line puts the names of the games declaring it before this help), and how its
+    value is read. Games sharing an option (``--max-nodes``: onestroke and lyne) declare
+    the same record; it is offered once. Given, its value reaches the game's ``solve`` as
+    the keyword ``dest`` (or replaces the board's field of that name: valves' wrenches)."""
+
+    flag: str                                   # "--max-nodes"
+    help: str
+    type: Callable[[str], Any] | None = None    # reads the value; None: a text (or a switch)
+    choices: tuple[str, ...] | None = None
+    metavar: str | None = None
+    switch: bool = False                        # no value: given or not (``--all``)
+    answers_warnings: bool = False              # given, the reading's warnings no longer apply
+
+    @property
+    def dest(self) -> str:
+        """The solver's keyword for it: ``--max-nodes`` → ``max_nodes``."""
+        return self.flag.removeprefix("--").replace("-", "_")
 
 
 @dataclass(frozen=True)
@@ -51,7 +82,8 @@ class Game:
 
     name: str
     title: str
-    options: tuple[str, ...] = ()   # solver keyword options the command line may pass
+    board_format: tuple[str, ...] = ()  # its board text, in lines of ``solve --help``
+    options: tuple[Option, ...] = ()    # solver options the command line may pass
     reports_progress: bool = False  # solve takes progress=callable (lines for long searches)
     model: str = "solvers.{name}"
     solver: str = "solvers.{name}"
@@ -118,6 +150,12 @@ class Game:
         return self.module("vision").parse
 
     @property
+    def lacks(self) -> Callable[[], str | None]:
+        """() → what this machine lacks for the vision to read every board (rings: tesseract),
+        one line; None when it lacks nothing."""
+        return self._optional("vision", "lacks", lambda: None)
+
+    @property
     def plan(self) -> Callable[..., Any]:
         """(parse, solution) → list of ``overlay.actions`` in the parse's coordinates."""
         return self.module("actions").plan
@@ -127,6 +165,12 @@ class Game:
         """path → a key map ``plan`` takes as ``keymap=`` (games played with keys too:
         rings), ValueError saying what is wrong; None for games played with the mouse."""
         return self._optional("actions", "load_keymap")
+
+    @property
+    def example_keymap(self) -> dict[str, Any] | None:
+        """A key map ``plan`` and the practice board both take (``demo`` plays with it);
+        None for games played with the mouse."""
+        return self._optional("actions", "EXAMPLE_KEYMAP")
 
     @property
     def profile_keymap(self) -> Callable[[Any], dict[str, Any] | None] | None:
@@ -223,12 +267,32 @@ class Game:
         return self.module("benchmark").run
 
 
+MAX_NODES = Option("--max-nodes", "give up after N search nodes (default 2,000,000)", type=search_cap, metavar="N")
+
 GAMES: dict[str, Game] = {g.name: g for g in (
-    Game("onestroke", "One-stroke (一笔画完)", options=("max_nodes",), reports_progress=True),
-    Game("lyne", "LYNE", options=("max_nodes",), reports_progress=True),
-    Game("klotski", "Klotski / Huarong Dao", options=("metric", "max_positions"), reports_progress=True),
-    Game("rings", "Ring battles (Paper Mario: The Origami King)", options=("rule", "moves")),
-    Game("valves", "Valves (Machinarium)", options=("wrenches", "all")),
+    Game("onestroke", "One-stroke (一笔画完)", reports_progress=True,
+         board_format=("'#' a cell, '.' no cell, 'S' the start:            ##S#/#..#/####",),
+         options=(MAX_NODES,)),
+    Game("lyne", "LYNE", reports_progress=True,
+         board_format=("'.' empty, t/d/s a shape's node, T/D/S its two terminals, 1-4 a hub",
+                       "with that many holes (also the older 'rows cols' + tokens format)"),
+         options=(MAX_NODES,)),
+    Game("klotski", "Klotski / Huarong Dao", reports_progress=True,
+         board_format=("one letter per piece (solid rectangles), '.' empty; the target is C",),
+         options=(Option("--metric", "how moves are counted (default piece)", choices=("piece", "straight", "cell")),
+                  Option("--max-positions", "give up after N positions (default: as many as fit in ~500 MB)",
+                         type=search_cap, metavar="N"))),
+    Game("rings", "Ring battles (Paper Mario: The Origami King)",
+         board_format=("optional 'moves: N', then 4 lines of 12 (outer ring first, slice 0 at",
+                       "9 o'clock, clockwise), '.' empty, any letter an enemy"),
+         # --moves gives the move budget the vision could not read (its warning).
+         options=(Option("--rule", "what counts as solved (default strict)", choices=("strict", "attacks")),
+                  Option("--moves", "move budget, overriding the board's", type=int, metavar="N",
+                         answers_warnings=True))),
+    Game("valves", "Valves (Machinarium)",
+         board_format=("lines 'A B' (a pipe), 'inlet: X', 'outlet: Y', 'wrenches: 3'",),
+         options=(Option("--wrenches", "wrenches available (default: the board's)", type=int, metavar="N"),
+                  Option("--all", "list every minimum answer", switch=True))),
 )}
 
 
@@ -258,6 +322,20 @@ def parse_best(image: Any, games: list[Game], profile: Any = None) -> Any:
     if best is None:
         raise NoBoardFound("; ".join(reasons) or "no game could read it")
     return best
+
+
+def offered_options(games: Iterable[Game]) -> list[tuple[Option, list[str]]]:
+    """Every option the games declare, once, with the names of the games declaring it
+    (sorted), in the order first declared; ValueError when two games declare one flag
+    differently (a shared option is one record)."""
+    offered: dict[str, tuple[Option, list[str]]] = {}
+    for game in games:
+        for option in game.options:
+            known, names = offered.setdefault(option.flag, (option, []))
+            if known != option:
+                raise ValueError(f"{game.name} declares {option.flag} unlike {', '.join(sorted(names))}")
+            names.append(game.name)
+    return [(option, sorted(names)) for option, names in offered.values()]
 
 
 def get(name: str) -> Game:

@@ -580,6 +580,16 @@ def panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
 
 
 _OCR_MISSING: list[str] = []     # said once per process
+NO_TESSERACT = ("tesseract is not installed, so a ring move budget (\"Ring Moves ×N\") whose digits are "
+                "not clear cannot be read (Debian/Ubuntu: sudo apt-get install tesseract-ocr)")
+
+
+def lacks() -> str | None:
+    """What this machine lacks to read every ring board (tesseract, for a move budget whose
+    digits are not clear), said before a run such as ``fixtures check``; None: nothing."""
+    import shutil
+
+    return NO_TESSERACT if shutil.which("tesseract") is None else None
 
 
 def ocr_text(image: np.ndarray, box: tuple[int, int, int, int]) -> str | None:

@@ -68,9 +68,9 @@ def run(bench: Bench) -> None:
     frames = [desktop_frame(seed) for seed in range(1, count + 1)]
     game = get("onestroke")
     with ExitStack() as stack:
-        hints, where = _overlay(stack)
+        hints, root, where = _overlay(stack)
         if hints is not None:
-            _blinks(bench, hints, frames)
+            _blinks(bench, hints, root, frames)
         source = FakeSource(frames[0])
         loop = LiveLoop(source, Watcher([game]), lambda _: None, hints=hints)
 
@@ -104,15 +104,15 @@ def run(bench: Bench) -> None:
                 ["loop", "cpu ms", "% core", "ratio"], rows)
 
 
-def _overlay(stack: ExitStack) -> tuple[Any, str]:
+def _overlay(stack: ExitStack) -> tuple[Any, Any, str]:
     """The hint overlay on a private 1080p Xvfb (same screen everywhere, and none of it on
-    the user's), else on the user's display, else None."""
+    the user's), else on the user's display, and the Tk root it is drawn in; else None."""
     if shutil.which("Xvfb") is not None:
         from puzzlepilot.demo import private_display
 
         stack.enter_context(private_display(SCREEN))
     elif not os.environ.get("DISPLAY"):
-        return None, "none: no display, hints not drawn"
+        return None, None, "none: no display, hints not drawn"
     import tkinter
 
     from overlay.window import make_hints
@@ -122,16 +122,17 @@ def _overlay(stack: ExitStack) -> tuple[Any, str]:
     stack.callback(root.destroy)
     hints = make_hints("overlay", root)
     stack.callback(hints.close)
-    return hints, "overlay drawn"
+    return hints, root, "overlay drawn"
 
 
-def _blinks(bench: Bench, hints: Any, frames: list[np.ndarray]) -> None:
-    """Hides of the overlay (blinks) and time, on real grabs of a window showing each frame."""
+def _blinks(bench: Bench, hints: Any, root: Any, frames: list[np.ndarray]) -> None:
+    """Hides of the overlay (blinks) and time, on real grabs of a window showing each frame
+    (a window of ``root``, the overlay's Tk, so that the overlay's ``hidden`` repaints it)."""
     import tkinter
 
     from vision.capture import Rect, region_source
 
-    picture = tkinter.Toplevel(hints._root)    # in the overlay's Tk, so hidden() repaints it
+    picture = tkinter.Toplevel(root)
     picture.overrideredirect(True)
     picture.geometry(f"{SCREEN[0]}x{SCREEN[1]}+0+0")
     label = tkinter.Label(picture, borderwidth=0)

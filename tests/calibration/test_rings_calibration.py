@@ -553,7 +553,7 @@ def test_picks_are_refused_for_a_game_without_them(tmp_path: Path) -> None:
     shot = tmp_path / "shot.png"
     cv2.imwrite(str(shot), np.full((200, 200, 3), 128, np.uint8))
     status, _, err = run(["calibrate", "lyne", shot, "--name", "x", "--picks", tmp_path / "p.json"])
-    assert status == 2 and "valves and rings" in err
+    assert status == 2 and "rings and valves" in err
 
 def test_the_window_teaches_a_tilted_look_from_a_box_and_four_clicks(display: str, store: Path,
                                                                       tmp_path: Path) -> None:

@@ -12,11 +12,14 @@ import numpy as np
 import pytest
 
 from puzzlepilot.cli import main
-from puzzlepilot.games import GAMES, PARTS, Game
+from puzzlepilot.games import GAMES, PARTS, Game, Option, offered_options
 from tests.cli.toy import rules
 from tests.cli.toy.scenes import render
 
-TOY = Game("toy", "Toy lamps", model="tests.cli.toy.rules", solver="tests.cli.toy.rules",
+TOY = Game("toy", "Toy lamps", board_format=("'1' a lit lamp, '0' a dark one, in one row:    10010",),
+           options=(Option("--order", "press the dark lamps from the left or the right (default left)",
+                           choices=("left", "right")),),
+           model="tests.cli.toy.rules", solver="tests.cli.toy.rules",
            checker="tests.cli.toy.rules", vision="tests.cli.toy.vision", overlay="tests.cli.toy.overlay",
            actions="tests.cli.toy.overlay", calibration=None, practice=None, scenes="tests.cli.toy.scenes",
            benchmark="tests.cli.toy.bench")
@@ -78,6 +81,33 @@ def test_a_toy_game_solves_a_board_text_by_its_entry_alone(toy):
 
     status, out, _ = run(["solve", "--game", "toy", "--board", "-"], "0110")
     assert status == 0 and "solved in" in out and "2 moves" in out
+
+
+def test_the_toy_s_board_text_and_option_are_in_solve_help_and_its_option_reaches_its_solver(toy, capsys):
+    with pytest.raises(SystemExit) as info:
+        run(["solve", "--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0
+    assert "  toy        '1' a lit lamp, '0' a dark one, in one row:    10010\n" in out
+    assert "--order {left,right}" in out
+    assert "toy: press the dark lamps from the left or the right (default left)" in " ".join(out.split())
+
+    for order in ("right", "left"):
+        status, out, err = run(["solve", "--game", "toy", "--board", "-", "--order", order, "--json"], "10100")
+        presses = json.loads(out)["solution"]
+        assert status == 0 and err == "" and rules.validate(rules.Board("10100"), presses) == []
+        assert presses == sorted(presses, reverse=order == "right")   # the option reached the solver
+
+    status, out, err = run(["solve", "--game", "lyne", "--board", "-", "--order", "left"], "T.T")
+    assert status == 2 and err == "puzzlepilot: error: --order does not apply to lyne\n"
+
+
+def test_an_option_games_share_is_offered_once_and_must_be_one_record():
+    offered = {option.flag: names for option, names in offered_options(GAMES.values())}
+    assert offered["--max-nodes"] == ["lyne", "onestroke"] and list(offered).count("--max-nodes") == 1
+    other = Game("other", "Other", options=(Option("--max-nodes", "give up sooner", type=int),))
+    with pytest.raises(ValueError, match="other declares --max-nodes unlike lyne, onestroke"):
+        offered_options([*GAMES.values(), other])
 
 
 def test_a_toy_board_text_that_is_wrong_is_one_line_and_status_2(toy):
@@ -151,3 +181,13 @@ def test_the_command_layer_finds_game_parts_only_through_the_registry():
         text = path.read_text(encoding="utf-8")
         for probe in ('import_module(f"', "pkgutil", "find_spec", "from puzzlepilot.cli import", "hasattr(game"):
             assert probe not in text, f"{path.relative_to(root.parent)} uses {probe}"
+
+
+def test_what_a_game_s_vision_lacks_is_said_before_its_fixtures_are_checked(tmp_path, monkeypatch):
+    (tmp_path / "rings").mkdir()
+    (tmp_path / "lyne").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))   # no tesseract
+    status, _, err = run(["fixtures", "check", "rings", "lyne", "--dir", str(tmp_path)])
+    assert status == 0 and err.count("\n") == 1 and "tesseract is not installed" in err
+    assert err.startswith("puzzlepilot: warning:") and err.endswith(": such rings fixtures will differ\n")
+    assert GAMES["rings"].lacks() is not None and GAMES["lyne"].lacks() is None and TOY.lacks() is None

@@ -1,6 +1,7 @@
 """The toy game's rules: a row of lamps, ``1`` lit and ``0`` dark; pressing a lamp
-switches it. The answer is the dark lamps' places, left to right (exact: each dark lamp
-needs one press, a lit one none)."""
+switches it. The answer is the dark lamps' places, left to right or, with
+``order="right"`` (``solve --order right``), right to left (exact: each dark lamp needs
+one press, a lit one none)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,8 +28,10 @@ class Board:
         return f"{len(self.lamps)} lamps"
 
 
-def solve(board: Board) -> SolveResult:
+def solve(board: Board, order: str = "left") -> SolveResult:
     presses = [i for i, lamp in enumerate(board.lamps) if lamp == "0"]
+    if order == "right":
+        presses.reverse()
     return SolveResult(True, presses, len(presses))
 
 
