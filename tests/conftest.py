@@ -34,7 +34,8 @@ if os.environ.get("CI"):
 
 def pytest_configure(config: pytest.Config) -> None:
     for game in GAMES.values():
-        config.addinivalue_line("markers", f"{game.name}: a test of {game.title} (the name is a word of its path or name)")
+        config.addinivalue_line("markers", f"{game.name}: a test of {game.title} "
+                                           "(the name is a word of its path or name)")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

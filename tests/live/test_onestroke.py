@@ -163,7 +163,7 @@ def test_hints_follow_a_path_drawn_on_the_practice_board(display: str) -> None:
         source = window_source(PRACTICE_TITLE)
         at = (source.rect().left, source.rect().top)
         drag_through(path[:9], level.centres, at)
-        wait_until(lambda: shows(source, left(board, path[:9])), "the board to show the first 9 cells drawn")
+        wait_until(lambda: shows(source, left(board, path[:9])), "the board to show the first 9 cells drawn", every=0.1)
         source.close()
         # Read mid-level from the screen: the answer (the drag it would play) starts at the
         # head and covers only the cells left.
