@@ -85,6 +85,7 @@ SMALLEST = 0.25             # the scene may be this share of the largest size th
 MIN_SCENE = 240             # … and no narrower than this many pixels
 MIN_COARSE = 0.4            # coarse correlation worth refining (other pictures: ≤ 0.3) …
 COARSE_SURE = 0.75          # … and one that ends the sweep once past (the scene peaks at 0.85+)
+NEAR_STEPS = 3              # a sweep seeded by the first look starts this many scales above its scale
 MIN_MATCH = 0.55            # refined correlation with the reference picture …
 SURE_MATCH = 0.8            # … and one no other part need be sought for (the scene scores 0.9+) …
 NOTHING_LIKE = 0.3          # … or none, when the first part is as unlike as other pictures are
@@ -138,7 +139,7 @@ class Scene:
         return min(1.0, WORK_CROP / self.size)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Part:
     """A part of the reference picture that ``locate`` seeks: its top-left corner in the
     reference (x, y), and the part in grey at COARSE_WIDTH (or COARSE_PAINTED) wide and at
@@ -309,10 +310,18 @@ def _grey(image: np.ndarray, wrenches: bool) -> np.ndarray:
     return grey
 
 
-def _sweep(grey: np.ndarray, part: Part, template: np.ndarray, ratio: float) -> Placement:
+def _sweep(grey: np.ndarray, part: Part, template: np.ndarray, ratio: float, near: float | None = None) -> Placement:
     """The coarse sweep of ``locate``: a part's ``template`` (a shrunk copy of it) fixed at
     its width, the image shrunk to match each scale, scales ``ratio`` apart from the
-    largest that fits down to SMALLEST of it; the best place, scale and correlation."""
+    largest that fits down to SMALLEST of it; the best place, scale and correlation.
+
+    ``near``: a scale the part was glimpsed at. The sweep then starts NEAR_STEPS scales
+    above it and stops once past a peak and that scale, which stands when it is clearly the scene's: past
+    MIN_COARSE and 0.1 over the first scale tried and over one after it (or the last) —
+    the full sweep's answer too, as only the scene reaches MIN_COARSE (others: ≤ 0.3)
+    and its score falls away on both sides of its scale (at 1080p, 0.6–0.66 at its
+    scale, under 0.55 one scale away). Otherwise the sweep runs from the largest scale,
+    reusing the scales tried."""
     h, w = grey.shape
     rh, rw = part.inner.shape
     largest = min(w / rw, h / rh)
@@ -322,44 +331,66 @@ def _sweep(grey: np.ndarray, part: Part, template: np.ndarray, ratio: float) -> 
     width = template.shape[1]
     base_k = width / (rw * smallest)
     base = _shrunk(grey, min(1.0, base_k))
-    best = Placement(0, 0, 0, -1.0)
     steps = max(1, math.ceil(math.log(largest / smallest) / math.log(ratio)))
-    for i in range(steps + 1):
-        s = largest * (smallest / largest) ** (i / steps)
-        k = width / (rw * s)
-        score, x, y = _match(_shrunk(base, k / min(1.0, base_k)), template)
-        if score > best.score:
-            best = Placement(x / k, y / k, s, score)
-        elif best.score >= COARSE_SURE and score < best.score - 0.1:
-            break       # past a peak only the scene reaches (other scales and pictures: ≤ 0.45)
-    return best
+    tried: dict[int, Placement] = {}
+
+    def at(i: int) -> Placement:
+        if i not in tried:
+            s = largest * (smallest / largest) ** (i / steps)
+            k = width / (rw * s)
+            score, x, y = _match(_shrunk(base, k / min(1.0, base_k)), template)
+            tried[i] = Placement(x / k, y / k, s, score)
+        return tried[i]
+
+    def run(first: int, sure: float, hold: int = 0) -> tuple[Placement, bool]:
+        """The best from scale ``first`` on, and whether the sweep stopped past a peak
+        of at least ``sure`` (not before scale ``hold``)."""
+        best = Placement(0, 0, 0, -1.0)
+        for i in range(first, steps + 1):
+            found = at(i)
+            if found.score > best.score:
+                best = found
+            elif best.score >= sure and found.score < best.score - 0.1 and i > hold:
+                return best, True
+        return best, False
+
+    if near is not None and largest > smallest:
+        seen = round(steps * math.log(near / largest) / math.log(smallest / largest))
+        first = max(0, seen - NEAR_STEPS)
+        best, past = run(first, MIN_COARSE, seen)
+        if best.score >= MIN_COARSE and (past or best is at(steps)) and (first == 0 or at(first).score < best.score - 0.1):
+            return best
+    return run(0, COARSE_SURE)[0]   # stopped past a peak only the scene reaches (other scales and pictures: ≤ 0.45)
 
 
-def glimpse(grey: np.ndarray, scenes: tuple[Scene, ...]) -> float:
+def glimpse(grey: np.ndarray, scenes: tuple[Scene, ...]) -> tuple[float, dict[Part, float]]:
     """The likeness of ``scenes`` (any part of any: a crop may cut the first) in a grey
     image at a first look: templates GLIMPSE_WIDTH wide, scales GLIMPSE_STEP apart (a few
     ms, against tens for ``locate``'s coarse sweeps), the best, or the first that reaches
     GLIMPSE_LEAST; -1 when the image is too small to tell. With no profile, a picture
     where neither of our scenes reaches GLIMPSE_LEAST is refused before the full sweeps
-    (on 160 other pictures the best was 0.46, 158 under 0.45; scenes that read: 0.57 and up)."""
-    best = -1.0
+    (on 160 other pictures the best was 0.46, 158 under 0.45; scenes that read: 0.57 and up).
+    Also the scale each part looked likeliest at, to seed ``locate``'s sweeps."""
+    best, near = -1.0, {}
     for part in (part for sc in scenes for part in sc.parts):
         try:
-            best = max(best, _sweep(grey, part, part.glimpse, GLIMPSE_STEP).score)
+            found = _sweep(grey, part, part.glimpse, GLIMPSE_STEP)
         except NoBoardFound:
-            return -1.0
+            return -1.0, {}
+        best, near[part] = max(best, found.score), found.scale
         if best >= GLIMPSE_LEAST:
             break
-    return best
+    return best, near
 
 
-def locate(grey: np.ndarray, sc: Scene, part: Part | None = None) -> Placement:
+def locate(grey: np.ndarray, sc: Scene, part: Part | None = None, near: float | None = None) -> Placement:
     """Where the scene's reference picture is in a grey image, at what scale (see the
-    module doc), found by a part of it (None: the first) that must lie inside the image."""
+    module doc), found by a part of it (None: the first) that must lie inside the image
+    (``near``: the scale ``glimpse`` saw it at)."""
     part = part or sc.parts[0]
     h, w = grey.shape
     rh, rw = part.inner.shape
-    best = _sweep(grey, part, part.coarse, 1.06)
+    best = _sweep(grey, part, part.coarse, 1.06, near)
     if best.score < MIN_COARSE:
         return best
     # Fine: around the coarse place (off by up to a coarse pixel and half the 6 % scale
@@ -788,25 +819,27 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     one of the scene found, if either was."""
     if profile is not None:
         return _parse(image_bgr, scene(profile))
-    grey = None
+    grey, near = None, {}
     if image_bgr.ndim == 3:
         grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)     # the first look's, and the sewer's (no wrench look)
-        look = glimpse(grey, (scene(), scene(PAINTED)))
+        look, near = glimpse(grey, (scene(), scene(PAINTED)))
         stage("valves-glimpse", lambda: marked(grey, [(8, 24, f"best likeness {look:.2f}")]))
         if -1.0 < look < GLIMPSE_LEAST:
             raise NoBoardFound(f"neither valves scene (sewer, painted) is in the image (best likeness {look:.2f})")
     try:
-        return _parse(image_bgr, scene(), grey)
+        return _parse(image_bgr, scene(), grey, near)
     except NoBoardFound as sewer:
         try:
-            return _parse(image_bgr, scene(PAINTED))
+            return _parse(image_bgr, scene(PAINTED), near=near)
         except NoBoardFound as painted:
             raise (sewer if "is not in the image" in str(painted) else painted) from None
 
 
-def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None) -> Parse[ValvesGeometry]:
+def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None,
+           near: dict[Part, float] | None = None) -> Parse[ValvesGeometry]:
     """``parse`` with one scene (``grey``: the picture in grey, when at hand; used only for
-    a scene without a wrench look, whose ``_grey`` it is)."""
+    a scene without a wrench look, whose ``_grey`` it is; ``near``: the scales ``glimpse``
+    saw its parts at)."""
     if image_bgr.ndim != 3:
         raise NoBoardFound("not a colour image")
     wrenches = sc.work is not None
@@ -814,7 +847,7 @@ def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None) -> 
     stage(f"valves-{sc.name}-grey", grey)
     where = Placement(0, 0, 0, -1.0)
     for part in sc.parts:       # the next part when a crop may have cut this one: the best
-        found = locate(grey, sc, part)
+        found = locate(grey, sc, part, (near or {}).get(part))
         where = found if found.score > where.score else where
         if where.score >= SURE_MATCH or where.score < NOTHING_LIKE:
             break
