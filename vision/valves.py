@@ -363,24 +363,25 @@ def _sweep(grey: np.ndarray, part: Part, template: np.ndarray, ratio: float, nea
     return run(0, COARSE_SURE)[0]   # stopped past a peak only the scene reaches (other scales and pictures: ≤ 0.45)
 
 
-def glimpse(grey: np.ndarray, scenes: tuple[Scene, ...]) -> tuple[float, dict[Part, float]]:
+def glimpse(grey: np.ndarray, scenes: tuple[Scene, ...]) -> tuple[float, dict[Part, Placement]]:
     """The likeness of ``scenes`` (any part of any: a crop may cut the first) in a grey
     image at a first look: templates GLIMPSE_WIDTH wide, scales GLIMPSE_STEP apart (a few
     ms, against tens for ``locate``'s coarse sweeps), the best, or the first that reaches
     GLIMPSE_LEAST; -1 when the image is too small to tell. With no profile, a picture
     where neither of our scenes reaches GLIMPSE_LEAST is refused before the full sweeps
     (on 160 other pictures the best was 0.46, 158 under 0.45; scenes that read: 0.57 and up).
-    Also the scale each part looked likeliest at, to seed ``locate``'s sweeps."""
-    best, near = -1.0, {}
+    Also where each part looked likeliest (its likeness and scale: to choose the scene to
+    read first and to seed ``locate``'s sweeps)."""
+    best, seen = -1.0, {}
     for part in (part for sc in scenes for part in sc.parts):
         try:
-            found = _sweep(grey, part, part.glimpse, GLIMPSE_STEP)
+            seen[part] = _sweep(grey, part, part.glimpse, GLIMPSE_STEP)
         except NoBoardFound:
             return -1.0, {}
-        best, near[part] = max(best, found.score), found.scale
+        best = max(best, seen[part].score)
         if best >= GLIMPSE_LEAST:
             break
-    return best, near
+    return best, seen
 
 
 def locate(grey: np.ndarray, sc: Scene, part: Part | None = None, near: float | None = None) -> Placement:
@@ -815,24 +816,28 @@ def parse(image_bgr: np.ndarray, profile: Any = None) -> Parse:
     position (``cells``, in the board's point order, then the wrench if the profile has
     one; ``geometry.names`` names them). Valves sit where their wheels were found, the
     rest where the fitted scale and offset put them. With no profile, our own two scenes
-    are tried in turn: the drawn sewer, then the painted panel; the refusal told is the
-    one of the scene found, if either was."""
+    are tried in turn: the drawn sewer, then the painted panel (first when the first look
+    saw only the panel: a sewer glimpsed under GLIMPSE_LEAST is not read); the refusal told
+    is the one of the scene found, if either was."""
     if profile is not None:
         return _parse(image_bgr, scene(profile))
-    grey, near = None, {}
+    grey, seen = None, {}
+    sewer, painted = scene(), scene(PAINTED)
     if image_bgr.ndim == 3:
         grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)     # the first look's, and the sewer's (no wrench look)
-        look, near = glimpse(grey, (scene(), scene(PAINTED)))
+        look, seen = glimpse(grey, (sewer, painted))
         stage("valves-glimpse", lambda: marked(grey, [(8, 24, f"best likeness {look:.2f}")]))
         if -1.0 < look < GLIMPSE_LEAST:
             raise NoBoardFound(f"neither valves scene (sewer, painted) is in the image (best likeness {look:.2f})")
-    try:
-        return _parse(image_bgr, scene(), grey, near)
-    except NoBoardFound as sewer:
+    near = {part: found.scale for part, found in seen.items()}
+    panel_only = any(seen[part].score >= GLIMPSE_LEAST for part in painted.parts if part in seen)
+    refused: dict[str, NoBoardFound] = {}
+    for sc in (painted, sewer) if panel_only else (sewer, painted):
         try:
-            return _parse(image_bgr, scene(PAINTED), near=near)
-        except NoBoardFound as painted:
-            raise (sewer if "is not in the image" in str(painted) else painted) from None
+            return _parse(image_bgr, sc, grey, near)
+        except NoBoardFound as exc:
+            refused[sc.name] = exc
+    raise (refused[sewer.name] if "is not in the image" in str(refused[painted.name]) else refused[painted.name]) from None
 
 
 def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None,
@@ -846,8 +851,9 @@ def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None,
     grey = _grey(image_bgr, wrenches) if grey is None or wrenches else grey
     stage(f"valves-{sc.name}-grey", grey)
     where = Placement(0, 0, 0, -1.0)
+    seen = [near[part] for part in sc.parts if part in (near or {})]     # parts share the reference's scale
     for part in sc.parts:       # the next part when a crop may have cut this one: the best
-        found = locate(grey, sc, part, (near or {}).get(part))
+        found = locate(grey, sc, part, near.get(part, seen[0]) if seen else None)
         where = found if found.score > where.score else where
         if where.score >= SURE_MATCH or where.score < NOTHING_LIKE:
             break
