@@ -19,7 +19,9 @@ Stages:
 1. ``locate``: grey template matching of the reference picture, coarse over scales from
    the largest that fits down to a quarter of it with the template 96 px wide, then at up
    to 240 px around the best place and scale, to a half-percent of scale (pictures of
-   anything else score ≤ 0.3 here and stop after the coarse sweep);
+   anything else score ≤ 0.3 here and stop after the coarse sweep). With no profile the
+   first look (``glimpse``) says which scene to read first and near which scale the
+   coarse sweep starts (``_sweep``: its answer is the full sweep's);
 2. ``read_valves``: at full resolution, each valve's square is compared (zero-mean
    correlation inside the wheel's disc, colour) with its own open look — cropped from the
    reference picture, where it is open, so valves drawn differently each match their own
