@@ -318,12 +318,12 @@ def _sweep(grey: np.ndarray, part: Part, template: np.ndarray, ratio: float, nea
     largest that fits down to SMALLEST of it; the best place, scale and correlation.
 
     ``near``: a scale the part was glimpsed at. The sweep then starts NEAR_STEPS scales
-    above it and stops once past a peak and that scale, which stands when it is clearly the scene's: past
-    MIN_COARSE and 0.1 over the first scale tried and over one after it (or the last) —
-    the full sweep's answer too, as only the scene reaches MIN_COARSE (others: ≤ 0.3)
-    and its score falls away on both sides of its scale (at 1080p, 0.6–0.66 at its
-    scale, under 0.55 one scale away). Otherwise the sweep runs from the largest scale,
-    reusing the scales tried."""
+    above it and stops once past a peak and that scale. The peak stands when it is clearly
+    the scene's: at least MIN_COARSE, and 0.1 over the first scale tried and over one after
+    it (or it is the last scale). That is the full sweep's answer too, as only the scene
+    reaches MIN_COARSE (others: ≤ 0.3) and its score falls away on both sides of its scale
+    (at 1080p, 0.6–0.66 at its scale, under 0.55 one scale away). Otherwise the sweep runs
+    from the largest scale, reusing the scales tried."""
     h, w = grey.shape
     rh, rw = part.inner.shape
     largest = min(w / rw, h / rh)
@@ -853,9 +853,10 @@ def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None,
     grey = _grey(image_bgr, wrenches) if grey is None or wrenches else grey
     stage(f"valves-{sc.name}-grey", grey)
     where = Placement(0, 0, 0, -1.0)
-    seen = [near[part] for part in sc.parts if part in (near or {})]     # parts share the reference's scale
+    near = near or {}
+    seen = [near[part] for part in sc.parts if part in near]     # parts share the reference's scale
     for part in sc.parts:       # the next part when a crop may have cut this one: the best
-        found = locate(grey, sc, part, near.get(part, seen[0]) if seen else None)
+        found = locate(grey, sc, part, near.get(part, seen[0] if seen else None))
         where = found if found.score > where.score else where
         if where.score >= SURE_MATCH or where.score < NOTHING_LIKE:
             break
