@@ -19,7 +19,9 @@ Stages:
 1. ``locate``: grey template matching of the reference picture, coarse over scales from
    the largest that fits down to a quarter of it with the template 96 px wide, then at up
    to 240 px around the best place and scale, to a half-percent of scale (pictures of
-   anything else score ≤ 0.3 here and stop after the coarse sweep);
+   anything else score ≤ 0.3 here and stop after the coarse sweep). With no profile the
+   first look (``glimpse``) says which scene to read first and near which scale the
+   coarse sweep starts (``_sweep``: its answer is the full sweep's);
 2. ``read_valves``: at full resolution, each valve's square is compared (zero-mean
    correlation inside the wheel's disc, colour) with its own open look — cropped from the
    reference picture, where it is open, so valves drawn differently each match their own
@@ -85,6 +87,7 @@ SMALLEST = 0.25             # the scene may be this share of the largest size th
 MIN_SCENE = 240             # … and no narrower than this many pixels
 MIN_COARSE = 0.4            # coarse correlation worth refining (other pictures: ≤ 0.3) …
 COARSE_SURE = 0.75          # … and one that ends the sweep once past (the scene peaks at 0.85+)
+NEAR_STEPS = 3              # a sweep seeded by the first look starts this many scales above its scale
 MIN_MATCH = 0.55            # refined correlation with the reference picture …
 SURE_MATCH = 0.8            # … and one no other part need be sought for (the scene scores 0.9+) …
 NOTHING_LIKE = 0.3          # … or none, when the first part is as unlike as other pictures are
@@ -138,7 +141,7 @@ class Scene:
         return min(1.0, WORK_CROP / self.size)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Part:
     """A part of the reference picture that ``locate`` seeks: its top-left corner in the
     reference (x, y), and the part in grey at COARSE_WIDTH (or COARSE_PAINTED) wide and at
@@ -309,10 +312,18 @@ def _grey(image: np.ndarray, wrenches: bool) -> np.ndarray:
     return grey
 
 
-def _sweep(grey: np.ndarray, part: Part, template: np.ndarray, ratio: float) -> Placement:
+def _sweep(grey: np.ndarray, part: Part, template: np.ndarray, ratio: float, near: float | None = None) -> Placement:
     """The coarse sweep of ``locate``: a part's ``template`` (a shrunk copy of it) fixed at
     its width, the image shrunk to match each scale, scales ``ratio`` apart from the
-    largest that fits down to SMALLEST of it; the best place, scale and correlation."""
+    largest that fits down to SMALLEST of it; the best place, scale and correlation.
+
+    ``near``: a scale the part was glimpsed at. The sweep then starts NEAR_STEPS scales
+    above it and stops once past a peak and that scale. The peak stands when it is clearly
+    the scene's: at least MIN_COARSE, and 0.1 over the first scale tried and over one after
+    it (or it is the last scale). That is the full sweep's answer too, as only the scene
+    reaches MIN_COARSE (others: ≤ 0.3) and its score falls away on both sides of its scale
+    (at 1080p, 0.6–0.66 at its scale, under 0.55 one scale away). Otherwise the sweep runs
+    from the largest scale, reusing the scales tried."""
     h, w = grey.shape
     rh, rw = part.inner.shape
     largest = min(w / rw, h / rh)
@@ -322,44 +333,67 @@ def _sweep(grey: np.ndarray, part: Part, template: np.ndarray, ratio: float) -> 
     width = template.shape[1]
     base_k = width / (rw * smallest)
     base = _shrunk(grey, min(1.0, base_k))
-    best = Placement(0, 0, 0, -1.0)
     steps = max(1, math.ceil(math.log(largest / smallest) / math.log(ratio)))
-    for i in range(steps + 1):
-        s = largest * (smallest / largest) ** (i / steps)
-        k = width / (rw * s)
-        score, x, y = _match(_shrunk(base, k / min(1.0, base_k)), template)
-        if score > best.score:
-            best = Placement(x / k, y / k, s, score)
-        elif best.score >= COARSE_SURE and score < best.score - 0.1:
-            break       # past a peak only the scene reaches (other scales and pictures: ≤ 0.45)
-    return best
+    tried: dict[int, Placement] = {}
+
+    def at(i: int) -> Placement:
+        if i not in tried:
+            s = largest * (smallest / largest) ** (i / steps)
+            k = width / (rw * s)
+            score, x, y = _match(_shrunk(base, k / min(1.0, base_k)), template)
+            tried[i] = Placement(x / k, y / k, s, score)
+        return tried[i]
+
+    def run(first: int, sure: float, hold: int = 0) -> tuple[Placement, bool]:
+        """The best from scale ``first`` on, and whether the sweep stopped past a peak
+        of at least ``sure`` (not before scale ``hold``)."""
+        best = Placement(0, 0, 0, -1.0)
+        for i in range(first, steps + 1):
+            found = at(i)
+            if found.score > best.score:
+                best = found
+            elif best.score >= sure and found.score < best.score - 0.1 and i > hold:
+                return best, True
+        return best, False
+
+    if near is not None and largest > smallest:
+        seen = round(steps * math.log(near / largest) / math.log(smallest / largest))
+        first = max(0, seen - NEAR_STEPS)
+        best, past = run(first, MIN_COARSE, seen)
+        if best.score >= MIN_COARSE and (past or best is at(steps)) and (first == 0 or at(first).score < best.score - 0.1):
+            return best
+    return run(0, COARSE_SURE)[0]   # stopped past a peak only the scene reaches (other scales and pictures: ≤ 0.45)
 
 
-def glimpse(grey: np.ndarray, scenes: tuple[Scene, ...]) -> float:
+def glimpse(grey: np.ndarray, scenes: tuple[Scene, ...]) -> tuple[float, dict[Part, Placement]]:
     """The likeness of ``scenes`` (any part of any: a crop may cut the first) in a grey
     image at a first look: templates GLIMPSE_WIDTH wide, scales GLIMPSE_STEP apart (a few
     ms, against tens for ``locate``'s coarse sweeps), the best, or the first that reaches
     GLIMPSE_LEAST; -1 when the image is too small to tell. With no profile, a picture
     where neither of our scenes reaches GLIMPSE_LEAST is refused before the full sweeps
-    (on 160 other pictures the best was 0.46, 158 under 0.45; scenes that read: 0.57 and up)."""
-    best = -1.0
+    (on 160 other pictures the best was 0.46, 158 under 0.45; scenes that read: 0.57 and up).
+    Also where each part looked likeliest (its likeness and scale: to choose the scene to
+    read first and to seed ``locate``'s sweeps)."""
+    best, seen = -1.0, {}
     for part in (part for sc in scenes for part in sc.parts):
         try:
-            best = max(best, _sweep(grey, part, part.glimpse, GLIMPSE_STEP).score)
+            seen[part] = _sweep(grey, part, part.glimpse, GLIMPSE_STEP)
         except NoBoardFound:
-            return -1.0
+            return -1.0, {}
+        best = max(best, seen[part].score)
         if best >= GLIMPSE_LEAST:
             break
-    return best
+    return best, seen
 
 
-def locate(grey: np.ndarray, sc: Scene, part: Part | None = None) -> Placement:
+def locate(grey: np.ndarray, sc: Scene, part: Part | None = None, near: float | None = None) -> Placement:
     """Where the scene's reference picture is in a grey image, at what scale (see the
-    module doc), found by a part of it (None: the first) that must lie inside the image."""
+    module doc), found by a part of it (None: the first) that must lie inside the image
+    (``near``: the scale ``glimpse`` saw it at)."""
     part = part or sc.parts[0]
     h, w = grey.shape
     rh, rw = part.inner.shape
-    best = _sweep(grey, part, part.coarse, 1.06)
+    best = _sweep(grey, part, part.coarse, 1.06, near)
     if best.score < MIN_COARSE:
         return best
     # Fine: around the coarse place (off by up to a coarse pixel and half the 6 % scale
@@ -784,37 +818,45 @@ def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[Valves
     position (``cells``, in the board's point order, then the wrench if the profile has
     one; ``geometry.names`` names them). Valves sit where their wheels were found, the
     rest where the fitted scale and offset put them. With no profile, our own two scenes
-    are tried in turn: the drawn sewer, then the painted panel; the refusal told is the
-    one of the scene found, if either was."""
+    are tried in turn: the drawn sewer, then the painted panel (first when the first look
+    saw only the panel: a sewer glimpsed under GLIMPSE_LEAST is not read); the refusal told
+    is the one of the scene found, if either was."""
     if profile is not None:
         return _parse(image_bgr, scene(profile))
-    grey = None
+    grey, seen = None, {}
+    sewer, painted = scene(), scene(PAINTED)
     if image_bgr.ndim == 3:
         grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)     # the first look's, and the sewer's (no wrench look)
-        look = glimpse(grey, (scene(), scene(PAINTED)))
+        look, seen = glimpse(grey, (sewer, painted))
         stage("valves-glimpse", lambda: marked(grey, [(8, 24, f"best likeness {look:.2f}")]))
         if -1.0 < look < GLIMPSE_LEAST:
             raise NoBoardFound(f"neither valves scene (sewer, painted) is in the image (best likeness {look:.2f})")
-    try:
-        return _parse(image_bgr, scene(), grey)
-    except NoBoardFound as sewer:
+    near = {part: found.scale for part, found in seen.items()}
+    panel_only = any(seen[part].score >= GLIMPSE_LEAST for part in painted.parts if part in seen)
+    refused: dict[str, NoBoardFound] = {}
+    for sc in (painted, sewer) if panel_only else (sewer, painted):
         try:
-            return _parse(image_bgr, scene(PAINTED))
-        except NoBoardFound as painted:
-            raise (sewer if "is not in the image" in str(painted) else painted) from None
+            return _parse(image_bgr, sc, grey, near)
+        except NoBoardFound as exc:
+            refused[sc.name] = exc
+    raise (refused[sewer.name] if "is not in the image" in str(refused[painted.name]) else refused[painted.name]) from None
 
 
-def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None) -> Parse[ValvesGeometry]:
+def _parse(image_bgr: np.ndarray, sc: Scene, grey: np.ndarray | None = None,
+           near: dict[Part, float] | None = None) -> Parse[ValvesGeometry]:
     """``parse`` with one scene (``grey``: the picture in grey, when at hand; used only for
-    a scene without a wrench look, whose ``_grey`` it is)."""
+    a scene without a wrench look, whose ``_grey`` it is; ``near``: the scales ``glimpse``
+    saw its parts at)."""
     if image_bgr.ndim != 3:
         raise NoBoardFound("not a colour image")
     wrenches = sc.work is not None
     grey = _grey(image_bgr, wrenches) if grey is None or wrenches else grey
     stage(f"valves-{sc.name}-grey", grey)
     where = Placement(0, 0, 0, -1.0)
+    near = near or {}
+    seen = [near[part] for part in sc.parts if part in near]     # parts share the reference's scale
     for part in sc.parts:       # the next part when a crop may have cut this one: the best
-        found = locate(grey, sc, part)
+        found = locate(grey, sc, part, near.get(part, seen[0] if seen else None))
         where = found if found.score > where.score else where
         if where.score >= SURE_MATCH or where.score < NOTHING_LIKE:
             break

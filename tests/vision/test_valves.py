@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from calibration.profile import load
 from puzzlepilot.scenes.paint import noise_photo, render_desktop
-from puzzlepilot.scenes.valves import GRAPH, POINTS, SIZE, profile_data, render_sewer
+from puzzlepilot.scenes.valves import GRAPH, POINTS, SIZE, profile_data, render_panel, render_sewer
 from solvers.valves import Board
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
-from vision.valves import SHIPPED, parse
+from vision.valves import PAINTED, SHIPPED, _grey, _sweep, glimpse, parse, scene
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / ".." / "shared" / "real"
@@ -107,6 +107,29 @@ def test_with_no_profile_a_picture_of_neither_scene_is_refused_at_the_first_look
     """The cheap first look of both scenes (``glimpse``) refuses it before the full sweeps."""
     with pytest.raises(NoBoardFound, match="neither valves scene"):
         parse(picture())
+
+
+@pytest.mark.parametrize("picture", [
+    lambda: placed(render_sewer(scale=0.5)[0], 1920, 1080, 700, 400, 1),
+    lambda: placed(render_sewer({"C", "E"}, scale=4 / 3)[0], 1920, 1080, 300, 130, 2),
+    lambda: placed(render_panel({"A", "F", "K"}, scale=0.8)[0], 1920, 1080, 1000, 60, 3),
+    lambda: render_desktop(1920, 1080, 4),
+    lambda: noise_photo(900, 600, 6),
+], ids=["small-sewer", "large-sewer", "panel", "desktop", "photo"])
+def test_a_sweep_started_near_the_first_looks_scale_finds_what_the_full_sweep_finds(picture):
+    """The coarse sweep seeded by ``glimpse`` (or by a wrong scale) gives the full sweep's
+    place, scale and likeness, for every part of both scenes: readings cannot change."""
+    image = picture()
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    scenes = (scene(), scene(PAINTED))
+    _, seen = glimpse(grey, scenes)
+    for sc in scenes:
+        seeking = _grey(image, sc.work is not None)
+        for part in sc.parts:
+            template = part.coarse
+            full = _sweep(seeking, part, template, 1.06)
+            for near in {seen[p].scale for p in sc.parts if p in seen} | {0.3, 1.0, 1.7}:
+                assert _sweep(seeking, part, template, 1.06, near) == full, (sc.name, near)
 
 
 def test_a_valve_half_covered_is_refused_not_guessed():
