@@ -34,9 +34,15 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from puzzlepilot.userio import search_cap
+
+if TYPE_CHECKING:   # only for annotations: solving a board text loads neither numpy nor the vision
+    import numpy as np
+
+    from vision.common import Parse
+    from vision.profile import Profile
 
 # part → (the names its module must hold, the names it may hold)
 PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -301,7 +307,7 @@ class UnknownGame(KeyError):
         return f"unknown game {self.args[0]!r} (games: {', '.join(GAMES)})"
 
 
-def parse_best(image: Any, games: list[Game], profile: Any = None) -> Any:
+def parse_best(image: np.ndarray, games: list[Game], profile: Profile | None = None) -> Parse:
     """The most confident reading of a screenshot among the games' visions (with a profile,
     only its game's); ``NoBoardFound`` giving each game's reason when none reads it."""
     from vision.common import NoBoardFound, check_size

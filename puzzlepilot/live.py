@@ -157,7 +157,7 @@ class Watcher:
     time) a board along the current answer is an Advance, not a new level, and another
     board is solved only once it reads the same twice."""
 
-    def __init__(self, games: list[Game], profile: Any = None, stepping: bool = False) -> None:
+    def __init__(self, games: list[Game], profile: Profile | None = None, stepping: bool = False) -> None:
         self.games = games
         self.profile = profile
         self.stepping = stepping
