@@ -121,10 +121,10 @@ def run(bench: Bench) -> None:
         rb = rings_board(20, 1, 3, kinds=rings_scene.KINDS)
         shot, _ = rings_scene.render_camera(rb, 1280, 720, "tilted", 20, look="dusk")
         prof, learn_ms = _learned(bench, "rings", rings_learner, shot, rb.relabelled(), Path(tmp) / "camera")
-        rb = rings_board(35, 1, 3, kinds=rings_scene.KINDS)         # read right in both looks at these sizes
+        rb = rings_board(38, 1, 3, kinds=rings_scene.KINDS)         # read right in both looks at these sizes
         rows = []
         for width, height in [(1280, 720)] if bench.quick else [(640, 360), (1280, 720), (2560, 1440)]:
-            game, dusk = (rings_scene.render_camera(rb, width, height, "tilted", 35, look=look)[0]
+            game, dusk = (rings_scene.render_camera(rb, width, height, "tilted", 38, look=look)[0]
                           for look in ("game", "dusk"))
             base = _median(bench, lambda: rings.parse(game), runs)
             taught = _median(bench, lambda: rings.parse(dusk, prof), runs)
