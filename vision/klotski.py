@@ -12,12 +12,14 @@ Stages, each a plain function:
    colour along every side of the region (a board cut off by a banner is refused);
 4. ``fit_grid``: the gap from neighbouring pieces, the cell size from the smallest piece
    (its short side plus a gap), every piece's size in cells, the grid origin;
-5. ``extend``, ``check_cells``, ``check_seams`` and ``check_beyond``: every cell is covered
-   by one piece or shows the board's colour, and as many are empty as the game has; rows
-   and columns of board-coloured cells at the edge are added (empty edge cells), so a
-   frame or page around the board never is; no piece shows a seam of board colour
-   between its cells (two pieces whose gap the picture lost); no gap line runs on past
-   the grid's edge (a row of pieces the region lost);
+5. ``extend``, ``check_cells``, ``check_seams``, ``check_inside`` and ``check_beyond``:
+   every cell is covered by one piece or shows the board's colour, and as many are empty
+   as the game has; rows and columns of board-coloured cells at the edge are added (empty
+   edge cells), so a frame or page around the board never is; no piece shows a seam of
+   board colour between its cells (two pieces whose gap the picture lost), nor a straight
+   edge there (the grid must explain the picture's edges: a region of another colour,
+   a target's face with the pieces' rims, joins pieces and empty cells into one hole);
+   no gap line runs on past the grid's edge (a row of pieces the region lost);
 6. single cells may not cover most of the board (that is a grid of tiles, as in other
    games); the target is the unique largest piece (or the profile's ``target`` shape [h, w]); the
    pieces are lettered as ``Board.relabelled`` does.
@@ -52,7 +54,8 @@ from solvers.klotski import Board, Piece
 from vision.colours import ColourHistogram, thinned
 from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 from vision.components import components, largest
-from vision.klotski_grid import LEAN_MIN, GridGuess, Reading, SideLook, lean, parse_grid
+from vision.klotski_grid import (LEAN_MIN, RUN_SPLIT, SPLIT, GridGuess, Reading, SideLook, edge_maps, lean,
+                                longest_run, parse_grid, sides)
 from vision.profile import Profile, ProfileError
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
@@ -472,6 +475,7 @@ def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
     grid = extend(image, grid, sizes, colour)
     check_cells(image, grid, sizes, colour, empties)
     check_seams(image, grid, sizes, colour)
+    check_inside(image, grid, sizes)
     check_beyond(image, grid, colour)
     pieces = [Piece(f"p{i}", r, c, h, w) for i, (r, c, h, w) in enumerate(sizes)]
     # a grid of mostly single cells is a board of tiles (one-stroke, 2048), not Klotski
@@ -611,6 +615,39 @@ def check_seams(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, 
                   for k in range(1, w) for d in (-1, 0, 1)]
         if any(float(np.median(line)) < 0.5 * body for line in lines):
             raise NoBoardFound("two pieces seem to touch (the gap between them is lost): capture larger")
+
+
+def check_inside(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, int]]) -> None:
+    """Refuse a grid that does not explain the picture's edges: a piece with a straight
+    edge along a side between two of its cells, as the reading by edges measures one
+    (``vision.klotski_grid``: one edge over SPLIT or more of the side's middle, in an
+    unbroken run over RUN_SPLIT of it). Names and pictures on a piece are not straight and
+    unbroken along a cell side on a grid line; pieces and empty cells joined into one are.
+    A main colour other than the board's (a target's face, seen through the thin rims of
+    wooden pieces under JPEG) can make a region whose holes are each several pieces and
+    empty cells; they fit a grid and pass ``check_cells`` with the target's face read as
+    empty board, and ``check_seams`` looks for the board's colour between cells."""
+    (ox, oy), (px, py) = grid.origin, grid.pitch
+    reach = grid.gap / 2 + 0.1 * min(px, py)        # a piece's side lies half a gap off the line
+    margin = math.ceil(reach) + 2                   # (the edge measure looks 1 px either side)
+    for r, c, h, w in sizes:
+        for vertical, parts, count, start, pitch, across, step in (
+                (True, range(1, w), h, oy + r * py, py, ox + c * px, px),
+                (False, range(1, h), w, ox + c * px, px, oy + r * py, py)):
+            along = start + (np.arange(count) + np.array([[0.2], [0.8]])) * pitch     # each cell side's middle
+            a, b = max(0, math.floor(along[0, 0])), math.ceil(along[1, -1])
+            for k in parts:
+                line = across + k * step
+                lo = max(0, round(line) - margin)
+                strip = image[a:b, lo:round(line) + margin + 1] if vertical else image[lo:round(line) + margin + 1, a:b]
+                if min(strip.shape[:2]) < 3:
+                    continue
+                e, pos = edge_maps(np.ascontiguousarray(strip)), line - lo
+                shares = sides(e, vertical, np.array([pos]), along[0] - a, along[1] - a, reach)[:, 0]
+                if any(longest_run(e, vertical, pos, s0 - a, s1 - a, reach) >= RUN_SPLIT
+                       for s0, s1 in along.T[shares >= SPLIT]):
+                    raise NoBoardFound("a straight edge runs across a piece: pieces whose outline the board "
+                                       "colour missed read as one")
 
 
 def check_beyond(image: np.ndarray, grid: Grid, colour: np.ndarray) -> None:

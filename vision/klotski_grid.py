@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterator
 
 import cv2
@@ -73,9 +74,16 @@ class EdgeMaps:
     h: np.ndarray
     vsum: np.ndarray    # (2, H + 1, W)
     hsum: np.ndarray    # (2, H, W + 1)
-    colour_sum: np.ndarray    # integral images (H + 1, W + 1, ...) of the colour, its square
-    square_sum: np.ndarray    # and the edge pixels, for any box's mean, spread and edges
-    edge_sum: np.ndarray
+    edge_sum: np.ndarray    # integral images (H + 1, W + 1, ...) of the edge pixels, and below of the
+                            # colour and its square, for any box's edges, mean and spread
+
+    @cached_property
+    def colour_sums(self) -> tuple[np.ndarray, np.ndarray]:
+        """The integral images of the colour and of its square, made when first asked for
+        (most of their cost: only cells' colours need them, not a side's edge measure)."""
+        # (OpenCV's integral of bytes to whole-number sums is several times faster than of doubles)
+        colour_sum, square_sum = cv2.integral2(self.image, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
+        return colour_sum.astype(np.float64), square_sum
 
     def box_mean(self, table: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
                  y1: np.ndarray) -> np.ndarray:
@@ -153,11 +161,8 @@ def edge_maps(image: np.ndarray) -> EdgeMaps:
         full = np.zeros((h, w), np.uint8)
         full[(np.s_[:, 1:-1] if axis == 1 else np.s_[1:-1, :])] = up | down
         maps.append(full)
-    # (OpenCV's integral of bytes to whole-number sums is several times faster than of doubles)
-    colour_sum, square_sum = cv2.integral2(image, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
-    colour_sum = colour_sum.astype(np.float64)
     edge_sum = cv2.integral(maps[0] | maps[1], sdepth=cv2.CV_32S)
-    return EdgeMaps(image, maps[0], maps[1], vsum, hsum, colour_sum, square_sum, edge_sum)
+    return EdgeMaps(image, maps[0], maps[1], vsum, hsum, edge_sum)
 
 
 def sides(e: EdgeMaps, vertical: bool, positions: np.ndarray, starts: np.ndarray, ends: np.ndarray,
@@ -500,9 +505,10 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None) -> tuple[n
     and each cell's mean colour; the empty cells must share one colour."""
     # every cell's box (its middle three fifths) at once
     boxes = [np.array(v) for v in zip(*(_box(g, r, c, 0.2) for r in range(g.rows) for c in range(g.cols)))]
-    means = e.box_mean(e.colour_sum, *boxes).reshape(g.rows, g.cols, 3)
+    colour_sum, square_sum = e.colour_sums
+    means = e.box_mean(colour_sum, *boxes).reshape(g.rows, g.cols, 3)
     colours = means.astype(np.float32)
-    spread = np.sqrt(np.maximum(0.0, e.box_mean(e.square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
+    spread = np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
     empty = (spread < FLAT_STD) & (e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols) < FLAT_EDGES)
     if floor is not None:
         for r, c in zip(*np.nonzero(empty)):
