@@ -14,6 +14,7 @@ import importlib
 import json
 import statistics
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -50,6 +51,20 @@ class Bench:
     quick: bool
     results: dict[str, Any] = field(default_factory=dict)
     quiet: bool = False
+    resources: ExitStack = field(default_factory=ExitStack)   # closed when the whole run ends
+    screen: tuple[int, int] | None = None                     # the private Xvfb's size, once started
+
+    def private_screen(self, size: tuple[int, int]) -> None:
+        """A private Xvfb of ``size`` (DISPLAY pointing at it) for the rest of the run,
+        started on first use and shared by every target that draws: Tk cannot open a window
+        after a display it has used is gone (the process dies with "XIO: fatal IO error")."""
+        if self.screen is None:
+            from puzzlepilot.demo import private_display
+
+            self.resources.enter_context(private_display(size))
+            self.screen = size
+        elif self.screen != size:
+            raise ValueError(f"the private screen is {self.screen}, not {size}")
 
     @staticmethod
     def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -96,12 +111,13 @@ def main(args: argparse.Namespace, io: IO) -> int:
         if t not in known:
             raise UsageError(f"unknown bench target {t!r} (targets: {', '.join(known)})")
     bench = Bench(io, args.quick, quiet=args.json)
-    for t in chosen:
-        bench.progress(f"bench {t} ...")
-        if t in TARGETS:
-            importlib.import_module(TARGETS[t]).run(bench)
-        else:
-            GAMES[t].bench(bench)
+    with bench.resources:
+        for t in chosen:
+            bench.progress(f"bench {t} ...")
+            if t in TARGETS:
+                importlib.import_module(TARGETS[t]).run(bench)
+            else:
+                GAMES[t].bench(bench)
     if args.json:
         io.out(json.dumps(bench.results))
     return 0

@@ -68,7 +68,7 @@ def run(bench: Bench) -> None:
     frames = [desktop_frame(seed) for seed in range(1, count + 1)]
     game = get("onestroke")
     with ExitStack() as stack:
-        hints, root, where = _overlay(stack)
+        hints, root, where = _overlay(bench, stack)
         if hints is not None:
             _blinks(bench, hints, root, frames)
         source = FakeSource(frames[0])
@@ -104,13 +104,12 @@ def run(bench: Bench) -> None:
                 ["loop", "cpu ms", "% core", "ratio"], rows)
 
 
-def _overlay(stack: ExitStack) -> tuple[Any, Any, str]:
-    """The hint overlay on a private 1080p Xvfb (same screen everywhere, and none of it on
-    the user's), else on the user's display, and the Tk root it is drawn in; else None."""
+def _overlay(bench: Bench, stack: ExitStack) -> tuple[Any, Any, str]:
+    """The hint overlay on the run's private 1080p Xvfb (same screen everywhere, and none
+    of it on the user's), else on the user's display, and the Tk root it is drawn in; else
+    None."""
     if shutil.which("Xvfb") is not None:
-        from puzzlepilot.demo import private_display
-
-        stack.enter_context(private_display(SCREEN))
+        bench.private_screen(SCREEN)
     elif not os.environ.get("DISPLAY"):
         return None, None, "none: no display, hints not drawn"
     import tkinter

@@ -56,7 +56,7 @@ def run(bench: Bench) -> None:
     repeat = 2 if bench.quick else 5
     parse_rows, live_rows = [], []
     with ExitStack() as stack:
-        hints, _, where = _overlay(stack)
+        hints, _, where = _overlay(bench, stack)
         for name in (n for n, g in GAMES.items() if g.scenes):
             bench.progress(f"  vision {name} ...")
             game = get(name)
