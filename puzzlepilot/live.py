@@ -572,9 +572,11 @@ def plan_options(args: argparse.Namespace, profile: Profile | None) -> dict[str,
     """The games' plan options: a key map, for the games played with keys too (rings), from
     ``--keymap`` or else from the profile's own (its game's ``profile_keymap``)."""
     if args.keymap is None:
-        game = get(profile.game) if profile is not None else None
-        keymap = game.profile_keymap(profile) if game is not None and game.profile_keymap else None
-        return {game.name: {"keymap": keymap}} if game is not None and keymap else {}
+        if profile is None:
+            return {}
+        game = get(profile.game)
+        keymap = game.profile_keymap(profile) if game.profile_keymap else None
+        return {game.name: {"keymap": keymap}} if keymap else {}
     try:
         return {game.name: {"keymap": game.load_keymap(Path(args.keymap))} for game in keyed_games()}
     except ValueError as exc:
