@@ -553,12 +553,14 @@ def check_options(args: argparse.Namespace) -> None:
         raise UsageError("--levels must be at least 1")
     if (args.dry_run or args.speed is not None or args.confirm is not None) and not args.play:
         raise UsageError("--dry-run, --speed and --confirm go with --play")
-    if args.keymap is not None and not args.play:
+    if args.keymap is None:
+        return
+    if not args.play:
         raise UsageError("--keymap goes with --play")
-    keyed = [game.name for game in keyed_games()] if args.keymap is not None else []
-    if args.keymap is not None and args.game not in (None, *keyed):
+    keyed = [game.name for game in keyed_games()]
+    if args.game not in (None, *keyed):
         raise UsageError(f"--keymap is for {', '.join(keyed)}: the other games are played with the mouse")
-    if args.keymap is not None and args.window is None and args.window_id is None:
+    if args.window is None and args.window_id is None:
         raise UsageError("--keymap needs --window or --window-id: keys go only to the game's window, "
                          "which a region or monitor does not name")
 
