@@ -106,10 +106,11 @@ def main(args: argparse.Namespace, io: IO) -> int:
 def learner_for(game: Game) -> Any:
     """The game's calibration learner; UsageError naming the games calibration covers when
     it does not cover this one."""
-    if game.learner is None:
+    learner = game.learner
+    if learner is None:
         have = [g.name for g in GAMES.values() if g.calibration]
         raise UsageError(f"calibration does not cover {game.name} yet (it covers: {', '.join(have) or 'none'})")
-    return game.learner
+    return learner
 
 
 def spoken(names: list[str]) -> str:
