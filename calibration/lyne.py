@@ -78,7 +78,7 @@ def build(image: np.ndarray, found: Parse[LyneGeometry]) -> tuple[dict[str, Any]
     ax0, ay0, ax1, ay1 = geo.area
     board = found.board
     data = {
-        "background_rgb": list(geo.background), "colours": {shape: list(rgb) for shape, rgb in geo.colours.items()},
+        "background_rgb": list(geo.background), "colours": {shape: list(fill) for shape, fill in geo.colours.items()},
         "board": board.to_text().replace("\n", "/"),
         "area": [ax0, ay0, ax1 - ax0, ay1 - ay0],
         "pitch": round(float(geo.pitch), 2), "node_size": round(float(geo.node_size), 2),

@@ -315,8 +315,9 @@ def find_arena(image: np.ndarray) -> tuple[Arena, float]:
     """The arena and a confidence in 0..1, or NoBoardFound."""
     grey_full, grey, k = greys(image)
     best: tuple[float, Arena] | None = None
-    stage("rings-circles", lambda: marked(grey, boxes=[(x - r, y - r, 2 * r, 2 * r) for x, y, r in _candidates(grey)]))
-    for circle in _candidates(grey):
+    candidates = _candidates(grey)
+    stage("rings-circles", lambda: marked(grey, boxes=[(x - r, y - r, 2 * r, 2 * r) for x, y, r in candidates]))
+    for circle in candidates:
         found = arena_at(grey_full, grey, k, circle)
         if found is None:
             continue
