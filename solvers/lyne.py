@@ -692,7 +692,8 @@ class _Search:
                     continue
                 changed = _changed(dom, child)
                 score *= len(changed)
-                learned += [(f, child[f], e, bit) for f in changed]
+                # not e itself: "e lost v, so e loses v" could never strike anything
+                learned += [(f, child[f], e, bit) for f in changed if f != e]
                 for f in changed:
                     x = child[f]
                     if not x & (x - 1):
