@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from puzzlepilot.scenes.onestroke import BACKGROUND, draw_band, render_phone, tight, video_frame
 from puzzlepilot.scenes.paint import mix, rounded_rect
 from solvers.onestroke import Board, generate, solve, validate
+from tests.helpers import left
 from vision.common import NoBoardFound
 from vision.onestroke import parse
 
@@ -29,11 +30,6 @@ needs_real = pytest.mark.skipif(not REAL.is_file(), reason="real screenshots not
 
 def text(found) -> str:
     return found.board.to_text().replace("\n", "/")
-
-
-def left(board: Board, path: list[tuple[int, int]]) -> Board:
-    """The board after drawing ``path`` from the start: its cells gone, the head the start."""
-    return Board(board.rows, board.cols, board.cells - set(path[:-1]), path[-1])
 
 
 def answer(board: Board) -> list[tuple[int, int]]:
