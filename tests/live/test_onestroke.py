@@ -19,13 +19,12 @@ from solvers.onestroke import Board, solve, validate
 from tests.display import (PRACTICE_TITLE, Lines, practice_board, puzzlepilot, run_puzzlepilot, wait_until,
                            xdotool)
 from tests.helpers import left
-from tests.live.fakes import FakeHints, FakeSource
+from tests.live.fakes import VIEW, FakeHints, FakeSource
 from vision.capture import Source
 from vision.common import NoBoardFound
 from vision.onestroke import parse
 
 GAME = get("onestroke")
-VIEW = (405, 720)
 LEVEL = Board.from_text("S###/####/####")
 
 
