@@ -19,6 +19,11 @@ def run_cli(argv: Sequence[object], stdin: str = "") -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+def text(found) -> str:
+    """The board a parse found, as one line (rows joined by ``/``)."""
+    return found.board.to_text().replace("\n", "/")
+
+
 def left(board: Board, path: list[tuple[int, int]]) -> Board:
     """The one-stroke board after drawing ``path`` from the start: its cells gone, the head
     the start."""
