@@ -84,12 +84,12 @@ def wait_until(condition: Callable[[], T], what: str, timeout: float = 5.0, ever
     return value
 
 
-
 def placed(title: str) -> tuple[Rect, int]:
     """Where the window ``title``'s client area really is (a window manager shifts it) and
     its id, once it is mapped."""
     return wait_until(lambda: next(((rect, wid) for t, rect, wid in find_windows(title) if t == title), None),
                       f"a window {title!r}")
+
 
 class Lines:
     """A subprocess's output lines (without their newlines), read by a thread as they come,
@@ -306,8 +306,6 @@ def close_while_running(game: TkWindow, proc: subprocess.Popen, ready: Callable[
 
 
 def wait_for_window(title: str, timeout: float = 5.0) -> None:
-    from vision.capture import find_windows
-
     wait_until(lambda: find_windows(title), f"a window {title!r}", timeout, every=0.05)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from vision.profile import Profile, ProfileError
 from puzzlepilot.cli import main
+from solvers.onestroke import Board
 
 
 def run_cli(argv: Sequence[object], stdin: str = "") -> tuple[int, str, str]:
@@ -16,6 +17,17 @@ def run_cli(argv: Sequence[object], stdin: str = "") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     status = main([str(a) for a in argv], stdin=io.StringIO(stdin), stdout=out, stderr=err)
     return status, out.getvalue(), err.getvalue()
+
+
+def text(found) -> str:
+    """The board a parse found, as one line (rows joined by ``/``)."""
+    return found.board.to_text().replace("\n", "/")
+
+
+def left(board: Board, path: list[tuple[int, int]]) -> Board:
+    """The one-stroke board after drawing ``path`` from the start: its cells gone, the head
+    the start."""
+    return Board(board.rows, board.cols, board.cells - set(path[:-1]), path[-1])
 
 
 MISSING = object()   # a field left out of profile.json

@@ -18,23 +18,18 @@ from puzzlepilot.scenes.onestroke import render_phone
 from solvers.onestroke import Board, solve, validate
 from tests.display import (PRACTICE_TITLE, Lines, practice_board, puzzlepilot, run_puzzlepilot, wait_until,
                            xdotool)
-from tests.live.fakes import FakeHints, FakeSource
+from tests.helpers import left
+from tests.live.fakes import VIEW, FakeHints, FakeSource
 from vision.capture import Source
 from vision.common import NoBoardFound
 from vision.onestroke import parse
 
 GAME = get("onestroke")
-VIEW = (405, 720)
 LEVEL = Board.from_text("S###/####/####")
 
 
 def frame(board: Board, visited: list[tuple[int, int]] = ()) -> np.ndarray:
     return render_phone(board, width=VIEW[0], height=VIEW[1], visited=list(visited), seed=3)[0]
-
-
-def left(board: Board, path: list[tuple[int, int]]) -> Board:
-    """The board after drawing ``path`` (from the start): the cells not on it, the head the start."""
-    return Board(board.rows, board.cols, board.cells - set(path[:-1]), path[-1])
 
 
 def loop_on(board: Board) -> tuple[LiveLoop, FakeSource, FakeHints, list[str]]:

@@ -1,6 +1,7 @@
 """``desktop``: a test of windows and input run three times, on the session's bare Xvfb,
 under a window manager (openbox) and under openbox with the picom compositor, whose title
-bars and compositing move and change what is seen (``tests.display.desktop``)."""
+bars and compositing move and change what is seen (``tests.display.desktop``); ``pointer``:
+pyautogui on that display."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -17,3 +18,16 @@ def desktop(request: pytest.FixtureRequest, display: str) -> Iterator[str]:
     the test."""
     with desktop_running(request.param) as kind:
         yield kind
+
+
+@pytest.fixture
+def pointer(display: str):
+    """pyautogui, imported only now that DISPLAY is the test's Xvfb; pointer parked at
+    (900, 600), clear of the tests' windows."""
+    import pyautogui
+    from pyautogui import _pyautogui_x11
+
+    # Imported earlier on a developer's desktop, it would move the real mouse: refuse.
+    assert _pyautogui_x11._display.get_display_name() == display, "pyautogui bound another display"
+    pyautogui.moveTo(900, 600)
+    return pyautogui

@@ -21,18 +21,6 @@ def game(tk_window):
     return tk_window("Driver game", GAME)
 
 
-@pytest.fixture
-def pointer(display: str):
-    """pyautogui, imported only now that DISPLAY is the test's Xvfb; pointer parked mid-screen."""
-    import pyautogui
-    from pyautogui import _pyautogui_x11
-
-    # Imported earlier on a developer's desktop, it would move the real mouse: refuse.
-    assert _pyautogui_x11._display.get_display_name() == display, "pyautogui bound another display"
-    pyautogui.moveTo(900, 600)
-    return pyautogui
-
-
 def test_points_outside_the_window_are_refused_and_nothing_is_sent(game, pointer) -> None:
     log: list[str] = []
     driver = Driver(lambda: GAME, log=log.append)

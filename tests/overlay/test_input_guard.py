@@ -14,14 +14,6 @@ from tests.display import button_pressed, close_while_running, mouse_events, pla
 from vision.capture import CaptureError, Rect, window_source
 
 
-@pytest.fixture
-def pointer(display: str):
-    import pyautogui
-
-    pyautogui.moveTo(1000, 700)
-    return pyautogui
-
-
 def test_several_windows_matching_the_title_are_listed_and_refused(desktop, tk_window, pointer) -> None:
     tk_window("Ring Game", Rect(60, 60, 300, 200))
     tk_window("Viewer - Ring Game screenshot.png", Rect(420, 60, 500, 400), "#808080")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
+from tests.helpers import text
 from vision.profile import Profile
 from puzzlepilot.scenes.klotski import APP_STYLES, LOOKS, STYLES, render, scrambled
 from puzzlepilot.scenes.paint import render_desktop
@@ -21,10 +22,6 @@ REAL = ROOT / ".." / "shared" / "real"
 OTHERS = sorted(p for p in (ROOT / "fixtures").glob("*/*.*")
                 if p.suffix in (".png", ".jpg") and p.parent.name != "klotski")
 REAL_SHOTS = sorted(p for p in REAL.glob("*/*.png") if p.parent.name != "klotski") if REAL.is_dir() else []
-
-
-def text(found) -> str:
-    return found.board.to_text().replace("\n", "/")
 
 
 @settings(max_examples=15, deadline=None)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from puzzlepilot.scenes.lyne import (PALETTES, board_box, busy_desktop, gif_frame, half_drawn, jpeg, on_desktop,
                                      render, small_crop)
 from solvers.lyne import Board, generate
+from tests.helpers import text
 from vision.common import NoBoardFound
 from vision.lyne import classify, parse, segment
 
@@ -24,10 +25,6 @@ needs_real = pytest.mark.skipif(not LYNE.is_dir(), reason="real screenshots not 
 
 REAL_LEVELS = {"lyner_a03.png": "T.T/ttt", "lyner_a17.png": "TD/2d/TD", "lyner_b25.png": "TSD/2S2/tsd/D2T"}
 ORIGINAL_BG = np.array([154, 189, 121], np.int16)   # BGR of the default palette's background
-
-
-def text(found) -> str:
-    return found.board.to_text().replace("\n", "/")
 
 
 # ---------------------------------------------------------------------------- real captures

@@ -15,6 +15,7 @@ from puzzlepilot.scenes.onestroke import BACKGROUND, CELL_GREY, draw_cat, remove
 
 from puzzlepilot.scenes.paint import noise_photo, render_desktop, rounded_rect, shapes_scene
 from solvers.onestroke import Board, generate, solve
+from tests.helpers import text
 from vision.common import NoBoardFound
 from vision.onestroke import parse
 
@@ -23,10 +24,6 @@ LEVEL_643 = REAL / "onestroke" / "level643.png"
 LEVEL_643_BOARD = ".##.S##/#######/##.####/.######/#.#####/#####.#/#######"
 
 needs_real = pytest.mark.skipif(not LEVEL_643.is_file(), reason="real screenshots not present")
-
-
-def text(found) -> str:
-    return found.board.to_text().replace("\n", "/")
 
 
 def reencode(image: np.ndarray, quality: int) -> np.ndarray:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from puzzlepilot.scenes.onestroke import BACKGROUND, draw_band, render_phone, tight, video_frame
 from puzzlepilot.scenes.paint import mix, rounded_rect
 from solvers.onestroke import Board, generate, solve, validate
+from tests.helpers import left, text
 from vision.common import NoBoardFound
 from vision.onestroke import parse
 
@@ -25,15 +26,6 @@ LEVEL_643 = Board.from_text(".##.S##/#######/##.####/.######/#.#####/#####.#/###
 PITCH, CELL_00 = 129.8, (280.5 - 129.8, 570.5)     # the real capture's pitch and cell (0, 0) centre
 
 needs_real = pytest.mark.skipif(not REAL.is_file(), reason="real screenshots not present")
-
-
-def text(found) -> str:
-    return found.board.to_text().replace("\n", "/")
-
-
-def left(board: Board, path: list[tuple[int, int]]) -> Board:
-    """The board after drawing ``path`` from the start: its cells gone, the head the start."""
-    return Board(board.rows, board.cols, board.cells - set(path[:-1]), path[-1])
 
 
 def answer(board: Board) -> list[tuple[int, int]]:

@@ -16,6 +16,7 @@ from calibration.profile import load
 from puzzlepilot.scenes.paint import noise_photo, render_desktop
 from puzzlepilot.scenes.valves import GRAPH, POINTS, SIZE, profile_data, render_panel, render_sewer
 from solvers.valves import Board
+from tests.helpers import text
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
 from vision.valves import PAINTED, SHIPPED, _grey, _sweep, glimpse, parse, scene
@@ -25,10 +26,6 @@ REAL = ROOT / ".." / "shared" / "real"
 OTHER_GAMES = sorted(p for p in (ROOT / "fixtures").glob("*/*.*")
                      if p.suffix in (".png", ".jpg") and p.parent.name != "valves")
 VALVES = Board.from_text(GRAPH).valves
-
-
-def text(found) -> str:
-    return found.board.to_text().replace("\n", "/")
 
 
 def placed(image: np.ndarray, width: int, height: int, x: int, y: int, seed: int) -> np.ndarray:
