@@ -17,11 +17,12 @@ from vision.common import NoBoardFound
 from vision.lyne import WORK, parse
 
 REAL = {"A03": "T.T/ttt", "A17": "TD/2d/TD", "B25": "TSD/2S2/tsd/D2T"}
-# The slowest 7x7 levels met while tuning the search (issue 18), out of ~1,000 generated
-# ones: the 14-hub level the issue names, and the worst of each search kind tried; then
-# the five slowest after the hub-hole rule, out of ~1,100 denser ones (walks 2-4 times as
-# long, revisits 4-16 times as likely); the last: 1.1 million nodes before issue 18's
-# probe implications and conflict counts.
+# The slowest 7x7 levels met while tuning the hand-made search that MiniSat replaced
+# (issue 18), out of ~1,000 generated ones: the 14-hub level the issue names, and the worst
+# of each search kind tried; then the five slowest after the hub-hole rule, out of ~1,100
+# denser ones (walks 2-4 times as long, revisits 4-16 times as likely); then one at 1.1
+# million nodes before probe implications and conflict counts; the last three: its
+# slowest of 1,600 and 1,500 fresh dense ones (0.42 s, 1.1 s and 0.11 s).
 HARDEST = (
     "ss.Tt../DS223s./.2222sS/.T3s2d./...23dD/...222./..tt...",
     "...TtSs/Tt..332/t2.d332/t32323s/23D23s2/222s23D/S2...sd",
@@ -39,6 +40,9 @@ HARDEST = (
     ".D...Ss/.s2222s/223.3S2/d232232/D424232/223s332/T22sT2s",
     ".s2sdd./sS2s2d./s.2322./sdD2232/2223322/223SttT/D22t.tT",
     "..SsS2t/ssD2422/T224s2./t3422D./22324d./.224td./..2tT..",
+    "..2t22t/t2233T2/22.222t/223s3t./222223./23SD32T/Ss.Dd2d",
+    "SsD222t/s.s2322/t.2322./t2D232d/2T2T22./2322.d./S22d...",
+    "sSs2s.t/S33232t/s3s22../s22232./t33222./223T22D/T22t22D",
 )
 PLAIN_STEPS = 200_000
 
@@ -94,14 +98,14 @@ def hard_levels(count: int, dense: bool = False) -> list[Board]:
 
 def _hard(bench: Bench) -> None:
     """The edge solver alone on hub-dense levels (the plain search does not finish them),
-    generated and the hardest found: time, nodes, how many needed probing, how many took
+    generated and the hardest found: time, search nodes, rounds of cuts, how many took
     over 100 ms, and the worst of those up to 7×7 (the target: every such board within
     100 ms)."""
     count = 10 if bench.quick else 60
     rows = []
     for name, levels in (("9-15 hubs", hard_levels(count)), ("dense, 14-26+ hubs", hard_levels(count, True)),
                          (f"hardest 7x7 found ({len(HARDEST)})", [Board.from_text(t) for t in HARDEST])):
-        times, small, nodes, probed = [], [], [], 0
+        times, small, nodes, rounds = [], [], [], []
         for board in levels:
             seconds, result = bench.timed(lambda: solve(board))
             assert result.solved, board.to_text()
@@ -109,13 +113,13 @@ def _hard(bench: Bench) -> None:
             if board.rows <= 7 and board.cols <= 7:
                 small.append(seconds)
             nodes.append(result.stats["nodes"])
-            probed += result.stats["probed"]
+            rounds.append(result.stats["rounds"])
         med, worst = summary(times)
         rows.append([name, med, worst, ms(max(small)), ms(sum(times)), sum(t > 0.1 for t in times),
-                     max(nodes), probed])
+                     max(nodes), max(rounds)])
     bench.table("lyne_hard", f"LYNE hub-dense 7x7 and 8x8 levels ({count} generated of each kind, ms)",
                 ["levels", "median", "worst", "worst up to 7x7", "total", "over 100 ms",
-                 "search nodes (max)", "probed"], rows)
+                 "search nodes (max)", "rounds of cuts (max)"], rows)
 
 
 def _compare(bench: Bench, key: str, title: str, boards: list[Board]) -> None:
