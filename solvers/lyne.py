@@ -40,6 +40,9 @@ STEPS: tuple[Pos, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), 
 # end of the SAT search). A million dead ends take some minutes; the solver's memory stays
 # a few MB (MiniSat drops learnt clauses as it goes), so the cap bounds time.
 MAX_NODES = 2_000_000
+# Boards with more nodes than this are not searched: the clauses of 4,000 hubs take some
+# 160 MB and half a second to write (a real level has under 60 nodes).
+MAX_PLACES = 4_000
 # Dead ends searched between two progress lines (and two checks of the cap): about a second.
 CHUNK = 20_000
 
@@ -423,6 +426,10 @@ def solve(board: Board, max_nodes: int | None = None,
     about once a second after the first."""
     from pysat.solvers import Minisat22   # imported here: reading a board does not need it
 
+    places = sum(len(row) - row.count(".") for row in board.grid)
+    if places > MAX_PLACES:
+        return SolveResult(False, reason=f"gave up before searching: the board has {places:,} nodes, more than "
+                                         f"the {MAX_PLACES:,} the solver takes", stats={"nodes": 0, "capped": True})
     net = _Net.build(board)
     why = net.impossible(board.shapes)
     if why:

@@ -201,6 +201,13 @@ def test_search_gives_up_at_its_node_cap_and_says_so():
     assert solve(board, max_nodes=needed).solved
 
 
+def test_a_board_too_big_for_the_solver_is_given_up_at_once_saying_so():
+    rows = ["T" + "." * 68 + "T"] + ["2" * 70] * 60 + ["t" * 70]
+    result = solve(Board.from_text("\n".join(rows)))
+    assert not result.solved and result.stats["capped"]
+    assert result.reason == "gave up before searching: the board has 4,272 nodes, more than the 4,000 the solver takes"
+
+
 def test_a_long_search_reports_its_nodes_and_keeps_its_answer(monkeypatch):
     """Progress lines come between chunks of the search (here one dead end each, and no
     first quiet second), and the answer stays right."""
