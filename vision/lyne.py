@@ -783,14 +783,15 @@ def _doubt(best: float, reach: float, filled: bool, other: np.ndarray, place: tu
     2-hole hub read as 3, a 3 as 4), and a filled hole blurred into the hub falls just
     short of one. "undecided" when the share or the run across (``best``, ``reach`` as
     shares of the width) is near its bound while the other passes (0.85 and 0.0825:
-    filled holes were seen at 0.776 and 0.788, lines at 0.0817, and 0.095 once filled),
-    or when the run across reaches past 0.17: a filled hole's own half width is 0.115
+    filled holes were seen at 0.776 and 0.788, lines at 0.0817, and 0.095 once filled;
+    a share of 0.85 with a run from 0.0675: a filled hole under a line along the axis in a
+    240 px crop reached 0.070, and lines alone reach as far), or when the run across reaches past 0.17: a filled hole's own half width is 0.115
     (0.152 seen blurred), and lines beside it widened a line's run to 0.179 (2 read as 3);
     "axis" when ``filled`` holds and a line runs along the axis (the non-hub run from the
     place outward reaches past 0.45 of the width from the centre; a filled hole's own
     ends at 0.274, 0.38 at most as blurred), to be compared with the side holes."""
     if not filled:
-        return "undecided" if best >= 0.7 and reach >= 0.0825 or best >= 0.85 and reach >= 0.065 else None
+        return "undecided" if best >= 0.7 and reach >= 0.0825 or best >= 0.85 and reach >= 0.0675 else None
     if reach < 0.095 or reach > 0.17:
         return "undecided"
     return "axis" if _along_axis(other, place, cy, dy, width) else None
