@@ -692,9 +692,9 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     kernel /= kernel.sum()
     other = 1 - _near(roi, np.array(hub), BACK_TOL)
     empty = _near(roi, background, BACK_TOL)
-    found, contrast, along_axis, filled_sides = {}, {}, [], []
+    found, contrast, along_axis, cream_places, filled_sides = {}, {}, [], [], []
     for name, (dx, dy) in HOLE_AT.items():
-        px, py = round(cx + dx * width), round(cy + dy * width)
+        px, py = nominal_x, nominal_y = round(cx + dx * width), round(cy + dy * width)
         if not (r + 1 <= py < roi.shape[0] - r - 1 and r + 1 <= px < roi.shape[1] - r - 1):
             found[name] = False
             continue
@@ -722,8 +722,19 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
             # background's colour (paddlepop), as far as the hub's outline
             raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
         doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
+        if dy and doubt is None and _along_axis(other, (px, py), cy, dy, width) and (
+                found[name] and reach < 0.0825 * width or not found[name] and _open_beside(empty, (nominal_x, nominal_y), width)):
+            # a double line along the axis covers the place's middle: an open hole under
+            # it shows the background only beside the line (read as no hole: 4 read as 3),
+            # and a line blended with the hub can show some background without one (2 read as 3)
+            doubt = "undecided"
         if doubt == "axis":
-            along_axis.append(name)
+            # a hole's run across narrows away from its place (to a line's width 0.09 of the
+            # hub farther out); a line's stays as it is
+            out = py + (1 if dy > 0 else -1) * round(0.09 * width)
+            along_axis.append((name, _reach(other[max(0, out - 1):out + 2, :].any(axis=0), px) / reach))
+        elif dy and doubt is None and found[name] and open_hole < 0.3:
+            cream_places.append(name)
         elif doubt:
             raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
         if open_hole < 0.3 and not dy:
@@ -731,13 +742,37 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     # a line along the axis with the diagonals beside it passes for a filled hole when
     # blurred, but its middle stands out from the hub less than a filled hole's does:
     # compare with the filled side holes of the same hub (same size, same blur; lines
-    # were seen at 0.19-0.36 of their contrast, filled holes at 0.71 and more)
-    for name in along_axis:
-        if not filled_sides or contrast[name] < 0.55 * min(filled_sides):
+    # were seen at 0.19-0.36 of their contrast, filled holes at 0.71 and more, blurred
+    # ones down to 0.52); a single line into the centre of a 240 px crop stood out 0.64 as
+    # much, and its run across kept 0.6 of its width 0.09 of the hub farther out, where a
+    # filled hole's narrows (of 56 filled holes seen, 2 were as weak and kept as much)
+    for name, narrowing in along_axis:
+        weak = 0.7 if narrowing >= 0.55 else 0.55
+        if not filled_sides or contrast[name] < weak * min(filled_sides):
+            raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
+    # so must every cream place above or below read as a filled hole: where a path turns
+    # through the centre, the blurred corner of two lines fills the place like a hole (3 read as 4)
+    for name in cream_places:
+        if filled_sides and contrast[name] < 0.45 * min(filled_sides):
             raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]
+
+
+def _open_beside(empty: np.ndarray, place: tuple[int, int], width: float) -> bool:
+    """Whether the background shows to both sides of a line along the axis inside a hole's
+    diamond (0.115 of the width to its tips) at a place: beyond a line's half width (0.05),
+    a quarter or more of each side is background, as where an open hole lies under the line."""
+    px, py = place
+    r = int(np.ceil(0.115 * width))
+    if not (r <= py < empty.shape[0] - r and r <= px < empty.shape[1] - r):
+        return False
+    ky, kx = np.mgrid[-r:r + 1, -r:r + 1]
+    diamond = np.abs(kx) + np.abs(ky) <= 0.115 * width
+    part = empty[py - r:py + r + 1, px - r:px + r + 1] > 0
+    sides = [diamond & (kx < -0.05 * width), diamond & (kx > 0.05 * width)]
+    return all(side.any() and part[side].mean() >= 0.25 for side in sides)
 
 
 def _doubt(best: float, reach: float, filled: bool, other: np.ndarray, place: tuple[int, int], cy: float,
@@ -748,14 +783,15 @@ def _doubt(best: float, reach: float, filled: bool, other: np.ndarray, place: tu
     2-hole hub read as 3, a 3 as 4), and a filled hole blurred into the hub falls just
     short of one. "undecided" when the share or the run across (``best``, ``reach`` as
     shares of the width) is near its bound while the other passes (0.85 and 0.0825:
-    filled holes were seen at 0.776 and 0.788, lines at 0.0817, and 0.095 once filled),
-    or when the run across reaches past 0.17: a filled hole's own half width is 0.115
+    filled holes were seen at 0.776 and 0.788, lines at 0.0817, and 0.095 once filled;
+    a share of 0.85 with a run from 0.0675: a filled hole under a line along the axis in a
+    240 px crop reached 0.070, and lines alone reach as far), or when the run across reaches past 0.17: a filled hole's own half width is 0.115
     (0.152 seen blurred), and lines beside it widened a line's run to 0.179 (2 read as 3);
     "axis" when ``filled`` holds and a line runs along the axis (the non-hub run from the
     place outward reaches past 0.45 of the width from the centre; a filled hole's own
     ends at 0.274, 0.38 at most as blurred), to be compared with the side holes."""
     if not filled:
-        return "undecided" if best >= 0.7 and reach >= 0.0825 or best >= 0.85 and reach >= 0.07 else None
+        return "undecided" if best >= 0.7 and reach >= 0.0825 or best >= 0.85 and reach >= 0.0675 else None
     if reach < 0.095 or reach > 0.17:
         return "undecided"
     return "axis" if _along_axis(other, place, cy, dy, width) else None
