@@ -16,7 +16,7 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    side is an edge (but for a few next to empty cells: an open exit), every side is
    clearly an edge or clearly not one, the pieces are rectangles with an edge all round
    and no edge inside, and the grid's lines do not run on past its edges (part of a
-   board);
+   board; where the picture's edge cuts the next cell, over the part of it shown);
    With a profile's learned look of the sides (``SideLook``: the mean colour across a side
    between two pieces, beside the floor, along the frame) the sides the edge measure leaves
    unclear are decided by how much they look like those (``_by_look``), and every grid
@@ -404,9 +404,8 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
     if beyond:      # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
-        past = np.array([-1, g.rows]), np.array([-1, g.cols])
-        far_v = sides(e, True, xs, g.oy + (past[0] + .2) * g.py, g.oy + (past[0] + .8) * g.py, NEAR * reach)
-        far_h = sides(e, False, ys, g.ox + (past[1] + .2) * g.px, g.ox + (past[1] + .8) * g.px, NEAR * reach)
+        far_v = sides(e, True, xs, *_past(g.oy, g.py, g.rows, h, reach), NEAR * reach)
+        far_h = sides(e, False, ys, *_past(g.ox, g.px, g.cols, w, reach), NEAR * reach)
         _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
@@ -676,6 +675,21 @@ def check_settled(image: np.ndarray, reading: Reading) -> None:
                          (x0 + dx, y0 + 2, x1 - dx, y0 + dy), (x0 + dx, y1 - dy, x1 - dx, y1 - 2))
                 if any(share(*band) > 0.7 for band in bands):
                     raise NoBoardFound("a piece shows the floor along its side: caught mid-slide?")
+
+
+def _past(origin: float, pitch: float, count: int, size: int, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) of the segments along a grid's lines one cell past its two ends, 0.2
+    to 0.8 of the cell; where the picture's edge cuts one, the part the picture shows from
+    a reach past the outer line (a crop through a row of pieces leaves a strip of them
+    whose sides run on the grid's lines: a 0.14-pitch strip of Sword Standing's last row
+    read as a four-row board)."""
+    starts = origin + np.array([-0.8, count + 0.2]) * pitch
+    ends = origin + np.array([-0.2, count + 0.8]) * pitch
+    if starts[0] < 0:
+        starts[0], ends[0] = 0.0, origin - reach
+    if ends[1] > size:
+        starts[1], ends[1] = origin + count * pitch + reach, float(size)
+    return starts, ends
 
 
 def _check_beyond(runs: list[np.ndarray]) -> None:
