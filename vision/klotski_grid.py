@@ -344,6 +344,10 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     if min(g.rows, g.cols) < 3 or g.rows * g.cols > MAX_CELLS or min(g.ox, g.oy) < -reach or g.ox + g.cols * g.px > w + reach \
             or g.oy + g.rows * g.py > h + reach:
         raise NoBoardFound("the grid leaves the picture (or has fewer than 3 rows or columns)")
+    if min(g.ox, g.oy) < reach or g.ox + g.cols * g.px > w - reach or g.oy + g.rows * g.py > h - reach:
+        # less than a reach of picture past the outline: whether the board goes on is unseen
+        # (a crop along a row's side, a strip of its pieces a pixel or two thin, left)
+        raise NoBoardFound("the board runs to the picture's edge (cut off there?)")
 
     # the outline first (most candidate grids have none: they end here, cheaply): an edge
     # along every outer side, but for a few (an empty cell at the exit, where the frame is

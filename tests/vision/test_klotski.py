@@ -249,3 +249,19 @@ def test_the_real_apps_looks_read_by_edges_right_or_refused_never_wrong(style):
         counts["right" if got == truth.board else "wrong"] += 1
     assert counts["wrong"] == 0, counts
     assert counts["right"] >= (9 if style == "portrait" else 4), counts
+
+
+# 将拥曹营 (its last row holds pieces only) cropped along the last row's top side: the
+# picture's edge `depth` of a cell into that row, a pixel or two of its pieces left, or
+# none. The old vision read the four rows above as the board (the board colour ran to the
+# picture's edge, or, read by edges, the grid's outline lay within a reach of it).
+CUT_ALONG_A_ROW = [("wooden", 50, 0.9), ("wooden", 80, 0.97), ("flat", 62, 0.9), ("flat", 80, 0.94),
+                   ("named", 80, 0.97)]
+
+
+@pytest.mark.parametrize("style, cell, depth", CUT_ALONG_A_ROW)
+def test_a_crop_along_a_rows_side_is_refused(style, cell, depth):
+    img, truth = render(layout("将拥曹营"), style=style, cell=cell)
+    bottom = truth.cells[-1][1] + cell / 2
+    with pytest.raises(NoBoardFound, match="picture's (bottom )?edge"):
+        parse(img[:round(bottom - depth * cell)])
