@@ -331,11 +331,10 @@ def _box(g: GridGuess, r: int, c: int, margin: float) -> tuple[int, int, int, in
             round(g.ox + (c + 1 - margin) * g.px), round(g.oy + (r + 1 - margin) * g.py))
 
 
-def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond: bool = True,
+def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
               look: SideLook | None = None) -> Reading:
     """The pieces on one grid, or NoBoardFound saying why the grid does not read.
-    ``floor`` (BGR), when known (a profile), is the empty cells' colour; ``beyond``: refuse
-    a grid whose lines run on past it (not when a profile pins the grid's shape); ``look``
+    ``floor`` (BGR), when known (a profile), is the empty cells' colour; ``look``
     (a profile's): the sides' learned look decides the sides the edge measure leaves
     unclear (``_by_look``)."""
     image = e.image
@@ -374,8 +373,9 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
-    if beyond:      # (again within NEAR reaches once the grid reads, below; this first look is cheap)
-        _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
+    # a grid whose lines run on past it is part of a board (again within NEAR reaches once
+    # the grid reads, below; this first look is cheap)
+    _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
@@ -407,10 +407,10 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     sizes = _pieces(vs, hs, empty)
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
-    if beyond:      # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
-        far_v = sides(e, True, xs, *_past(g.oy, g.py, g.rows, h, reach), NEAR * reach)
-        far_h = sides(e, False, ys, *_past(g.ox, g.px, g.cols, w, reach), NEAR * reach)
-        _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
+    # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
+    far_v = sides(e, True, xs, *_past(g.oy, g.py, g.rows, h, reach), NEAR * reach)
+    far_h = sides(e, False, ys, *_past(g.ox, g.px, g.cols, w, reach), NEAR * reach)
+    _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
@@ -773,8 +773,9 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     sides between pieces are a pixel or two wide and the edge measure and the learned look
     disagree on them; enlarged, they read as calibrated — 巧过五关 calibrated at 0.5–0.85×
     read 33 → 60 of 96 positions, none wrong; bilinear read 21) — and ``shape``
-    (rows, cols): only grids of that shape, which need not stop where their lines do (the
-    board is known not to be larger); a picture shrunk to be read, and refused, is then read
+    (rows, cols): only grids of that shape, which must stop where their lines do as any
+    (a larger board of the same look, 6×4 read with a 5×4 profile, read as five of its
+    rows); a picture shrunk to be read, and refused, is then read
     again a little smaller (``RETRY``): where a side falls between two pixels decides
     whether it reads as one straight edge, and the next size places it otherwise; one
     enlarged and refused is read again as it is (the enlarging blurs a few outlines). (Not
@@ -828,7 +829,7 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
         # a pinned shape leaves few grids: each is tried fitted to its lines too
         for guess in (g,) if shape is None else (g, fitted(e, g)):
             try:
-                reading = read_grid(e, guess, floor_bgr, beyond=shape is None, look=look)
+                reading = read_grid(e, guess, floor_bgr, look=look)
             except NoBoardFound as exc:
                 why[str(exc)] = why.get(str(exc), 0) + 1
                 continue
