@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzlepilot.scenes.onestroke import (BACKGROUND, CELL_GREY, Truth, crop_board, cut_board, draw_cat, remove_cat,
-                                         render_phone, tight, video_frame)
+                                         render_phone, tight)
 
 from puzzlepilot.scenes.paint import noise_photo, render_desktop, rounded_rect, shapes_scene
 from solvers.onestroke import Board, generate, solve
