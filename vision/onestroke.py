@@ -672,6 +672,10 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
               if n in visited and _linked(image, lat, p, n, origin, colours.background)}
     links = {p: [n for n in adjacent(p) if (p, n) in linked or (n, p) in linked] for p in visited}
     if len(visited) == 1:
+        # the first step: the band joins the start to the cat across their gap (a place
+        # the cat's tail pokes into, in a small blurred frame, is not joined by one)
+        if not _linked(image, lat, min(visited), head, origin, colours.background):
+            raise NoBoardFound("one visited cell, not joined to the cat by the drawn band")
         return list(visited)
     ends = [p for p, ns in links.items() if len(ns) == 1]
     if any(len(ns) not in (1, 2) for ns in links.values()) or len(ends) != 2:
