@@ -703,9 +703,13 @@ def _check_beyond(runs: list[np.ndarray]) -> None:
     (``read_grid`` looks again within NEAR reaches once a grid reads: a picture turned
     1–2° moves the sides a cell further on a few px off the grid's lines, and a 1.4°
     turned 巧过五关 frame read four of its five rows.)
-    (An exit box below the board continues only inner lines.)"""
+    Or both outer ones and an inner one as far as a side between two pieces may be
+    (JOIN): a blurred row of pieces past the grid (0.83 for the side between two of them,
+    a 6×4 board read as five rows). (An exit box below the board continues only inner
+    lines.)"""
     for strengths in runs:
-        if max(strengths[0], strengths[-1]) >= 0.5 and max(strengths[1:-1]) >= SPLIT:
+        inner, outer = max(strengths[1:-1]), (strengths[0], strengths[-1])
+        if (max(outer) >= 0.5 and inner >= SPLIT) or min(*outer, inner) >= JOIN:
             raise NoBoardFound("the grid's lines run on past its side: part of a board")
 
 

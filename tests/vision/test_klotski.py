@@ -265,3 +265,19 @@ def test_a_crop_along_a_rows_side_is_refused(style, cell, depth):
     bottom = truth.cells[-1][1] + cell / 2
     with pytest.raises(NoBoardFound, match="picture's (bottom )?edge"):
         parse(img[:round(bottom - depth * cell)])
+
+
+def test_a_blurred_row_of_tiles_past_the_grid_is_not_left_out():
+    """A 6×4 board in the tiles look (131 px cells), blurred (σ 1.1) and saved as JPEG 87:
+    the side between the last row's two pieces reads 0.83 as an edge, under SPLIT, so the
+    five rows above read as the board. Both outer sides and an inner one at JOIN or more
+    past the grid are a row of pieces too."""
+    board = Board.make(6, 4, Board.from_text("ACCB\nACCB\nDEE.\nDGGH\n.JJH\nKKLL").pieces, "C", (4, 1))
+    img, truth = render(board, style="tiles", cell=131.1888471916202)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0960185777316123)
+    img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 87])[1], cv2.IMREAD_COLOR)
+    try:
+        got = text(parse(img))
+    except NoBoardFound:
+        return
+    assert got == truth.board
