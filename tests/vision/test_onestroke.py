@@ -75,15 +75,10 @@ def test_the_real_level_cropped_with_its_gap_showing_still_reads(real, margin, s
     assert text(parse(image)) == LEVEL_643_BOARD
 
 
-# Renders cut by a crop (as a harsh sweep made them) that the old vision read as smaller
-# boards: rows, cols, board seed, cat, share of the path drawn, cut side and depth
-# (pitches, cut_board), JPEG quality.
-CUT_BEFORE = [(7, 8, 1, "pink", 0.4, "bottom", 0.28, 70), (8, 7, 61, (60, 170, 200), 0.0, "right", 0.48, None),
-              (10, 9, 95, "orange", 0.0, "bottom", 0.34, 60), (11, 12, 52, "purple", 0.0, "left", 0.7, 50)]
-
-
-@pytest.mark.parametrize("rows, cols, seed, cat, share, side, depth, quality", CUT_BEFORE)
-def test_renders_cut_by_a_crop_are_refused(rows, cols, seed, cat, share, side, depth, quality):
+def cut_render(rows: int, cols: int, seed: int, cat, share: float, side: str, depth: float,
+               quality: int | None) -> None:
+    """A render cut by a crop (``cut_board``) reads as the whole board (it cannot: it is cut)
+    or is refused; a smaller board fails."""
     board = tight(generate(rows, cols, seed, fill=0.75))
     path = [tuple(p) for p in solve(board).solution][: round(len(board.cells) * share)]
     image, truth = render_phone(board, width=720, height=1280, cat=cat, visited=path, seed=seed)
@@ -95,6 +90,28 @@ def test_renders_cut_by_a_crop_are_refused(rows, cols, seed, cat, share, side, d
     except NoBoardFound:
         return
     assert got == truth.board, "a board cut by the crop read as a smaller one"
+
+
+# Renders cut by a crop (as a harsh sweep made them) that the old vision read as smaller
+# boards: rows, cols, board seed, cat, share of the path drawn, cut side and depth
+# (pitches, cut_board), JPEG quality.
+CUT_BEFORE = [(7, 8, 1, "pink", 0.4, "bottom", 0.28, 70), (8, 7, 61, (60, 170, 200), 0.0, "right", 0.48, None),
+              (10, 9, 95, "orange", 0.0, "bottom", 0.34, 60), (11, 12, 52, "purple", 0.0, "left", 0.7, 50)]
+
+
+@pytest.mark.parametrize("rows, cols, seed, cat, share, side, depth, quality", CUT_BEFORE)
+def test_renders_cut_by_a_crop_are_refused(rows, cols, seed, cat, share, side, depth, quality):
+    cut_render(rows, cols, seed, cat, share, side, depth, quality)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(3, 12), cols=st.integers(3, 12), seed=st.integers(0, 10_000),
+       cat=st.sampled_from(["tan", "pink", "blue", "green", "orange", "purple"]), share=st.sampled_from([0.0, 0.3, 0.7]),
+       side=st.sampled_from(["left", "top", "right", "bottom"]), depth=st.floats(0.0, 1.2),
+       quality=st.sampled_from([None, 40, 70]))
+def test_any_crop_cutting_the_board_is_refused_never_a_smaller_board(rows, cols, seed, cat, share, side, depth, quality):
+    """The harsh sweep's crops as a derandomised property (a second or two)."""
+    cut_render(rows, cols, seed, cat, share, side, depth, quality)
 
 
 @needs_real
