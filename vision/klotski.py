@@ -10,6 +10,7 @@ Stages, each a plain function:
 3. ``piece_rects``: the holes of a region, which must be solid rectangles (names and
    pictures on a piece are inside its hole, so they do not matter), and a margin of board
    colour along every side of the region (a board cut off by a banner is refused);
+   ``check_cut``: the region must not run to the picture's edge (its frame unseen there);
 4. ``fit_grid``: the gap from neighbouring pieces, the cell size from the smallest piece
    (its short side plus a gap), every piece's size in cells, the grid origin;
 5. ``extend``, ``check_cells``, ``check_seams``, ``check_inside`` and ``check_beyond``:
@@ -136,6 +137,7 @@ def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[Klotsk
             except NoBoardFound:        # no piece-like holes: the edge reader's reason is plainer
                 continue
             try:
+                check_cut(region, image_bgr.shape)
                 return read_board(image_bgr, rects, colour, target_shape, empties)
             except NoBoardFound as exc:
                 late.append(str(exc))
@@ -463,6 +465,19 @@ def piece_rects(region: Region) -> list[Rect]:
     if any(fill < 0.85 for _, fill in rects):
         raise NoBoardFound("a shape on the board is not a rectangle")
     return [r for r, _ in rects]
+
+
+def check_cut(region: Region, size: tuple[int, ...]) -> None:
+    """Refuse a board region that runs to the edge of the picture (``size``: height,
+    width): the board's frame is not seen there, and the edge may cut a row of pieces
+    (down to stubs too thin to be read as pieces, which ``piece_rects`` drops, or along a
+    gap line, leaving none): the board read would lack that row."""
+    m = region.colour
+    edges = {"top": region.y == 0, "bottom": region.y + m.shape[0] == size[0],
+             "left": region.x == 0, "right": region.x + m.shape[1] == size[1]}
+    for side, at_edge in edges.items():
+        if at_edge:
+            raise NoBoardFound(f"the board runs off the picture's {side} edge (cut off there?)")
 
 
 def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,

@@ -16,7 +16,7 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    side is an edge (but for a few next to empty cells: an open exit), every side is
    clearly an edge or clearly not one, the pieces are rectangles with an edge all round
    and no edge inside, and the grid's lines do not run on past its edges (part of a
-   board);
+   board; where the picture's edge cuts the next cell, over the part of it shown);
    With a profile's learned look of the sides (``SideLook``: the mean colour across a side
    between two pieces, beside the floor, along the frame) the sides the edge measure leaves
    unclear are decided by how much they look like those (``_by_look``), and every grid
@@ -331,11 +331,10 @@ def _box(g: GridGuess, r: int, c: int, margin: float) -> tuple[int, int, int, in
             round(g.ox + (c + 1 - margin) * g.px), round(g.oy + (r + 1 - margin) * g.py))
 
 
-def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond: bool = True,
+def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
               look: SideLook | None = None) -> Reading:
     """The pieces on one grid, or NoBoardFound saying why the grid does not read.
-    ``floor`` (BGR), when known (a profile), is the empty cells' colour; ``beyond``: refuse
-    a grid whose lines run on past it (not when a profile pins the grid's shape); ``look``
+    ``floor`` (BGR), when known (a profile), is the empty cells' colour; ``look``
     (a profile's): the sides' learned look decides the sides the edge measure leaves
     unclear (``_by_look``)."""
     image = e.image
@@ -344,6 +343,10 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     if min(g.rows, g.cols) < 3 or g.rows * g.cols > MAX_CELLS or min(g.ox, g.oy) < -reach or g.ox + g.cols * g.px > w + reach \
             or g.oy + g.rows * g.py > h + reach:
         raise NoBoardFound("the grid leaves the picture (or has fewer than 3 rows or columns)")
+    if min(g.ox, g.oy) < reach or g.ox + g.cols * g.px > w - reach or g.oy + g.rows * g.py > h - reach:
+        # less than a reach of picture past the outline: whether the board goes on is unseen
+        # (a crop along a row's side, a strip of its pieces a pixel or two thin, left)
+        raise NoBoardFound("the board runs to the picture's edge (cut off there?)")
 
     # the outline first (most candidate grids have none: they end here, cheaply): an edge
     # along every outer side, but for a few (an empty cell at the exit, where the frame is
@@ -370,8 +373,9 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
     open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
-    if beyond:      # (again within NEAR reaches once the grid reads, below; this first look is cheap)
-        _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
+    # a grid whose lines run on past it is part of a board (again within NEAR reaches once
+    # the grid reads, below; this first look is cheap)
+    _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
     empty, colours = _empty_cells(e, g, floor)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
@@ -403,11 +407,10 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, beyond
     sizes = _pieces(vs, hs, empty)
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
-    if beyond:      # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
-        past = np.array([-1, g.rows]), np.array([-1, g.cols])
-        far_v = sides(e, True, xs, g.oy + (past[0] + .2) * g.py, g.oy + (past[0] + .8) * g.py, NEAR * reach)
-        far_h = sides(e, False, ys, g.ox + (past[1] + .2) * g.px, g.ox + (past[1] + .8) * g.px, NEAR * reach)
-        _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
+    # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
+    far_v = sides(e, True, xs, *_past(g.oy, g.py, g.rows, h, reach), NEAR * reach)
+    far_h = sides(e, False, ys, *_past(g.ox, g.px, g.cols, w, reach), NEAR * reach)
+    _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
@@ -678,6 +681,21 @@ def check_settled(image: np.ndarray, reading: Reading) -> None:
                     raise NoBoardFound("a piece shows the floor along its side: caught mid-slide?")
 
 
+def _past(origin: float, pitch: float, count: int, size: int, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) of the segments along a grid's lines one cell past its two ends, 0.2
+    to 0.8 of the cell; where the picture's edge cuts one, the part the picture shows from
+    a reach past the outer line (a crop through a row of pieces leaves a strip of them
+    whose sides run on the grid's lines: a 0.14-pitch strip of Sword Standing's last row
+    read as a four-row board)."""
+    starts = origin + np.array([-0.8, count + 0.2]) * pitch
+    ends = origin + np.array([-0.2, count + 0.8]) * pitch
+    if starts[0] < 0:
+        starts[0], ends[0] = 0.0, origin - reach
+    if ends[1] > size:
+        starts[1], ends[1] = origin + count * pitch + reach, float(size)
+    return starts, ends
+
+
 def _check_beyond(runs: list[np.ndarray]) -> None:
     """Refuse a grid whose lines run on, as edges, past one of its sides (``runs``: the
     strengths of each side's lines one cell further, outer lines first and last) — an
@@ -685,9 +703,13 @@ def _check_beyond(runs: list[np.ndarray]) -> None:
     (``read_grid`` looks again within NEAR reaches once a grid reads: a picture turned
     1–2° moves the sides a cell further on a few px off the grid's lines, and a 1.4°
     turned 巧过五关 frame read four of its five rows.)
-    (An exit box below the board continues only inner lines.)"""
+    Or both outer ones and an inner one as far as a side between two pieces may be
+    (JOIN): a blurred row of pieces past the grid (0.83 for the side between two of them,
+    a 6×4 board read as five rows). (An exit box below the board continues only inner
+    lines.)"""
     for strengths in runs:
-        if max(strengths[0], strengths[-1]) >= 0.5 and max(strengths[1:-1]) >= SPLIT:
+        inner, outer = max(strengths[1:-1]), (strengths[0], strengths[-1])
+        if (max(outer) >= 0.5 and inner >= SPLIT) or min(*outer, inner) >= JOIN:
             raise NoBoardFound("the grid's lines run on past its side: part of a board")
 
 
@@ -755,8 +777,9 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     sides between pieces are a pixel or two wide and the edge measure and the learned look
     disagree on them; enlarged, they read as calibrated — 巧过五关 calibrated at 0.5–0.85×
     read 33 → 60 of 96 positions, none wrong; bilinear read 21) — and ``shape``
-    (rows, cols): only grids of that shape, which need not stop where their lines do (the
-    board is known not to be larger); a picture shrunk to be read, and refused, is then read
+    (rows, cols): only grids of that shape, which must stop where their lines do as any
+    (a larger board of the same look, 6×4 read with a 5×4 profile, read as five of its
+    rows); a picture shrunk to be read, and refused, is then read
     again a little smaller (``RETRY``): where a side falls between two pixels decides
     whether it reads as one straight edge, and the next size places it otherwise; one
     enlarged and refused is read again as it is (the enlarging blurs a few outlines). (Not
@@ -810,7 +833,7 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
         # a pinned shape leaves few grids: each is tried fitted to its lines too
         for guess in (g,) if shape is None else (g, fitted(e, g)):
             try:
-                reading = read_grid(e, guess, floor_bgr, beyond=shape is None, look=look)
+                reading = read_grid(e, guess, floor_bgr, look=look)
             except NoBoardFound as exc:
                 why[str(exc)] = why.get(str(exc), 0) + 1
                 continue

@@ -59,6 +59,8 @@ CAT_TOP = 0.35             # the share of a place, from the top, the cat's head 
 SMALL_CELL = 40           # px: cells smaller than this show the cat's eyes blurred
 CHROMA = 12                # how far a cell pixel's colour less its grey may stray from the cell's
 LUMA = np.array([0.114, 0.587, 0.299])    # a BGR pixel's brightness, as OpenCV's grey
+SEEN_PAST = 0.03           # share of a pitch, at least 2 px: how much of the place past the board a crop must show
+CUT_CELL = 0.3             # share of that part's pixels off the background that make it a cut cell
 
 
 @dataclass(frozen=True)
@@ -670,6 +672,10 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
               if n in visited and _linked(image, lat, p, n, origin, colours.background)}
     links = {p: [n for n in adjacent(p) if (p, n) in linked or (n, p) in linked] for p in visited}
     if len(visited) == 1:
+        # the first step: the band joins the start to the cat across their gap (a place
+        # the cat's tail pokes into, in a small blurred frame, is not joined by one)
+        if not _linked(image, lat, min(visited), head, origin, colours.background):
+            raise NoBoardFound("one visited cell, not joined to the cat by the drawn band")
         return list(visited)
     ends = [p for p, ns in links.items() if len(ns) == 1]
     if any(len(ns) not in (1, 2) for ns in links.values()) or len(ends) != 2:
@@ -752,6 +758,38 @@ def _without_stray_cats(image: np.ndarray, lat: Lattice, places: dict[tuple[int,
     return kept, (origin[0] + top, origin[1] + left)
 
 
+def _cut_by_edge(image: np.ndarray, lat: Lattice, rows: int, cols: int, origin: tuple[int, int],
+                 colours: Colours) -> str | None:
+    """Which edge of the picture ("left", "top", "right", "bottom") may cut the board, or
+    None. The board grows while the next line of places holds a cell, and a place the
+    picture's edge cuts reads as a hole: a crop through a row of cells would read as a
+    smaller board, a wrong one. So the board's places must lie wholly in the picture, and
+    where the edge cuts a place just past the board, it must show enough of it (past the
+    gap) and that part must show the background."""
+    h, w = image.shape[:2]
+    half = lat.cell / 2
+    (xa, ya), (xb, yb) = lat.centre(*origin), lat.centre(origin[0] + rows - 1, origin[1] + cols - 1)
+    ys = [ya + i * lat.py for i in range(rows)]
+    xs = [xa + i * lat.px for i in range(cols)]
+    lines = {"left": (xa - lat.px, xa, w, ys), "right": (xb + lat.px, xb, w, ys),
+             "top": (ya - lat.py, ya, h, xs), "bottom": (yb + lat.py, yb, h, xs)}
+    for side, (past, outer, end, across) in lines.items():
+        if outer - half < 0 or outer + half > end:
+            return side                 # the board's own outer cells are cut
+        lo, hi = max(0.0, past - half), min(float(end), past + half)
+        if past - half >= 0 and past + half <= end:
+            continue                    # the places past the board lie wholly in the picture: read as holes
+        if hi - lo < max(2.0, SEEN_PAST * (lat.px if side in ("left", "right") else lat.py)):
+            return side
+        for t in across:
+            a, b = max(0, round(t - half)), round(t + half)
+            strip = image[a:b, round(lo):round(hi)] if side in ("left", "right") else image[round(lo):round(hi), a:b]
+            px = strip.reshape(-1, 3).astype(np.int16)
+            if len(px) and (_most(np.abs(px - colours.background)) > 2 * colours.tolerance).mean() >= CUT_CELL:
+                return side
+    return None
+
+
 def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
              colours: Colours) -> Parse[OnestrokeGeometry]:
     """The board text, confidence and geometry from the classified places."""
@@ -766,6 +804,9 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
         raise NoBoardFound("a grid of cells but no cat (start) on it")
     if len(cats) > 1:
         raise NoBoardFound(f"{len(cats)} places look like the cat; cannot tell the start")
+    cut = _cut_by_edge(image, lat, rows, cols, (r0, c0), colours)
+    if cut:
+        raise NoBoardFound(f"the picture's {cut} edge may cut the board (a cell cut or hidden there)")
     unsure = sum(kind == UNSURE for kind in places.values())
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:

@@ -204,6 +204,28 @@ def crop_board(image: np.ndarray, truth: Truth, margin: float = 0.6) -> tuple[np
     return image[y0:y1, x0:x1].copy(), truth.moved(-x0, -y0)
 
 
+def cut_board(image: np.ndarray, truth: Truth, side: str, depth: float) -> tuple[np.ndarray, Truth]:
+    """A crop that cuts into the board on one ``side`` ("left", "top", "right" or
+    "bottom"): that edge lies ``depth`` pitches inside the middle of the gap past the outer
+    places (0: their cells whole, too little shown past them to tell whether the board
+    goes on; 1: a whole line of places cut off), the other three a pitch past the board.
+    The truth is the whole board's, which the crop no longer shows: it must be refused."""
+    xs = [x for x, _ in truth.cells]
+    ys = [y for _, y in truth.cells]
+    p = truth.pitch
+    x0, y0, x1, y1 = min(xs) - p, min(ys) - p, max(xs) + p, max(ys) + p
+    if side == "left":
+        x0 = min(xs) - p / 2 + depth * p
+    elif side == "right":
+        x1 = max(xs) + p / 2 - depth * p
+    elif side == "top":
+        y0 = min(ys) - p / 2 + depth * p
+    else:
+        y1 = max(ys) + p / 2 - depth * p
+    x0, y0 = max(0, round(x0)), max(0, round(y0))
+    return image[y0:round(y1), x0:round(x1)].copy(), truth.moved(-x0, -y0)
+
+
 def video_frame(image: np.ndarray, truth: Truth, width: int = 271, quality: int = 60,
                 blur: float = 0.0) -> tuple[np.ndarray, Truth]:
     """The capture as a frame of a shared screen recording: scaled to ``width`` px across

@@ -18,7 +18,7 @@ from calibration import onestroke as learner
 from calibration import profile as profiles
 from puzzlepilot.games import GAMES
 from puzzlepilot.live import New, Watcher
-from puzzlepilot.scenes.onestroke import THEMES, crop_board, render_phone, tight
+from puzzlepilot.scenes.onestroke import THEMES, crop_board, render_phone, tight, video_frame
 from puzzlepilot.scenes.paint import rounded_rect
 from solvers.onestroke import Board, generate, solve, validate
 from vision.common import NoBoardFound
@@ -302,3 +302,18 @@ def test_a_start_marker_other_than_the_cat_is_learned_from_the_board(tmp_path: P
                                 ("S####/##.##/#####/###.#/#####", (1440, 2560), 0.5)):
         img, truth = ringed(board(text), w, h, share)
         assert parse(img, prof).board.to_text().replace("\n", "/") == truth
+
+
+def test_the_cats_tail_in_a_small_frame_is_no_first_step(night_profile: Profile) -> None:
+    """A level start in the night look as a 316-wide recording frame (JPEG 45, blur 0.47):
+    the blue cat's tail, blurred, reached the middle of the cell above it, which read as a
+    visited cell (the path's one step), and the board as the level less that cell. A single
+    visited cell must be joined to the cat by the band across their gap."""
+    b = board("###########/###########/####S######/.##########")
+    img, truth = render_phone(b, width=720, height=1280, scale=0.8, cat="blue", theme="night")
+    frame, truth = video_frame(img, truth, 316, 45, 0.4670065942308841)
+    try:
+        got = parse(frame, night_profile).board.to_text().replace("\n", "/")
+    except NoBoardFound:
+        return
+    assert got == truth.board

@@ -249,3 +249,35 @@ def test_the_real_apps_looks_read_by_edges_right_or_refused_never_wrong(style):
         counts["right" if got == truth.board else "wrong"] += 1
     assert counts["wrong"] == 0, counts
     assert counts["right"] >= (9 if style == "portrait" else 4), counts
+
+
+# 将拥曹营 (its last row holds pieces only) cropped along the last row's top side: the
+# picture's edge `depth` of a cell into that row, a pixel or two of its pieces left, or
+# none. The old vision read the four rows above as the board (the board colour ran to the
+# picture's edge, or, read by edges, the grid's outline lay within a reach of it).
+CUT_ALONG_A_ROW = [("wooden", 50, 0.9), ("wooden", 80, 0.97), ("flat", 62, 0.9), ("flat", 80, 0.94),
+                   ("named", 80, 0.97)]
+
+
+@pytest.mark.parametrize("style, cell, depth", CUT_ALONG_A_ROW)
+def test_a_crop_along_a_rows_side_is_refused(style, cell, depth):
+    img, truth = render(layout("将拥曹营"), style=style, cell=cell)
+    bottom = truth.cells[-1][1] + cell / 2
+    with pytest.raises(NoBoardFound, match="picture's (bottom )?edge"):
+        parse(img[:round(bottom - depth * cell)])
+
+
+def test_a_blurred_row_of_tiles_past_the_grid_is_not_left_out():
+    """A 6×4 board in the tiles look (131 px cells), blurred (σ 1.1) and saved as JPEG 87:
+    the side between the last row's two pieces reads 0.83 as an edge, under SPLIT, so the
+    five rows above read as the board. Both outer sides and an inner one at JOIN or more
+    past the grid are a row of pieces too."""
+    board = Board.make(6, 4, Board.from_text("ACCB\nACCB\nDEE.\nDGGH\n.JJH\nKKLL").pieces, "C", (4, 1))
+    img, truth = render(board, style="tiles", cell=131.1888471916202)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0960185777316123)
+    img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 87])[1], cv2.IMREAD_COLOR)
+    try:
+        got = text(parse(img))
+    except NoBoardFound:
+        return
+    assert got == truth.board

@@ -172,3 +172,27 @@ def test_a_refused_picture_that_does_not_lean_says_why_its_reading_was_refused()
     with pytest.raises(NoBoardFound) as whole:
         parse(picture)
     assert str(whole.value) == f"no Klotski board: {edges.value}"
+
+
+SWORD = "klotski/app_sword_standing.png"
+# Sword Standing's tiles in a random layout (seed), cropped through its first or last row
+# (the crop's edge `depth` of a row inside the board's side: a strip of that row's tiles
+# left), resized: the old vision read the four rows above (below) as the whole board.
+CUT_ROW_BEFORE = [(0, "bottom", 0.8, 1.0), (0, "bottom", 0.86, 0.5), (0, "bottom", 0.8, 0.3),
+                  (7, "top", 0.8, 1.0), (7, "top", 0.86, 0.5), (7, "top", 0.86, 0.3)]
+
+
+@pytest.mark.skipif(SWORD not in LABELS, reason="no Sword Standing screenshot")
+@pytest.mark.parametrize("seed, side, depth, scale", CUT_ROW_BEFORE)
+def test_a_crop_through_a_row_of_tiles_is_refused(seed, side, depth, scale):
+    image = shot(SWORD)
+    found = parse(image)
+    board = random_layout(found.board, random.Random(seed))
+    picture = moved_tiles(image, found, board)
+    (_, oy), (_, py) = found.geometry.origin, found.geometry.pitch
+    if side == "bottom":
+        picture = picture[:round(oy + (board.rows - depth) * py)]
+    else:
+        picture = picture[round(oy + depth * py):]
+    picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else picture
+    assert not right_or_refused(picture, board, None)

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzlepilot.scenes.onestroke import BACKGROUND, CELL_GREY, draw_cat, remove_cat, render_phone, tight
+from puzzlepilot.scenes.onestroke import (BACKGROUND, CELL_GREY, Truth, crop_board, cut_board, draw_cat, remove_cat,
+                                         render_phone, tight)
 
 from puzzlepilot.scenes.paint import noise_photo, render_desktop, rounded_rect, shapes_scene
 from solvers.onestroke import Board, generate, solve
@@ -45,6 +46,72 @@ def test_real_level_643_reads_exactly(real):
     assert found.game == "onestroke"
     assert text(found) == LEVEL_643_BOARD
     assert found.confidence >= 0.9
+
+
+def real_truth() -> Truth:
+    """Level 643's truth in the real capture (pitch 129.8 px, cell 115 px, cell (0, 0) at (150.7, 570.5))."""
+    pitch, x0, y0 = 129.8, 280.5 - 129.8, 570.5
+    return Truth(LEVEL_643_BOARD, tuple((x0 + c * pitch, y0 + r * pitch) for r in range(7) for c in range(7)), pitch, 115)
+
+
+@needs_real
+@pytest.mark.parametrize("side", ["left", "top", "right", "bottom"])
+@pytest.mark.parametrize("depth", [0.0, 0.3, 0.6, 0.97])
+def test_the_real_level_cut_by_a_crop_is_refused(real, side, depth):
+    """A crop through a line of cells (or just past one, where a line beyond may have been
+    cut off): the old vision read the cells left as a smaller board on every cut but those
+    through the top row (the cat's: no cat)."""
+    image, _ = cut_board(real, real_truth(), side, depth)
+    with pytest.raises(NoBoardFound, match="may cut the board|no cat"):
+        parse(image)
+
+
+@needs_real
+@pytest.mark.parametrize("margin, scale", [(0.15, 1.0), (0.4, 0.3), (0.15, 0.5)])
+def test_the_real_level_cropped_with_its_gap_showing_still_reads(real, margin, scale):
+    image, _ = crop_board(real, real_truth(), margin)
+    if scale != 1:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    assert text(parse(image)) == LEVEL_643_BOARD
+
+
+def cut_render(rows: int, cols: int, seed: int, cat, share: float, side: str, depth: float,
+               quality: int | None) -> None:
+    """A render cut by a crop (``cut_board``) reads as the whole board (it cannot: it is cut)
+    or is refused; a smaller board fails."""
+    board = tight(generate(rows, cols, seed, fill=0.75))
+    path = [tuple(p) for p in solve(board).solution][: round(len(board.cells) * share)]
+    image, truth = render_phone(board, width=720, height=1280, cat=cat, visited=path, seed=seed)
+    image, truth = cut_board(image, truth, side, depth)
+    if quality:
+        image = reencode(image, quality)
+    try:
+        got = text(parse(image))
+    except NoBoardFound:
+        return
+    assert got == truth.board, "a board cut by the crop read as a smaller one"
+
+
+# Renders cut by a crop (as a harsh sweep made them) that the old vision read as smaller
+# boards: rows, cols, board seed, cat, share of the path drawn, cut side and depth
+# (pitches, cut_board), JPEG quality.
+CUT_BEFORE = [(7, 8, 1, "pink", 0.4, "bottom", 0.28, 70), (8, 7, 61, (60, 170, 200), 0.0, "right", 0.48, None),
+              (10, 9, 95, "orange", 0.0, "bottom", 0.34, 60), (11, 12, 52, "purple", 0.0, "left", 0.7, 50)]
+
+
+@pytest.mark.parametrize("rows, cols, seed, cat, share, side, depth, quality", CUT_BEFORE)
+def test_renders_cut_by_a_crop_are_refused(rows, cols, seed, cat, share, side, depth, quality):
+    cut_render(rows, cols, seed, cat, share, side, depth, quality)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(3, 12), cols=st.integers(3, 12), seed=st.integers(0, 10_000),
+       cat=st.sampled_from(["tan", "pink", "blue", "green", "orange", "purple"]), share=st.sampled_from([0.0, 0.3, 0.7]),
+       side=st.sampled_from(["left", "top", "right", "bottom"]), depth=st.floats(0.0, 1.2),
+       quality=st.sampled_from([None, 40, 70]))
+def test_any_crop_cutting_the_board_is_refused_never_a_smaller_board(rows, cols, seed, cat, share, side, depth, quality):
+    """The harsh sweep's crops as a derandomised property (a second or two)."""
+    cut_render(rows, cols, seed, cat, share, side, depth, quality)
 
 
 @needs_real
