@@ -75,6 +75,8 @@ SURE = 3.0              # that many times off FOOT (either way) is a sure call
 DARK = 70               # highest Lab lightness (0-255) of a dark body (a bob-omb's), whose feet may hide in a tile
 DROP = 0.5              # figure heights below a dark body's bottom its hidden feet may stand
 TALL = 3.0              # figure sizes a blob may rise over its highest stand (one figure is about 2)
+WHITE = 235             # brightest channel value under which a picture is dimmed: lifted to white
+WHITE_SHARE = 1.0       # percent of pixels at the picture's brightest
 DIM = 0.55              # a ring pixel darker than this share of the darkest tile colour's lightness is no tile
 
 
@@ -800,11 +802,23 @@ def scaled(arena: Arena, k: float) -> Arena:
                  tuple(e * k for e in arena.radii), arena.phase, arena.roll, arena.skew)
 
 
+def lifted(image: np.ndarray) -> np.ndarray:
+    """The picture with its brightest (``WHITE_SHARE`` of pixels) made white when it is
+    dimmer than ``WHITE``: the game always shows near-white (cream tiles, the panel, the
+    words), and a dimmed capture (a capture card's or video's gain) shrinks every colour
+    difference with it, so that figures melted into tiles and badges were no longer red
+    enough to be dropped (a wrong board). Unchanged when bright enough."""
+    white = float(np.percentile(image.max(axis=2), 100 - WHITE_SHARE))
+    if white >= WHITE or white <= 0:
+        return image
+    return cv2.convertScaleAbs(image, alpha=255.0 / white)
+
+
 def read_camera(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena, float, list[list[bool]], float]:
     """The arena (in ``image``'s pixels), its confidence, the cells and their confidence,
     read at ``WORK`` pixels at most (JPEG noise and size change nothing there)."""
     k = min(1.0, WORK / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
+    small = lifted(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image)
     arena, arena_conf = find_camera_arena(small, look)
     if abs(arena.roll) >= 1.0:  # figures stand up the unturned picture: turn it back first
         turn = cv2.getRotationMatrix2D((arena.cx, arena.cy), arena.roll, 1.0)
