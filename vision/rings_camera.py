@@ -757,7 +757,9 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
     closest call; NoBoardFound when a call is too close, when one figure's feet make two
     enemies (two cells' feet of one blob closer than ``APART`` ring widths: two figures
     merged into one blob stand a cell apart, one figure's feet over a border do not), when a
-    figure rises higher than one (``_hidden_behind``), when
+    figure rises higher than one (``_hidden_behind``), when a dark body's bottom or a weak
+    stand (under ``SURE`` times ``FOOT``: a far koopa's green shell over its yellow feet on a
+    yellow tile) may have its feet a ring nearer (``_hidden_feet_elsewhere``), when
     none is seen (a boss battle puts panels on the tiles and the boss in the middle), or when
     the enemies seen are no multiple of 4 (one may stand hidden behind another: the rules
     want full groups)."""
@@ -779,10 +781,14 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
     for k, (owner, u, v, _, _) in enumerate(standing):
         if any(other == owner and math.hypot(u - ou, v - ov) < APART * arena.width for other, ou, ov, _, _ in standing[:k]):
             raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
+    weak = (counts < SURE * FOOT) & np.array(taken)
     for (ring, piece), hidden in np.ndenumerate(stands[..., 3]):
+        if weak[ring, piece] and not hidden:
+            hidden = _hidden_feet_elsewhere(arena, *stands[ring, piece, 1:3], ring)
         if hidden and taken[ring][piece]:
-            raise CellsRefused(f"ring {ring} slice {piece}: a dark body's bottom shows, not its feet (they may "
-                               "hide in the tile's colour), too close to the next ring to tell which it stands on")
+            raise CellsRefused(f"ring {ring} slice {piece}: a dark body's bottom or a few columns show, not sure "
+                               "feet (they may hide in the tile's colour), too close to the next ring to tell which "
+                               "it stands on")
     behind = _hidden_behind(arena, stands, taken)
     if behind is not None:
         raise CellsRefused(f"ring {behind[0]} slice {behind[1]}: the figure there rises higher than one figure: "

@@ -469,3 +469,21 @@ def test_a_dimmed_capture_reads_right_or_is_refused(seed, gain):
     except NoBoardFound:
         return
     assert found.board.cells == board.relabelled().cells
+
+
+def test_a_weak_far_stand_near_a_ring_border_is_no_sure_stand():
+    """A far koopa's yellow feet on a yellow tile do not show; the bottom of its green shell,
+    a few columns (a weak stand), maps a ring farther. With the goomba behind it seen (a dark
+    head is no tile), the enemies made whole groups with an answer: a wrong board (plain
+    render seed 87, the game's tilted camera at 1280×720). A weak stand whose feet half a
+    figure lower would be on another ring is refused, like a dark body's bottom."""
+    import random
+
+    from puzzlepilot.scenes.rings import render_camera
+    from solvers.rings import generate
+
+    rng = random.Random(87)
+    board = generate(87, rng.randint(1, 4), rng.randint(1, 3), kinds="gskb")
+    image, _ = render_camera(board, 1280, 720, "tilted", 87)
+    with pytest.raises(NoBoardFound, match="not sure feet"):
+        parse(image)
