@@ -25,12 +25,13 @@ bodies hide the tiles behind them. Stages:
    the width a figure has at that depth; a blob's few columns beside its clear stand are
    its spill. The tile colours are a seeded k-means per ring (the same reading every run).
    Refused: a cell near the threshold, one figure's feet on two tiles, a figure rising
-   higher than one (another joined behind it, its feet hidden), no enemy at all (a
+   higher than one (another joined behind it, its feet hidden), a dark body's bottom or a
+   weak stand near a ring border (its feet may hide lower), no enemy at all (a
    boss arena), an enemy count that is no multiple of 4 (one hidden behind another). The
    caller (``vision.rings.parse``) also refuses a board with no answer within its budget.
 
-Everything runs at ``WORK`` pixels at most; ``read_camera`` gives the arena back in the
-picture's own pixels.
+Everything runs at ``WORK`` pixels at most, a dimmed picture lifted to white first
+(``lifted``); ``read_camera`` gives the arena back in the picture's own pixels.
 """
 from __future__ import annotations
 
