@@ -24,12 +24,14 @@ bodies hide the tiles behind them. Stages:
    dropped. The bottoms are mapped back onto the plane and counted per cell, in units of
    the width a figure has at that depth; a blob's few columns beside its clear stand are
    its spill. The tile colours are a seeded k-means per ring (the same reading every run).
-   Refused: a cell near the threshold, one figure's feet on two tiles, no enemy at all (a
+   Refused: a cell near the threshold, one figure's feet on two tiles, a figure rising
+   higher than one (another joined behind it, its feet hidden), a dark body's bottom or a
+   weak stand near a ring border (its feet may hide lower), no enemy at all (a
    boss arena), an enemy count that is no multiple of 4 (one hidden behind another). The
    caller (``vision.rings.parse``) also refuses a board with no answer within its budget.
 
-Everything runs at ``WORK`` pixels at most; ``read_camera`` gives the arena back in the
-picture's own pixels.
+Everything runs at ``WORK`` pixels at most, a dimmed picture lifted to white first
+(``lifted``); ``read_camera`` gives the arena back in the picture's own pixels.
 """
 from __future__ import annotations
 
@@ -73,6 +75,10 @@ BADGE = 2.5             # figure sizes a badge may be tall, at most
 SURE = 3.0              # that many times off FOOT (either way) is a sure call
 DARK = 70               # highest Lab lightness (0-255) of a dark body (a bob-omb's), whose feet may hide in a tile
 DROP = 0.5              # figure heights below a dark body's bottom its hidden feet may stand
+TALL = 3.0              # figure sizes a blob may rise over its highest stand (one figure is about 2)
+WHITE = 235             # brightest channel value under which a picture is dimmed: lifted to white
+WHITE_SHARE = 1.0       # percent of pixels at the picture's brightest
+DIM = 0.55              # a ring pixel darker than this share of the darkest tile colour's lightness is no tile
 
 
 HSVRange = tuple[tuple[int, int, int], tuple[int, int, int]]
@@ -550,7 +556,9 @@ def foreign(image: np.ndarray, arena: Arena, colours: tuple[np.ndarray, np.ndarr
     its legs and body, say) bridged: (feet, bodies) bool images. Outside the arena no
     feet stand (grass would join the figures at the rim to the badges over them), but the
     bodies of far figures rise over the rim: the second image keeps them (not the grass). Lightness counts for little
-    (``light``, ``LIGHT`` in the game's look): the stands cast shade across the arena."""
+    (``light``, ``LIGHT`` in the game's look): the stands cast shade across the arena. So a brown
+    head is a shaded yellow tile's colour; a ring pixel darker than ``DIM`` times the darkest
+    tile colour's lightness (deeper than any shade) is no tile all the same."""
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = lab.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -563,6 +571,7 @@ def foreign(image: np.ndarray, arena: Arena, colours: tuple[np.ndarray, np.ndarr
                 + np.square(lab[..., 2] - c[2])
             np.minimum(least, d, out=least)
     out = np.where(radius < arena.radii[-1], np.minimum(*near), near[0]) > FOREIGN ** 2
+    out |= (radius >= arena.radii[-1]) & (lab[..., 0] < DIM * float(colours[0][:, 0].min()))
     angle = (np.degrees(np.arctan2(v, -u)) - arena.phase - 15.0) % 30.0
     joint = 0.06 * arena.width
     on_edge = np.min([np.abs(radius - e) for e in arena.radii], axis=0) < joint
@@ -639,7 +648,7 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None,
                 dark: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per cell (rings, slices): the image columns in which a run of foreign pixels ends
     on that cell, in units of a figure's width there (``FIGURE`` of a ring's width, seen at
-    that depth), and (stands, rings × slices × 3) the blob of ``mask`` most of them belong
+    that depth), and (stands, rings × slices × 5) the blob of ``mask`` most of them belong
     to (0: none) with the plane point (u, v) its feet there stand on, on average. A run counts
     when nothing foreign lies just below it (a badge floating over a head does not stand)
     and it is a figure's height tall (specks do not), counting the ``body`` image above it
@@ -648,16 +657,17 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None,
     value per stand is 1 when most of its run bottoms are ``dark`` (a bool image; default
     none) and ``DROP`` figure heights lower on the screen would put it on another ring: a
     bob-omb's yellow feet on a yellow tile do not show, its dark body's bottom does, and on
-    the far side those few pixels are most of a ring (where it stands is not sure)."""
+    the far side those few pixels are most of a ring (where it stands is not sure). The
+    fifth is the blob's top row (``_hidden_behind``)."""
     body = mask if body is None else body
     h, w = mask.shape
     counts = np.zeros((RINGS, SLICES))
-    stands = np.zeros((RINGS, SLICES, 4))
+    stands = np.zeros((RINGS, SLICES, 5))
     below = np.vstack([mask[1:], np.zeros((1, w), bool)])
     ys, xs = np.nonzero(mask & ~below)
     if not len(xs):
         return counts, stands
-    count, labels = cv2.connectedComponents(mask.astype(np.uint8))
+    count, labels, boxes, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
     u, v = arena.plane(xs.astype(np.float64), ys.astype(np.float64))
     d = arena.depth(u, v)
     figure = FIGURE * arena.width / d                      # a figure's width (and height) there, in pixels
@@ -689,8 +699,24 @@ def foot_counts(mask: np.ndarray, arena: Arena, body: np.ndarray | None = None,
                            and not any(_outline(arena, share, other) for other in blobs[label]))
         owner = max(mine, key=lambda label: mine[label][0])
         pu, pv, pd = mine[owner][1:] / mine[owner][0]
-        stands[cell] = (owner, pu, pv, pd >= 0.5 and _hidden_feet_elsewhere(arena, pu, pv, cell[0]))
+        stands[cell] = (owner, pu, pv, pd >= 0.5 and _hidden_feet_elsewhere(arena, pu, pv, cell[0]), boxes[owner, 1])
     return counts, stands
+
+
+def _hidden_behind(arena: Arena, stands: np.ndarray, taken: list[list[bool]]) -> tuple[int, int] | None:
+    """A taken cell whose blob rises higher than ``TALL`` figure sizes over its stand, with
+    no other taken cell of the blob nearer its top (None: none). One figure is about two
+    sizes tall (badges are taken off); more is another figure behind it, joined to its
+    body, whose feet it hides: a line of figures along a slice, seen end on."""
+    rising: dict[int, tuple[float, tuple[int, int]]] = {}
+    for (ring, piece), owner in np.ndenumerate(stands[..., 0]):
+        if taken[ring][piece]:
+            _, u, v, _, top = stands[ring, piece]
+            _, y = arena.project(np.float64(u), np.float64(v - 0.1 * arena.width))
+            tall = (float(y) - top) * float(arena.depth(np.float64(u), np.float64(v))) / (FIGURE * arena.width)
+            if tall < rising.get(int(owner), (math.inf,))[0]:
+                rising[int(owner)] = (tall, (ring, piece))
+    return next((cell for tall, cell in rising.values() if tall > TALL), None)
 
 
 def _hidden_feet_elsewhere(arena: Arena, u: float, v: float, ring: int) -> bool:
@@ -731,7 +757,10 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
     """Which cells hold an enemy (its feet stand there) and a confidence (0..1) from the
     closest call; NoBoardFound when a call is too close, when one figure's feet make two
     enemies (two cells' feet of one blob closer than ``APART`` ring widths: two figures
-    merged into one blob stand a cell apart, one figure's feet over a border do not), when
+    merged into one blob stand a cell apart, one figure's feet over a border do not), when a
+    figure rises higher than one (``_hidden_behind``), when a dark body's bottom or a weak
+    stand (under ``SURE`` times ``FOOT``: a far koopa's green shell over its yellow feet on a
+    yellow tile) may have its feet a ring nearer (``_hidden_feet_elsewhere``), when
     none is seen (a boss battle puts panels on the tiles and the boss in the middle), or when
     the enemies seen are no multiple of 4 (one may stand hidden behind another: the rules
     want full groups)."""
@@ -750,13 +779,21 @@ def read_cells(image: np.ndarray, arena: Arena, light: float = LIGHT) -> tuple[l
     except NoBoardFound as exc:
         raise CellsRefused(str(exc)) from None
     standing = stands[np.array(taken)]
-    for k, (owner, u, v, _) in enumerate(standing):
-        if any(other == owner and math.hypot(u - ou, v - ov) < APART * arena.width for other, ou, ov, _ in standing[:k]):
+    for k, (owner, u, v, _, _) in enumerate(standing):
+        if any(other == owner and math.hypot(u - ou, v - ov) < APART * arena.width for other, ou, ov, _, _ in standing[:k]):
             raise CellsRefused("one figure's feet fall on two tiles: where it stands is not sure")
+    weak = (counts < SURE * FOOT) & np.array(taken)
     for (ring, piece), hidden in np.ndenumerate(stands[..., 3]):
+        if weak[ring, piece] and not hidden:
+            hidden = _hidden_feet_elsewhere(arena, *stands[ring, piece, 1:3], ring)
         if hidden and taken[ring][piece]:
-            raise CellsRefused(f"ring {ring} slice {piece}: a dark body's bottom shows, not its feet (they may "
-                               "hide in the tile's colour), too close to the next ring to tell which it stands on")
+            raise CellsRefused(f"ring {ring} slice {piece}: a dark body's bottom or a few columns show, not sure "
+                               "feet (they may hide in the tile's colour), too close to the next ring to tell which "
+                               "it stands on")
+    behind = _hidden_behind(arena, stands, taken)
+    if behind is not None:
+        raise CellsRefused(f"ring {behind[0]} slice {behind[1]}: the figure there rises higher than one figure: "
+                           "another may stand hidden behind it")
     seen = sum(map(sum, taken))
     if not seen:
         raise CellsRefused("no enemy stands on the arena: not a ring battle to line up (a boss arena's panels, "
@@ -772,11 +809,23 @@ def scaled(arena: Arena, k: float) -> Arena:
                  tuple(e * k for e in arena.radii), arena.phase, arena.roll, arena.skew)
 
 
+def lifted(image: np.ndarray) -> np.ndarray:
+    """The picture with its brightest (``WHITE_SHARE`` of pixels) made white when it is
+    dimmer than ``WHITE``: the game always shows near-white (cream tiles, the panel, the
+    words), and a dimmed capture (a capture card's or video's gain) shrinks every colour
+    difference with it, so that figures melted into tiles and badges were no longer red
+    enough to be dropped (a wrong board). Unchanged when bright enough."""
+    white = float(np.percentile(image.max(axis=2), 100 - WHITE_SHARE))
+    if white >= WHITE or white <= 0:
+        return image
+    return cv2.convertScaleAbs(image, alpha=255.0 / white)
+
+
 def read_camera(image: np.ndarray, look: CameraLook = GAME) -> tuple[Arena, float, list[list[bool]], float]:
     """The arena (in ``image``'s pixels), its confidence, the cells and their confidence,
     read at ``WORK`` pixels at most (JPEG noise and size change nothing there)."""
     k = min(1.0, WORK / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
+    small = lifted(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image)
     arena, arena_conf = find_camera_arena(small, look)
     if abs(arena.roll) >= 1.0:  # figures stand up the unturned picture: turn it back first
         turn = cv2.getRotationMatrix2D((arena.cx, arena.cy), arena.roll, 1.0)

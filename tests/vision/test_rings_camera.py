@@ -12,7 +12,7 @@ import pytest
 from solvers.rings import Board, solve, validate
 from puzzlepilot.cli import main
 from vision.common import NoBoardFound, load_image
-from vision.rings import Budget, parse, read_budget
+from vision.rings import Arena, Budget, parse, read_budget
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / ".." / "shared" / "real"
@@ -392,3 +392,98 @@ def test_a_badge_touched_at_its_side_by_the_head_under_it_is_no_figure():
     kept the enemies a multiple of 4 (render seed 412). Tile under the badge's middle half
     also makes it float; the board is refused (or read right), never wrong."""
     _assert_right_or_refused(412)
+
+
+def _other_camera(monkeypatch: pytest.MonkeyPatch, board: Board, size: tuple[int, int], seed: int, squash: float,
+                  tilt: float, zoom: float, cy: float, scale: float, blur: float, quality: int,
+                  view: str = "tilted") -> np.ndarray:
+    """A battle through a camera the game's two do not quite match (``squash`` and ``tilt``
+    added to ``view``'s, the arena ``zoom`` times as large, its centre ``cy`` of the height
+    lower), rescaled ``scale`` times, blurred (sigma ``blur``) and JPEG'd."""
+    import puzzlepilot.scenes.rings as scenes
+
+    game = scenes.camera_arena
+
+    def arena(width: int, height: int, view: str = "tilted") -> Arena:
+        base = game(width, height, view)
+        return Arena(base.cx, base.cy + cy * height, base.outer * zoom, base.inner * zoom, base.squash + squash,
+                     base.tilt + tilt, tuple(e * zoom for e in base.radii), base.phase)
+
+    monkeypatch.setattr(scenes, "camera_arena", arena)
+    image, _ = scenes.render_camera(board, *size, view, seed)
+    image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    if blur:
+        image = cv2.GaussianBlur(image, (0, 0), blur)
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+@pytest.mark.parametrize("seed, groups, moves, budget, squash, tilt, zoom, cy, scale, blur, quality", [
+    (20, 2, 2, 4, 0.06, 0.01, 0.87, -0.005, 2.57, 0.71, 83),
+    (68, 4, 3, 5, 0.0176, -0.0513, 0.9877, 0.0132, 1.0, 0.0, 47),
+])
+def test_goombas_whose_brown_the_de_weighted_lightness_makes_a_shaded_tile_are_not_lost(
+        monkeypatch, seed, groups, moves, budget, squash, tilt, zoom, cy, scale, blur, quality):
+    """Lightness counts little in telling a figure from a tile (the stands' shade darkens
+    tiles), so a goomba's brown head and dark feet, blurred and JPEG'd, came within the
+    shaded yellow tile's colour: four goombas unseen on a 16-enemy board (seed 68), four of
+    8 on another (20), and what was left still a multiple of 4 with an answer: a wrong
+    board. A ring pixel far darker than the darkest tile colour (``DIM``) is no tile: right
+    or refused now, never wrong (fresh stress seeds of other cameras, 0-339)."""
+    from solvers.rings import generate
+
+    board = Board(generate(50000 + seed, groups, moves, kinds="gskb").cells, budget)
+    image = _other_camera(monkeypatch, board, (960, 540), seed, squash, tilt, zoom, cy, scale, blur, quality)
+    try:
+        found = parse(image)
+    except NoBoardFound:
+        return
+    assert found.board.cells == board.relabelled().cells
+
+
+def test_a_line_of_figures_seen_end_on_is_refused_not_read_as_its_front_one(monkeypatch):
+    """Four figures along one far slice, seen end on from the overhead camera, make one blob:
+    the front one's feet show, the three behind stand hidden, and with a fourth figure lost
+    elsewhere the 12 left were whole groups with an answer (stress seed 41: a wrong board).
+    A figure rising higher than one (``TALL``) hides another behind it: refused."""
+    from solvers.rings import generate
+
+    board = Board(generate(50041, 4, 2, kinds="gskb").cells, 2)
+    image = _other_camera(monkeypatch, board, (1280, 720), 41, 0.0192, 0.038, 1.0212, -0.007, 1.1616, 0.5016, 49,
+                          view="overhead")
+    with pytest.raises(NoBoardFound, match="hidden behind it"):
+        parse(image)
+
+
+@pytest.mark.parametrize("seed, gain", [(16, 0.8), (36, 0.8), (45, 0.8), (55, 0.8), (89, 0.8), (118, 0.8),
+                                        (37, 0.65), (54, 0.65), (77, 0.65), (85, 0.65), (107, 0.65)])
+def test_a_dimmed_capture_reads_right_or_is_refused(seed, gain):
+    """A capture card's or a video's lower gain dims the whole frame, and every colour
+    difference with it: figures melted into the tiles and badges were no longer red enough
+    to drop, so the stress renders 0-119 dimmed to 0.8 read 6 wrong boards (and 0.65 six
+    more). The reader now lifts a picture's brightest to white first (the game always shows
+    near-white): 47 right, 73 refused, 0 wrong at both gains."""
+    image, board = _stress_render(seed)
+    image = (image.astype(np.float32) * gain).astype(np.uint8)
+    try:
+        found = parse(image)
+    except NoBoardFound:
+        return
+    assert found.board.cells == board.relabelled().cells
+
+
+def test_a_weak_far_stand_near_a_ring_border_is_no_sure_stand():
+    """A far koopa's yellow feet on a yellow tile do not show; the bottom of its green shell,
+    a few columns (a weak stand), maps a ring farther. With the goomba behind it seen (a dark
+    head is no tile), the enemies made whole groups with an answer: a wrong board (plain
+    render seed 87, the game's tilted camera at 1280×720). A weak stand whose feet half a
+    figure lower would be on another ring is refused, like a dark body's bottom."""
+    import random
+
+    from puzzlepilot.scenes.rings import render_camera
+    from solvers.rings import generate
+
+    rng = random.Random(87)
+    board = generate(87, rng.randint(1, 4), rng.randint(1, 3), kinds="gskb")
+    image, _ = render_camera(board, 1280, 720, "tilted", 87)
+    with pytest.raises(NoBoardFound, match="not sure feet"):
+        parse(image)
