@@ -728,6 +728,12 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
             # it shows the background only beside the line (read as no hole: 4 read as 3),
             # and a line blended with the hub can show some background without one (2 read as 3)
             doubt = "undecided"
+        if dy and doubt is None and not found[name] and best >= 0.85 and reach >= 0.0675 * width and filled_sides \
+                and contrast[name] >= 0.45 * min(filled_sides):
+            # a filled hole under a line along the axis, in a 240 px crop, reached across
+            # 0.070 (3 read as 2), and lines alone reach as far; but it stood out from the
+            # hub half as much as the filled side holes, lines alone a third
+            doubt = "undecided"
         if doubt == "axis":
             # a hole's run across narrows away from its place (to a line's width 0.09 of the
             # hub farther out); a line's stays as it is
@@ -783,15 +789,14 @@ def _doubt(best: float, reach: float, filled: bool, other: np.ndarray, place: tu
     2-hole hub read as 3, a 3 as 4), and a filled hole blurred into the hub falls just
     short of one. "undecided" when the share or the run across (``best``, ``reach`` as
     shares of the width) is near its bound while the other passes (0.85 and 0.0825:
-    filled holes were seen at 0.776 and 0.788, lines at 0.0817, and 0.095 once filled;
-    a share of 0.85 with a run from 0.0675: a filled hole under a line along the axis in a
-    240 px crop reached 0.070, and lines alone reach as far), or when the run across reaches past 0.17: a filled hole's own half width is 0.115
+    filled holes were seen at 0.776 and 0.788, lines at 0.0817, and 0.095 once filled),
+    or when the run across reaches past 0.17: a filled hole's own half width is 0.115
     (0.152 seen blurred), and lines beside it widened a line's run to 0.179 (2 read as 3);
     "axis" when ``filled`` holds and a line runs along the axis (the non-hub run from the
     place outward reaches past 0.45 of the width from the centre; a filled hole's own
     ends at 0.274, 0.38 at most as blurred), to be compared with the side holes."""
     if not filled:
-        return "undecided" if best >= 0.7 and reach >= 0.0825 or best >= 0.85 and reach >= 0.0675 else None
+        return "undecided" if best >= 0.7 and reach >= 0.0825 or best >= 0.85 and reach >= 0.07 else None
     if reach < 0.095 or reach > 0.17:
         return "undecided"
     return "axis" if _along_axis(other, place, cy, dy, width) else None
