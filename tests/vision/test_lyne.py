@@ -295,6 +295,29 @@ def test_lit_screens_after_recording_losses_read_exactly_or_are_refused(seed, pa
     assert loss != "cut" and found == truth.board
 
 
+@pytest.mark.parametrize("seed, palette, loss", [
+    # the hub failed its hole check and, covering its square, was read again as a square:
+    # refused as "squares of different colours"
+    (145, "original", "crop"),
+    # the tight second look, or a wallpaper's area, said "a blob ... that is no LYNE node"
+    (101, "paddlepop", "crop"),
+    (5, "smoking room", "video"),
+])
+def test_a_frame_refused_for_a_hubs_doubtful_hole_says_so(seed, palette, loss):
+    # the property test's frames: the reason reported is the one that decided the refusal
+    rng = random.Random(seed)
+    board, answer = generate(rng.randint(3, 5), rng.randint(3, 7), rng, hubs=2)
+    image, truth = render(board, PALETTES[palette], 800, 600, light=seed,
+                          drawn=half_drawn(board, answer, rng) if seed % 2 else None)
+    if loss == "crop":
+        x, y, w, h = board_box(truth, 0.8)
+        image, truth = small_crop(image, truth, (max(0, x), max(0, y), w, h), side=240)
+    else:
+        image = jpeg(cv2.GaussianBlur(cv2.resize(image, (400, 300), interpolation=cv2.INTER_AREA), (0, 0), 0.8), 60)
+    with pytest.raises(NoBoardFound, match=r"^a hub at .* whose (up|down) hole is not told apart from path lines$"):
+        parse(image)
+
+
 def test_an_open_hole_under_a_path_line_along_a_hubs_axis_is_not_missed():
     # a small lit tulip window on a busy desktop, a GIF frame: a path runs down a 4-hole
     # hub's axis over its open lower hole, and between the line's two strands the blend of
