@@ -80,6 +80,29 @@ class Node:
     holes: int = 0
     fill: tuple[int, int, int] = (0, 0, 0)
     ring: tuple[int, int, int] = (0, 0, 0)
+    doubt: str = ""           # read as a hub first: why its holes were refused (then read as a square)
+
+
+# a refusal's depth: blobs read as nodes; nodes on a lattice, or one node's own look in
+# doubt (a hub's holes, a ring): a board but for what the reason names (no nodes: 0)
+NODES, BOARD = 1, 2
+
+
+class Refusal(NoBoardFound):
+    """A refusal of one look at one game area that says how far the look got (``depth``:
+    ``NODES`` or ``BOARD``; a plain ``NoBoardFound`` counts as 0, no nodes). Of the
+    refusals of all areas and looks the deepest is reported, the first of equals: the most
+    board-like look's reason says what to fix (a hub's doubtful hole rather than a wallpaper's
+    "blob that is no LYNE node")."""
+
+    def __init__(self, reason: str, depth: int) -> None:
+        super().__init__(reason)
+        self.depth = depth
+
+
+def _depth(exc: NoBoardFound) -> int:
+    """How far the look that was refused got (``Refusal``), 0 for a plain refusal."""
+    return exc.depth if isinstance(exc, Refusal) else 0
 
 
 @dataclass(frozen=True)
@@ -114,13 +137,15 @@ def parse(image_bgr: np.ndarray, profile: Profile | None = None, work: int = WOR
     if profile is not None:
         profile.expect_game("lyne")
         background = np.array(profile.colour("background_rgb"), np.int16)
-    reasons = []
+    refusals = []
     for area in game_areas(image_bgr, background):
         try:
             return read_area(image_bgr, area, work)
         except NoBoardFound as exc:
-            reasons.append(str(exc))
-    raise NoBoardFound(reasons[0] if reasons else "no game area (no large even background)")
+            refusals.append(exc)
+    if not refusals:
+        raise NoBoardFound("no game area (no large even background)")
+    raise NoBoardFound(str(max(refusals, key=_depth)))   # the first of the deepest
 
 
 def _near(img: np.ndarray, colour: np.ndarray, tol: int) -> np.ndarray:
@@ -195,7 +220,7 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
         light -= background.astype(np.float32)
         work = cv2.subtract(work, light, dtype=cv2.CV_8U)
     cream = _frame_colour(image, area)
-    first = None
+    refusals = []
     # a second look with a tighter background tolerance when the first is refused: a
     # shape whose fill is near the faint diamonds' colour (smoking room's squares, 19
     # levels apart) drops out of the foreground where the light shifts it closer
@@ -207,9 +232,9 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
             nodes, (board, pitch, x0, y0, residual) = _read_nodes(work, fg, colours, native, area.open_sides)
             break
         except NoBoardFound as exc:
-            first = first or exc
+            refusals.append(exc)
     else:
-        raise first
+        raise max(refusals, key=_depth)   # the first of the deepest
     cells = [(area.x0 + (x0 + c * pitch) / f, area.y0 + (y0 + r * pitch) / f)
              for r in range(board.rows) for c in range(board.cols)]
     confidence = float(np.clip(0.98 - residual / pitch * 1.5, 0.5, 0.98))
@@ -228,18 +253,36 @@ def _rgb(bgr: Any) -> tuple[int, int, int]:
 
 def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndarray | None,
                 open_sides: tuple[bool, bool, bool, bool]) -> tuple[list[Node], tuple[Board, float, float, float, float]]:
-    """(the nodes, ``fit_grid``'s answer) from one foreground mask, every check passed."""
+    """(the nodes, ``fit_grid``'s answer) from one foreground mask, every check passed. A
+    refusal once the blobs read as nodes is a ``Refusal`` that says how far the look got; when
+    the lattice's checks fail only with nodes that were read as hubs first and then as squares
+    (the shapes' colours, the board), the first such hub's doubt is the reason."""
     nodes = classify(work, fg, colours, native, open_sides)
     stage("lyne-shapes", lambda: marked(work, [(n.x, n.y, str(n.holes) if n.kind == "hub" else
                                                 KIND_LETTER[n.kind].upper() if n.terminal else KIND_LETTER[n.kind])
                                                for n in nodes]))
     sizes = np.array([n.size for n in nodes])
     if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
-        raise NoBoardFound("blobs of unequal sizes, not a LYNE board")
-    fit = fit_grid(nodes, work.shape, open_sides)
+        raise Refusal("blobs of unequal sizes, not a LYNE board", NODES)
+    try:
+        fit = fit_grid(nodes, work.shape, open_sides)
+    except NoBoardFound as exc:
+        doubted = [n for n in nodes if n.doubt]
+        if _depth(exc) == BOARD and doubted and _fits(nodes, work.shape, open_sides):
+            raise Refusal(doubted[0].doubt, BOARD) from None
+        raise Refusal(str(exc), max(NODES, _depth(exc))) from None
     stage("lyne-grid", lambda: marked(work, grid_labels(fit[0].to_text(), fit[2], fit[3], fit[1])))
     _empty_places_look_alike(work, fg, colours, *fit[:4])
     return nodes, fit
+
+
+def _fits(nodes: list[Node], shape: tuple[int, ...], open_sides: tuple[bool, bool, bool, bool]) -> bool:
+    """Whether the nodes not read as hubs first make a board on the lattice."""
+    try:
+        fit_grid([n for n in nodes if not n.doubt], shape, open_sides)
+    except NoBoardFound:
+        return False
+    return True
 
 
 def lighting(work: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
@@ -313,10 +356,10 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, colours: Colours,
             part = fg[cy - half:cy + half, cx - half:cx + half]
             core = round(0.12 * pitch)
             if part.any() and fg[cy - core:cy + core, cx - core:cx + core].any():   # a piece of a node (a terminal's centre)
-                raise NoBoardFound(f"the grid place ({r},{c}) holds a part of a shape read as no node")
+                raise Refusal(f"the grid place ({r},{c}) holds a part of a shape read as no node", BOARD)
             if _off_faint(_median(work[cy - core:cy + core, cx - core:cx + core], np.ones((2 * core,) * 2, bool)),
                           colours) > EMPTY_TOL:
-                raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
+                raise Refusal(f"the grid place ({r},{c}) holds something unread", BOARD)
             # the patch's cells without foreground are compared (a GIF's dithering can
             # leave a speck of a dropped-out square off its middle)
             clear = cv2.resize(part.astype(np.float32), (8, 8), interpolation=cv2.INTER_AREA) == 0
@@ -330,7 +373,7 @@ def _empty_places_look_alike(work: np.ndarray, fg: np.ndarray, colours: Colours,
     look = np.median(np.array(patches), axis=0)
     for patch, (r, c, clear) in zip(patches, places):
         if ((np.abs(patch - look).max(axis=2) > EMPTY_TOL) & clear).sum() > 0.15 * clear.sum():
-            raise NoBoardFound(f"the grid place ({r},{c}) holds something unread")
+            raise Refusal(f"the grid place ({r},{c}) holds something unread", BOARD)
 
 
 def _off_faint(colour: tuple[int, int, int], colours: Colours) -> float:
@@ -498,12 +541,17 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
         src = work if native is None else native
         try:
             nodes.append(_inspect(src, work.shape[1], c, kind, colours))
-        except NoBoardFound:
+        except NoBoardFound as exc:
             # blur rounds a small square's corners into eight; with no hub's holes in
             # it, a blob that covers its inscribed square like a square is read as one
+            # (and when that fails too, the hub's doubt is the reason)
+            doubt = Refusal(str(exc), BOARD)
             if kind != "hub" or not _covers_square(c):
-                raise
-            nodes.append(_inspect(src, work.shape[1], c, "square", colours))
+                raise doubt from None
+            try:
+                nodes.append(replace(_inspect(src, work.shape[1], c, "square", colours), doubt=str(exc)))
+            except NoBoardFound:
+                raise doubt from None
     return nodes
 
 
@@ -885,10 +933,10 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
     mid_x, mid_y = x0 + pitch * (cols - 1) / 2, y0 + pitch * (rows - 1) / 2
     left, top, right, bottom = open_sides
     if not (left or right) and abs(mid_x - w / 2) > 0.15 * w or not (top or bottom) and abs(mid_y - h / 2) > 0.2 * h:
-        raise NoBoardFound("the nodes are not centred in the game area")
+        raise Refusal("the nodes are not centred in the game area", BOARD)
     margins = (x0, y0, w - (x0 + pitch * (cols - 1)), h - (y0 + pitch * (rows - 1)))
     if any(o and m < MARGIN * pitch for o, m in zip(open_sides, margins)):
-        raise NoBoardFound("nodes close to the picture's edge: the board may go on beyond it")
+        raise Refusal("nodes close to the picture's edge: the board may go on beyond it", BOARD)
     _same_colours(nodes)
     grid = [["."] * cols for _ in range(rows)]
     for (r, c), n in at.items():
@@ -900,7 +948,7 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
     try:
         board = Board.from_text("\n".join("".join(row) for row in grid))
     except BoardError as exc:
-        raise NoBoardFound(f"the shapes read do not make a board ({exc})") from None
+        raise Refusal(f"the shapes read do not make a board ({exc})", BOARD) from None
     return board, pitch, float(x0), float(y0), residual
 
 
@@ -910,7 +958,7 @@ def _same_colours(nodes: list[Node]) -> None:
     for kind in ("triangle", "diamond", "square", "hub"):
         fills = [n.fill for n in nodes if n.kind == kind]
         if fills and max(_differ(a, fills[0]) for a in fills) > 40:
-            raise NoBoardFound(f"{kind}s of different colours")
+            raise Refusal(f"{kind}s of different colours", BOARD)
     # a shape blended into the faint diamond behind it (GIF, crop) can take another kind's
     # colour while its outline reads as its own: refuse a shape at least as near another
     # kind's typical colour as its own kind's (moonbase's kinds are only 48 levels apart;
@@ -922,4 +970,4 @@ def _same_colours(nodes: list[Node]) -> None:
         own = _differ(n.fill, typical[n.kind])
         for k, colour in typical.items():
             if k != n.kind and _differ(n.fill, colour) <= own:
-                raise NoBoardFound(f"a {n.kind} at ({n.x:.0f},{n.y:.0f}) as near the colour of the {k}s as of its own kind")
+                raise Refusal(f"a {n.kind} at ({n.x:.0f},{n.y:.0f}) as near the colour of the {k}s as of its own kind", BOARD)
