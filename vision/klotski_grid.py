@@ -47,6 +47,8 @@ FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
 MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
 RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one piece
+THIN_MARGIN = 2.4      # reaches of picture past a side under which the strip there must be an even frame
+UNEVEN = 12.0          # ... whose colour varies along the side by at most this (std of 0-255 levels)
 NEAR = 2.5             # a side with no edge within the reach has none within this many reaches either
 RETRY = (1.0, 0.9, 0.8)    # with a profile's grid shape: shares of the first shrinking tried in turn
 OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
@@ -411,6 +413,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     far_v = sides(e, True, xs, *_past(g.oy, g.py, g.rows, h, reach), NEAR * reach)
     far_h = sides(e, False, ys, *_past(g.ox, g.px, g.cols, w, reach), NEAR * reach)
     _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
+    _check_thin_margins(image, g, reach)
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
@@ -680,6 +683,44 @@ def check_settled(image: np.ndarray, reading: Reading) -> None:
                 if any(share(*band) > 0.7 for band in bands):
                     raise NoBoardFound("a piece shows the floor along its side: caught mid-slide?")
 
+
+def _strip(image: np.ndarray, g: GridGuess, side: int, near: float, far: float) -> np.ndarray:
+    """The pixels from ``near`` to ``far`` px past the grid's outline on ``side`` (0 top,
+    1 bottom, 2 left, 3 right), along the middle of the outline (0.1 pitch in from its ends)."""
+    if side < 2:
+        a, b = round(g.ox + .1 * g.px), round(g.ox + (g.cols - .1) * g.px)
+        if side == 0:
+            return image[max(0, round(g.oy - far)):round(g.oy - near), a:b]
+        y = g.oy + g.rows * g.py
+        return image[round(y + near):round(y + far), a:b]
+    a, b = round(g.oy + .1 * g.py), round(g.oy + (g.rows - .1) * g.py)
+    if side == 2:
+        return image[a:b, max(0, round(g.ox - far)):round(g.ox - near)]
+    x = g.ox + g.cols * g.px
+    return image[a:b, round(x + near):round(x + far)]
+
+
+def _check_thin_margins(image: np.ndarray, g: GridGuess, reach: float) -> None:
+    """Refuse a grid with under THIN_MARGIN reaches of picture past a side whose strip
+    there (from half a reach past the outline to the picture's edge) is not one even
+    colour along the side. A board's frame is even along it; a crop just past a row's
+    side leaves a strip of the next row's pieces and the gaps between them (将拥曹营's last
+    row, cut 1–2 reaches past the row above, read as a four-row board). Sword Standing's
+    thin frame on its right reads 0 here, the crops 20 or more."""
+    h, w = image.shape[:2]
+    margins = [g.oy, h - g.oy - g.rows * g.py, g.ox, w - g.ox - g.cols * g.px]
+    names = ("top", "bottom", "left", "right")
+    for side, m in enumerate(margins):
+        if m < THIN_MARGIN * reach and _along_variation(_strip(image, g, side, reach / 2, m), side < 2) > UNEVEN:
+            raise NoBoardFound(f"the picture's {names[side]} edge is just past the board and what shows there "
+                               "is not an even frame (cut off there?)")
+
+
+def _along_variation(strip: np.ndarray, horizontal: bool) -> float:
+    """How much a strip's colour changes along its length (the largest channel's standard
+    deviation of the strip averaged across its width); 0 for an empty strip."""
+    profile = strip.astype(np.float32).mean(axis=0 if horizontal else 1)
+    return float(profile.std(axis=0).max()) if len(profile) else 0.0
 
 def _past(origin: float, pitch: float, count: int, size: int, reach: float) -> tuple[np.ndarray, np.ndarray]:
     """(starts, ends) of the segments along a grid's lines one cell past its two ends, 0.2

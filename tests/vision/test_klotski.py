@@ -267,6 +267,22 @@ def test_a_crop_along_a_rows_side_is_refused(style, cell, depth):
         parse(img[:round(bottom - depth * cell)])
 
 
+# The same crops a little lower: the picture's edge 1–1.4 × 0.08 of a cell into the last
+# row, so a strip of its pieces and the gaps between them shows past the row above (about
+# two reaches past the grid's outline). The old vision read the four rows above as the
+# board; the strip is not an even frame, so it is refused now (the reason given is the
+# colour reader's or the edge reader's, whichever the parse reports).
+CUT_JUST_INTO_A_ROW = [("named", 50, 1.0), ("named", 62, 1.2), ("named", 80, 1.4), ("portrait", 80, 1.0)]
+
+
+@pytest.mark.parametrize("style, cell, into", CUT_JUST_INTO_A_ROW)
+def test_a_crop_just_into_a_row_is_refused(style, cell, into):
+    img, truth = render(layout("将拥曹营"), style=style, cell=cell)
+    last_row_top = truth.cells[-1][1] - cell / 2
+    with pytest.raises(NoBoardFound):
+        parse(img[:round(last_row_top + into * 0.08 * cell)])
+
+
 def test_a_blurred_row_of_tiles_past_the_grid_is_not_left_out():
     """A 6×4 board in the tiles look (131 px cells), blurred (σ 1.1) and saved as JPEG 87:
     the side between the last row's two pieces reads 0.83 as an edge, under SPLIT, so the
