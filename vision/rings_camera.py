@@ -23,7 +23,9 @@ bodies hide the tiles behind them. Stages:
    the figure going on lower beside it); the red badges floating over some heads are
    dropped. The bottoms are mapped back onto the plane and counted per cell, in units of
    the width a figure has at that depth; a blob's few columns beside its clear stand are
-   its spill. The tile colours are a seeded k-means per ring (the same reading every run).
+   its spill. The tile colours are a seeded k-means per ring (the same reading every run);
+   beside a ring's main colour, only one that recurs in another ring (figures crowding a ring
+   are no tile colour).
    Refused: a cell near the threshold, one figure's feet on two tiles, a figure rising
    higher than one (another joined behind it, its feet hidden), a dark body's bottom or a
    weak stand near a ring border (its feet may hide lower), no enemy at all (a
@@ -58,6 +60,7 @@ FOREIGN = 28.0          # Lab distance from every tile colour above which a pixe
 LIGHT = 0.2             # weight of lightness in that distance: shade darkens a tile, keeps its hue
 FIGURE = 0.3            # a figure's width (and least height) in ring widths
 GAP = 1.2               # figure sizes of tile below a run's bottom for it to stand (badges float above heads)
+SHARED = 20.0           # Lab distance within which a ring's second colour must recur in another ring to be a tile's
 SEED = 1                # OpenCV's random state before each ring's k-means: a reading never depends on what ran before
 FOOT = 0.18             # figure widths of foot columns above which a cell holds an enemy
 REACH = 0.4             # figure widths either side in which a lower part of its blob shows a run's end is no foot
@@ -527,13 +530,14 @@ def _circle(radius: float, step: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
 
 def palette(image: np.ndarray, arena: Arena) -> tuple[np.ndarray, np.ndarray]:
     """The tile colours (Lab, one per row): per ring, the colours that cover at least a
-    fifth of its unwarped inside (tiles; figures are smaller and many-coloured); and apart,
+    fifth of its unwarped inside (tiles; figures are smaller and many-coloured) and are its
+    main one or recur elsewhere (``_tile_colours``); and apart,
     the central disc's (orange: close to a brown figure's colour once lightness counts
     little, so it only counts over the disc). The k-means is seeded (``SEED``): OpenCV's random state is shared by
     the process, and an unseeded close call read differently from run to run."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     edges = arena.radii
-    colours = []
+    found = []
     angles = np.radians(np.arange(0.0, 360.0, 1.0))[None, :]
     for r in range(RINGS + 1):
         outer, inner = (edges[r], edges[r + 1]) if r < RINGS else (edges[-1], 0.0)
@@ -544,9 +548,22 @@ def palette(image: np.ndarray, arena: Arena) -> tuple[np.ndarray, np.ndarray]:
         cv2.setRNGSeed(SEED + r)          # k-means++ starts from random centres: the same ones every time
         _, labels, centres = cv2.kmeans(samples, 4, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0),
                                         2, cv2.KMEANS_PP_CENTERS)
-        share = np.bincount(labels.ravel(), minlength=4) / len(labels)
-        colours.append(np.array([c for c, s in zip(centres, share) if s >= 0.2], np.float32).reshape(-1, 3))
-    return np.concatenate(colours[:RINGS]), colours[RINGS]
+        found.append((centres, np.bincount(labels.ravel(), minlength=4) / len(labels)))
+    colours = [_tile_colours(r, found[:RINGS]) for r in range(RINGS)]
+    return np.concatenate(colours), found[RINGS][0][found[RINGS][1] >= 0.2]
+
+
+def _tile_colours(ring: int, found: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """A ring's tile colours among its k-means centres (with their shares): its largest, and
+    any other covering a fifth of it that recurs (within ``SHARED``, lightness in full,
+    covering a twentieth: a shade, say) in another ring. Tiles' colours and shades recur round the arena;
+    figures crowding one ring (a brown fifth of goombas) do not, and kept as a tile
+    colour they vanished into it (a wrong board)."""
+    centres, share = found[ring]
+    others = np.concatenate([c[s >= 0.05] for k, (c, s) in enumerate(found) if k != ring]).reshape(-1, 3)
+    keep = [c for k, (c, s) in enumerate(zip(centres, share)) if s >= 0.2 and (
+        k == int(np.argmax(share)) or (np.linalg.norm(others - c, axis=1) < SHARED).any())]
+    return np.array(keep, np.float32).reshape(-1, 3)
 
 
 def foreign(image: np.ndarray, arena: Arena, colours: tuple[np.ndarray, np.ndarray],
