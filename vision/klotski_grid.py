@@ -722,6 +722,7 @@ def _along_variation(strip: np.ndarray, horizontal: bool) -> float:
     profile = strip.astype(np.float32).mean(axis=0 if horizontal else 1)
     return float(profile.std(axis=0).max()) if len(profile) else 0.0
 
+
 def _past(origin: float, pitch: float, count: int, size: int, reach: float) -> tuple[np.ndarray, np.ndarray]:
     """(starts, ends) of the segments along a grid's lines one cell past its two ends, 0.2
     to 0.8 of the cell; where the picture's edge cuts one, the part the picture shows from
