@@ -741,6 +741,10 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     other = 1 - _near(roi, np.array(hub), BACK_TOL)
     empty = _near(roi, background, BACK_TOL)
     found, contrast, along_axis, cream_places, filled_sides = {}, {}, [], [], []
+
+    def undecided(name: str) -> NoBoardFound:
+        return NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
+
     for name, (dx, dy) in HOLE_AT.items():
         px, py = nominal_x, nominal_y = round(cx + dx * width), round(cy + dy * width)
         if not (r + 1 <= py < roi.shape[0] - r - 1 and r + 1 <= px < roi.shape[1] - r - 1):
@@ -768,7 +772,7 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         if dy and open_hole >= 0.3 and found[name] and _along_axis(empty, (px, py), cy, dy, width):
             # blurred, a cream path line along the axis blends with the hub to about the
             # background's colour (paddlepop), as far as the hub's outline
-            raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
+            raise undecided(name)
         doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
         if dy and doubt is None and _along_axis(other, (px, py), cy, dy, width) and (
                 found[name] and reach < 0.0825 * width or not found[name] and _open_beside(empty, (nominal_x, nominal_y), width)):
@@ -790,7 +794,7 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         elif dy and doubt is None and found[name] and open_hole < 0.3:
             cream_places.append(name)
         elif doubt:
-            raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
+            raise undecided(name)
         if open_hole < 0.3 and not dy:
             filled_sides.append(contrast[name])
     # a line along the axis with the diagonals beside it passes for a filled hole when
@@ -803,12 +807,12 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     for name, narrowing in along_axis:
         weak = 0.7 if narrowing >= 0.55 else 0.55
         if not filled_sides or contrast[name] < weak * min(filled_sides):
-            raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
+            raise undecided(name)
     # so must every cream place above or below read as a filled hole: where a path turns
     # through the centre, the blurred corner of two lines fills the place like a hole (3 read as 4)
     for name in cream_places:
         if filled_sides and contrast[name] < 0.45 * min(filled_sides):
-            raise NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
+            raise undecided(name)
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]
