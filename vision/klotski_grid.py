@@ -342,10 +342,10 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     image = e.image
     h, w = image.shape[:2]
     reach = max(2.0, 0.08 * min(g.px, g.py))
-    if min(g.rows, g.cols) < 3 or g.rows * g.cols > MAX_CELLS or min(g.ox, g.oy) < -reach or g.ox + g.cols * g.px > w + reach \
-            or g.oy + g.rows * g.py > h + reach:
+    margin = min(_margins(g, image.shape))
+    if min(g.rows, g.cols) < 3 or g.rows * g.cols > MAX_CELLS or margin < -reach:
         raise NoBoardFound("the grid leaves the picture (or has fewer than 3 rows or columns)")
-    if min(g.ox, g.oy) < reach or g.ox + g.cols * g.px > w - reach or g.oy + g.rows * g.py > h - reach:
+    if margin < reach:
         # less than a reach of picture past the outline: whether the board goes on is unseen
         # (a crop along a row's side, a strip of its pieces a pixel or two thin, left)
         raise NoBoardFound("the board runs to the picture's edge (cut off there?)")
@@ -707,13 +707,17 @@ def _check_thin_margins(image: np.ndarray, g: GridGuess, reach: float) -> None:
     side leaves a strip of the next row's pieces and the gaps between them (将拥曹营's last
     row, cut 1–2 reaches past the row above, read as a four-row board). Sword Standing's
     thin frame on its right reads 0 here, the crops 20 or more."""
-    h, w = image.shape[:2]
-    margins = [g.oy, h - g.oy - g.rows * g.py, g.ox, w - g.ox - g.cols * g.px]
     names = ("top", "bottom", "left", "right")
-    for side, m in enumerate(margins):
+    for side, m in enumerate(_margins(g, image.shape)):
         if m < THIN_MARGIN * reach and _along_variation(_strip(image, g, side, reach / 2, m), side < 2) > UNEVEN:
             raise NoBoardFound(f"the picture's {names[side]} edge is just past the board and what shows there "
                                "is not an even frame (cut off there?)")
+
+
+def _margins(g: GridGuess, shape: tuple[int, ...]) -> list[float]:
+    """The picture's px past the grid's outline on each side: top, bottom, left, right."""
+    h, w = shape[:2]
+    return [g.oy, h - g.oy - g.rows * g.py, g.ox, w - g.ox - g.cols * g.px]
 
 
 def _along_variation(strip: np.ndarray, horizontal: bool) -> float:
