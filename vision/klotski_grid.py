@@ -41,8 +41,9 @@ from vision.components import components
 WORK_SIDE = 512        # px: pictures are read at most this long (speed; the pieces stay large)
 EDGE = 28              # a channel's step across a pixel that counts as an edge
 JOIN, SPLIT = 0.82, 0.9    # share of a side that is one straight edge: below, one piece; above, two
-FLAT_STD = 16.0        # an empty cell's colour varies less (per channel) ...
+FLAT_STD = 16.0        # an empty cell's colour varies less (per channel, within each ninth of it) ...
 FLAT_EDGES = 0.04      # ... and has fewer edge pixels than this share
+GROW_STD, GROW_EDGES = 20.0, 0.1   # ... or these next to an empty cell with no edge between them
 FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
 MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
@@ -62,6 +63,7 @@ CORNER, CORNER_SLACK = 0.5, 0.12   # whole length must run on from a corner over
 LOOK_SAMPLES, LOOK_SPAN, LOOK_SHIFT = 13, 0.1, 6
 LOOK_EDGE, LOOK_LIKE, LOOK_NONE = 0.5, 0.3, 0.12
 LOOK_SURE = 0.35       # every side between pieces of the calibration's screenshot matches its look this well, or none is kept
+REFIT = 0.7            # a grid fitted to its inner lines' edges must lie on this share of the guess's edge
 LEAN_MAX, LEAN_MIN = 6.0, 0.3   # degrees: ``lean`` looks this far from upright; a grid reads turned less
 
 
@@ -378,7 +380,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     # a grid whose lines run on past it is part of a board (again within NEAR reaches once
     # the grid reads, below; this first look is cheap)
     _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
-    empty, colours = _empty_cells(e, g, floor)
+    empty, colours = _empty_cells(e, g, floor, vs, hs)
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
         if not empty[inner]:
@@ -413,7 +415,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     far_v = sides(e, True, xs, *_past(g.oy, g.py, g.rows, h, reach), NEAR * reach)
     far_h = sides(e, False, ys, *_past(g.ox, g.px, g.cols, w, reach), NEAR * reach)
     _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
-    _check_thin_margins(image, g, reach)
+    _check_thin_margins(e, g, reach)
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
@@ -506,25 +508,62 @@ def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs
         strengths[r, c] = value
 
 
-def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Which cells are empty floor (even colour, no edges; the floor's colour when known)
-    and each cell's mean colour; the empty cells must share one colour."""
-    # every cell's box (its middle three fifths) at once
+def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.ndarray,
+                 hs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which cells are empty floor and each cell's mean colour; the empty cells must share
+    one colour. A cell is empty when even: its colour varies little within each ninth of
+    it (a floor's gentle shading, a vignette, aside) and it has few edges (the floor's
+    colour when known). The sides' edges (``vs``, ``hs``) decide the rest: a piece shows
+    its side along an empty cell, so a cell with no edge (under JOIN) toward an empty one
+    is empty too when nearly even (GROW_STD, GROW_EDGES: brush strokes of a painted
+    background, 一心一意); and an even cell with no edge toward a cell that is not empty,
+    and of another colour than the floor, is part of that piece (a flat white patch of a
+    portrait, 横刀立马's ink paintings)."""
+    # every cell's box (its middle three fifths) at once, and each box's ninths
     boxes = [np.array(v) for v in zip(*(_box(g, r, c, 0.2) for r in range(g.rows) for c in range(g.cols)))]
     colour_sum, square_sum = e.colour_sums
     means = e.box_mean(colour_sum, *boxes).reshape(g.rows, g.cols, 3)
     colours = means.astype(np.float32)
-    spread = np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
-    empty = (spread < FLAT_STD) & (e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols) < FLAT_EDGES)
+    x0, y0, x1, y1 = boxes
+    spread = np.zeros(g.rows * g.cols)
+    for i, j in itertools.product(range(3), repeat=2):
+        part = (x0 + (x1 - x0) * j // 3, y0 + (y1 - y0) * i // 3, x0 + (x1 - x0) * (j + 1) // 3,
+                y0 + (y1 - y0) * (i + 1) // 3)
+        mean = e.box_mean(colour_sum, *part)
+        spread += np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *part) - mean ** 2)).max(1) / 9
+    spread = spread.reshape(g.rows, g.cols)
+    edges = e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols)
+    empty = (spread < FLAT_STD) & (edges < FLAT_EDGES)
     if floor is not None:
         for r, c in zip(*np.nonzero(empty)):
             empty[r, c] = np.linalg.norm(means[r, c] - floor) < FLOOR_DISTANCE
     if not empty.any():
         raise NoBoardFound("no empty cell")
+    nearly = (spread < GROW_STD) & (edges < GROW_EDGES)
+    while (more := nearly & ~empty & _joined_to(empty, vs, hs)).any():
+        empty |= more
+    inside = empty & _joined_to(~empty, vs, hs)
+    rest = empty & ~inside
+    if inside.any() and rest.any():
+        mean = colours[rest].mean(0)
+        if (np.linalg.norm(colours[rest] - mean, axis=1).max() <= FLOOR_DISTANCE
+                and np.linalg.norm(colours[inside] - mean, axis=1).min() > FLOOR_DISTANCE):
+            empty = rest
     mean = colours[empty].mean(0)
     if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
         raise NoBoardFound("the even cells differ in colour: flat pieces, not floor")
     return empty, colours
+
+
+def _joined_to(cells: np.ndarray, vs: np.ndarray, hs: np.ndarray) -> np.ndarray:
+    """The cells with a side of no edge (under JOIN) toward one of ``cells``."""
+    across, down = vs[:, 1:-1] < JOIN, hs[1:-1] < JOIN
+    out = np.zeros_like(cells)
+    out[:, :-1] |= across & cells[:, 1:]
+    out[:, 1:] |= across & cells[:, :-1]
+    out[:-1] |= down & cells[1:]
+    out[1:] |= down & cells[:-1]
+    return out
 
 
 def _pieces(vs: np.ndarray, hs: np.ndarray, empty: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -700,18 +739,40 @@ def _strip(image: np.ndarray, g: GridGuess, side: int, near: float, far: float) 
     return image[a:b, round(x + near):round(x + far)]
 
 
-def _check_thin_margins(image: np.ndarray, g: GridGuess, reach: float) -> None:
+def _check_thin_margins(e: EdgeMaps, g: GridGuess, reach: float) -> None:
     """Refuse a grid with under THIN_MARGIN reaches of picture past a side whose strip
     there (from half a reach past the outline to the picture's edge) is not one even
-    colour along the side. A board's frame is even along it; a crop just past a row's
-    side leaves a strip of the next row's pieces and the gaps between them (将拥曹营's last
-    row, cut 1–2 reaches past the row above, read as a four-row board). Sword Standing's
-    thin frame on its right reads 0 here, the crops 20 or more."""
+    colour along the side, unless the strip shows no seam on any inner line (``_seam``):
+    a crop just past a row's side leaves a strip of the next row's pieces and the gaps
+    between them (将拥曹营's last row, cut 1–2 reaches past the row above, read as a
+    four-row board). A board's frame is even along it; a floor past an open edge may be
+    shaded, but no piece's side runs on in it (a tiny capture cut just below its last
+    row). Sword Standing's thin frame on its right reads 0 here, the crops 20 or more."""
     names = ("top", "bottom", "left", "right")
-    for side, m in enumerate(_margins(g, image.shape)):
-        if m < THIN_MARGIN * reach and _along_variation(_strip(image, g, side, reach / 2, m), side < 2) > UNEVEN:
+    for side, m in enumerate(_margins(g, e.image.shape)):
+        if (m < THIN_MARGIN * reach and _along_variation(_strip(e.image, g, side, reach / 2, m), side < 2) > UNEVEN
+                and _seam(e, g, side, reach / 2, m, reach)):
             raise NoBoardFound(f"the picture's {names[side]} edge is just past the board and what shows there "
                                "is not an even frame (cut off there?)")
+
+
+def _seam(e: EdgeMaps, g: GridGuess, side: int, near: float, far: float, reach: float) -> bool:
+    """Whether the strip ``near`` to ``far`` px past the grid's outline on ``side`` shows
+    an edge within ``reach`` of an inner grid line across half its thickness or more (the
+    side of a piece, or of a gap, running on); True too when the strip is under 3 px
+    thick: unseen."""
+    if far - near < 3:
+        return True
+    at = _strip((e.v if side < 2 else e.h)[..., None], g, side, near, far)[..., 0]
+    at = at if side < 2 else at.T       # (thickness, along the side)
+    start = g.ox + .1 * g.px if side < 2 else g.oy + .1 * g.py
+    pitch, count = (g.px, g.cols) if side < 2 else (g.py, g.rows)
+    for k in range(1, count):
+        line = g.ox + k * pitch if side < 2 else g.oy + k * pitch
+        lo, hi = max(0, round(line - reach - start)), max(0, round(line + reach - start) + 1)
+        if at[:, lo:hi].any(1).mean() >= 0.5:
+            return True
+    return False
 
 
 def _margins(g: GridGuess, shape: tuple[int, ...]) -> list[float]:
@@ -762,7 +823,11 @@ def _check_beyond(runs: list[np.ndarray]) -> None:
 def refined(e: EdgeMaps, g: GridGuess) -> GridGuess:
     """The grid fitted (least squares) to where its inner lines' edges are: each line at
     the middle of the edge columns (rows) near it, over its cell sides that are edges —
-    the guess came from profile peaks a few pixels off, or from a frame's edge."""
+    the guess came from profile peaks a few pixels off, or from a frame's edge; kept per
+    axis unless its lines lie on much less edge than the guess's, under REFIT of it (tiles
+    with a double frame each, 横刀立马's ink paintings, show several edges along a side:
+    the middle of the strongest can be a frame's, and the fit 3 % off in pitch, its lines
+    on 0.55 of the guess's edge; the other real apps' fits 0.8 or more)."""
     reach = max(2, round(0.08 * min(g.px, g.py)))
     fitted = []
     for sums, origin, pitch, count, other_origin, other_pitch, others, vertical in (
@@ -785,13 +850,24 @@ def refined(e: EdgeMaps, g: GridGuess) -> GridGuess:
                 cols = np.flatnonzero(profile == profile.max())
                 at.append(lo + (cols.min() + cols.max()) / 2)
                 index.append(k)
+        fitted.append((origin, pitch))
         if len(at) >= 2:
             pitch_fit, origin_fit = np.polyfit(index, at, 1)
-            fitted.append((float(origin_fit), float(pitch_fit)))
-        else:
-            fitted.append((origin, pitch))
+            fit = (float(origin_fit), float(pitch_fit))
+            if _on_lines(e, vertical, fit, count, other_origin, other_pitch, others) \
+                    >= REFIT * _on_lines(e, vertical, (origin, pitch), count, other_origin, other_pitch, others):
+                fitted[-1] = fit
     (ox, px), (oy, py) = fitted
     return GridGuess(ox, oy, px, py, g.rows, g.cols)
+
+
+def _on_lines(e: EdgeMaps, vertical: bool, line: tuple[float, float], count: int, other_origin: float,
+              other_pitch: float, others: int) -> float:
+    """How much edge lies within a pixel of a grid's ``count`` + 1 lines (``line``: the
+    first's place and the pitch) over the middle of every cell side along them."""
+    starts = other_origin + (np.arange(others) + .2) * other_pitch
+    ends = other_origin + (np.arange(others) + .8) * other_pitch
+    return float(sides(e, vertical, line[0] + np.arange(count + 1) * line[1], starts, ends, 1.0).sum())
 
 
 def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
@@ -801,10 +877,8 @@ def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
     best = []
     for vertical, origin, pitch, count, other_origin, other_pitch, others in (
             (True, g.ox, g.px, g.cols, g.oy, g.py, g.rows), (False, g.oy, g.py, g.rows, g.ox, g.px, g.cols)):
-        starts = other_origin + (np.arange(others) + .2) * other_pitch
-        ends = other_origin + (np.arange(others) + .8) * other_pitch
         tries = [(o, p) for o in origin + np.arange(-3, 4) for p in pitch * np.linspace(0.98, 1.02, 9)]
-        scores = [sides(e, vertical, o + np.arange(count + 1) * p, starts, ends, 1.0).sum() for o, p in tries]
+        scores = [_on_lines(e, vertical, t, count, other_origin, other_pitch, others) for t in tries]
         best.append(tries[int(np.argmax(scores))])
     (ox, px), (oy, py) = best
     return GridGuess(float(ox), float(oy), float(px), float(py), g.rows, g.cols)
