@@ -41,7 +41,7 @@ from vision.components import components
 WORK_SIDE = 512        # px: pictures are read at most this long (speed; the pieces stay large)
 EDGE = 28              # a channel's step across a pixel that counts as an edge
 JOIN, SPLIT = 0.82, 0.9    # share of a side that is one straight edge: below, one piece; above, two
-FLAT_STD = 16.0        # an empty cell's colour varies less (per channel, within each ninth of it) ...
+FLAT_STD = 16.0        # an empty cell's colour varies less (per channel) ...
 FLAT_EDGES = 0.04      # ... and has fewer edge pixels than this share
 GROW_STD, GROW_EDGES = 20.0, 0.1   # ... or these next to an empty cell with no edge between them
 FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
@@ -322,7 +322,7 @@ def grids(e: EdgeMaps, pitch: tuple[float, float] | None = None) -> Iterator[Gri
     for x0, y0, x1, y1 in blocks(vl, hl):
         short = min(x1 - x0, y1 - y0)
         lo, hi = pitch or (short / 10, short / 1.8)
-        across = even_lines(vl[y0:y1, x0:x1].sum(0).astype(np.float32), max(MIN_PITCH, lo), hi)
+        across = even_lines(vl[y0:y1, x0:x1].sum(0).astype(np.float32), max(MIN_PITCH, lo), hi, keep=4)
         for _, ax, px, cols in across[:10]:
             xa, xb = int(x0 + ax), int(x0 + ax + cols * px)
             down = even_lines(hl[y0:y1, xa:xb].sum(1).astype(np.float32), max(MIN_PITCH, px * 0.8), px * 1.25)
@@ -511,12 +511,15 @@ def _by_look(image: np.ndarray, g: GridGuess, look: SideLook, vs: np.ndarray, hs
 def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.ndarray,
                  hs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Which cells are empty floor and each cell's mean colour; the empty cells must share
-    one colour. A cell is empty when even: its colour varies little within each ninth of
-    it (a floor's gentle shading, a vignette, aside) and it has few edges (the floor's
-    colour when known). The sides' edges (``vs``, ``hs``) decide the rest: a piece shows
-    its side along an empty cell, so a cell with no edge (under JOIN) toward an empty one
-    is empty too when nearly even (GROW_STD, GROW_EDGES: brush strokes of a painted
-    background, 一心一意); and an even cell with no edge toward a cell that is not empty,
+    one colour. A cell is empty when even: its colour varies little and it has few edges
+    (the floor's colour when known). The sides' edges (``vs``, ``hs``) decide the rest: a
+    piece shows its side along an empty cell, so a cell with no edge (under JOIN) toward
+    an empty one is empty too when nearly even (GROW_STD within each ninth of it, a
+    floor's shading aside, and GROW_EDGES: brush strokes of a painted background,
+    一心一意); with no even cell, the nearly even ones are empty when every other cell has
+    twice their edges or more (a shaded floor, 186 px wide light wood) — but shaded cells
+    grown into a rectangle with an edge all round may as well be a piece (``_outlined``;
+    an even cell but for a few edges, 曹营 painted on the floor, is not); and an even cell with no edge toward a cell that is not empty,
     and of another colour than the floor, is part of that piece (a flat white patch of a
     portrait, 横刀立马's ink paintings)."""
     # every cell's box (its middle three fifths) at once, and each box's ninths
@@ -524,24 +527,29 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     colour_sum, square_sum = e.colour_sums
     means = e.box_mean(colour_sum, *boxes).reshape(g.rows, g.cols, 3)
     colours = means.astype(np.float32)
+    spread = np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
     x0, y0, x1, y1 = boxes
-    spread = np.zeros(g.rows * g.cols)
+    local = np.zeros(g.rows * g.cols)      # the spread within each ninth, averaged: shading aside
     for i, j in itertools.product(range(3), repeat=2):
         part = (x0 + (x1 - x0) * j // 3, y0 + (y1 - y0) * i // 3, x0 + (x1 - x0) * (j + 1) // 3,
                 y0 + (y1 - y0) * (i + 1) // 3)
         mean = e.box_mean(colour_sum, *part)
-        spread += np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *part) - mean ** 2)).max(1) / 9
-    spread = spread.reshape(g.rows, g.cols)
+        local += np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *part) - mean ** 2)).max(1) / 9
     edges = e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols)
     empty = (spread < FLAT_STD) & (edges < FLAT_EDGES)
     if floor is not None:
         for r, c in zip(*np.nonzero(empty)):
             empty[r, c] = np.linalg.norm(means[r, c] - floor) < FLOOR_DISTANCE
+    nearly = (local.reshape(g.rows, g.cols) < GROW_STD) & (edges < GROW_EDGES)
+    if not empty.any() and nearly.any() and edges[~nearly].min(initial=1.0) >= 2 * edges[nearly].max():
+        empty = nearly.copy()       # none even, but some nearly so and far plainer than the rest
     if not empty.any():
         raise NoBoardFound("no empty cell")
-    nearly = (spread < GROW_STD) & (edges < GROW_EDGES)
+    plain = empty | ((spread < FLAT_STD) & (edges < GROW_EDGES))    # even but for a few edges (text)
     while (more := nearly & ~empty & _joined_to(empty, vs, hs)).any():
         empty |= more
+    if (empty & ~plain).any():
+        empty &= ~_outlined(empty, plain, vs, hs)
     inside = empty & _joined_to(~empty, vs, hs)
     rest = empty & ~inside
     if inside.any() and rest.any():
@@ -553,6 +561,19 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
         raise NoBoardFound("the even cells differ in colour: flat pieces, not floor")
     return empty, colours
+
+
+def _outlined(empty: np.ndarray, plain: np.ndarray, vs: np.ndarray, hs: np.ndarray) -> np.ndarray:
+    """The cells not ``plain`` of each group of ``empty`` cells that is a rectangle with an
+    edge (SPLIT or more) all round: a piece's outline as well as a floor's, whose flat
+    part may be what the grown floor started from (a wooden 曹操)."""
+    count, labels, stats = components(empty.astype(np.uint8))
+    out = np.zeros_like(empty)
+    for k, (c, r, w, h, area) in enumerate(stats, start=1):
+        if area == w * h and min(vs[r:r + h, c].min(), vs[r:r + h, c + w].min(),
+                                 hs[r, c:c + w].min(), hs[r + h, c:c + w].min()) >= SPLIT:
+            out |= (labels == k) & ~plain
+    return out
 
 
 def _joined_to(cells: np.ndarray, vs: np.ndarray, hs: np.ndarray) -> np.ndarray:
