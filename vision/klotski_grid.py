@@ -49,7 +49,7 @@ MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
 RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one piece
 THIN_MARGIN = 2.4      # reaches of picture past a side under which the strip there must be an even frame
-UNEVEN = 12.0          # ... whose colour varies along the side by at most this (std of 0-255 levels)
+UNEVEN = 12.0          # ... whose colour varies along the side by at most this (std of 0-255 levels, shading aside)
 NEAR = 2.5             # a side with no edge within the reach has none within this many reaches either
 RETRY = (1.0, 0.9, 0.8)    # with a profile's grid shape: shares of the first shrinking tried in turn
 OPEN_SIDES = 4         # outer sides with no edge allowed (empty cells at an open exit)
@@ -415,7 +415,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     far_v = sides(e, True, xs, *_past(g.oy, g.py, g.rows, h, reach), NEAR * reach)
     far_h = sides(e, False, ys, *_past(g.ox, g.px, g.cols, w, reach), NEAR * reach)
     _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
-    _check_thin_margins(e, g, reach)
+    _check_thin_margins(image, g, reach)
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
@@ -760,40 +760,21 @@ def _strip(image: np.ndarray, g: GridGuess, side: int, near: float, far: float) 
     return image[a:b, round(x + near):round(x + far)]
 
 
-def _check_thin_margins(e: EdgeMaps, g: GridGuess, reach: float) -> None:
+def _check_thin_margins(image: np.ndarray, g: GridGuess, reach: float) -> None:
     """Refuse a grid with under THIN_MARGIN reaches of picture past a side whose strip
     there (from half a reach past the outline to the picture's edge) is not one even
-    colour along the side, unless the strip shows no seam on any inner line (``_seam``):
-    a crop just past a row's side leaves a strip of the next row's pieces and the gaps
-    between them (将拥曹营's last row, cut 1–2 reaches past the row above, read as a
-    four-row board). A board's frame is even along it; a floor past an open edge may be
-    shaded, but no piece's side runs on in it (a tiny capture cut just below its last
-    row). Sword Standing's thin frame on its right reads 0 here, the crops 20 or more."""
+    colour along the side, gentle shading aside. A board's frame is even along it, and so
+    is a floor past an open edge but for a vignette (a tiny capture cut just below its
+    last row, 186 px light wood: 5–8 here); a crop just past a row's side leaves a strip
+    of the next row's pieces and the gaps between them (将拥曹营's last row, cut 1–2
+    reaches past the row above, read as a four-row board: 20 or more). Sword Standing's
+    thin frame on its right reads 0 here."""
     names = ("top", "bottom", "left", "right")
-    for side, m in enumerate(_margins(g, e.image.shape)):
-        if (m < THIN_MARGIN * reach and _along_variation(_strip(e.image, g, side, reach / 2, m), side < 2) > UNEVEN
-                and _seam(e, g, side, reach / 2, m, reach)):
+    for side, m in enumerate(_margins(g, image.shape)):
+        strip = _strip(image, g, side, reach / 2, m)
+        if m < THIN_MARGIN * reach and _along_variation(strip, side < 2, g.px if side < 2 else g.py) > UNEVEN:
             raise NoBoardFound(f"the picture's {names[side]} edge is just past the board and what shows there "
                                "is not an even frame (cut off there?)")
-
-
-def _seam(e: EdgeMaps, g: GridGuess, side: int, near: float, far: float, reach: float) -> bool:
-    """Whether the strip ``near`` to ``far`` px past the grid's outline on ``side`` shows
-    an edge within ``reach`` of an inner grid line across half its thickness or more (the
-    side of a piece, or of a gap, running on); True too when the strip is under 3 px
-    thick: unseen."""
-    if far - near < 3:
-        return True
-    at = _strip((e.v if side < 2 else e.h)[..., None], g, side, near, far)[..., 0]
-    at = at if side < 2 else at.T       # (thickness, along the side)
-    start = g.ox + .1 * g.px if side < 2 else g.oy + .1 * g.py
-    pitch, count = (g.px, g.cols) if side < 2 else (g.py, g.rows)
-    for k in range(1, count):
-        line = g.ox + k * pitch if side < 2 else g.oy + k * pitch
-        lo, hi = max(0, round(line - reach - start)), max(0, round(line + reach - start) + 1)
-        if at[:, lo:hi].any(1).mean() >= 0.5:
-            return True
-    return False
 
 
 def _margins(g: GridGuess, shape: tuple[int, ...]) -> list[float]:
@@ -802,11 +783,16 @@ def _margins(g: GridGuess, shape: tuple[int, ...]) -> list[float]:
     return [g.oy, h - g.oy - g.rows * g.py, g.ox, w - g.ox - g.cols * g.px]
 
 
-def _along_variation(strip: np.ndarray, horizontal: bool) -> float:
-    """How much a strip's colour changes along its length (the largest channel's standard
-    deviation of the strip averaged across its width); 0 for an empty strip."""
+def _along_variation(strip: np.ndarray, horizontal: bool, pitch: float) -> float:
+    """How much a strip's colour changes along its length, shading aside: the largest
+    channel's standard deviation of the strip averaged across its width, less its mean
+    over half a ``pitch`` around each place; 0 for an empty strip."""
     profile = strip.astype(np.float32).mean(axis=0 if horizontal else 1)
-    return float(profile.std(axis=0).max()) if len(profile) else 0.0
+    if not len(profile):
+        return 0.0
+    window = max(3, round(pitch / 2) | 1)
+    shading = cv2.blur(profile[None], (window, 1), borderType=cv2.BORDER_REFLECT)[0]
+    return float((profile - shading).std(axis=0).max())
 
 
 def _past(origin: float, pitch: float, count: int, size: int, reach: float) -> tuple[np.ndarray, np.ndarray]:
