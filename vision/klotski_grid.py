@@ -663,8 +663,11 @@ def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook |
     numbers each cell's piece, -1 where empty. Each kind's sections are aligned on each
     other (a side may lie a pixel or two off its grid line) and averaged. None when a side
     between two pieces of the picture matches the mean less than LOOK_SURE: the app draws
-    them too unlike each other (frames of many colours) for the look to judge them."""
+    them too unlike each other (frames of many colours) for the look to judge them; or
+    when a side between two cells of one piece matches it LOOK_LIKE or more: the look
+    would take the app's own pictures for sides (横刀立马's ink paintings, 0.39)."""
     found: dict[tuple[str, bool], list[np.ndarray]] = {}
+    inside: list[tuple[bool, np.ndarray]] = []          # sides between two cells of one piece
     padded = np.pad(owner, 1, constant_values=-2)       # -2: outside the board
     for vertical in (True, False):
         lines = g.cols + 1 if vertical else g.rows + 1
@@ -676,6 +679,8 @@ def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook |
                 second = padded[r + 1, c + 1]
                 kind = _side_kind(first, second)
                 if kind is None:
+                    if first == second >= 0:
+                        inside.append((vertical, _section(image, g, vertical, k, j)))
                     continue
                 section = _section(image, g, vertical, k, j)
                 if second >= 0 and (kind != "split"):       # the piece is second: turn it first
@@ -689,7 +694,8 @@ def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook |
     look = SideLook(*pairs)
     matches = [look_match(section, look.split[0 if vertical else 1])
                for vertical in (True, False) for section in found.get(("split", vertical), [])]
-    return look if min(matches, default=0.0) >= LOOK_SURE else None
+    within = [look_match(section, look.split[0 if vertical else 1]) for vertical, section in inside]
+    return look if min(matches, default=0.0) >= LOOK_SURE and max(within, default=0.0) < LOOK_LIKE else None
 
 
 def _side_kind(first: int, second: int) -> str | None:
