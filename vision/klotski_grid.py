@@ -316,7 +316,9 @@ def _without_long(runs: np.ndarray, axis: int) -> np.ndarray:
 
 def grids(e: EdgeMaps, pitch: tuple[float, float] | None = None) -> Iterator[GridGuess]:
     """Candidate grids, the likeliest of each block first; ``pitch`` (px, from a profile)
-    bounds the column pitch."""
+    bounds the column pitch. Four column spacings of each count of columns are tried: a
+    board's frame line and each tile's own double frame (横刀立马's ink paintings) make
+    spacings that outscore the tiles' sides."""
     h, w = e.v.shape
     vl, hl = long_runs(e, max(6, min(h, w) // 20))
     for x0, y0, x1, y1 in blocks(vl, hl):
@@ -519,9 +521,9 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     一心一意); with no even cell, the nearly even ones are empty when every other cell has
     twice their edges or more (a shaded floor, 186 px wide light wood) — but shaded cells
     grown into a rectangle with an edge all round may as well be a piece (``_outlined``;
-    an even cell but for a few edges, 曹营 painted on the floor, is not); and an even cell with no edge toward a cell that is not empty,
-    and of another colour than the floor, is part of that piece (a flat white patch of a
-    portrait, 横刀立马's ink paintings)."""
+    an even cell but for a few edges, 曹营 painted on the floor, is not); and an even cell
+    with no edge toward a cell that is not empty, and of another colour than the floor, is
+    part of that piece (a flat white patch of a portrait, 横刀立马's ink paintings)."""
     # every cell's box (its middle three fifths) at once, and each box's ninths
     boxes = [np.array(v) for v in zip(*(_box(g, r, c, 0.2) for r in range(g.rows) for c in range(g.cols)))]
     colour_sum, square_sum = e.colour_sums
@@ -567,7 +569,7 @@ def _outlined(empty: np.ndarray, plain: np.ndarray, vs: np.ndarray, hs: np.ndarr
     """The cells not ``plain`` of each group of ``empty`` cells that is a rectangle with an
     edge (SPLIT or more) all round: a piece's outline as well as a floor's, whose flat
     part may be what the grown floor started from (a wooden 曹操)."""
-    count, labels, stats = components(empty.astype(np.uint8))
+    _, labels, stats = components(empty.astype(np.uint8))
     out = np.zeros_like(empty)
     for k, (c, r, w, h, area) in enumerate(stats, start=1):
         if area == w * h and min(vs[r:r + h, c].min(), vs[r:r + h, c + w].min(),
