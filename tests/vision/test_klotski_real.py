@@ -196,3 +196,12 @@ def test_a_tiny_capture_cut_below_its_last_row_reads_as_the_real_one_does():
                 assert got == truth, (cell, past, moves)
                 tally["right"] += 1
     assert tally["right"] >= 0.6 * sum(tally.values()), tally
+
+
+@pytest.mark.parametrize("name", LABELS.get("not_a_board", []))
+def test_the_captures_of_no_klotski_board_are_refused_saying_why(name):
+    """The level menu of thumbnails, another wooden puzzle and the other games' screens
+    that show no board: refused, with a reason (the looser floor and margin reading of
+    issue 29 §1 must not find a board in them)."""
+    with pytest.raises(NoBoardFound, match="no Klotski board: .+"):
+        parse(shot(name))
