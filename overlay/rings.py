@@ -95,12 +95,15 @@ def _slide(arena: Arena, move: dict[str, Any], off: float) -> tuple[list[Stroke]
 
 def _moves(arena: Arena, solution: list[dict[str, Any]], head: float) -> list[tuple[list[Stroke], str, Point]]:
     """(paths, mark, where the mark goes) for every move, in order, through the arena's
-    camera (so they lie on the tiles the player sees). Each move is drawn a little off
-    the middle by its number, so moves on the same ring or line lie side by side."""
+    camera (so they lie on the tiles the player sees). A move is drawn along the middle of
+    its ring or line; moves on the same ring or line are spread across it in order, so they
+    lie side by side."""
+    def where(move: dict[str, Any]) -> tuple[str, int]:
+        return move["op"], move.get("ring", move.get("line"))
     out = []
-    count = len(solution)
     for n, move in enumerate(solution, 1):
-        off = 0.0 if count < 2 else (2 * (n - 1) / (count - 1) - 1) * SPREAD * arena.width
+        same = [k for k, other in enumerate(solution, 1) if where(other) == where(move)]
+        off = 0.0 if len(same) < 2 else (2 * same.index(n) / (len(same) - 1) - 1) * SPREAD * arena.width
         paths, at = _turn(arena, move, off, head) if move["op"] == "rotate" else _slide(arena, move, off)
         out.append((paths, mark(n, move), at))
     return out

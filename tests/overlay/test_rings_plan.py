@@ -7,7 +7,7 @@ import pytest
 
 from overlay.actions import Key
 from overlay.draw import Label, Polyline, arrow_heads
-from overlay.rings import hints, plan
+from overlay.rings import COLOURS, hints, plan
 from solvers.rings import Board, apply_move
 from vision.common import Parse
 from vision.rings import Arena, RingsGeometry
@@ -107,6 +107,18 @@ def test_every_move_is_drawn_numbered_beside_the_others_with_heads_and_labels_on
     texts = labels(shapes)
     assert [t[:2] for t in texts[:3]] == ["1:", "2:", "3:"] and [t[:2] for t in texts[3:]] == ["1.", "2.", "3."]
     assert len({s.point for s in shapes if isinstance(s, Label)}) == 6
+
+
+def test_a_move_alone_on_its_ring_keeps_to_its_middle_and_moves_sharing_one_lie_apart():
+    """On the real capture the turn ran a fifth of a ring off the ring's middle, towards the
+    disc, only because a slide (on no ring) came after it."""
+    solution = [{"op": "rotate", "ring": 3, "steps": -1}, {"op": "slide", "line": 4, "steps": 6},
+                {"op": "rotate", "ring": 1, "steps": 2}, {"op": "rotate", "ring": 1, "steps": 1}]
+    shapes = hints(found(), solution)
+    radii = {s.color: {round(polar_of(p)[0], 6) for p in s.points} for s in arrows(shapes) if s.color != COLOURS[1]}
+    assert radii[COLOURS[0]] == {round(ARENA.mid(3), 6)}
+    (first,), (second,) = radii[COLOURS[2]], radii[COLOURS[3]]
+    assert first != second and (first + second) / 2 == pytest.approx(ARENA.mid(1))
 
 
 def test_hints_on_the_tilted_camera_lie_on_the_tiles_seen():
