@@ -171,19 +171,18 @@ EXAMPLE_KEYMAP: dict[str, Any] = {
 
 
 def plan(parse: Parse[RingsGeometry], solution: Any, keymap: dict[str, Any] | None = None) -> list[Action]:
-    """Key presses playing the answer with a user's key map (a file's or the profile's);
-    none without one."""
+    """Key presses playing the answer with a user's key map (a file's or the profile's):
+    each move the way the text says it (``short_way``), a slide the long way inward when
+    the map has no outward key; none without a key map."""
     if not keymap:
         return []
     keys: list[str] = []
     for move in solution:
-        k = move["steps"]
-        if move["op"] == "rotate":
-            keys += keymap["rings"][move["ring"]]
-            keys += [keymap["clockwise"] if k > 0 else keymap["anticlockwise"]] * abs(k)
-        else:
-            keys += keymap["lines"][move["line"]]
-            keys += [keymap["inward"]] * k if k <= 4 or "outward" not in keymap else [keymap["outward"]] * (8 - k)
+        count, way = short_way(move)
+        if way not in keymap:
+            count, way = move["steps"], "inward"
+        keys += keymap["rings"][move["ring"]] if move["op"] == "rotate" else keymap["lines"][move["line"]]
+        keys += [keymap[way]] * count
         keys.append(keymap["confirm"])
     return [Key(key) for key in keys]
 
