@@ -42,7 +42,8 @@ SPREAD = 0.2          # ring widths the first and last moves are drawn off the m
 HEADS = (3, 8)        # fewest and most arrow heads round a turned ring
 HEAD_ROOM = 5.0       # head lengths of ring, at least, per head
 GAP = 0.25            # share of each head's part of the ring left open before the next part
-LINE = 1.8            # label sizes from one line of the list of words to the next (plates clear of descenders)
+LINE = 1.8            # label sizes from one line of labels to the next (plates clear of descenders)
+WIDE = 0.65           # label sizes a character of a label is wide, about (OpenCV's font and Tk's)
 
 
 Point = tuple[float, float]
@@ -109,14 +110,16 @@ def _moves(arena: Arena, solution: list[dict[str, Any]], head: float) -> list[tu
     return out
 
 
-def _apart(points: list[Point], size: float) -> list[Point]:
-    """Number places moved down until no two overlap."""
-    placed: list[Point] = []
-    for x, y in points:
-        while any(abs(x - px) < size * 4 and abs(y - py) < size * 4 for px, py in placed):
-            y += size * 4
-        placed.append((x, y))
-    return placed
+def _apart(marks: list[tuple[str, Point]], size: float) -> list[Point]:
+    """Places for labels (text, place) of ``size``, each moved down a line until its plate
+    (about ``WIDE`` sizes a character wide, ``LINE`` sizes tall) overlaps none before it."""
+    placed: list[tuple[float, float, float]] = []
+    for text, (x, y) in marks:
+        half = len(text) * size * WIDE / 2
+        while any(abs(x - px) < half + other and abs(y - py) < size * LINE for px, py, other in placed):
+            y += size * LINE
+        placed.append((x, y, half))
+    return [(x, y) for x, y, _ in placed]
 
 
 def steps(solution: Any) -> int:
@@ -154,7 +157,7 @@ def hints(parse: Parse[RingsGeometry], solution: Any, step: int | None = None) -
     size = max(11.0, arena.width * 0.3)
     drawn = _moves(arena, solution, width * 3.0)
     # Places depend on the whole answer, so one step's hint is a part of the whole drawing.
-    marks = _apart([at for _, _, at in drawn], size * 0.3)
+    marks = _apart([(text, at) for _, text, at in drawn], size)
     top = max(size, arena.point(arena.outer, 90.0)[1] - (len(drawn) + 0.5) * size * LINE)
     shown = [n for n in range(len(drawn)) if step is None or n == step]
     colour = [COLOURS[n % len(COLOURS)] for n in range(len(drawn))]

@@ -119,6 +119,9 @@ def test_a_move_alone_on_its_ring_keeps_to_its_middle_and_moves_sharing_one_lie_
     assert radii[COLOURS[0]] == {round(ARENA.mid(3), 6)}
     (first,), (second,) = radii[COLOURS[2]], radii[COLOURS[3]]
     assert first != second and (first + second) / 2 == pytest.approx(ARENA.mid(1))
+    # Their marks both go to the ring's near side: one under the other, plates clear.
+    third, fourth = [s for s in shapes if isinstance(s, Label) and s.text[:2] in ("3:", "4:")]
+    assert abs(third.point[1] - fourth.point[1]) >= 1.5 * third.size
 
 
 def test_hints_on_the_tilted_camera_lie_on_the_tiles_seen():
