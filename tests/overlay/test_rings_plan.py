@@ -79,7 +79,7 @@ def test_a_slide_is_its_whole_line_with_heads_the_short_way_and_the_texts_steps(
     shapes = hints(found(), [move])
     (line,) = arrows(shapes)
     ends = [round(polar_of(p)[1], 6) for p in (line.points[0], line.points[-1])]
-    # How far along the line (slice 1's rim to slice 7's, GAMES.md) the simulator takes slice
+    # How far along the line (slice 1's rim to slice 7's, docs/games.md) the simulator takes slice
     # 1's outer enemy: in through the centre the short way, else out round the rim.
     grid = apply_move([list(".x..........")] + [list("." * 12)] * 3, move)
     line_cells = [(r, 1) for r in range(4)] + [(r, 7) for r in reversed(range(4))]
