@@ -1,11 +1,12 @@
 """Ring battles: an answer drawn over the arena, and key presses for a user's key map.
 
-Each move is an arrow in its own colour, numbered in order and labelled with the text
-output's words: a rotation is an arc along its ring, starting at one of the ring's enemies
-(where they stand at that point of the answer) and turning as many slices as the move; a
-slide is a straight arrow along its line from slice i's rim towards slice i+6's, with its
-steps. Both go through the parse's arena, camera included, so on the game's tilted view
-they lie on the tiles the player sees; moves on one ring or line lie side by side.
+Each move is drawn whole, in its own colour, so a player finds it at a glance: a turn is
+its whole ring, in parts each ending in an arrow head the way it turns; a slide is its whole
+line with heads the way its cells go (the short way round). Each carries its number and
+steps ("1: 2 steps"), and a list over the arena gives the text output's words for each
+("1. turn ring 3 (inner) one step anticlockwise"). Both go through the parse's arena,
+camera included, so on the game's tilted view they lie on the tiles the player sees;
+moves on one ring or line lie side by side. ``live`` draws the same shapes.
 
 The console game is not driven by mouse, so ``plan`` returns key presses only when given
 a key map, and nothing otherwise (the hints are the output then). The key map comes as an
@@ -30,7 +31,7 @@ from typing import Any
 
 from overlay.actions import Action, Key
 from overlay.draw import Label, Polyline, Shape
-from solvers.rings import apply_move
+from solvers.rings import apply_move, say, short_way
 from vision.common import Parse
 from vision.rings import Arena, RingsGeometry, check_keymap
 
@@ -38,56 +39,87 @@ COLOURS = ((236, 64, 122), (33, 150, 243), (255, 160, 0), (76, 175, 80), (156, 3
 HALO = (255, 255, 255)
 ARC_STEP = 3.0        # degrees between the points of an arc
 SPREAD = 0.2          # ring widths the first and last moves are drawn off the middle
+HEADS = (3, 8)        # fewest and most arrow heads round a turned ring
+HEAD_ROOM = 5.0       # head lengths of ring, at least, per head
+GAP = 0.25            # share of each head's part of the ring left open before the next part
+LINE = 1.8            # label sizes from one line of labels to the next (plates clear of descenders)
+WIDE = 0.65           # label sizes a character of a label is wide, about (OpenCV's font and Tk's)
 
 
 Point = tuple[float, float]
+Stroke = tuple[tuple[Point, ...], str]       # points and where its arrow heads go (draw.Polyline's ``arrows``)
 
 
 def words(n: int, move: dict[str, Any]) -> str:
-    """A move as the text output says it (``solvers.rings.show``), numbered."""
-    k = move["steps"]
-    if move["op"] == "rotate":
-        return f"{n}. ring {move['ring']} {abs(k)} {'clockwise' if k > 0 else 'anticlockwise'}"
-    return f"{n}. line {move['line']} ({move['line']} → {move['line'] + 6}) {k} steps"
+    """A move as the text output says it (``solvers.rings.say``), numbered."""
+    return f"{n}. {say(move)}"
 
 
-def _arrows(arena: Arena, board: Any, solution: list[dict[str, Any]]) -> list[tuple[tuple[Point, ...], str, Point]]:
-    """(points, label, where the label goes) for every move, in order, through the arena's
-    camera (so they lie on the tiles the player sees). A rotation is an arc along its ring
-    from an enemy to where it lands; a slide an arrow along its line from slice i's rim
-    towards slice i+6's, as many steps as the text says. Each move is drawn a little off
-    the middle by its number, so moves on the same ring or line lie side by side; the label
-    goes where the arrow starts."""
-    grid = [list(ring) for ring in board.cells]
+def mark(n: int, move: dict[str, Any]) -> str:
+    """The short label on a move's drawing: its number and steps."""
+    count, _ = short_way(move)
+    return f"{n}: {count} step{'' if count == 1 else 's'}"
+
+
+def _turn(arena: Arena, move: dict[str, Any], off: float, head: float) -> tuple[list[Stroke], Point]:
+    """A turn: its whole ring (the ring's middle, ``off`` pixels out) in parts, each ending
+    in an arrow head (``head`` pixels long) the way it turns, and where its label goes: on
+    the ring's near side (the bottom of the screen), in the middle of a part."""
+    radius = arena.mid(move["ring"]) + off
+    round_ = [arena.point(radius, float(a)) for a in range(0, 360, 10)]
+    length = sum(math.dist(a, b) for a, b in zip(round_, round_[1:] + round_[:1]))
+    heads = max(HEADS[0], min(HEADS[1], int(length / (head * HEAD_ROOM))))
+    span = 360.0 / heads
+    near = 270.0 - arena.phase               # plane angle of the point nearest the camera
+    many = max(2, round(span * (1 - GAP) / ARC_STEP) + 1)
+    paths = []
+    for j in range(heads):
+        first = near - span / 2 + span * GAP / 2 + j * span
+        angles = [first + span * (1 - GAP) * t / (many - 1) for t in range(many)]
+        paths.append((tuple(arena.point(radius, a) for a in (angles if move["steps"] > 0 else angles[::-1])), "end"))
+    return paths, arena.point(radius, near)
+
+
+def _slide(arena: Arena, move: dict[str, Any], off: float) -> tuple[list[Stroke], Point]:
+    """A slide: an arrow the length of its line's 8 cells (``off`` pixels to its side), with
+    a head on each quarter, pointing the short way (``solvers.rings.short_way``), and where
+    its label goes: past the rim it comes from."""
+    _, way = short_way(move)
+    ahead = 30.0 * (move["line"] + (6 if way == "inward" else 0))      # the end the cells move towards
+
+    def at(t: float) -> Point:        # t pixels along the line towards ``ahead``, ``off`` to its side
+        return arena.point(math.hypot(t, off), ahead + math.degrees(math.atan2(off, t)))
+    reach = arena.mid(0)
+    return [(tuple(at(reach * t) for t in (-1.0, -0.5, 0.0, 0.5, 1.0)), "each")], \
+        at(-(arena.outer + 0.6 * arena.width))
+
+
+def _moves(arena: Arena, solution: list[dict[str, Any]], head: float) -> list[tuple[list[Stroke], str, Point]]:
+    """(paths, mark, where the mark goes) for every move, in order, through the arena's
+    camera (so they lie on the tiles the player sees). A move is drawn along the middle of
+    its ring or line; moves on the same ring or line are spread across it in order, so they
+    lie side by side."""
+    def where(move: dict[str, Any]) -> tuple[str, int]:
+        return move["op"], move.get("ring", move.get("line"))
     out = []
-    count = len(solution)
     for n, move in enumerate(solution, 1):
-        k = move["steps"]
-        off = 0.0 if count < 2 else (2 * (n - 1) / (count - 1) - 1) * SPREAD * arena.width
-        if move["op"] == "rotate":
-            r = move["ring"]
-            start = next((s for s in range(12) if grid[r][s] != "."), 0)
-            many = max(2, round(abs(k) * 30.0 / ARC_STEP) + 1)
-            angles = [30.0 * start + 30.0 * k * t / (many - 1) for t in range(many)]
-            points = tuple(arena.point(arena.mid(r) + off, a) for a in angles)
-            out.append((points, words(n, move), points[0]))
-        else:
-            i = move["line"]
-            ends = [arena.point(math.hypot(arena.mid(0), off), 30.0 * side + math.degrees(math.atan2(off, arena.mid(0))) * sign)
-                    for side, sign in ((i, 1), (i + 6, -1))]
-            out.append((tuple(ends), words(n, move), ends[0]))
-        grid = apply_move(grid, move)
+        same = [k for k, other in enumerate(solution, 1) if where(other) == where(move)]
+        off = 0.0 if len(same) < 2 else (2 * same.index(n) / (len(same) - 1) - 1) * SPREAD * arena.width
+        paths, at = _turn(arena, move, off, head) if move["op"] == "rotate" else _slide(arena, move, off)
+        out.append((paths, mark(n, move), at))
     return out
 
 
-def _apart(points: list[Point], size: float) -> list[Point]:
-    """Number places moved down until no two overlap."""
-    placed: list[Point] = []
-    for x, y in points:
-        while any(abs(x - px) < size * 4 and abs(y - py) < size * 4 for px, py in placed):
-            y += size * 4
-        placed.append((x, y))
-    return placed
+def _apart(marks: list[tuple[str, Point]], size: float) -> list[Point]:
+    """Places for labels (text, place) of ``size``, each moved down a line until its plate
+    (about ``WIDE`` sizes a character wide, ``LINE`` sizes tall) overlaps none before it."""
+    placed: list[tuple[float, float, float]] = []
+    for text, (x, y) in marks:
+        half = len(text) * size * WIDE / 2
+        while any(abs(x - px) < half + other and abs(y - py) < size * LINE for px, py, other in placed):
+            y += size * LINE
+        placed.append((x, y, half))
+    return [(x, y) for x, y, _ in placed]
 
 
 def steps(solution: Any) -> int:
@@ -113,27 +145,27 @@ def progress(board: Any, solution: Any, seen: Any) -> int | None:
 
 
 def hints(parse: Parse[RingsGeometry], solution: Any, step: int | None = None) -> list[Shape]:
-    """An arrow per move (haloed, coloured in order) numbered where it starts, and the text
-    output's words for each in a list over the arena; or only move number ``step``
-    (0-based), drawn where the enemies stand by then. Every halo goes under every arrow and
-    every label on top, so crossing moves keep their heads and numbers readable."""
+    """Every move drawn whole, haloed and coloured in order: a turn round its whole ring
+    with arrow heads the way it goes, a slide along its whole line; each with its number
+    and steps on it, and the text output's words for each in a list over the arena; or
+    only move number ``step`` (0-based). Every halo goes under every arrow and every label
+    on top, so crossing moves keep their heads and numbers readable."""
     if step is not None and not 0 <= step < len(solution):
         raise ValueError(f"step {step} is out of range: the answer has {len(solution)} moves")
     arena = parse.geometry.arena
     width = max(3.0, arena.width * 0.12)
     size = max(11.0, arena.width * 0.3)
-    drawn = _arrows(arena, parse.board, solution)
-    # The number where each arrow starts; the words in a list over the arena (on the
-    # arrows they would hide them on a small capture). Places depend on the whole answer,
-    # so one step's hint is a part of the whole drawing.
-    starts = _apart([at for _, _, at in drawn], size * 0.3)
-    top = max(size, arena.point(arena.outer, 90.0)[1] - (len(drawn) + 0.5) * size * 1.5)
+    drawn = _moves(arena, solution, width * 3.0)
+    # Places depend on the whole answer, so one step's hint is a part of the whole drawing.
+    marks = _apart([(text, at) for _, text, at in drawn], size)
+    top = max(size, arena.point(arena.outer, 90.0)[1] - (len(drawn) + 0.5) * size * LINE)
     shown = [n for n in range(len(drawn)) if step is None or n == step]
     colour = [COLOURS[n % len(COLOURS)] for n in range(len(drawn))]
-    return ([Polyline(drawn[n][0], HALO, width=width * 1.8, arrows="none") for n in shown]
-            + [Polyline(drawn[n][0], colour[n], width=width, arrows="end") for n in shown]
-            + [Label(starts[n], str(n + 1), colour[n], size=size) for n in shown]
-            + [Label((arena.cx, top + n * size * 1.5), drawn[n][1], colour[n], size=size) for n in shown])
+    return ([Polyline(points, HALO, width=width * 1.8, arrows="none") for n in shown for points, _ in drawn[n][0]]
+            + [Polyline(points, colour[n], width=width, arrows=heads) for n in shown for points, heads in drawn[n][0]]
+            + [Label(marks[n], drawn[n][1], colour[n], size=size) for n in shown]
+            + [Label((arena.cx, top + n * size * LINE), words(n + 1, solution[n]), colour[n], size=size)
+               for n in shown])
 
 
 EXAMPLE_KEYMAP: dict[str, Any] = {
@@ -142,19 +174,18 @@ EXAMPLE_KEYMAP: dict[str, Any] = {
 
 
 def plan(parse: Parse[RingsGeometry], solution: Any, keymap: dict[str, Any] | None = None) -> list[Action]:
-    """Key presses playing the answer with a user's key map (a file's or the profile's);
-    none without one."""
+    """Key presses playing the answer with a user's key map (a file's or the profile's):
+    each move the way the text says it (``short_way``), a slide the long way inward when
+    the map has no outward key; none without a key map."""
     if not keymap:
         return []
     keys: list[str] = []
     for move in solution:
-        k = move["steps"]
-        if move["op"] == "rotate":
-            keys += keymap["rings"][move["ring"]]
-            keys += [keymap["clockwise"] if k > 0 else keymap["anticlockwise"]] * abs(k)
-        else:
-            keys += keymap["lines"][move["line"]]
-            keys += [keymap["inward"]] * k if k <= 4 or "outward" not in keymap else [keymap["outward"]] * (8 - k)
+        count, way = short_way(move)
+        if way not in keymap:
+            count, way = move["steps"], "inward"
+        keys += keymap["rings"][move["ring"]] if move["op"] == "rotate" else keymap["lines"][move["line"]]
+        keys += [keymap[way]] * count
         keys.append(keymap["confirm"])
     return [Key(key) for key in keys]
 

@@ -622,17 +622,37 @@ def generate(seed: int, groups: int = 3, moves: int = 3, kinds: str = "x") -> Bo
     return Board(tuple("".join(row) for row in grid), moves)
 
 
+RING_NAMES = ("outer", "second from the outside", "second from the centre", "inner")
+COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+def short_way(move: dict[str, Any]) -> tuple[int, str]:
+    """A move's steps and way as a player makes it: a turn clockwise or anticlockwise (as
+    seen from above; the game's camera shows the far side up, so the same on screen), a
+    slide the short way round its 8 cells, inward or outward at slice i's end (a slide of
+    5–7 steps is 3–1 steps outward there)."""
+    k = move["steps"]
+    if move["op"] == "rotate":
+        return abs(k), "clockwise" if k > 0 else "anticlockwise"
+    return (k, "inward") if k <= 4 else (8 - k, "outward")
+
+
+def say(move: dict[str, Any]) -> str:
+    """A move in a player's words: the ring named by where it lies, the steps written out
+    and the way (``short_way``)."""
+    count, way = short_way(move)
+    steps = f"{COUNT_WORDS[count]} step{'' if count == 1 else 's'} {way}"
+    if move["op"] == "rotate":
+        return f"turn ring {move['ring']} ({RING_NAMES[move['ring']]}) {steps}"
+    return f"slide line {move['line']} {steps} at slice {move['line']}"
+
+
 def show(board: Board, solution: list[dict[str, Any]]) -> str:
-    """The moves in words and the arena after them."""
+    """The moves in a player's words (``say``), numbered, and the arena after them."""
     grid = [list(line) for line in board.cells]
     out = []
     for n, move in enumerate(solution, 1):
-        if move["op"] == "rotate":
-            way = "clockwise" if move["steps"] > 0 else "anticlockwise"
-            out.append(f"{n}. rotate ring {move['ring']} {abs(move['steps'])} {way}")
-        else:
-            out.append(f"{n}. slide line {move['line']} (slice {move['line']} → {move['line'] + 6}) "
-                       f"{move['steps']} steps")
+        out.append(f"{n}. {say(move)}")
         grid = apply_move(grid, move)
     if not solution:
         out.append("already solved: no moves needed")

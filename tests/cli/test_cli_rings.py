@@ -45,7 +45,7 @@ def test_rule_option_allows_partly_filled_attacks():
 
 def test_human_output_lists_the_moves():
     status, out, _ = run(["solve", "--game", "rings", "--board", "-"], WORKED)
-    assert status == 0 and "rotate ring 3 1 anticlockwise" in out
+    assert status == 0 and "1. turn ring 3 (inner) one step anticlockwise" in out.splitlines()
 
 
 def test_bad_input_is_one_line_on_stderr_and_status_2():

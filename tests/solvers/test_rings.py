@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from solvers import rings, rings_arrays
 from solvers.common import BoardError, OptionError
-from solvers.rings import MOVES, Board, _exact_cover, _set_cover, apply_move, generate, show, solve, validate
+from solvers.rings import MOVES, Board, _exact_cover, _set_cover, apply_move, generate, say, show, solve, validate
 
 WORKED_EXAMPLE = "moves: 1\n..x.........\n..x.........\n..x.........\n...x........"
 ALL_MOVES = [m.to_json() for m in MOVES]
@@ -265,5 +265,20 @@ def test_a_budget_the_board_text_gives_out_of_range_is_a_board_error():
 def test_show_lists_the_moves_in_words_and_draws_the_result():
     board = Board.from_text(WORKED_EXAMPLE)
     text = show(board, solve(board).solution)
-    assert "rotate ring 3 1 anticlockwise" in text
+    assert "1. turn ring 3 (inner) one step anticlockwise" in text.splitlines()
     assert "  ..x........." in text.splitlines()[-1]
+
+
+@pytest.mark.parametrize("move, words", [
+    ({"op": "rotate", "ring": 0, "steps": 6}, "turn ring 0 (outer) six steps clockwise"),
+    ({"op": "rotate", "ring": 1, "steps": -5}, "turn ring 1 (second from the outside) five steps anticlockwise"),
+    ({"op": "rotate", "ring": 2, "steps": 1}, "turn ring 2 (second from the centre) one step clockwise"),
+    ({"op": "slide", "line": 4, "steps": 6}, "slide line 4 two steps outward at slice 4"),
+    ({"op": "slide", "line": 0, "steps": 7}, "slide line 0 one step outward at slice 0"),
+    ({"op": "slide", "line": 5, "steps": 4}, "slide line 5 four steps inward at slice 5"),
+    ({"op": "slide", "line": 2, "steps": 3}, "slide line 2 three steps inward at slice 2"),
+])
+def test_a_move_is_said_in_a_players_words_the_short_way(move, words):
+    """Issue 29: "ring 3 1 anticlockwise" and "line 4 (4 → 10) 6 steps" left the player to
+    work out which ring, and that 6 steps one way are 2 the other."""
+    assert say(move) == words
