@@ -46,6 +46,7 @@ MARGIN = 0.5        # least margin (pitches) between outer nodes and a picture e
 EMPTY_TOL = 12      # max channel difference of an empty place's patch cell from the usual look
 BACK_TOL = 16       # max channel difference still counted as background / faint diamond
 TIGHT_TOL = 10      # the same on a second look, when the first is refused
+OPEN_CAP = 21       # px: the opening that takes path lines away is at most this wide (but on a third look)
 FAINT_NEAR = 40     # the faint diamonds are at most this far from the background (channel levels)
 CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centre (when no frame is seen)
 TRIANGLE_COVER = 0.82  # least share of the triangle on a blob's inscribed circle that a triangle covers
@@ -220,12 +221,17 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
         light -= background.astype(np.float32)
         work = cv2.subtract(work, light, dtype=cv2.CV_8U)
     cream = _frame_colour(image, area)
-    refusals = []
+    refusals: list[NoBoardFound] = []
     # a second look with a tighter background tolerance when the first is refused: a
     # shape whose fill is near the faint diamonds' colour (smoking room's squares, 19
-    # levels apart) drops out of the foreground where the light shifts it closer
-    for tol in (BACK_TOL, TIGHT_TOL):
-        fg, colours = segment(work, background, cream, tol)
+    # levels apart) drops out of the foreground where the light shifts it closer; a third
+    # with no bound on the opening when it was bounded: in a small crop scaled up to the
+    # work size, a path being drawn (a single line in its shape's colour, 0.08 of a pitch)
+    # is wider than the bound, and joins the nodes it passes into one blob
+    for tol, cap in ((BACK_TOL, OPEN_CAP), (TIGHT_TOL, OPEN_CAP), (BACK_TOL, None)):
+        if cap is None and colours.opened < OPEN_CAP:
+            continue   # the opening was not bounded: the same look again
+        fg, colours = segment(work, background, cream, tol, cap)
         stage("lyne-mask", lambda: fg * 255)
         colours.light = light if native is not None else None   # the native crop is flattened node by node
         try:
@@ -451,12 +457,14 @@ class Colours:
     faint: np.ndarray
     cream: np.ndarray | None
     light: np.ndarray | None = None   # over the work image, less the background: to flatten native crops
+    opened: int = 0                   # the width of the opening that took path lines away (px)
 
 
 def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
-            tol: int = BACK_TOL) -> tuple[np.ndarray, Colours]:
+            tol: int = BACK_TOL, cap: int | None = OPEN_CAP) -> tuple[np.ndarray, Colours]:
     """(foreground mask with path lines opened away, colours); pixels within ``tol`` of
-    the background or the faint diamonds are background."""
+    the background or the faint diamonds are background. The opening is a fifth of a
+    node wide, at most ``cap`` pixels (None: no bound)."""
     # the most common colour near the background, and one within FAINT_NEAR before any
     # farther: the faint diamonds sit 10-32 levels from it in every palette, and a
     # board of many hubs can show more of moonbase's hub colour (66 levels) than of them
@@ -471,9 +479,11 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
     # Path lines are thin next to nodes: an opening a fifth of a node wide removes them.
     # The node size comes from the foreground without cream, where lines cannot join nodes.
     size = _typical_size(fg & (1 - _near(work, cream, 40)) if cream is not None else fg)
-    k = max(3, min(21, int(size / 5)) | 1)   # capped: a path line is never wider
+    k = max(3, int(size / 5) | 1)
+    if cap is not None:
+        k = min(cap, k)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return fg, Colours(background, faint, cream)
+    return fg, Colours(background, faint, cream, opened=k)
 
 
 def _typical_size(mask: np.ndarray) -> float:
@@ -666,7 +676,8 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     if _solid_cream_centre(roi, mask, dist, depth, cream) or toward_cream and ring > 10:
         node.terminal = True
     elif ring > 20 and _differ(centre, node.fill) > 25:
-        raise NoBoardFound(f"a {kind} with a ring and a centre of its own that is not cream at ({x},{y})")
+        raise NoBoardFound(f"a {kind} at ({x},{y}) whose centre is neither its own colour nor a terminal's cream "
+                           "(the mouse pointer over it?)")
     if _differ(fill, node.ring) > _differ(node.fill, node.ring):
         # for the colour check, of the two readings the one farther from the ring: on small
         # blurred frames the outline's band held some of the ring, and a path line out of
@@ -804,9 +815,16 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     # ones down to 0.52); a single line into the centre of a 240 px crop stood out 0.64 as
     # much, and its run across kept 0.6 of its width 0.09 of the hub farther out, where a
     # filled hole's narrows (of 56 filled holes seen, 2 were as weak and kept as much)
+    # (once read when it stood out 0.7 as much). Mid-play, the game's lines are wider: a
+    # path being drawn is a single line 0.11 of the hub wide in its shape's colour (as
+    # strong as a hole it fills), and kept 0.57-0.87 of its run farther out (2 read as 3,
+    # 3 as 4), a finished double line beside a diagonal 0.58: a place whose run keeps
+    # 0.55 or more is refused, a filled hole under such a line too; so is a place standing
+    # out 1.5 times as much as the filled side holes or more (a dark line being drawn over
+    # cream side holes stood out 3.2-4.3 times as much, and narrowed like a hole: 2 read as 3)
     for name, narrowing in along_axis:
-        weak = 0.7 if narrowing >= 0.55 else 0.55
-        if not filled_sides or contrast[name] < weak * min(filled_sides):
+        if not filled_sides or not 0.55 * min(filled_sides) <= contrast[name] < 1.5 * max(filled_sides) \
+                or narrowing >= 0.55:
             raise undecided(name)
     # so must every cream place above or below read as a filled hole: where a path turns
     # through the centre, the blurred corner of two lines fills the place like a hole (3 read as 4)
