@@ -565,6 +565,12 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
     return nodes
 
 
+def _cream(colours: Colours) -> tuple[int, int, int]:
+    """The frame's cream (terminal centres, finished paths), or about every palette's."""
+    b, g, r = (int(v) for v in (colours.cream if colours.cream is not None else CREAM))
+    return b, g, r
+
+
 def _is_tab(work: np.ndarray, contour: np.ndarray, colours: Colours) -> bool:
     """The cream tab at the game's top right: a low cream blob on the top edge, in the
     right fifth of the area."""
@@ -572,7 +578,7 @@ def _is_tab(work: np.ndarray, contour: np.ndarray, colours: Colours) -> bool:
     if y > 1 or x < 0.8 * work.shape[1] or h > 0.08 * work.shape[0]:
         return False
     mask = cv2.drawContours(np.zeros(work.shape[:2], np.uint8), [contour], -1, 1, -1).astype(bool)
-    cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
+    cream = _cream(colours)
     return _differ(_median(work, mask), cream) <= 40
 
 
@@ -666,11 +672,11 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     node.ring, node.fill = _median(roi, (dist >= band[0]) & (dist <= band[1])), _median(roi, middle)
     if kind == "hub":
         # the hub's colour from its middle band: at the edge JPEG blends it with the background
-        node.holes = _count_holes(roi, mask, node.fill, colours.background, (x, y))
+        node.holes = _count_holes(roi, mask, node.fill, colours.background, _cream(colours), (x, y))
         return node
     node.ring, fill = _inner_ring(roi, mask, node, colours, band)
     centre = _median(roi, dist >= 0.85 * depth)
-    cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
+    cream = _cream(colours)
     toward_cream = _differ(centre, node.fill) > 25 and _differ(centre, cream) < _differ(node.fill, cream) - 20
     ring = _differ(node.ring, node.fill)
     if _solid_cream_centre(roi, mask, dist, depth, cream) or toward_cream and ring > 10:
@@ -730,7 +736,7 @@ HOLE_AT = {"left": (-0.159, 0.0), "right": (0.159, 0.0), "up": (0.0, -0.159), "d
 
 
 def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], background: np.ndarray,
-                 at: tuple[int, int]) -> int:
+                 cream: tuple[int, int, int], at: tuple[int, int]) -> int:
     """Holes are diamonds of non-hub colour (background, or cream once filled), 0.23 of
     the hub wide, at fixed places. A drawn path crosses a hub through its centre as a
     double line about 0.1 of the hub wide, along the axis to a place or beside it (the
@@ -751,7 +757,7 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     kernel /= kernel.sum()
     other = 1 - _near(roi, np.array(hub), BACK_TOL)
     empty = _near(roi, background, BACK_TOL)
-    found, contrast, along_axis, cream_places, filled_sides = {}, {}, [], [], []
+    found, contrast, off_cream, along_axis, cream_places, filled_sides = {}, {}, {}, [], [], []
 
     def undecided(name: str) -> NoBoardFound:
         return NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
@@ -779,7 +785,8 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         reach = min(_reach(line, px if dx == 0 else py), _reach(line, nominal))
         filled = best >= 0.85 and reach >= 0.0825 * width
         found[name] = open_hole >= 0.3 and reach >= 0.05 * width or filled
-        contrast[name] = float(np.linalg.norm(roi[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3).mean(axis=0) - hub))
+        middle = roi[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3).mean(axis=0)
+        contrast[name], off_cream[name] = float(np.linalg.norm(middle - hub)), float(np.abs(middle - cream).max())
         if dy and open_hole >= 0.3 and found[name] and _along_axis(empty, (px, py), cy, dy, width):
             # blurred, a cream path line along the axis blends with the hub to about the
             # background's colour (paddlepop), as far as the hub's outline
@@ -821,10 +828,14 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     # 3 as 4), a finished double line beside a diagonal 0.58: a place whose run keeps
     # 0.55 or more is refused, a filled hole under such a line too; so is a place standing
     # out 1.5 times as much as the filled side holes or more (a dark line being drawn over
-    # cream side holes stood out 3.2-4.3 times as much, and narrowed like a hole: 2 read as 3)
+    # cream side holes stood out 3.2-4.3 times as much, and narrowed like a hole: 2 read as
+    # 3), and one not of the cream of a finished path (45 levels off): a hole filled by the
+    # path being drawn is of that path's colour, as its line is (2 read as 3). A finished
+    # path's double line alone, as wide as the game's, stood out 0.68 as much in a 240 px
+    # GIF crop (2 read as 3): a place must stand out 0.75 as much as the filled side holes
     for name, narrowing in along_axis:
-        if not filled_sides or not 0.55 * min(filled_sides) <= contrast[name] < 1.5 * max(filled_sides) \
-                or narrowing >= 0.55:
+        if not filled_sides or not 0.75 * min(filled_sides) <= contrast[name] < 1.5 * max(filled_sides) \
+                or narrowing >= 0.55 or off_cream[name] > 45:
             raise undecided(name)
     # so must every cream place above or below read as a filled hole: where a path turns
     # through the centre, the blurred corner of two lines fills the place like a hole (3 read as 4)

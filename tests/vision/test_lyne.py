@@ -385,6 +385,9 @@ def playing(seed: int, palette: str, loss: str) -> tuple[np.ndarray, Truth]:
 @example(seed=184, palette="moonbase", loss="video")
 @example(seed=447, palette="kind of blue", loss="gif")
 @example(seed=454, palette="tulip", loss="gif")
+# a finished double line alone down a hub's axis in a 240 px GIF crop stood out from the hub
+# 0.68 as much as the filled side holes, and passed for a filled hole (2 read as 3)
+@example(seed=796, palette="moonbase", loss="crop")
 def test_frames_of_a_level_being_played_read_exactly_or_are_refused(seed, palette, loss):
     image, truth = playing(seed, palette, loss)
     try:
