@@ -46,6 +46,7 @@ MARGIN = 0.5        # least margin (pitches) between outer nodes and a picture e
 EMPTY_TOL = 12      # max channel difference of an empty place's patch cell from the usual look
 BACK_TOL = 16       # max channel difference still counted as background / faint diamond
 TIGHT_TOL = 10      # the same on a second look, when the first is refused
+OPEN_CAP = 21       # px: the opening that takes path lines away is at most this wide (but on a third look)
 FAINT_NEAR = 40     # the faint diamonds are at most this far from the background (channel levels)
 CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centre (when no frame is seen)
 TRIANGLE_COVER = 0.82  # least share of the triangle on a blob's inscribed circle that a triangle covers
@@ -220,12 +221,17 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
         light -= background.astype(np.float32)
         work = cv2.subtract(work, light, dtype=cv2.CV_8U)
     cream = _frame_colour(image, area)
-    refusals = []
+    refusals: list[NoBoardFound] = []
     # a second look with a tighter background tolerance when the first is refused: a
     # shape whose fill is near the faint diamonds' colour (smoking room's squares, 19
-    # levels apart) drops out of the foreground where the light shifts it closer
-    for tol in (BACK_TOL, TIGHT_TOL):
-        fg, colours = segment(work, background, cream, tol)
+    # levels apart) drops out of the foreground where the light shifts it closer; a third
+    # with no bound on the opening when it was bounded: in a small crop scaled up to the
+    # work size, a path being drawn (a single line in its shape's colour, 0.08 of a pitch)
+    # is wider than the bound, and joins the nodes it passes into one blob
+    for tol, cap in ((BACK_TOL, OPEN_CAP), (TIGHT_TOL, OPEN_CAP), (BACK_TOL, None)):
+        if cap is None and colours.opened < OPEN_CAP:
+            continue   # the opening was not bounded: the same look again
+        fg, colours = segment(work, background, cream, tol, cap)
         stage("lyne-mask", lambda: fg * 255)
         colours.light = light if native is not None else None   # the native crop is flattened node by node
         try:
@@ -451,12 +457,14 @@ class Colours:
     faint: np.ndarray
     cream: np.ndarray | None
     light: np.ndarray | None = None   # over the work image, less the background: to flatten native crops
+    opened: int = 0                   # the width of the opening that took path lines away (px)
 
 
 def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
-            tol: int = BACK_TOL) -> tuple[np.ndarray, Colours]:
+            tol: int = BACK_TOL, cap: int | None = OPEN_CAP) -> tuple[np.ndarray, Colours]:
     """(foreground mask with path lines opened away, colours); pixels within ``tol`` of
-    the background or the faint diamonds are background."""
+    the background or the faint diamonds are background. The opening is a fifth of a
+    node wide, at most ``cap`` pixels (None: no bound)."""
     # the most common colour near the background, and one within FAINT_NEAR before any
     # farther: the faint diamonds sit 10-32 levels from it in every palette, and a
     # board of many hubs can show more of moonbase's hub colour (66 levels) than of them
@@ -471,9 +479,11 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
     # Path lines are thin next to nodes: an opening a fifth of a node wide removes them.
     # The node size comes from the foreground without cream, where lines cannot join nodes.
     size = _typical_size(fg & (1 - _near(work, cream, 40)) if cream is not None else fg)
-    k = max(3, min(21, int(size / 5)) | 1)   # capped: a path line is never wider
+    k = max(3, int(size / 5) | 1)
+    if cap is not None:
+        k = min(cap, k)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return fg, Colours(background, faint, cream)
+    return fg, Colours(background, faint, cream, opened=k)
 
 
 def _typical_size(mask: np.ndarray) -> float:
@@ -555,6 +565,12 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
     return nodes
 
 
+def _cream(colours: Colours) -> tuple[int, int, int]:
+    """The frame's cream (terminal centres, finished paths), or about every palette's."""
+    b, g, r = (int(v) for v in (colours.cream if colours.cream is not None else CREAM))
+    return b, g, r
+
+
 def _is_tab(work: np.ndarray, contour: np.ndarray, colours: Colours) -> bool:
     """The cream tab at the game's top right: a low cream blob on the top edge, in the
     right fifth of the area."""
@@ -562,7 +578,7 @@ def _is_tab(work: np.ndarray, contour: np.ndarray, colours: Colours) -> bool:
     if y > 1 or x < 0.8 * work.shape[1] or h > 0.08 * work.shape[0]:
         return False
     mask = cv2.drawContours(np.zeros(work.shape[:2], np.uint8), [contour], -1, 1, -1).astype(bool)
-    cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
+    cream = _cream(colours)
     return _differ(_median(work, mask), cream) <= 40
 
 
@@ -656,17 +672,18 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     node.ring, node.fill = _median(roi, (dist >= band[0]) & (dist <= band[1])), _median(roi, middle)
     if kind == "hub":
         # the hub's colour from its middle band: at the edge JPEG blends it with the background
-        node.holes = _count_holes(roi, mask, node.fill, colours.background, (x, y))
+        node.holes = _count_holes(roi, mask, node.fill, colours.background, _cream(colours), (x, y))
         return node
     node.ring, fill = _inner_ring(roi, mask, node, colours, band)
     centre = _median(roi, dist >= 0.85 * depth)
-    cream = tuple(int(v) for v in (colours.cream if colours.cream is not None else CREAM))
+    cream = _cream(colours)
     toward_cream = _differ(centre, node.fill) > 25 and _differ(centre, cream) < _differ(node.fill, cream) - 20
     ring = _differ(node.ring, node.fill)
     if _solid_cream_centre(roi, mask, dist, depth, cream) or toward_cream and ring > 10:
         node.terminal = True
     elif ring > 20 and _differ(centre, node.fill) > 25:
-        raise NoBoardFound(f"a {kind} with a ring and a centre of its own that is not cream at ({x},{y})")
+        raise NoBoardFound(f"a {kind} at ({x},{y}) whose centre is neither its own colour nor a terminal's cream "
+                           "(the mouse pointer over it?)")
     if _differ(fill, node.ring) > _differ(node.fill, node.ring):
         # for the colour check, of the two readings the one farther from the ring: on small
         # blurred frames the outline's band held some of the ring, and a path line out of
@@ -719,7 +736,7 @@ HOLE_AT = {"left": (-0.159, 0.0), "right": (0.159, 0.0), "up": (0.0, -0.159), "d
 
 
 def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], background: np.ndarray,
-                 at: tuple[int, int]) -> int:
+                 cream: tuple[int, int, int], at: tuple[int, int]) -> int:
     """Holes are diamonds of non-hub colour (background, or cream once filled), 0.23 of
     the hub wide, at fixed places. A drawn path crosses a hub through its centre as a
     double line about 0.1 of the hub wide, along the axis to a place or beside it (the
@@ -740,7 +757,7 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     kernel /= kernel.sum()
     other = 1 - _near(roi, np.array(hub), BACK_TOL)
     empty = _near(roi, background, BACK_TOL)
-    found, contrast, along_axis, cream_places, filled_sides = {}, {}, [], [], []
+    found, contrast, off_cream, along_axis, cream_places, filled_sides = {}, {}, {}, [], [], []
 
     def undecided(name: str) -> NoBoardFound:
         return NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
@@ -768,7 +785,8 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         reach = min(_reach(line, px if dx == 0 else py), _reach(line, nominal))
         filled = best >= 0.85 and reach >= 0.0825 * width
         found[name] = open_hole >= 0.3 and reach >= 0.05 * width or filled
-        contrast[name] = float(np.linalg.norm(roi[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3).mean(axis=0) - hub))
+        middle = roi[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3).mean(axis=0)
+        contrast[name], off_cream[name] = float(np.linalg.norm(middle - hub)), float(np.abs(middle - cream).max())
         if dy and open_hole >= 0.3 and found[name] and _along_axis(empty, (px, py), cy, dy, width):
             # blurred, a cream path line along the axis blends with the hub to about the
             # background's colour (paddlepop), as far as the hub's outline
@@ -804,9 +822,20 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     # ones down to 0.52); a single line into the centre of a 240 px crop stood out 0.64 as
     # much, and its run across kept 0.6 of its width 0.09 of the hub farther out, where a
     # filled hole's narrows (of 56 filled holes seen, 2 were as weak and kept as much)
+    # (once read when it stood out 0.7 as much). Mid-play, the game's lines are wider: a
+    # path being drawn is a single line 0.11 of the hub wide in its shape's colour (as
+    # strong as a hole it fills), and kept 0.57-0.87 of its run farther out (2 read as 3,
+    # 3 as 4), a finished double line beside a diagonal 0.58: a place whose run keeps
+    # 0.55 or more is refused, a filled hole under such a line too; so is a place standing
+    # out 1.5 times as much as the filled side holes or more (a dark line being drawn over
+    # cream side holes stood out 3.2-4.3 times as much, and narrowed like a hole: 2 read as
+    # 3), and one not of the cream of a finished path (45 levels off): a hole filled by the
+    # path being drawn is of that path's colour, as its line is (2 read as 3). A finished
+    # path's double line alone, as wide as the game's, stood out 0.68 as much in a 240 px
+    # GIF crop (2 read as 3): a place must stand out 0.75 as much as the filled side holes
     for name, narrowing in along_axis:
-        weak = 0.7 if narrowing >= 0.55 else 0.55
-        if not filled_sides or contrast[name] < weak * min(filled_sides):
+        if not filled_sides or not 0.75 * min(filled_sides) <= contrast[name] < 1.5 * max(filled_sides) \
+                or narrowing >= 0.55 or off_cream[name] > 45:
             raise undecided(name)
     # so must every cream place above or below read as a filled hole: where a path turns
     # through the centre, the blurred corner of two lines fills the place like a hole (3 read as 4)

@@ -6,7 +6,8 @@ diagonal, or pass a hub more often than it has holes; dragging back onto the pre
 takes the last step back. Reaching the other terminal finishes the path; releasing before
 that drops it, and pressing on a finished path's terminal draws that shape again. The
 level is solved when every shape's path obeys the rules (judged by ``validate``).
-Palettes change from level to level; pictures come from the fixtures' scene code.
+Palettes change from level to level; pictures come from the fixtures' scene code, in the
+game's look mid-play.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import random
 
 import numpy as np
 
-from puzzlepilot.scenes.lyne import PALETTES, render
+from puzzlepilot.scenes.lyne import PALETTES, Play, render
 from solvers.lyne import Board, generate, validate
 
 VIEW = (800, 600)
@@ -52,10 +53,10 @@ class LyneLevel:
         self.centres = {p: truth.cells[p[0] * board.cols + p[1]] for p in board.nodes()}
 
     def picture(self) -> np.ndarray:
-        drawn = {shape: [list(p) for p in path] for shape, path in self.done.items()}
-        if self.current is not None and len(self.current) > 1:
-            drawn["_drawing"] = [list(p) for p in self.current]
-        return render(self.board, self.palette, *self.view, drawn=drawn)[0]
+        """The board as the game draws it mid-play: finished paths in cream, the path being
+        drawn in its shape's colour up to its last node."""
+        drawing = None if self.current is None else (self.board.at(self.current[0]).lower(), list(self.current))
+        return render(self.board, self.palette, *self.view, play=Play(dict(self.done), drawing))[0]
 
     def solved(self) -> bool:
         paths = {shape: [list(p) for p in path] for shape, path in self.done.items()}

@@ -4,7 +4,11 @@
 the background with large faint diamonds on the node lattice, faint lines between
 neighbouring nodes, shapes (terminals with a darker ring and a cream centre), pale
 octagonal hubs with diamond holes, the level name at the top and the cream tab at the top
-right; drawn paths are cream double lines and fill one hub hole per pass. ``lit`` adds the
+right; drawn paths are cream double lines and fill one hub hole per pass. ``Play`` is a
+level mid-play as the game draws it (``mid_play`` picks one): finished paths in cream with
+cream rings round their nodes, the path being drawn as a single line in its shape's ring
+colour with that ring round its nodes, its head part way to the next node, where ``pointer``
+draws the mouse pointer. ``lit`` adds the
 game's soft background light; ``on_desktop`` puts that window on a wallpaper under a title
 bar, ``busy_desktop`` beside a terminal on a photo-like wallpaper; ``gif_frame``,
 ``small_crop`` and ``jpeg`` give recordings' and blogs' losses. ``fixture_cases`` builds
@@ -130,32 +134,74 @@ def _node_radius(kind: str, pitch: float) -> float:
 
 
 def draw_node(img: np.ndarray, ch: str, x: float, y: float, pitch: float, pal: Palette,
-              filled_holes: int = 0) -> None:
-    """One node: a shape (a terminal with ring and cream centre) or a hub with holes."""
+              filled_holes: int | list[RGB] = 0, ring: RGB | None = None) -> None:
+    """One node: a shape (a terminal with ring and cream centre) or a hub with holes, the
+    first ``filled_holes`` cream (or one per colour given). ``ring``: a path's colour round
+    the shape (a terminal's ring, or a ring round an ordinary node the path passes)."""
     if ch.isdigit():
         r = _node_radius("h", pitch)
         _poly(img, _outline("h", x, y, r), pal.hub)
+        filled = [pal.cream] * filled_holes if isinstance(filled_holes, int) else filled_holes
         for i, (hx, hy) in enumerate(_holes(int(ch), x, y, r)):
-            color = pal.cream if i < filled_holes else pal.background
-            _poly(img, _outline("d", hx, hy, r * 0.23), color)
+            _poly(img, _outline("d", hx, hy, r * 0.23), filled[i] if i < len(filled) else pal.background)
         return
     kind = ch.lower()
     r = _node_radius(kind, pitch)
     cy = y + (r * 0.1 if kind == "t" else 0)
     if ch.isupper():
-        _poly(img, _outline(kind, x, cy, r), pal.rings[kind])
+        _poly(img, _outline(kind, x, cy, r), ring or pal.rings[kind])
         _poly(img, _outline(kind, x, cy + (r * 0.05 if kind == "t" else 0), r * 0.72), pal.fills[kind])
         _poly(img, _outline(kind, x, cy + (r * 0.02 if kind == "t" else 0), r * 0.3), pal.cream)
+    elif ring is not None:
+        _poly(img, _outline(kind, x, cy, r), ring)
+        _poly(img, _outline(kind, x, cy + (r * 0.03 if kind == "t" else 0), r * 0.8), pal.fills[kind])
     else:
         _poly(img, _outline(kind, x, cy, r), pal.fills[kind])
 
 
+@dataclass(frozen=True)
+class Play:
+    """A level mid-play as the game draws it: ``done`` paths finished (cream double lines,
+    cream rings round their nodes, the hub holes they pass filled cream) and ``drawing``, the
+    path being drawn (its nodes so far, by shape letter: a single line in the shape's ring
+    colour, that ring round its nodes and in the holes it fills), its head ``reach`` of the
+    way on to the node ``toward``."""
+
+    done: dict[str, list[Pos]]
+    drawing: tuple[str, list[Pos]] | None = None
+    toward: Pos | None = None
+    reach: float = 0.0
+
+    def head(self, truth: "Truth", cols: int) -> tuple[float, float] | None:
+        """Where the drawn path's head is in the image (the pointer's place), None when no
+        path is being drawn."""
+        if self.drawing is None:
+            return None
+        (r, c), (tr, tc) = self.drawing[1][-1], self.toward or self.drawing[1][-1]
+        (x, y), (tx, ty) = truth.cells[r * cols + c], truth.cells[tr * cols + tc]
+        return x + (tx - x) * self.reach, y + (ty - y) * self.reach
+
+
+def mid_play(board: Board, solution: dict[str, list[list[int]]], rng: random.Random) -> Play:
+    """A moment of play on the way to ``solution``: some shapes finished, one being drawn
+    part way (at least its first node), its head part way on to its next node."""
+    shapes = sorted(solution)
+    rng.shuffle(shapes)
+    done = {s: [tuple(p) for p in solution[s]] for s in shapes[:rng.randint(0, len(shapes) - 1)]}
+    left = [s for s in shapes if s not in done]
+    shape = left[0]
+    path = [tuple(p) for p in solution[shape]]
+    k = rng.randint(1, len(path) - 1)
+    return Play(done, (shape, path[:k]), path[k], rng.uniform(0.0, 0.9))
+
+
 def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
            drawn: dict[str, list[list[int]]] | None = None, level: str = "B 25",
-           light: int | None = None) -> tuple[np.ndarray, Truth]:
+           light: int | None = None, play: Play | None = None) -> tuple[np.ndarray, Truth]:
     """The game area of ``width``×``height`` showing the board, with ``drawn`` partial
-    paths (node lists) in cream; ``light`` (a seed) lights the background with a soft
-    gradient as the game does, None leaves it flat like the captures in ``real/lyne``."""
+    paths (node lists) in cream, or the game's look mid-play (``play``); ``light`` (a seed)
+    lights the background with a soft gradient as the game does, None leaves it flat like
+    the captures in ``real/lyne``."""
     img = np.empty((height, width, 3), np.uint8)
     img[:] = bgr(pal.background)
     rows, cols = board.rows, board.cols
@@ -175,14 +221,17 @@ def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
                 cv2.line(img, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), bgr(pal.faint), line, cv2.LINE_AA)
     if light is not None:
         img = lit(img, light)
-    passes: dict[Pos, int] = {}
-    for path in (drawn or {}).values():
-        for r, c in path[1:-1]:
-            passes[(r, c)] = passes.get((r, c), 0) + 1
-    for (r, c) in board.nodes():
-        draw_node(img, board.grid[r][c], *centre[r][c], pitch, pal, passes.get((r, c), 0))
-    for path in (drawn or {}).values():
-        _double_line(img, [centre[r][c] for r, c in path], pitch, pal.cream)
+    if play is not None:
+        _draw_play(img, board, play, centre, pitch, pal)
+    else:
+        passes: dict[Pos, int] = {}
+        for path in (drawn or {}).values():
+            for r, c in path[1:-1]:
+                passes[(r, c)] = passes.get((r, c), 0) + 1
+        for (r, c) in board.nodes():
+            draw_node(img, board.grid[r][c], *centre[r][c], pitch, pal, passes.get((r, c), 0))
+        for path in (drawn or {}).values():
+            _double_line(img, [centre[r][c] for r, c in path], pitch, pal.cream)
     border = max(2, round(min(width, height) * 0.011))
     cv2.rectangle(img, (0, 0), (width - 1, height - 1), bgr(pal.border), border * 2 - 1)
     tab = height * 0.06
@@ -190,6 +239,50 @@ def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
     _level_name(img, level, width / 2, height * 0.045, height * 0.035, pal)
     truth = Truth(board.to_text().replace("\n", "/"), tuple(p for row in centre for p in row), pitch)
     return img, truth
+
+
+def _draw_play(img: np.ndarray, board: Board, play: Play, centre: list[list[tuple[float, float]]], pitch: float,
+               pal: Palette) -> None:
+    """The paths of ``play`` and the nodes under them, as the game draws them (a real
+    capture, ``real/lyne/steam_gifa_f130.png``): hubs, then the lines, then the shapes over
+    the lines' ends."""
+    ring: dict[Pos, RGB] = {}
+    holes: dict[Pos, list[RGB]] = {}
+    paths = [(path, pal.cream) for path in play.done.values()]
+    if play.drawing is not None:
+        shape, path = play.drawing
+        paths.append((path, pal.rings[shape]))
+    for path, colour in paths:
+        for pos in path:
+            ring[pos] = colour
+        for pos in path[1:-1]:
+            holes.setdefault(pos, []).append(colour)
+    shapes = [p for p in board.nodes() if not board.at(p).isdigit()]
+    for (r, c) in board.nodes():
+        if board.at((r, c)).isdigit():
+            draw_node(img, board.grid[r][c], *centre[r][c], pitch, pal, holes.get((r, c), []))
+    for path in play.done.values():
+        _double_line(img, [centre[r][c] for r, c in path], pitch, pal.cream, gap=0.03, width=0.02)
+    if play.drawing is not None:
+        shape, path = play.drawing
+        points = [centre[r][c] for r, c in path]
+        if play.toward is not None:
+            (hx, hy), (tx, ty) = points[-1], centre[play.toward[0]][play.toward[1]]
+            points.append((hx + (tx - hx) * play.reach, hy + (ty - hy) * play.reach))
+        thick = max(1, round(pitch * 0.08))
+        for a, b in zip(points, points[1:]):
+            cv2.line(img, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), bgr(pal.rings[shape]), thick,
+                     cv2.LINE_AA)
+    for (r, c) in shapes:
+        draw_node(img, board.grid[r][c], *centre[r][c], pitch, pal, ring=ring.get((r, c)))
+
+
+def pointer(img: np.ndarray, at: tuple[float, float], height: float) -> None:
+    """The mouse pointer (a white arrow outlined in black) ``height`` pixels tall, its tip at ``at``."""
+    arrow = np.array([(0, 0), (0, 16), (4, 12), (7, 18.5), (9.5, 17.5), (6.5, 11.5), (11.5, 11.5)]) * (height / 18.5)
+    pts = np.round((arrow + at) * 16).astype(np.int32)
+    cv2.fillPoly(img, [pts], (255, 255, 255), cv2.LINE_AA, shift=4)
+    cv2.polylines(img, [pts], True, (0, 0, 0), max(1, round(height / 19)), cv2.LINE_AA, shift=4)
 
 
 def lit(img: np.ndarray, seed: int) -> np.ndarray:
@@ -209,9 +302,11 @@ def lit(img: np.ndarray, seed: int) -> np.ndarray:
     return out.clip(0, 255).astype(np.uint8)
 
 
-def _double_line(img: np.ndarray, points: list[tuple[float, float]], pitch: float, color: RGB) -> None:
-    """The game's drawn path: two thin parallel cream lines."""
-    gap, width = pitch * 0.022, max(1, round(pitch * 0.012))
+def _double_line(img: np.ndarray, points: list[tuple[float, float]], pitch: float, color: RGB,
+                 gap: float = 0.022, width: float = 0.012) -> None:
+    """The game's drawn path: two thin parallel cream lines, each ``gap`` pitches off the
+    middle, ``width`` pitches wide."""
+    gap, width = pitch * gap, max(1, round(pitch * width))
     for a, b in zip(points, points[1:]):
         length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
         nx, ny = -(b[1] - a[1]) / length * gap, (b[0] - a[0]) / length * gap
@@ -294,16 +389,17 @@ def jpeg(image: np.ndarray, quality: int = 85) -> np.ndarray:
 
 
 def small_crop(image: np.ndarray, truth: Truth, box: tuple[int, int, int, int], side: int = 240,
-               blur: float = 0.0, quality: int = 75) -> tuple[np.ndarray, Truth]:
+               blur: float = 0.0, quality: int | None = 75) -> tuple[np.ndarray, Truth]:
     """A part (x, y, w, h) of the image scaled to ``side`` px across, optionally blurred
-    like a video frame, saved as a JPEG: a blog's or a stream's picture of the game."""
+    like a video frame, saved as a JPEG (``quality`` None: not): a blog's or a stream's
+    picture of the game."""
     x, y, w, h = box
     k = side / w
     part = cv2.resize(image[y:y + h, x:x + w], (side, round(h * k)), interpolation=cv2.INTER_AREA)
     if blur:
         part = cv2.GaussianBlur(part, (0, 0), blur)
     cells = tuple(((cx - x) * k, (cy - y) * k) for cx, cy in truth.cells)
-    return jpeg(part, quality), Truth(truth.board, cells, truth.pitch * k)
+    return part if quality is None else jpeg(part, quality), Truth(truth.board, cells, truth.pitch * k)
 
 
 def board_box(truth: Truth, margin: float) -> tuple[int, int, int, int]:

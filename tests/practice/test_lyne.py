@@ -11,6 +11,7 @@ from puzzlepilot.practice import boards
 from puzzlepilot.practice.lyne import VIEW, level_from_text, new_level
 from solvers.lyne import solve
 from tests.display import puzzlepilot
+from vision.common import NoBoardFound
 from vision.lyne import parse
 
 
@@ -97,6 +98,27 @@ def test_the_picture_has_the_view_size_and_shows_the_drawn_path():
     assert before.shape == (480, 640, 3)
     level.press(*at(level, 0, 0))
     assert level.drag(*at(level, 1, 0)) and (level.picture() != before).any()
+
+
+@pytest.mark.parametrize("seed, size", [(12, None), (15, (3, 4))])
+def test_every_picture_while_the_plan_is_played_reads_as_the_level_or_is_refused(seed, size):
+    # as the live loop sees the board after each step of each drag: finished paths in
+    # cream, the path being drawn in its shape's colour with that colour round its nodes
+    # and in the hub holes it fills; its line down a hub's axis passed for a filled hole
+    # (2 read as 3 in both)
+    level = new_level(seed, size, VIEW)
+    found = parse(level.picture())
+    read = 0
+    for drag in plan(found, solve(found.board).solution):
+        level.press(*drag.points[0])
+        for point in drag.points[1:]:
+            level.drag(*point)
+            try:
+                read += parse(level.picture()).board == level.board or pytest.fail("a wrong board mid-play")
+            except NoBoardFound:
+                pass
+        level.release(*drag.points[-1])
+    assert level.solved() and read >= 1
 
 
 @pytest.mark.parametrize("size", [(2, 2), (2, 3), (3, 2), (8, 8)])
