@@ -827,7 +827,8 @@ def _cell_shaped(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: i
     x0, x1, y0, y1 = round(x - lat.px / 2), round(x + lat.px / 2) + 1, round(y - lat.py / 2), round(y + lat.py / 2) + 1
     if x0 < 1 or y0 < 1 or x1 > image.shape[1] - 1 or y1 > image.shape[0] - 1:
         return False
-    window = image[y0:y1, x0:x1].astype(np.int16)
+    step = max(1, round(min(lat.px, lat.py) / 40))       # about 40 px a side is enough
+    window = image[y0:y1:step, x0:x1:step].astype(np.int16)
     unlike = np.ones(window.shape[:2], bool)
     for gx in (x0, round(x), x1 - 1):
         for gy in (y0, round(y), y1 - 1):
@@ -838,7 +839,7 @@ def _cell_shaped(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: i
     if count < 2:
         return False
     _, _, w, h, area = stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))]
-    return bool(0.85 * lat.cell <= min(w, h) and max(w, h) <= 1.1 * lat.cell and area >= 0.8 * w * h)
+    return bool(0.85 * lat.cell <= step * min(w, h) and step * max(w, h) <= 1.1 * lat.cell and area >= 0.8 * w * h)
 
 
 def _marked(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
@@ -932,8 +933,9 @@ def _covered_side(image: np.ndarray, lat: Lattice, rows: int, cols: int, origin:
     for side, line in lines.items():
         things = [p for p, _ in past[side]]
         shares = [_shares(image, lat, colours, *p) for p in things]
-        if any(cell >= CUT_CELL_SHARE and bg <= 0.05 or _cell_shaped(image, lat, colours, *p)
-               for p, (cell, bg) in zip(things, shares)):
+        # every place, holes too: a cell of the page's shade in another part of the screen reads as one
+        if any(cell >= CUT_CELL_SHARE and bg <= 0.05 for cell, bg in shares) or any(
+                _cell_shaped(image, lat, colours, *p) for p in line):
             return (f"a cell may lie past the board's {side} side, cut, hidden or in another shade (dimmed by "
                     "a notification shade, or under a popup?): the board may go on there")
         if len(things) == len(line) and all(bg <= 0.05 for _, bg in shares):
