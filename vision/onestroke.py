@@ -925,32 +925,38 @@ def _covered_side(image: np.ndarray, lat: Lattice, rows: int, cols: int, origin:
              "bottom": [(r0 + rows, c) for c in range(c0, c0 + cols)],
              "left": [(r, c0 - 1) for r in range(r0, r0 + rows)],
              "right": [(r, c0 + cols) for r in range(r0, r0 + rows)]}
-    past = {side: [(p, kind) for p in line if (kind := classify(image, lat, colours, *p)) != HOLE]
-            for side, line in lines.items()}
     x0, y0 = lat.centre(r0 - 0.5, c0 - 0.5)
-    stage("onestroke-sides", lambda: marked(image, [(*lat.centre(*p), kind[0]) for things in past.values()
-                                                    for p, kind in things], [(x0, y0, cols * lat.px, rows * lat.py)]))
+    looks = {side: [_past_look(image, lat, colours, p) for p in line] for side, line in lines.items()}
+    stage("onestroke-sides", lambda: marked(image, [(*lat.centre(*p), "?" if look[2] else "x")
+                                                    for side, line in lines.items()
+                                                    for p, look in zip(line, looks[side]) if look[1] < 0.75],
+                                            [(x0, y0, cols * lat.px, rows * lat.py)]))
     for side, line in lines.items():
-        things = [p for p, _ in past[side]]
-        shares = [_shares(image, lat, colours, *p) for p in things]
-        # every place, holes too: a cell of the page's shade in another part of the screen reads as one
-        if any(cell >= CUT_CELL_SHARE and bg <= 0.05 for cell, bg in shares) or any(
-                _cell_shaped(image, lat, colours, *p) for p in line):
+        if any(cell >= CUT_CELL_SHARE and bg <= 0.05 or worth and _cell_shaped(image, lat, colours, *p)
+               for p, (cell, bg, worth) in zip(line, looks[side])):
             return (f"a cell may lie past the board's {side} side, cut, hidden or in another shade (dimmed by "
                     "a notification shade, or under a popup?): the board may go on there")
-        if len(things) == len(line) and all(bg <= 0.05 for _, bg in shares):
+        if all(bg <= 0.05 for _, bg, _ in looks[side]):
             return f"something covers the board past its {side} side (a popup or a banner?)"
     return None
 
 
-def _shares(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> tuple[float, float]:
-    """The shares of place (r, c)'s central square that show the cell colour and the
-    background."""
-    patch = _patch(image, lat, r, c)
+def _past_look(image: np.ndarray, lat: Lattice, colours: Colours, place: tuple[int, int]) -> tuple[float, float, bool]:
+    """A place past the board: the shares of its central square in the cell colour and in
+    the background, and whether its shape is worth a look (``_cell_shaped``): not when the
+    square is of one colour (but for 3 % of it), the same as the pixels at its corners
+    (the page in any shade)."""
+    patch = _patch(image, lat, *place)
     if patch is None:
-        return 0.0, 1.0
-    px = patch.reshape(-1, 3).astype(np.int16)
-    return float(_cell_like(px, colours).mean()), float((_most(np.abs(px - colours.background)) <= colours.tolerance).mean())
+        return 0.0, 1.0, False
+    px = patch[::2, ::2].reshape(-1, 3).astype(np.int16)     # about 12 px a side is enough for shares
+    cell = float(_cell_like(px, colours).mean())
+    bg = float((_most(np.abs(px - colours.background)) <= colours.tolerance).mean())
+    middle = px.mean(axis=0)
+    x, y = lat.centre(*place)
+    plain = (_most(np.abs(px - middle)) <= colours.tolerance).mean() >= 0.97 and all(
+        np.abs(_pixel(image, (x + d * lat.px, y + d * lat.py)) - middle).max() <= colours.tolerance for d in (-0.5, 0.5))
+    return cell, bg, not plain
 
 
 def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
