@@ -18,7 +18,7 @@ from puzzlepilot.scenes.onestroke import (CATS, MARKERS, NAVY, dim_top, level_cl
                                          tight)
 from puzzlepilot.scenes.paint import bgr
 from solvers.onestroke import Board, generate, solve, validate
-from tests.helpers import text
+from tests.helpers import run_cli, text
 from tests.vision.test_onestroke import reencode
 from vision.common import NoBoardFound
 from vision.onestroke import parse
@@ -74,6 +74,17 @@ def test_the_real_capture_on_a_taller_phone_reads(real, height):
 def test_the_real_capture_under_a_notification_shade_reads_or_is_refused(real, depth, dim):
     got = outcome(dim_top(real, depth, dim), ZQLYL_BOARD)
     assert got == "right" or depth > 0.15      # a shade above the board leaves it readable
+
+
+@needs_real
+def test_a_shade_over_the_top_row_is_refused_and_the_stages_show_where(real, tmp_path):
+    """The top row dimmed: ``parse --stages`` says why in words, and a picture shows the
+    board's outline with what lies past its sides (the grid that reading stopped at)."""
+    shot = tmp_path / "shade.png"
+    cv2.imwrite(str(shot), dim_top(real, 0.25, 0.5))
+    status, _, err = run_cli(["parse", shot, "--game", "onestroke", "--stages", tmp_path / "stages"])
+    assert status == 2 and "no board found" in err and "past the board's top side" in err
+    assert any(p.name.endswith("-onestroke-sides.png") for p in (tmp_path / "stages").iterdir())
 
 
 @needs_real
