@@ -61,6 +61,13 @@ def test_the_real_marked_start_capture_reads_exactly(real):
 
 
 @needs_real
+@pytest.mark.parametrize("quality, scale", [(60, 1.0), (None, 0.5), (85, 0.3), (None, 1.5)])
+def test_the_real_capture_reads_after_jpeg_and_scaling(real, quality, scale):
+    image = cv2.resize(real, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else real
+    assert text(parse(reencode(image, quality) if quality else image)) == ZQLYL_BOARD
+
+
+@needs_real
 @pytest.mark.parametrize("height", [2248, 2400])
 def test_the_real_capture_on_a_taller_phone_reads(real, height):
     """A taller phone shows more of the navy background between the board's buttons and the
