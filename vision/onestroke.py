@@ -18,7 +18,15 @@ Stages, each a function the tests can call on its own:
    left: visited cells are holes, the cat's cell is the start. The visited cells must be
    one piece reaching the cat, in the cat's hue, or the frame is refused; the band in the
    gaps gives the drawn path's order (``OnestrokeGeometry.drawn``, start first, the head left
-   out), which live uses to say where to undo to when the rest cannot be finished.
+   out), which live uses to say where to undo to when the rest cannot be finished;
+6. no cat (other apps with the same rules, e.g. WeChat's 最强连一连: grey squares on navy,
+   the start a purple square): the start is the one cell marked apart from the plain ones
+   (a square of another colour, a tint, a letter: ``_marked_start``); pictures beside the
+   board (an icon, coins) are cut away; several marked cells (a path partly drawn, whose
+   head nothing tells) are refused;
+7. ``_covered_side``: past each side of the board nothing may look like a cell cut, hidden
+   or in another shade (a notification shade dimming the top rows, a popup's edge), and
+   no side may be covered whole (a popup), or the board may go on there: refused.
 
 A grid that yields no board gives way to the next; when none does, the search runs again
 at twice the scale. Cost: about 16 ms of CPU for a 1080×1920 frame, level start or
@@ -61,6 +69,8 @@ CHROMA = 12                # how far a cell pixel's colour less its grey may str
 LUMA = np.array([0.114, 0.587, 0.299])    # a BGR pixel's brightness, as OpenCV's grey
 SEEN_PAST = 0.03           # share of a pitch, at least 2 px: how much of the place past the board a crop must show
 CUT_CELL = 0.3             # share of that part's pixels off the background that make it a cut cell
+CUT_CELL_SHARE = 0.1       # share of a place past the board in the cell colour that makes it a cell cut or hidden
+MARKED = 0.1               # least share of a place's pixels off the cell colour that marks it as the start
 
 
 @dataclass(frozen=True)
@@ -750,12 +760,122 @@ def _without_stray_cats(image: np.ndarray, lat: Lattice, places: dict[tuple[int,
     if len(cat) != 1:
         return places, origin
     board = [p for p, kind in places.items() if kind in (CELL, VISITED)] + cat
-    top, bottom = min(r for r, _ in board), max(r for r, _ in board)
-    left, right = min(c for _, c in board), max(c for _, c in board)
-    if any(top <= r <= bottom and left <= c <= right for r, c in cats if (r, c) != cat[0]):
+    strays = [p for p in cats if p != cat[0]]
+    if any(_inside(p, board) for p in strays):
         return places, origin
-    kept = {(r - top, c - left): kind for (r, c), kind in places.items() if top <= r <= bottom and left <= c <= right}
+    return _cut_to(places, origin, board)
+
+
+def _inside(place: tuple[int, int], board: list[tuple[int, int]]) -> bool:
+    """Whether a place lies within the bounding box of the board's places."""
+    return (min(r for r, _ in board) <= place[0] <= max(r for r, _ in board)
+            and min(c for _, c in board) <= place[1] <= max(c for _, c in board))
+
+
+def _cut_to(places: dict[tuple[int, int], str], origin: tuple[int, int],
+            board: list[tuple[int, int]]) -> tuple[dict[tuple[int, int], str], tuple[int, int]]:
+    """The places cut back to the bounding box of the board's places, keyed from its
+    top-left, and that top-left in the lattice's indices."""
+    top, left = min(r for r, _ in board), min(c for _, c in board)
+    kept = {(r - top, c - left): kind for (r, c), kind in places.items() if _inside((r, c), board)}
     return kept, (origin[0] + top, origin[1] + left)
+
+
+def _marked_start(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
+                  colours: Colours) -> tuple[dict[tuple[int, int], str], tuple[int, int]]:
+    """With no cat on the board: the start is the one cell marked apart from the others
+    (a square of another colour, a tint, a letter), a cell that differs from the plain
+    cells clearly and alone (``_marked``); it becomes the CAT place. Other places that are
+    neither cells nor holes may only be pictures beside the board (a button, coins, an
+    icon): outside the box of the cells and not joined to them; they are cut away (and
+    ``_covered_side`` then judges what lies just past the board). Anything else is
+    refused: no marked cell, several (a path partly drawn, whose head nothing tells), or an
+    unknown thing on the board."""
+    others = [p for p, kind in places.items() if kind in (VISITED, UNSURE, CAT)]
+
+    def at(p: tuple[int, int]) -> tuple[int, int]:
+        return p[0] + origin[0], p[1] + origin[1]
+
+    marks = [p for p, kind in places.items() if kind in (CELL, VISITED, UNSURE) and _marked(image, lat, colours, *at(p))]
+    if not marks:
+        raise NoBoardFound("a grid of cells but no start on it: no cat, and no cell marked apart from the others"
+                           + (f" ({len(others)} places are neither plain cells nor holes: a path partly drawn, "
+                              "or something over the board?)" if others else ""))
+    if len(marks) > 1:
+        raise NoBoardFound(f"{len(marks)} cells differ from the plain ones, so the start is unclear "
+                           "(a path partly drawn, or something over the board?)")
+    board = [p for p, kind in places.items() if kind == CELL or p in marks]
+    for p in others:
+        if p in marks:
+            continue
+        if _inside(p, board) or any(q in board and not _apart(image, lat, colours, at(p), at(q)) for q in adjacent(p)):
+            raise NoBoardFound("something on the board is neither a cell, a hole nor the start "
+                               "(a path partly drawn, or something over the board?)")
+    kept, cut = _cut_to(places, origin, board)
+    mark = (marks[0][0] + origin[0] - cut[0], marks[0][1] + origin[1] - cut[1])
+    return {**kept, mark: CAT}, cut
+
+
+def _cell_shaped(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
+    """Whether place (r, c) shows a square of a cell's size on the lattice, in whatever
+    shade (dimmed, half dimmed, drawn over): within one pitch around it, the pixels unlike
+    every gap beside it and at its corners make a blob about a cell wide and high that
+    fills its box. A picture larger than a cell or off the lattice (a coin, an icon, a
+    button) spills over that box. A place the picture's edge cuts is not judged here
+    (``_cut_by_edge`` is)."""
+    x, y = lat.centre(r, c)
+    x0, x1, y0, y1 = round(x - lat.px / 2), round(x + lat.px / 2) + 1, round(y - lat.py / 2), round(y + lat.py / 2) + 1
+    if x0 < 1 or y0 < 1 or x1 > image.shape[1] - 1 or y1 > image.shape[0] - 1:
+        return False
+    step = max(1, round(min(lat.px, lat.py) / 40))       # about 40 px a side is enough
+    window = image[y0:y1:step, x0:x1:step].astype(np.int16)
+    unlike = np.ones(window.shape[:2], bool)
+    for gx in (x0, round(x), x1 - 1):
+        for gy in (y0, round(y), y1 - 1):
+            if (gx, gy) != (round(x), round(y)):
+                gap = np.median(image[gy - 1:gy + 2, gx - 1:gx + 2].reshape(-1, 3), axis=0)
+                unlike &= np.abs(window - gap).max(axis=2) > colours.tolerance
+    count, _, stats, _ = cv2.connectedComponentsWithStats(unlike.astype(np.uint8), connectivity=4)
+    if count < 2:
+        return False
+    _, _, w, h, area = stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))]
+    return bool(0.85 * lat.cell <= step * min(w, h) and step * max(w, h) <= 1.1 * lat.cell and area >= 0.8 * w * h)
+
+
+def _marked(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
+    """Whether place (r, c) is a cell marked apart: filled to the edge of its central
+    square (no background there), at least ``MARKED`` of it off the cell colour, and
+    background all round it (the gaps beside it and at its corners), so a thing confined
+    to one cell, not a band running on nor a picture larger than a cell."""
+    patch = _patch(image, lat, r, c)
+    if patch is None:
+        return False
+    edge = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]]).astype(np.int16)
+    if (_most(np.abs(edge - colours.background)) <= 2 * colours.tolerance).mean() > 0.05:
+        return False
+    if (~_cell_like(patch.reshape(-1, 3), colours)).mean() < MARKED:
+        return False
+    x, y = lat.centre(r, c)
+    return all(_background_at(image, (x + dx * lat.px, y + dy * lat.py), colours)
+               for dx in (-0.5, 0, 0.5) for dy in (-0.5, 0, 0.5) if dx or dy)
+
+
+def _apart(image: np.ndarray, lat: Lattice, colours: Colours, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether the gap between neighbouring places a and b (lattice indices) shows the
+    background: nothing joins them."""
+    (xa, ya), (xb, yb) = lat.centre(*a), lat.centre(*b)
+    return _background_at(image, ((xa + xb) / 2, (ya + yb) / 2), colours)
+
+
+def _background_at(image: np.ndarray, xy: tuple[float, float], colours: Colours) -> bool:
+    """Whether the 3×3 pixels' median at a point is within twice the tolerance of the
+    background per channel; a point off the picture (a crop) counts as background."""
+    x, y = round(xy[0]), round(xy[1])
+    h, w = image.shape[:2]
+    if not (1 <= x < w - 1 and 1 <= y < h - 1):
+        return True
+    window = np.median(image[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3), axis=0)
+    return bool(np.abs(window - colours.background).max() <= 2 * colours.tolerance)
 
 
 def _cut_by_edge(image: np.ndarray, lat: Lattice, rows: int, cols: int, origin: tuple[int, int],
@@ -790,23 +910,75 @@ def _cut_by_edge(image: np.ndarray, lat: Lattice, rows: int, cols: int, origin: 
     return None
 
 
+def _covered_side(image: np.ndarray, lat: Lattice, rows: int, cols: int, origin: tuple[int, int],
+                  colours: Colours) -> str | None:
+    """Why the board may go on past one of its sides, or None. The board grows while the
+    next line of places holds a cell, so a line of cells in another shade (dimmed by a
+    notification shade, half dimmed) or hidden (under a popup) would end it early, a
+    smaller board, a wrong one. So no place just past a side may have a cell's shape
+    (``_cell_shaped``) or show some of the cell colour and no background (a cell cut by a
+    popup's edge or the shade's), and the places along a side may not all be covered with
+    no background in any (a panel over the board's rest). A phone window's edge beside the
+    board leaves some of the phone's background in those places."""
+    r0, c0 = origin
+    lines = {"top": [(r0 - 1, c) for c in range(c0, c0 + cols)],
+             "bottom": [(r0 + rows, c) for c in range(c0, c0 + cols)],
+             "left": [(r, c0 - 1) for r in range(r0, r0 + rows)],
+             "right": [(r, c0 + cols) for r in range(r0, r0 + rows)]}
+    x0, y0 = lat.centre(r0 - 0.5, c0 - 0.5)
+    looks = {side: [_past_look(image, lat, colours, p) for p in line] for side, line in lines.items()}
+    stage("onestroke-sides", lambda: marked(image, [(*lat.centre(*p), "?" if look[2] else "x")
+                                                    for side, line in lines.items()
+                                                    for p, look in zip(line, looks[side]) if look[1] < 0.75],
+                                            [(x0, y0, cols * lat.px, rows * lat.py)]))
+    for side, line in lines.items():
+        if any(cell >= CUT_CELL_SHARE and bg <= 0.05 or worth and _cell_shaped(image, lat, colours, *p)
+               for p, (cell, bg, worth) in zip(line, looks[side])):
+            return (f"a cell may lie past the board's {side} side, cut, hidden or in another shade (dimmed by "
+                    "a notification shade, or under a popup?): the board may go on there")
+        if all(bg <= 0.05 for _, bg, _ in looks[side]):
+            return f"something covers the board past its {side} side (a popup or a banner?)"
+    return None
+
+
+def _past_look(image: np.ndarray, lat: Lattice, colours: Colours, place: tuple[int, int]) -> tuple[float, float, bool]:
+    """A place past the board: the shares of its central square in the cell colour and in
+    the background, and whether its shape is worth a look (``_cell_shaped``): not when the
+    square is of one colour (but for 3 % of it), the same as the pixels at its corners
+    (the page in any shade)."""
+    patch = _patch(image, lat, *place)
+    if patch is None:
+        return 0.0, 1.0, False
+    px = patch[::2, ::2].reshape(-1, 3).astype(np.int16)     # about 12 px a side is enough for shares
+    cell = float(_cell_like(px, colours).mean())
+    bg = float((_most(np.abs(px - colours.background)) <= colours.tolerance).mean())
+    middle = px.mean(axis=0)
+    x, y = lat.centre(*place)
+    plain = (_most(np.abs(px - middle)) <= colours.tolerance).mean() >= 0.97 and all(
+        np.abs(_pixel(image, (x + d * lat.px, y + d * lat.py)) - middle).max() <= colours.tolerance for d in (-0.5, 0.5))
+    return cell, bg, not plain
+
+
 def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
              colours: Colours) -> Parse[OnestrokeGeometry]:
     """The board text, confidence and geometry from the classified places."""
     places, (r0, c0) = _without_stray_cats(image, lat, places, (r0, c0), colours)
-    rows = 1 + max(r for r, _ in places)
-    cols = 1 + max(c for _, c in places)
-    cats = [p for p, kind in places.items() if kind == CAT]
     cells = [p for p, kind in places.items() if kind in (CELL, VISITED, CAT)]
     if len(cells) < 4:
         raise NoBoardFound(f"only {len(cells)} cells on the grid (need at least 4)")
-    if not cats:
-        raise NoBoardFound("a grid of cells but no cat (start) on it")
+    if not any(places.get(q) in (CELL, VISITED) for p, kind in places.items() if kind == CAT for q in adjacent(p)):
+        places, (r0, c0) = _marked_start(image, lat, places, (r0, c0), colours)     # no cat on the board
+    rows = 1 + max(r for r, _ in places)
+    cols = 1 + max(c for _, c in places)
+    cats = [p for p, kind in places.items() if kind == CAT]
     if len(cats) > 1:
         raise NoBoardFound(f"{len(cats)} places look like the cat; cannot tell the start")
     cut = _cut_by_edge(image, lat, rows, cols, (r0, c0), colours)
     if cut:
         raise NoBoardFound(f"the picture's {cut} edge may cut the board (a cell cut or hidden there)")
+    covered = _covered_side(image, lat, rows, cols, (r0, c0), colours)
+    if covered:
+        raise NoBoardFound(covered)
     unsure = sum(kind == UNSURE for kind in places.values())
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:

@@ -171,6 +171,142 @@ def _draw_frame(img: np.ndarray, u: float, level: int, coins: int) -> None:
         cv2.circle(img, (round(x), round(y)), round(35 * u), (255, 255, 255), max(2, round(12 * u)), cv2.LINE_AA)
 
 
+# ---------------------------------------------------------------------------- the marked-start look
+
+NAVY: RGB = (35, 43, 59)          # 最强连一连's background, measured on real/onestroke/zqlyl_35-18.png
+SQUARE_GREY: RGB = (204, 204, 204)
+MARK_PURPLE: RGB = (158, 0, 135)
+MARKERS = ("square", "tint", "letter")
+
+
+def render_marked(board: Board, *, width: int = 1080, height: int = 1920, marker: str = "square",
+                  mark: RGB = MARK_PURPLE, visited: list[Cell] | tuple[Cell, ...] = (), seed: int = 0,
+                  frame: bool = True) -> tuple[np.ndarray, Truth]:
+    """A phone capture of another one-stroke app with the same rules (WeChat's 最强连一连):
+    flat grey squares (sharp corners) on a navy background, no cat, the start marked
+    apart: ``marker`` "square" (a purple square inset in its cell, the app's look), "tint"
+    (the whole cell in a pale tint of ``mark``) or "letter" (a dark S on the grey cell).
+    ``visited`` is a path drawn from the start: its cells filled like the start and
+    joined by a band of ``mark``; nothing marks the head, so the truth (the board left,
+    the head the start) is one the reading can only refuse. ``frame`` draws the app's
+    buttons, level text, coins and, at the bottom, an ad banner; ``seed`` varies them.
+    At 1080x1920 the layout is the real capture's (pitch 125 px, first row's top at 366)."""
+    rng = np.random.default_rng(seed)
+    u = width / 1080
+    img = np.full((height, width, 3), bgr(NAVY), np.uint8)
+    banner = height - round(375 * u)
+    if frame:
+        _draw_marked_frame(img, u, banner, rng)
+    top = 366 * u
+    pitch = min(125.3 * u, 0.75 * width / board.cols, (banner - 240 * u - top) / board.rows)
+    cell = pitch * 107.6 / 125.3
+    ox = width / 2 - (board.cols - 1) * pitch / 2
+    oy = top + cell / 2
+    centres = [(ox + c * pitch, oy + r * pitch) for r in range(board.rows) for c in range(board.cols)]
+    if frame:
+        _draw_hint_buttons(img, u, top + board.rows * pitch + 70 * u)
+    path = list(visited)
+    if path and path[0] != board.start:
+        path.insert(0, board.start)
+    inset = 0.105 * cell
+    for r, c in board.cells:
+        x, y = centres[r * board.cols + c]
+        tinted = marker == "tint" and ((r, c) == board.start or (r, c) in path)
+        fill = mix(SQUARE_GREY, mark, 0.3) if tinted else SQUARE_GREY
+        cv2.rectangle(img, (round(x - cell / 2), round(y - cell / 2)), (round(x + cell / 2) - 1, round(y + cell / 2) - 1),
+                      bgr(fill), -1, cv2.LINE_AA)
+        if marker == "square" and ((r, c) == board.start or (r, c) in path):
+            cv2.rectangle(img, (round(x - cell / 2 + inset), round(y - cell / 2 + inset)),
+                          (round(x + cell / 2 - inset) - 1, round(y + cell / 2 - inset) - 1), bgr(mark), -1)
+        if marker == "letter" and ((r, c) == board.start or (r, c) in path):
+            _text(img, "S", (x, y), 0.55 * cell, (40, 40, 40), thick=0.14)
+    if len(path) > 1:
+        draw_band(img, [centres[r * board.cols + c] for r, c in path], 0.25 * cell, mark)
+    head = path[-1] if path else board.start
+    left = Board(board.rows, board.cols, (board.cells - set(path)) | {head}, head)
+    return img, Truth(left.to_text().replace("\n", "/"), tuple(centres), pitch, cell)
+
+
+def _draw_marked_frame(img: np.ndarray, u: float, banner: int, rng: np.random.Generator) -> None:
+    """最强连一连's screen around the board: two hexagonal buttons, the level in big grey
+    digits, a game icon, coins and their counter, the WeChat capsule, a floating button at
+    the left edge and an ad banner at the bottom (from row ``banner``)."""
+    w = img.shape[1]
+    for x in (108, 258):       # back and sound buttons
+        hexagon = np.array([((x + 58 * np.cos(a)) * u, (85 + 58 * np.sin(a)) * u)
+                            for a in np.linspace(0, 2 * np.pi, 7)[:-1] + np.pi / 6]).round().astype(np.int32)
+        cv2.fillPoly(img, [hexagon], bgr((44, 60, 74)), cv2.LINE_AA)
+        cv2.circle(img, (round(x * u), round(85 * u)), round(26 * u), bgr((60, 150, 180)), -1, cv2.LINE_AA)
+    _text(img, str(int(rng.integers(1, 60))), (95 * u, 190 * u), 60 * u, (200, 200, 200), thick=0.16)
+    _text(img, str(int(rng.integers(1, 30))), (80 * u, 250 * u), 42 * u, (220, 220, 220), thick=0.16)
+    rounded_rect(img, 385 * u, 137 * u, 553 * u, 350 * u, 10 * u, (40, 140, 220))
+    rounded_rect(img, 400 * u, 150 * u, 538 * u, 290 * u, 10 * u, (235, 240, 245))
+    cv2.line(img, (round(420 * u), round(170 * u)), (round(520 * u), round(260 * u)), bgr((60, 190, 120)), round(40 * u))
+    _text(img, "brush", (469 * u, 318 * u), 30 * u, (220, 230, 240))
+    rounded_rect(img, 760 * u, 230 * u, 1040 * u, 310 * u, 40 * u, (20, 24, 32))
+    _text(img, str(int(rng.integers(0, 100))), (885 * u, 272 * u), 44 * u, (80, 220, 230), thick=0.16)
+    rounded_rect(img, 975 * u, 225 * u, 1055 * u, 315 * u, 12 * u, (60, 180, 60))
+    for cx, cy in ((670, 290), (760, 265), (705, 230)):
+        cv2.circle(img, (round(cx * u), round(cy * u)), round(58 * u), bgr((235, 170, 30)), -1, cv2.LINE_AA)
+        cv2.circle(img, (round(cx * u), round(cy * u)), round(40 * u), bgr((250, 200, 60)), -1, cv2.LINE_AA)
+    rounded_rect(img, 772 * u, 45 * u, 1030 * u, 128 * u, 41 * u, (70, 74, 82))
+    rounded_rect(img, 775 * u, 48 * u, 1027 * u, 125 * u, 38 * u, (38, 44, 58))
+    cv2.circle(img, (round(968 * u), round(87 * u)), round(20 * u), (255, 255, 255), max(2, round(7 * u)), cv2.LINE_AA)
+    cv2.circle(img, (round(20 * u), round(812 * u)), round(75 * u), bgr((90, 100, 100)), -1, cv2.LINE_AA)
+    h = img.shape[0]
+    ad = cv2.resize(rng.integers(0, 140, (6, 8, 3), dtype=np.uint8), (w, h - banner), interpolation=cv2.INTER_CUBIC)
+    img[banner:] = ad
+    rounded_rect(img, 180 * u, banner + 85 * u, 890 * u, banner + 345 * u, 14 * u, (150, 210, 230))
+    for i in range(4):
+        x = (240 + i * 150) * u
+        rounded_rect(img, x, banner + 145 * u, x + 135 * u, banner + 290 * u, 12 * u, (245, 235, 210))
+        cv2.circle(img, (round(x + 67 * u), round(banner + 210 * u)), round(40 * u),
+                   bgr(tuple(int(v) for v in rng.integers(60, 250, 3))), -1, cv2.LINE_AA)
+
+
+def _draw_hint_buttons(img: np.ndarray, u: float, y0: float) -> None:
+    """最强连一连's two hint buttons, their tops at ``y0``."""
+    for x0, color in ((185, (40, 110, 130)), (660, (110, 90, 50))):
+        rounded_rect(img, x0 * u, y0, (x0 + 235) * u, y0 + 125 * u, 30 * u, (230, 210, 40) if x0 > 500 else (70, 200, 210))
+        rounded_rect(img, (x0 + 6) * u, y0 + 6 * u, (x0 + 229) * u, y0 + 119 * u, 26 * u, color)
+        _text(img, "hint", ((x0 + 117) * u, y0 + 45 * u), 42 * u, (240, 240, 120), thick=0.16)
+
+
+def dim_top(image: np.ndarray, depth: float, dim: float) -> np.ndarray:
+    """The capture with a notification shade pulled over its top: the rows above
+    ``depth`` (a share of the height) darkened by ``dim`` (0: not at all, 1: black), a
+    status line of white icons at the very top."""
+    out = image.copy()
+    rows = round(depth * image.shape[0])
+    out[:rows] = (out[:rows].astype(np.float32) * (1 - dim)).round().astype(np.uint8)
+    u = image.shape[1] / 1080
+    if rows > 80 * u:
+        for i in range(5):
+            cv2.circle(out, (round((60 + 50 * i) * u), round(35 * u)), round(14 * u), (235, 235, 235), -1, cv2.LINE_AA)
+        _text(out, "12:45", (image.shape[1] - 120 * u, 35 * u), 34 * u, (235, 235, 235))
+    return out
+
+
+def level_clear(image: np.ndarray, seed: int = 0) -> np.ndarray:
+    """A level-clear popup over the capture: the screen dimmed behind a framed panel in
+    its middle with a title, stars and a button."""
+    rng = np.random.default_rng(seed)
+    h, w = image.shape[:2]
+    u = w / 1080
+    out = (image.astype(np.float32) * float(rng.uniform(0.3, 0.6))).round().astype(np.uint8)
+    top = h * float(rng.uniform(0.2, 0.4))
+    bottom = top + h * float(rng.uniform(0.3, 0.45))
+    rounded_rect(out, 110 * u, top, w - 110 * u, bottom, 40 * u, (70, 150, 190))
+    rounded_rect(out, 126 * u, top + 16 * u, w - 126 * u, bottom - 16 * u, 30 * u, (38, 46, 78))
+    _text(out, "LEVEL CLEAR", (w / 2, top + 110 * u), 70 * u, (255, 210, 120), thick=0.15)
+    for i in range(3):
+        cv2.circle(out, (round(w / 2 + (i - 1) * 170 * u), round(top + 260 * u)), round(62 * u),
+                   bgr((250, 200, 40)), -1, cv2.LINE_AA)
+    rounded_rect(out, w / 2 - 200 * u, bottom - 190 * u, w / 2 + 200 * u, bottom - 70 * u, 30 * u, (230, 210, 40))
+    _text(out, "NEXT", (w / 2, bottom - 130 * u), 54 * u, (90, 60, 20), thick=0.16)
+    return out
+
+
 # ---------------------------------------------------------------------------- other scenes
 
 def tight(board: Board) -> Board:

@@ -1,0 +1,177 @@
+"""One-stroke vision on other apps with the same rules (issue 29 §3-4): the start marked
+apart (a purple square, a tint, a letter) instead of the cat, as WeChat's 最强连一连 draws
+it (real/onestroke/zqlyl_35-18.png); taller phones, a notification shade dimming the top
+rows, a path partly drawn and popups over the board: each reads right or is refused with a
+reason, never as another board. On the real captures and on the project's renders of that
+look (``render_marked``), made like the real capture (1080x1920 PNG) or as JPEG."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzlepilot.scenes.onestroke import (CATS, MARKERS, NAVY, dim_top, level_clear, render_marked, render_phone,
+                                         tight)
+from puzzlepilot.scenes.paint import bgr
+from solvers.onestroke import Board, generate, solve, validate
+from tests.helpers import run_cli, text
+from tests.vision.test_onestroke import reencode
+from vision.common import NoBoardFound
+from vision.onestroke import parse
+
+REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real" / "onestroke"
+ZQLYL = REAL / "zqlyl_35-18.png"
+ZQLYL_BOARD = "#####./######/.#.###/######/###.##/.####S/######"
+PITCH, CELL_00 = 125.3, (226.4, 420.4)      # measured on the real capture
+
+needs_real = pytest.mark.skipif(not ZQLYL.is_file(), reason="real screenshots not present")
+quick = settings(max_examples=12, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def outcome(image: np.ndarray, truth: str | None) -> str:
+    """'right' or 'refused' (a refusal must say why); fails on any other board."""
+    try:
+        found = parse(image)
+    except NoBoardFound as exc:
+        assert len(str(exc)) > 20
+        return "refused"
+    assert text(found) == truth, f"read {text(found)!r}, the picture shows {truth!r}"
+    return "right"
+
+
+@pytest.fixture(scope="module")
+def real() -> np.ndarray:
+    return cv2.imread(str(ZQLYL))
+
+
+# ---------------------------------------------------------------------------- the real captures
+
+@needs_real
+def test_the_real_marked_start_capture_reads_exactly(real):
+    found = parse(real)
+    assert text(found) == ZQLYL_BOARD
+    assert found.confidence >= 0.9
+    expected = [(CELL_00[0] + c * PITCH, CELL_00[1] + r * PITCH) for r in range(7) for c in range(6)]
+    assert np.abs(np.array(found.cells) - np.array(expected)).max() < 2
+    assert validate(found.board, solve(found.board).solution) == []
+
+
+@needs_real
+@pytest.mark.parametrize("quality, scale", [(60, 1.0), (None, 0.5), (85, 0.3), (None, 1.5)])
+def test_the_real_capture_reads_after_jpeg_and_scaling(real, quality, scale):
+    image = cv2.resize(real, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else real
+    assert text(parse(reencode(image, quality) if quality else image)) == ZQLYL_BOARD
+
+
+@needs_real
+@pytest.mark.parametrize("height", [2248, 2400])
+def test_the_real_capture_on_a_taller_phone_reads(real, height):
+    """A taller phone shows more of the navy background between the board's buttons and the
+    ad banner."""
+    extra = np.full((height - real.shape[0], real.shape[1], 3), bgr(NAVY), np.uint8)
+    assert text(parse(np.vstack([real[:1450], extra, real[1450:]]))) == ZQLYL_BOARD
+
+
+@needs_real
+@pytest.mark.parametrize("depth, dim", [(0.12, 0.5), (0.25, 0.5), (0.3, 0.6), (0.45, 0.4), (0.6, 0.7)])
+def test_the_real_capture_under_a_notification_shade_reads_or_is_refused(real, depth, dim):
+    got = outcome(dim_top(real, depth, dim), ZQLYL_BOARD)
+    assert got == "right" or depth > 0.15      # a shade above the board leaves it readable
+
+
+@needs_real
+def test_a_shade_over_the_top_row_is_refused_and_the_stages_show_where(real, tmp_path):
+    """The top row dimmed: ``parse --stages`` says why in words, and a picture shows the
+    board's outline with what lies past its sides (the grid that reading stopped at)."""
+    shot = tmp_path / "shade.png"
+    cv2.imwrite(str(shot), dim_top(real, 0.25, 0.5))
+    status, _, err = run_cli(["parse", shot, "--game", "onestroke", "--stages", tmp_path / "stages"])
+    assert status == 2 and "no board found" in err and "past the board's top side" in err
+    assert any(p.name.endswith("-onestroke-sides.png") for p in (tmp_path / "stages").iterdir())
+
+
+@needs_real
+@pytest.mark.parametrize("seed", range(4))
+def test_the_real_capture_under_a_level_clear_popup_is_refused(real, seed):
+    assert outcome(level_clear(real, seed), None) == "refused"
+
+
+@needs_real
+def test_the_real_gift_popup_is_refused():
+    assert outcome(cv2.imread(str(REAL / "zqlyl_giftpopup.png")), None) == "refused"
+
+
+# ---------------------------------------------------------------------------- renders of that look
+
+def level(rows: int, cols: int, seed: int) -> Board:
+    return tight(generate(rows, cols, seed, fill=0.75))
+
+
+SIZES = [(1080, 1920), (1080, 2248), (720, 1280), (540, 960)]
+
+
+@pytest.mark.parametrize("marker", MARKERS)
+@pytest.mark.parametrize("size", [(1080, 1920), (1080, 2248)])
+def test_rendered_marked_starts_read_exactly(marker, size):
+    board = level(7, 6, 35)
+    image, truth = render_marked(board, width=size[0], height=size[1], marker=marker, seed=35)
+    found = parse(image)
+    assert text(found) == truth.board
+    assert np.abs(np.array(found.cells) - np.array(truth.cells)).max() < 0.03 * truth.pitch
+
+
+@quick
+@given(rows=st.integers(4, 10), cols=st.integers(4, 8), seed=st.integers(0, 10_000),
+       marker=st.sampled_from(MARKERS), size=st.sampled_from(SIZES), quality=st.none() | st.integers(60, 95))
+def test_rendered_levels_in_the_marked_look_read_right_or_are_refused(rows, cols, seed, marker, size, quality):
+    image, truth = render_marked(level(rows, cols, seed), width=size[0], height=size[1], marker=marker, seed=seed)
+    outcome(reencode(image, quality) if quality else image, truth.board)
+
+
+@quick
+@given(rows=st.integers(4, 8), cols=st.integers(4, 8), seed=st.integers(0, 10_000), marked=st.booleans(),
+       size=st.sampled_from(SIZES[:3]), depth=st.floats(0.1, 0.6), dim=st.floats(0.2, 0.7))
+def test_dimmed_top_rows_read_right_or_are_refused(rows, cols, seed, marked, size, depth, dim):
+    """A notification shade over the top of either look: the dimmed rows are cells in
+    another shade, so a reading that stops at them would be a smaller, wrong board."""
+    board = level(rows, cols, seed)
+    if marked:
+        image, truth = render_marked(board, width=size[0], height=size[1], marker=MARKERS[seed % 3], seed=seed)
+    else:
+        image, truth = render_phone(board, width=size[0], height=size[1], cat=list(CATS)[seed % 6], seed=seed)
+    outcome(dim_top(image, depth, dim), truth.board)
+
+
+@quick
+@given(rows=st.integers(4, 8), cols=st.integers(4, 8), seed=st.integers(0, 10_000), share=st.floats(0.05, 0.9),
+       marker=st.sampled_from(MARKERS), quality=st.none() | st.integers(60, 95))
+def test_a_path_partly_drawn_in_the_marked_look_is_refused(rows, cols, seed, share, marker, quality):
+    """Nothing marks the path's head in this look, so the board left cannot be told."""
+    board = level(rows, cols, seed)
+    path = [tuple(p) for p in solve(board).solution]
+    image, _ = render_marked(board, width=720, height=1280, marker=marker,
+                             visited=path[: max(2, round(len(path) * share))], seed=seed)
+    assert outcome(reencode(image, quality) if quality else image, None) == "refused"
+
+
+@quick
+@given(rows=st.integers(4, 8), cols=st.integers(4, 8), seed=st.integers(0, 10_000), marked=st.booleans())
+def test_a_level_clear_popup_over_the_board_is_refused(rows, cols, seed, marked):
+    board = level(rows, cols, seed)
+    image, _ = (render_marked if marked else render_phone)(board, width=720, height=1280, seed=seed)
+    assert outcome(level_clear(image, seed), None) == "refused"
+
+
+def test_two_marked_cells_are_refused():
+    board = Board.from_text("S###/####/##.#")
+    image, truth = render_marked(board, width=720, height=1280)
+    second, _ = render_marked(Board.from_text("####/####/##.S"), width=720, height=1280)
+    x, y = (round(v) for v in truth.cells[2 * board.cols + 3])
+    half = round(truth.pitch / 2)
+    image[y - half:y + half, x - half:x + half] = second[y - half:y + half, x - half:x + half]
+    with pytest.raises(NoBoardFound, match="2 cells differ"):
+        parse(image)
