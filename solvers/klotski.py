@@ -150,13 +150,14 @@ class Board:
                   goal: tuple[int, int] | None = None) -> "Board":
         """Read one character per cell: ``.`` empty, ``#`` a wall, ``=`` a gate, ``+`` an
         empty goal cell, any other character a piece's cell. Optional header lines
-        ``target: X``, ``goal: ROW,COL`` and ``marks: ROW,COL ROW,COL ...`` (goal cells
-        under pieces or gates) override the defaults (``C``; bottom row band, centred).
+        ``target: X``, ``goal: ROW,COL``, ``marks: ROW,COL ROW,COL ...`` (goal cells under
+        pieces or gates) and ``gates: ROW,COL ...`` (gates under the target) override the
+        defaults (``C``; bottom row band, centred).
         A piece is a solid rectangle unless the line ``shapes: any`` lets it be any shape
         whose cells touch side to side (so a slip of the keyboard is no new shape)."""
         lines = split_rows(text)
         first = 1
-        marks: set[tuple[int, int]] = set()
+        hidden: dict[str, set[tuple[int, int]]] = {"marks": set(), "gates": set()}
         any_shape = False
         while lines and ":" in lines[0]:
             key, _, value = (part.strip() for part in lines[0].partition(":"))
@@ -164,13 +165,13 @@ class Board:
                 target = target or value
             elif key == "goal":
                 goal = goal or _parse_cell(value, "goal", first)
-            elif key == "marks" and value:
-                marks |= {_parse_cell(cell, "marks", first) for cell in value.replace(";", " ").split()}
+            elif key in hidden and value:
+                hidden[key] |= {_parse_cell(cell, key, first) for cell in value.replace(";", " ").split()}
             elif key == "shapes" and value == "any":
                 any_shape = True
             else:
                 raise BoardError(f"unknown header {lines[0]!r} (known: 'target: X', 'goal: ROW,COL', "
-                                 "'marks: ROW,COL ...', 'shapes: any')", first)
+                                 "'marks: ROW,COL ...', 'gates: ROW,COL ...', 'shapes: any')", first)
             lines.pop(0)
             first += 1
         if not lines:
@@ -183,9 +184,9 @@ class Board:
                     raise BoardError(f"blank inside a row at column {c + 1} (use '.' for empty)", first + r)
                 if ch != EMPTY:
                     cells.setdefault(ch, []).append((r, c))
-        if cells.get(MARK):
-            marks |= set(cells.pop(MARK))
-        walls, gates = frozenset(cells.pop(WALL, ())), frozenset(cells.pop(GATE, ()))
+        marks = frozenset(hidden["marks"].union(cells.pop(MARK, ())))
+        gates = frozenset(hidden["gates"].union(cells.pop(GATE, ())))
+        walls = frozenset(cells.pop(WALL, ()))
         pieces = []
         for name, where in cells.items():
             r0, c0 = min(r for r, _ in where), min(c for _, c in where)
@@ -198,7 +199,7 @@ class Board:
                                  "that do not touch side to side", first + r0)
             form = frozenset((r - r0, c - c0) for r, c in where)
             pieces.append(Piece(name, r0, c0, r1 - r0 + 1, c1 - c0 + 1, form))
-        return cls.make(len(lines), width, pieces, target or "C", goal, walls, gates, frozenset(marks))
+        return cls.make(len(lines), width, pieces, target or "C", goal, walls, gates, marks)
 
     @classmethod
     def make(cls, rows: int, cols: int, pieces: list[Piece], target: str = "C",
@@ -238,9 +239,9 @@ class Board:
                 raise BoardError("give the goal as 'goal: ROW,COL' or as goal cells, not both")
             if not marks <= inside or marks & walls:
                 raise BoardError("a goal cell lies off the board or on a wall")
-            if len(marks) > len(t.offsets()):
-                raise BoardError(f"the target {target!r} has {len(t.offsets())} cells, too few to cover "
-                                 f"the {len(marks)} goal cells")
+            if not any(marks <= {(r + dr, c + dc) for dr, dc in t.offsets()} <= inside - walls
+                       for r, c in inside):
+                raise BoardError(f"the target {target!r} fits nowhere on the board that covers the goal cells")
             return cls(rows, cols, tuple(pieces), target, None, frozenset(walls), frozenset(gates), frozenset(marks))
         if goal is None:
             if (cols - t.width) % 2:
@@ -268,9 +269,10 @@ class Board:
             head.append("shapes: any")
         if self.goal is not None and self.goal != self.default_goal():
             head.append(f"goal: {self.goal[0]},{self.goal[1]}")
-        hidden = sorted((r, c) for r, c in self.marks if grid[r][c] != MARK)
-        if hidden:
-            head.append("marks: " + " ".join(f"{r},{c}" for r, c in hidden))
+        for key, cells, ch in (("marks", self.marks, MARK), ("gates", self.gates, GATE)):
+            hidden = sorted((r, c) for r, c in cells if grid[r][c] != ch)
+            if hidden:
+                head.append(f"{key}: " + " ".join(f"{r},{c}" for r, c in hidden))
         return "\n".join(head + ["".join(row) for row in grid])
 
     def default_goal(self) -> tuple[int, int] | None:
