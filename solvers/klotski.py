@@ -1,9 +1,11 @@
-"""Klotski / Huarong Dao: rectangular pieces slide on a grid until the target piece
-reaches the exit.
+"""Klotski / Huarong Dao: pieces slide on a grid until the target piece reaches the exit
+(its top-left at the goal) or covers the goal cells. Walls stop every piece; gates stop
+every piece but the target (GNOME Klotski's frames, docs/games.md#klotski-rules).
 
-Vocabulary: a *piece* is a named rectangle; its *shape* is (height, width); a *class* is
-the set of pieces that are alike for the search (same shape; the target is a class of its
-own); a *placement* is a class at a top-left cell. A *move* depends on the metric: under
+Vocabulary: a *piece* is a named rectangle, or any shape of cells touching side to side
+within its rectangle; its *shape* is (height, width, cells); a *class* is the set of pieces
+that are alike for the search (same shape; the target is a class of its own); a
+*placement* is a class at a top-left cell. A *move* depends on the metric: under
 ``piece`` it is every cell one piece reaches by one-cell *slides* (a small BFS inside the
 move generator), under ``straight`` a run of slides in one direction, under ``cell`` one
 slide.
@@ -13,23 +15,24 @@ classic board): 0 for empty, else a code for the class of the piece covering it 
 cell's offset inside the piece. Alike pieces thus share codes (they are interchangeable),
 a piece's top-left is known from any of its cells, a move is one addition, and when the
 exit is symmetric a position and its mirror image count as one (the image is carried
-alongside and marked seen with it). The moves of a position depend only on its free cells
-and the codes next to them, so whole move lists are memoised under those: the search
-touches each position once, with one dict lookup and then one addition and one dict probe
-per move. The memo depends only on the piece set, so it is kept for the process and in the
+alongside and marked seen with it). Walls and gates are no part of a position: a wall
+is never free, a gate is free to the target alone. The moves of a position depend only on
+its free cells and the codes next to them (and to the gates), so whole move lists are
+memoised under those: the search touches each position once, with one dict lookup and
+then one addition and one dict probe per move. The memo depends only on the piece set, so it is kept for the process and in the
 table cache on disk (``solvers.tables``): a fresh process solves as fast as a warm one.
 
 The search is breadth-first while it is small, then A* with a consistent lower bound (the
-target needs a move unless it is at the exit, and so does every other piece in the exit's
-rectangle; under ``cell`` and ``straight`` more, see ``share``), so every answer is a
-minimum under the metric. The goal is a large set of
-positions (the target at the exit, the rest anywhere) that is unknown until searched, so a
-search from both ends does not apply; and a breadth-first search meets the goal near the
-far end of the graph on the classic boards (横刀立马: 11,973 of its 13,011 merged
-positions), where no bound prunes much. On bigger boards the A* half pays: a 5×5 board with
+target needs a move unless it is at the exit, and so does every other piece on a goal
+cell; under ``cell`` and ``straight`` more, see ``share``), so every answer is a minimum
+under the metric. The goal is a large set of positions (the target at the exit, the rest
+anywhere) that is unknown until searched, so a search from both ends does not apply; and
+a breadth-first search meets the goal near the far end of the graph on the classic boards
+(横刀立马: 11,973 of its 13,011 merged positions), where no bound prunes much. On bigger boards the A* half pays: a 5×5 board with
 14 pieces reaches 117,371 positions instead of 231,145. The answer is walked back from the
 goal through positions one move nearer the start and replayed on the real board to recover
-the piece letters. Cost (横刀立马): 11,973 positions, ~11 ms under each metric.
+the piece letters. Cost (横刀立马): 11,973 positions, ~11 ms under each metric; GNOME
+Klotski's Red Donkey (no mirror merging, the target's way out 5 cells longer): ~24,000.
 
 Bounds: the search gives up after ``max_positions`` positions, by default as many as fit
 in ``MEMORY_BUDGET`` by ``bytes_per_position`` (the memo has its own bound), and says so —
