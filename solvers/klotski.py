@@ -309,12 +309,17 @@ class Board:
         """The same position with the target named ``C`` and the other pieces lettered in
         reading order — the naming vision uses, so a screenshot reads as one text."""
         letters = iter(ch for ch in _NAMES if ch != "C")
+        if len(self.pieces) > len(_NAMES):
+            raise BoardError(f"{len(self.pieces)} pieces: more than there are names for ({len(_NAMES)})")
         pieces = [replace(p, name="C" if p.name == self.target else next(letters)) for p in self.pieces]
         goal = None if self.goal == self.default_goal() else self.goal
         return Board.make(self.rows, self.cols, pieces, "C", goal, self.walls, self.gates, self.marks)
 
 
-_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+# Piece names in reading order (boards with many pieces, as GNOME Klotski's Sunshine, go on
+# into Greek letters).
+_NAMES = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+          "ΓΔΘΛΞΠΣΦΨΩαβγδεζηθικλμνξπρστυφχψω")
 
 
 def _parse_cell(value: str, key: str, line: int) -> tuple[int, int]:
