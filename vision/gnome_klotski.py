@@ -218,12 +218,9 @@ def to_board(inside: np.ndarray, pitch: int, kinds: list[list[str]]) -> Board:
     if _normalised(dots) != _normalised(target):
         raise NoBoardFound("GNOME Klotski: the goal dots do not make the target's shape "
                            "(one under a block?, or the puzzle is solved)")
-    for r, c in target:
-        sides = [(r + dr, c + dc) in walls or (r + dr, c + dc) in gates for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0))]
-        if any((r + dr, c + dc) in gates for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0))) \
-                or (sides[0] and sides[1]) or (sides[2] and sides[3]):
-            raise NoBoardFound("GNOME Klotski: the target stands in the frame's opening "
-                               "(a gate under it cannot be seen)")
+    if in_opening(target, walls, gates):
+        raise NoBoardFound("GNOME Klotski: the target stands in the frame's opening "
+                           "(a gate under it cannot be seen)")
     pieces = [_piece("C" if b is target else f"p{i}", b) for i, b in enumerate(blocks)
               if b is target or not b <= walls]
     try:
@@ -231,6 +228,23 @@ def to_board(inside: np.ndarray, pitch: int, kinds: list[list[str]]) -> Board:
                           frozenset(dots)).relabelled()
     except BoardError as exc:
         raise NoBoardFound(f"GNOME Klotski: {exc}") from None
+
+
+def in_opening(target: set[tuple[int, int]], walls: set[tuple[int, int]], gates: set[tuple[int, int]]) -> bool:
+    """Whether the target touches a gate, or a row or column of it has walls or gates at
+    both ends (it fills an opening of the frame, whose gates it may hide)."""
+    if any((r + dr, c + dc) in gates for r, c in target for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0))):
+        return True
+    fixed = walls | gates
+    for k in {r for r, _ in target}:
+        row = [c for r, c in target if r == k]
+        if (k, min(row) - 1) in fixed and (k, max(row) + 1) in fixed:
+            return True
+    for k in {c for _, c in target}:
+        column = [r for r, c in target if c == k]
+        if (min(column) - 1, k) in fixed and (max(column) + 1, k) in fixed:
+            return True
+    return False
 
 
 def _normalised(cells: set[tuple[int, int]]) -> frozenset[tuple[int, int]]:

@@ -10,17 +10,19 @@ import signal
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from overlay.klotski import plan
 from puzzlepilot.games import GAMES
-from solvers.klotski import Board
-from tests.display import wait_until
+from solvers.klotski import STEPS, Board, solve
+from tests.display import wait_until, xdotool
 from tests.solvers.test_klotski_walls import AGATKA, ONLY_18_STEPS, RED_DONKEY
 from vision.capture import find_windows, region_source
-from vision.common import NoBoardFound
+from vision.common import NoBoardFound, Parse
 
 GAME = shutil.which("gnome-klotski") or shutil.which("gnome-klotski", path="/usr/games")
 pytestmark = pytest.mark.skipif(GAME is None or shutil.which("dbus-run-session") is None,
@@ -56,6 +58,12 @@ def gnome_klotski(display: str, home: Path, puzzle: int, size: tuple[int, int]) 
 def read(title: str) -> Board | None:
     """The board ``parse`` reads from the game's window; None while it is refused (the
     window still drawing)."""
+    found = reading(title)
+    return None if found is None else found.board
+
+
+def reading(title: str) -> Parse | None:
+    """The parse of the game's window in screen coordinates; None when it is refused."""
     (_, rect, _), = find_windows(title)
     source = region_source(rect)
     try:
@@ -63,9 +71,16 @@ def read(title: str) -> Board | None:
     finally:
         source.close()
     try:
-        return GAMES["klotski"].parse(np.ascontiguousarray(image)).board
+        return GAMES["klotski"].parse(np.ascontiguousarray(image)).shifted(rect.left, rect.top)
     except NoBoardFound:
         return None
+
+
+def layout(board: Board) -> tuple[frozenset, ...]:
+    """What a board is, its names aside: the cells of each piece and of the target, the
+    walls, gates and goal cells."""
+    return (frozenset(frozenset(p.cells()) for p in board.pieces), frozenset(board.piece(board.target).cells()),
+            board.walls, board.gates, board.marks)
 
 
 @pytest.mark.parametrize("puzzle, size", [(6, (600, 500)), (9, (600, 500)), (0, (1000, 760))])
@@ -74,3 +89,40 @@ def test_parse_reads_the_game_window_as_its_board(display, tmp_path, puzzle, siz
     with gnome_klotski(display, tmp_path, puzzle, size) as title:
         board = wait_until(lambda: read(title), "a board read from the window", timeout=10, every=0.2)
     assert board.to_text() == want.to_text()
+
+
+def test_playing_the_answer_through_the_game_reads_each_position_right_or_refuses(display, tmp_path):
+    """Only 18 Steps played move by move with the drags ``plan`` makes from the first reading:
+    the game takes every one, each reading is the position before the move, the one after
+    it or a refusal (never another board), and the game says the level is completed."""
+    board = Board.from_text(ONLY_18_STEPS).relabelled()
+    answer = solve(board).solution
+    pieces = {p.name: p for p in board.pieces}
+    seen: list[str] = []
+
+    def moved(before: tuple, after: tuple) -> bool:
+        now = reading(title)
+        seen.append("refused" if now is None else "after" if layout(now.board) == after else
+                    "before" if layout(now.board) == before else "WRONG")
+        return seen[-1] == "after"
+
+    with gnome_klotski(display, tmp_path, 0, (600, 500)) as title:
+        found = wait_until(lambda: reading(title), "a board read from the window", timeout=10, every=0.2)
+        for i, (move, drag) in enumerate(zip(answer, plan(found, answer))):
+            # one xdotool run: press, glide a quarter cell at a time as a hand does (the game
+            # follows the pointer cell by cell), let go
+            words: list[object] = ["mousemove", *map(round, drag.points[0]), "mousedown", 1, "sleep", 0.05]
+            for (x0, y0), (x1, y1) in zip(drag.points, drag.points[1:]):
+                for k in range(1, 5):
+                    words += ["mousemove", round(x0 + (x1 - x0) * k / 4), round(y0 + (y1 - y0) * k / 4), "sleep", 0.01]
+            xdotool(*words, "sleep", 0.05, "mouseup", 1)
+            before = layout(replace(board, pieces=tuple(pieces.values())))
+            p = pieces[move["piece"]]
+            for letter in move["path"]:
+                p = replace(p, row=p.row + STEPS[letter][0], col=p.col + STEPS[letter][1])
+            pieces[move["piece"]] = p
+            after = layout(replace(board, pieces=tuple(pieces.values())))
+            if i + 1 < len(answer):         # (after the last one the window is retitled)
+                wait_until(lambda: moved(before, after), f"move {i + 1} on the screen", timeout=10, every=0.2)
+        assert wait_until(lambda: find_windows("Level completed"), "the game's end", timeout=10, every=0.2)
+    assert "WRONG" not in seen, seen
