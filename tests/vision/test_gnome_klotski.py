@@ -23,9 +23,10 @@ from tests.display import wait_until, xdotool
 from tests.solvers.test_klotski_walls import AGATKA, ONLY_18_STEPS, RED_DONKEY
 from vision.capture import find_windows, region_source
 from vision.common import NoBoardFound, Parse
+from vision.gnome_klotski import in_opening
 
 GAME = shutil.which("gnome-klotski") or shutil.which("gnome-klotski", path="/usr/games")
-pytestmark = pytest.mark.skipif(GAME is None or shutil.which("dbus-run-session") is None,
+needs_game = pytest.mark.skipif(GAME is None or shutil.which("dbus-run-session") is None,
                                 reason="gnome-klotski or dbus-run-session is not installed "
                                        "(Debian/Ubuntu: apt-get install gnome-klotski dbus)")
 
@@ -83,6 +84,7 @@ def layout(board: Board) -> tuple[frozenset, ...]:
             board.walls, board.gates, board.marks)
 
 
+@needs_game
 @pytest.mark.parametrize("puzzle, size", [(6, (600, 500)), (9, (600, 500)), (0, (1000, 760))])
 def test_parse_reads_the_game_window_as_its_board(display, tmp_path, puzzle, size):
     want = Board.from_text(PUZZLES[puzzle][1]).relabelled()
@@ -91,6 +93,7 @@ def test_parse_reads_the_game_window_as_its_board(display, tmp_path, puzzle, siz
     assert board.to_text() == want.to_text()
 
 
+@needs_game
 def test_playing_the_answer_through_the_game_reads_each_position_right_or_refuses(display, tmp_path):
     """Only 18 Steps played move by move with the drags ``plan`` makes from the first reading:
     the game takes every one, each reading is the position before the move, the one after
@@ -126,3 +129,16 @@ def test_playing_the_answer_through_the_game_reads_each_position_right_or_refuse
                 wait_until(lambda: moved(before, after), f"move {i + 1} on the screen", timeout=10, every=0.2)
         assert wait_until(lambda: find_windows("Level completed"), "the game's end", timeout=10, every=0.2)
     assert "WRONG" not in seen, seen
+
+
+def test_a_target_that_may_hide_a_gate_is_refused():
+    """Red Donkey's target in the gate row hides both gates: the picture shows none, but the
+    target's row has walls at both ends; next to the gates it might hide another one."""
+    board = Board.from_text(RED_DONKEY)
+    walls, gates = set(board.walls), set(board.gates)
+    square = {(r, c) for r in (0, 1) for c in (2, 3)}
+    assert in_opening({(r + 5, c) for r, c in square}, walls, set())
+    assert in_opening({(r + 6, c) for r, c in square}, walls, set())      # half out below the frame
+    assert in_opening({(r + 4, c) for r, c in square}, walls, gates)      # next to them: may hide one
+    assert not in_opening({(r + 1, c) for r, c in square}, walls, gates)
+    assert not in_opening({(r + 7, c + 2) for r, c in square}, walls, gates)
