@@ -118,10 +118,11 @@ def sheet(image: np.ndarray, parse: Parse[KlotskiGeometry], solution: Any) -> np
         draw.rectangle((x0, y0, x0 + board.cols * CELL, y0 + board.rows * CELL), fill=FLOOR)
         for cells, fill in ((board.walls, WALL), (board.gates, GATE)):
             for r, c in cells:
-                draw.rectangle((x0 + c * CELL, y0 + r * CELL, x0 + (c + 1) * CELL - 1, y0 + (r + 1) * CELL - 1), fill=fill)
+                draw.rectangle((x0 + c * CELL, y0 + r * CELL, x0 + (c + 1) * CELL - 1, y0 + (r + 1) * CELL - 1),
+                               fill=fill)
         for r, c in board.marks:
-            draw.ellipse((x0 + (c + 0.35) * CELL, y0 + (r + 0.35) * CELL, x0 + (c + 0.65) * CELL, y0 + (r + 0.65) * CELL),
-                         fill=GATE)
+            draw.ellipse((x0 + (c + 0.35) * CELL, y0 + (r + 0.35) * CELL,
+                          x0 + (c + 0.65) * CELL, y0 + (r + 0.65) * CELL), fill=GATE)
         for name, p in at.items():
             fill = MOVING if name == move["piece"] else TARGET if name == board.target else PIECE
             if p.form is None:

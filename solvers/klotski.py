@@ -12,27 +12,29 @@ slide.
 
 The search runs over *positions*. A position is an int with a few bits per cell (4 on the
 classic board): 0 for empty, else a code for the class of the piece covering it and the
-cell's offset inside the piece. Alike pieces thus share codes (they are interchangeable),
-a piece's top-left is known from any of its cells, a move is one addition, and when the
-exit is symmetric a position and its mirror image count as one (the image is carried
-alongside and marked seen with it). Walls and gates are no part of a position: a wall
-is never free, a gate is free to the target alone. The moves of a position depend only on
-its free cells and the codes next to them (and to the gates), so whole move lists are
-memoised under those: the search touches each position once, with one dict lookup and
-then one addition and one dict probe per move. The memo depends only on the piece set, so it is kept for the process and in the
-table cache on disk (``solvers.tables``): a fresh process solves as fast as a warm one.
+cell's offset inside the piece. Alike pieces thus share codes (they are interchangeable), a
+piece's top-left is known from any of its cells, a move is one addition, and when the exit
+is symmetric a position and its mirror image count as one (the image is carried alongside
+and marked seen with it). Walls and gates are no part of a position: a wall is never free,
+a gate is free to the target alone. The moves of a position depend only on its free cells
+and the codes next to them (and to the gates), so whole move lists are memoised under
+those: the search touches each position once, with one dict lookup and then one addition
+and one dict probe per move. The memo depends only on the piece set, so it is kept for the
+process and in the table cache on disk (``solvers.tables``): a fresh process solves as fast
+as a warm one.
 
 The search is breadth-first while it is small, then A* with a consistent lower bound (the
-target needs a move unless it is at the exit, and so does every other piece on a goal
-cell; under ``cell`` and ``straight`` more, see ``share``), so every answer is a minimum
-under the metric. The goal is a large set of positions (the target at the exit, the rest
-anywhere) that is unknown until searched, so a search from both ends does not apply; and
-a breadth-first search meets the goal near the far end of the graph on the classic boards
-(横刀立马: 11,973 of its 13,011 merged positions), where no bound prunes much. On bigger boards the A* half pays: a 5×5 board with
-14 pieces reaches 117,371 positions instead of 231,145. The answer is walked back from the
-goal through positions one move nearer the start and replayed on the real board to recover
-the piece letters. Cost (横刀立马): 11,973 positions, ~11 ms under each metric; GNOME
-Klotski's Red Donkey (no mirror merging, the target's way out 5 cells longer): ~24,000.
+target needs a move unless it is at the exit, and so does every other piece on a goal cell;
+under ``cell`` and ``straight`` more, see ``share``), so every answer is a minimum under
+the metric. The goal is a large set of positions (the target at the exit, the rest
+anywhere) that is unknown until searched, so a search from both ends does not apply; and a
+breadth-first search meets the goal near the far end of the graph on the classic boards
+(横刀立马: 11,973 of its 13,011 merged positions), where no bound prunes much. On bigger boards
+the A* half pays: a 5×5 board with 14 pieces reaches 117,371 positions instead of 231,145.
+The answer is walked back from the goal through positions one move nearer the start and
+replayed on the real board to recover the piece letters. Cost (横刀立马): 11,973 positions,
+~11 ms under each metric; GNOME Klotski's Red Donkey (no mirror merging, the target's way
+out 5 cells longer): ~24,000.
 
 Bounds: the search gives up after ``max_positions`` positions, by default as many as fit
 in ``MEMORY_BUDGET`` by ``bytes_per_position`` (the memo has its own bound), and says so —
@@ -118,7 +120,7 @@ class Piece:
     def cells(self) -> list[tuple[int, int]]:
         return [(self.row + r, self.col + c) for r, c in self.offsets()]
 
-    def mirrored(self) -> bool:
+    def symmetric(self) -> bool:
         """Whether it is its own mirror image (left to right)."""
         return self.form is None or self.form == {(r, self.width - 1 - c) for r, c in self.form}
 
@@ -297,7 +299,7 @@ class Board:
             return frozenset((r, self.cols - 1 - c) for r, c in cells)
 
         return (all(flip(cells) == cells for cells in (self.walls, self.gates, self.goal_cells()))
-                and all(p.mirrored() for p in self.pieces))
+                and all(p.symmetric() for p in self.pieces))
 
     def piece(self, name: str) -> Piece:
         for p in self.pieces:
