@@ -88,6 +88,15 @@ LAYOUTS: dict[str, tuple[str, int | None]] = {
     "走投无路": ("ACCB/ACCB/DEFG/DEHG/I..J", None),
 }
 
+# Puzzles of GNOME Klotski written from its screens (the space beyond its frame is open
+# floor); the figure is the score the game gave when the solver's answer was played into it
+# (the piece metric). Red Donkey is 横刀立马 whose target then leaves through the gate.
+GNOME_PUZZLES: dict[str, tuple[str, int]] = {
+    "Only 18 Steps": ("######/#ACCB#/#DCCE#/#FGHI#/#JKLM#/#N..O#/##==##/....++/....++", 18),
+    "Red Donkey": ("######/#ACCB#/#ACCB#/#DEEF#/#DGHF#/#I..J#/##==##/....++/....++", 81),
+    "Agatka": ("shapes: any/++...../+....../#####==/#CCAAB=/#CDDEF#/#GHI..#/#######", 30),
+}
+
 
 @dataclass(frozen=True)
 class Piece:

@@ -9,25 +9,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers.common import BoardError
-from solvers.klotski import STEPS, Board, Piece, solve, validate
+from solvers.klotski import GNOME_PUZZLES, STEPS, Board, Piece, solve, validate
 from tests.solvers.test_klotski import bounded_from, grid_of, reference_minimum, slide
 
-# "Red Donkey" (HuaRong Trail): 横刀立马 in a frame whose gate opens onto goal cells below it.
-RED_DONKEY = """\
-######
-#ACCB#
-#ACCB#
-#DEEF#
-#DGHF#
-#I..J#
-##==##
-....++
-....++"""
-# "Only 18 Steps" (HuaRong Trail): the same frame, soldiers instead of generals.
-ONLY_18_STEPS = "######/#ACCB#/#DCCE#/#FGHI#/#JKLM#/#N..O#/##==##/....++/....++"
-# "Agatka" (Challenge Pack): an L-shaped target leaves through an L of gates to three
-# goal cells above the frame.
-AGATKA = "shapes: any/++...../+....../#####==/#CCAAB=/#CDDEF#/#GHI..#/#######"
+RED_DONKEY = GNOME_PUZZLES["Red Donkey"][0].replace("/", "\n")
+ONLY_18_STEPS, AGATKA = GNOME_PUZZLES["Only 18 Steps"][0], GNOME_PUZZLES["Agatka"][0]
 
 
 def test_red_donkey_takes_81_moves_as_the_game_scores_it_and_121_one_cell_steps():
@@ -39,8 +25,9 @@ def test_red_donkey_takes_81_moves_as_the_game_scores_it_and_121_one_cell_steps(
         assert validate(board, result.solution, metric) == []
 
 
-@pytest.mark.parametrize("text, moves", [(ONLY_18_STEPS, 18), (AGATKA, 30)])
-def test_puzzles_of_the_game_take_the_moves_it_scores(text, moves):
+@pytest.mark.parametrize("name", GNOME_PUZZLES)
+def test_puzzles_of_the_game_take_the_moves_it_scores(name):
+    text, moves = GNOME_PUZZLES[name]
     board = Board.from_text(text)
     result = solve(board)
     assert result.moves == moves
