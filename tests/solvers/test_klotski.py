@@ -246,6 +246,15 @@ def test_relabelled_names_the_target_c_and_the_rest_in_reading_order():
     ("colour: red\nCC\n..", "unknown header"),
     ("C A\n...", "blank inside a row"),
     ("", "empty"),
+    # walls, gates, goal cells and pieces of any shape
+    ("shapes: any\nCC.C\n....", "2 parts"),
+    ("goal: 0,0\nmarks: 1,1\nC.\n..", "not both"),
+    ("shapes: round\nC.", "unknown header"),
+    ("marks: 0,1\nC#\n..", "on a wall"),
+    ("marks: 0,1 1,1\nC.\n..", "fits nowhere"),
+    ("shapes: any\n#CC\n.C.\n..+", "fits nowhere"),
+    ("gates: 0,2\nC.A\n+..", "stands on a gate"),
+    ("marks: 0,x\nC.", "ROW,COL"),
 ])
 def test_malformed_boards_are_refused_with_a_reason(text, message):
     with pytest.raises(BoardError, match=message):
