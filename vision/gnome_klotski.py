@@ -14,7 +14,9 @@ Stages:
    nothing else (a block caught mid-drag, a dialog over the board: refused);
 4. ``join``: neighbouring tile cells are one block when tile colour runs across their
    border, apart when floor or shadow shows there (else refused); blocks that reach the
-   board's edge are walls (the game's frames do), the others move;
+   board's edge or a row of gates at both its ends are walls (the game's frames do, and a
+   gate is an opening in a frame), the others move; one closing round other cells may be
+   a wall inside the frame (refused);
 5. the goal dots must make the target's shape (a dot under a block cannot be seen), and the
    target may not stand in an opening of the frame (a gate under it cannot be seen).
 """
@@ -211,9 +213,10 @@ def to_board(inside: np.ndarray, pitch: int, kinds: list[list[str]]) -> Board:
     if len(targets) != 1 or any(kinds[r][c] != "target" for r, c in targets[0]):
         raise NoBoardFound("GNOME Klotski: not one target (the marked block)")
     target = targets[0]
-    walls = set().union(*(b for b in blocks if b is not target and any(
-        r in (0, rows - 1) or c in (0, cols - 1) for r, c in b)), set())
     gates = {(r, c) for r in range(rows) for c in range(cols) if kinds[r][c] == "gate"}
+    framing = gate_ends(gates, tiles)
+    walls = set().union(*(b for b in blocks if b is not target and any(
+        r in (0, rows - 1) or c in (0, cols - 1) or (r, c) in framing for r, c in b)), set())
     dots = {(r, c) for r in range(rows) for c in range(cols) if kinds[r][c] == "dot"}
     if _normalised(dots) != _normalised(target):
         raise NoBoardFound("GNOME Klotski: the goal dots do not make the target's shape "
@@ -223,6 +226,9 @@ def to_board(inside: np.ndarray, pitch: int, kinds: list[list[str]]) -> Board:
                            "(a gate under it cannot be seen)")
     pieces = [_piece("C" if b is target else f"p{i}", b) for i, b in enumerate(blocks)
               if b is target or not b <= walls]
+    if any(encloses(p.cells()) for p in pieces if p.name != "C"):
+        raise NoBoardFound("GNOME Klotski: a block closes round other cells (a wall inside the frame, "
+                           "drawn as blocks are?)")
     try:
         return Board.make(rows, cols, pieces, "C", None, frozenset(walls), frozenset(gates),
                           frozenset(dots)).relabelled()
@@ -245,6 +251,41 @@ def in_opening(target: set[tuple[int, int]], walls: set[tuple[int, int]], gates:
         if (min(column) - 1, k) in fixed and (max(column) + 1, k) in fixed:
             return True
     return False
+
+
+def gate_ends(gates: set[tuple[int, int]], tiles: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The tile cells at the two ends of a row or column of gates that has tiles at both:
+    a frame's, so their blocks are walls (a gate is an opening in a frame)."""
+    ends = set()
+    for r, c in gates:
+        for dr, dc in ((0, 1), (1, 0)):
+            if (r - dr, c - dc) in gates:
+                continue            # not the run's first gate
+            k = 1
+            while (r + k * dr, c + k * dc) in gates:
+                k += 1
+            first, last = (r - dr, c - dc), (r + k * dr, c + k * dc)
+            if first in tiles and last in tiles:
+                ends |= {first, last}
+    return ends
+
+
+def encloses(cells: list[tuple[int, int]]) -> bool:
+    """Whether the cells close round others: some cell of their rectangle that is not one
+    of them cannot reach the rectangle's rim without crossing them."""
+    own = set(cells)
+    r0, c0 = min(r for r, _ in own), min(c for _, c in own)
+    r1, c1 = max(r for r, _ in own), max(c for _, c in own)
+    rest = {(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)} - own
+    todo = [(r, c) for r, c in rest if r in (r0, r1) or c in (c0, c1)]
+    out = set(todo)
+    while todo:
+        r, c = todo.pop()
+        for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if n in rest and n not in out:
+                out.add(n)
+                todo.append(n)
+    return out != rest
 
 
 def _normalised(cells: set[tuple[int, int]]) -> frozenset[tuple[int, int]]:

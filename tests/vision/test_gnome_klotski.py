@@ -23,7 +23,7 @@ from tests.display import wait_until, xdotool
 from tests.solvers.test_klotski_walls import AGATKA, ONLY_18_STEPS, RED_DONKEY
 from vision.capture import find_windows, region_source
 from vision.common import NoBoardFound, Parse
-from vision.gnome_klotski import in_opening
+from vision.gnome_klotski import encloses, gate_ends, in_opening
 
 GAME = shutil.which("gnome-klotski") or shutil.which("gnome-klotski", path="/usr/games")
 needs_game = pytest.mark.skipif(GAME is None or shutil.which("dbus-run-session") is None,
@@ -142,3 +142,14 @@ def test_a_target_that_may_hide_a_gate_is_refused():
     assert in_opening({(r + 4, c) for r, c in square}, walls, gates)      # next to them: may hide one
     assert not in_opening({(r + 1, c) for r, c in square}, walls, gates)
     assert not in_opening({(r + 7, c + 2) for r, c in square}, walls, gates)
+
+
+def test_blocks_framing_a_row_of_gates_are_walls_and_a_ring_shaped_block_is_refused():
+    """An inner frame (Ithaca's) does not reach the board's edge, but a column of gates
+    opens in it: the blocks at both ends of the column are walls. A lone gate with a block
+    beside it and floor beyond makes nothing a wall; a block closing round cells is taken
+    for a wall it might be."""
+    assert gate_ends({(1, 0), (2, 0)}, {(0, 0), (3, 0), (1, 1)}) == {(0, 0), (3, 0)}
+    assert gate_ends({(1, 1)}, {(1, 0), (0, 1)}) == set()
+    ring = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]
+    assert encloses(ring) and not encloses(ring[:-1])
