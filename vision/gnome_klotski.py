@@ -12,12 +12,12 @@ Stages:
    light bevel) lie on it, and the grid fills the line's inside to less than a cell;
 3. ``read_cells``: the middle of every cell is tile, target, gate, goal dot or floor, and
    nothing else (a block caught mid-drag, a dialog over the board: refused);
-4. ``join``: neighbouring tile cells are one block when tile colour runs across their
+4. ``joined``, ``to_board``: neighbouring tile cells are one block when tile colour runs across their
    border, apart when floor or shadow shows there (else refused); blocks that reach the
    board's edge or a row of gates at both its ends are walls (the game's frames do, and a
    gate is an opening in a frame), the others move; one closing round other cells may be
    a wall inside the frame (refused);
-5. the goal dots must make the target's shape (a dot under a block cannot be seen), and the
+5. ``to_board``: the goal dots must make the target's shape (a dot under a block cannot be seen), and the
    target may not stand in an opening of the frame (a gate under it cannot be seen).
 """
 from __future__ import annotations
