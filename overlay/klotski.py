@@ -1,6 +1,7 @@
 """Klotski: an answer as drags of the pieces, and the next move as an arrow.
 
-A move's screen path starts at the piece's centre and moves one pitch per one-cell step,
+A move's screen path starts where the piece is held (its centre; for a piece of another
+shape than a rectangle, its cell nearest the middle) and moves one pitch per one-cell step,
 so an L-shaped move is one drag through its corner (and a straight run one drag). The
 pieces are followed through the answer on the parse's board, so every drag starts where
 the piece is by then. ``hints`` draws only the next move — the one to play now — as a
@@ -10,12 +11,14 @@ board per move, each captioned with the move's number and word as ``solve`` prin
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from overlay.actions import Action, Drag
 from overlay.draw import Label, Polyline, Shape
+from solvers.klotski import Piece
 from vision.common import Parse
 from vision.klotski import KlotskiGeometry
 
@@ -26,26 +29,40 @@ CELL = 26                  # px: a cell of a panel of the sheet
 PANELS_PER_ROW = 8         # as ``solvers.klotski.show`` puts eight words on a line
 FONT = "DejaVuSans.ttf"    # has the arrows of the move words; else they are spelt U/D/L/R
 PIECE, TARGET, MOVING, FLOOR, INK = (214, 196, 160), (214, 92, 74), (250, 214, 92), (92, 78, 64), (30, 30, 30)
+WALL, GATE = (52, 44, 36), (120, 200, 70)      # and a goal cell: a dot of the gates' green
+
+
+def grip(piece: Piece) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two cells whose centres' midpoint is where a piece is held: a rectangle's
+    corner cells (its centre), a piece of another shape its cell nearest the middle of its
+    rectangle (the middle may lie off it, as an L's does)."""
+    if piece.form is None:
+        return (piece.row, piece.col), (piece.row + piece.height - 1, piece.col + piece.width - 1)
+    middle = (piece.row + (piece.height - 1) / 2, piece.col + (piece.width - 1) / 2)
+    cell = min(piece.cells(), key=lambda rc: (rc[0] - middle[0]) ** 2 + (rc[1] - middle[1]) ** 2)
+    return cell, cell
 
 
 def move_paths(parse: Parse[KlotskiGeometry], solution: Any) -> list[tuple[tuple[float, float], ...]]:
-    """For every move, the screen points of its piece's centre: start, then after each step."""
+    """For every move, the screen points where its piece is held (``grip``): start, then
+    after each step."""
     board = parse.board
     px, py = parse.geometry.pitch
     cols = parse.geometry.cols
-    at = {p.name: (p.row, p.col, p.height, p.width) for p in board.pieces}
+    at = {p.name: p for p in board.pieces}
     paths = []
     for move in solution:
-        r, c, h, w = at[move["piece"]]
-        (x0, y0), (x1, y1) = parse.cells[r * cols + c], parse.cells[(r + h - 1) * cols + c + w - 1]
+        piece = at[move["piece"]]
+        (r0, c0), (r1, c1) = grip(piece)
+        (x0, y0), (x1, y1) = parse.cells[r0 * cols + c0], parse.cells[r1 * cols + c1]
         x, y = (x0 + x1) / 2, (y0 + y1) / 2
         points = [(x, y)]
         for step in move["path"]:
             dx, dy = STEP[step]
             x, y = x + dx * px, y + dy * py
             points.append((x, y))
-            r, c = r + dy, c + dx
-        at[move["piece"]] = (r, c, h, w)
+            piece = replace(piece, row=piece.row + dy, col=piece.col + dx)
+        at[move["piece"]] = piece
         paths.append(tuple(points))
     return paths
 
@@ -95,22 +112,39 @@ def sheet(image: np.ndarray, parse: Parse[KlotskiGeometry], solution: Any) -> np
     except OSError:     # no DejaVu: Pillow's own font, directions spelt as letters
         font = ImageFont.load_default()
         words = [(n, w.translate(str.maketrans("↑↓←→", "UDLR"))) for n, w in words]
-    at = {p.name: (p.row, p.col, p.height, p.width) for p in board.pieces}
+    at = {p.name: p for p in board.pieces}
     for i, (move, (number, word)) in enumerate(zip(solution, words)):
         x0, y0 = (i % per_row) * pw + 6, shot.shape[0] + (i // per_row) * ph + 4
         draw.rectangle((x0, y0, x0 + board.cols * CELL, y0 + board.rows * CELL), fill=FLOOR)
-        for name, (r, c, h, w) in at.items():
+        for cells, fill in ((board.walls, WALL), (board.gates, GATE)):
+            for r, c in cells:
+                draw.rectangle((x0 + c * CELL, y0 + r * CELL, x0 + (c + 1) * CELL - 1, y0 + (r + 1) * CELL - 1),
+                               fill=fill)
+        for r, c in board.marks:
+            draw.ellipse((x0 + (c + 0.35) * CELL, y0 + (r + 0.35) * CELL,
+                          x0 + (c + 0.65) * CELL, y0 + (r + 0.65) * CELL), fill=GATE)
+        for name, p in at.items():
             fill = MOVING if name == move["piece"] else TARGET if name == board.target else PIECE
-            draw.rectangle((x0 + c * CELL + 1, y0 + r * CELL + 1, x0 + (c + w) * CELL - 2, y0 + (r + h) * CELL - 2),
-                           fill=fill, outline=INK)
-            draw.text((x0 + (c + w / 2) * CELL, y0 + (r + h / 2) * CELL), name, fill=INK, font=font, anchor="mm")
-        r, c, h, w = at[move["piece"]]
-        points = [(x0 + (c + w / 2) * CELL, y0 + (r + h / 2) * CELL)]
+            if p.form is None:
+                draw.rectangle((x0 + p.col * CELL + 1, y0 + p.row * CELL + 1, x0 + (p.col + p.width) * CELL - 2,
+                                y0 + (p.row + p.height) * CELL - 2), fill=fill, outline=INK)
+            else:       # cell by cell, joined where the piece goes on
+                own = set(p.cells())
+                for r, c in own:
+                    draw.rectangle((x0 + c * CELL + ((r, c - 1) not in own), y0 + r * CELL + ((r - 1, c) not in own),
+                                    x0 + (c + 1) * CELL - 1 - 2 * ((r, c + 1) not in own),
+                                    y0 + (r + 1) * CELL - 1 - 2 * ((r + 1, c) not in own)), fill=fill)
+            (r0, c0), (r1, c1) = grip(p)
+            draw.text((x0 + (c0 + c1 + 1) / 2 * CELL, y0 + (r0 + r1 + 1) / 2 * CELL), name, fill=INK, font=font,
+                      anchor="mm")
+        p = at[move["piece"]]
+        (r0, c0), (r1, c1) = grip(p)
+        points = [(x0 + (c0 + c1 + 1) / 2 * CELL, y0 + (r0 + r1 + 1) / 2 * CELL)]
         for step in move["path"]:
             dx, dy = STEP[step]
-            r, c = r + dy, c + dx
+            p = replace(p, row=p.row + dy, col=p.col + dx)
             points.append((points[-1][0] + dx * CELL, points[-1][1] + dy * CELL))
-        at[move["piece"]] = (r, c, h, w)
+        at[move["piece"]] = p
         _arrow(draw, points)
         draw.text((x0 + board.cols * CELL / 2, y0 + board.rows * CELL + 15), f"{number}.{word}", fill=INK,
                   font=font, anchor="mm")

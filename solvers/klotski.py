@@ -1,35 +1,40 @@
-"""Klotski / Huarong Dao: rectangular pieces slide on a grid until the target piece
-reaches the exit.
+"""Klotski / Huarong Dao: pieces slide on a grid until the target piece reaches the exit
+(its top-left at the goal) or covers the goal cells. Walls stop every piece; gates stop
+every piece but the target (GNOME Klotski's frames, docs/games.md#klotski-rules).
 
-Vocabulary: a *piece* is a named rectangle; its *shape* is (height, width); a *class* is
-the set of pieces that are alike for the search (same shape; the target is a class of its
-own); a *placement* is a class at a top-left cell. A *move* depends on the metric: under
+Vocabulary: a *piece* is a named rectangle, or any shape of cells touching side to side
+within its rectangle; its *shape* is (height, width, cells); a *class* is the set of pieces
+that are alike for the search (same shape; the target is a class of its own); a
+*placement* is a class at a top-left cell. A *move* depends on the metric: under
 ``piece`` it is every cell one piece reaches by one-cell *slides* (a small BFS inside the
 move generator), under ``straight`` a run of slides in one direction, under ``cell`` one
 slide.
 
 The search runs over *positions*. A position is an int with a few bits per cell (4 on the
 classic board): 0 for empty, else a code for the class of the piece covering it and the
-cell's offset inside the piece. Alike pieces thus share codes (they are interchangeable),
-a piece's top-left is known from any of its cells, a move is one addition, and when the
-exit is symmetric a position and its mirror image count as one (the image is carried
-alongside and marked seen with it). The moves of a position depend only on its free cells
-and the codes next to them, so whole move lists are memoised under those: the search
-touches each position once, with one dict lookup and then one addition and one dict probe
-per move. The memo depends only on the piece set, so it is kept for the process and in the
-table cache on disk (``solvers.tables``): a fresh process solves as fast as a warm one.
+cell's offset inside the piece. Alike pieces thus share codes (they are interchangeable), a
+piece's top-left is known from any of its cells, a move is one addition, and when the exit
+is symmetric a position and its mirror image count as one (the image is carried alongside
+and marked seen with it). Walls and gates are no part of a position: a wall is never free,
+a gate is free to the target alone. The moves of a position depend only on its free cells
+and the codes next to them (and to the gates), so whole move lists are memoised under
+those: the search touches each position once, with one dict lookup and then one addition
+and one dict probe per move. The memo depends only on the piece set, so it is kept for the
+process and in the table cache on disk (``solvers.tables``): a fresh process solves as fast
+as a warm one.
 
 The search is breadth-first while it is small, then A* with a consistent lower bound (the
-target needs a move unless it is at the exit, and so does every other piece in the exit's
-rectangle; under ``cell`` and ``straight`` more, see ``share``), so every answer is a
-minimum under the metric. The goal is a large set of
-positions (the target at the exit, the rest anywhere) that is unknown until searched, so a
-search from both ends does not apply; and a breadth-first search meets the goal near the
-far end of the graph on the classic boards (横刀立马: 11,973 of its 13,011 merged
-positions), where no bound prunes much. On bigger boards the A* half pays: a 5×5 board with
-14 pieces reaches 117,371 positions instead of 231,145. The answer is walked back from the
-goal through positions one move nearer the start and replayed on the real board to recover
-the piece letters. Cost (横刀立马): 11,973 positions, ~11 ms under each metric.
+target needs a move unless it is at the exit, and so does every other piece on a goal cell;
+under ``cell`` and ``straight`` more, see ``share``), so every answer is a minimum under
+the metric. The goal is a large set of positions (the target at the exit, the rest
+anywhere) that is unknown until searched, so a search from both ends does not apply; and a
+breadth-first search meets the goal near the far end of the graph on the classic boards
+(横刀立马: 11,973 of its 13,011 merged positions), where no bound prunes much. On bigger boards
+the A* half pays: a 5×5 board with 14 pieces reaches 117,371 positions instead of 231,145.
+The answer is walked back from the goal through positions one move nearer the start and
+replayed on the real board to recover the piece letters. Cost (横刀立马): 11,973 positions,
+~11 ms under each metric; GNOME Klotski's Red Donkey (no mirror merging, the target's way
+out 5 cells longer): ~24,000.
 
 Bounds: the search gives up after ``max_positions`` positions, by default as many as fit
 in ``MEMORY_BUDGET`` by ``bytes_per_position`` (the memo has its own bound), and says so —
@@ -47,7 +52,8 @@ from solvers.common import BoardError, OptionError, Progress, SolveResult, check
 
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 METRICS = ("piece", "straight", "cell")
-EMPTY = "."
+EMPTY, WALL, GATE, MARK = ".", "#", "=", "+"
+SPECIAL = EMPTY + WALL + GATE + MARK
 # The search's memory bounds by default (bytes): positions (the position cap follows from
 # it) and the move-list memo (cleared when full). With the interpreter's ~40 MB a run
 # stays under 500 MB.
@@ -82,16 +88,28 @@ LAYOUTS: dict[str, tuple[str, int | None]] = {
     "走投无路": ("ACCB/ACCB/DEFG/DEHG/I..J", None),
 }
 
+# Puzzles of GNOME Klotski written from its screens (the space beyond its frame is open
+# floor); the figure is the score the game gave when the solver's answer was played into it
+# (the piece metric). Red Donkey is 横刀立马 whose target then leaves through the gate.
+GNOME_PUZZLES: dict[str, tuple[str, int]] = {
+    "Only 18 Steps": ("######/#ACCB#/#DCCE#/#FGHI#/#JKLM#/#N..O#/##==##/....++/....++", 18),
+    "Red Donkey": ("######/#ACCB#/#ACCB#/#DEEF#/#DGHF#/#I..J#/##==##/....++/....++", 81),
+    "Agatka": ("shapes: any/++...../+....../#####==/#CCAAB=/#CDDEF#/#GHI..#/#######", 30),
+}
+
 
 @dataclass(frozen=True)
 class Piece:
-    """A named rectangle: top-left (row, col) and size in cells."""
+    """A named piece: the top-left (row, col) and size in cells of the rectangle around
+    it and, when it is not that whole rectangle, its ``form``: the (row, col) offsets of
+    its cells inside it (any shape whose cells touch side to side)."""
 
     name: str
     row: int
     col: int
     height: int
     width: int
+    form: frozenset[tuple[int, int]] | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -102,20 +120,39 @@ class Piece:
         """Its longer side, in cells."""
         return max(self.height, self.width)
 
+    def offsets(self) -> tuple[tuple[int, int], ...]:
+        """Its cells relative to ``(row, col)``, in reading order."""
+        if self.form is None:
+            return tuple((r, c) for r in range(self.height) for c in range(self.width))
+        return tuple(sorted(self.form))
+
     def cells(self) -> list[tuple[int, int]]:
-        return [(self.row + r, self.col + c) for r in range(self.height) for c in range(self.width)]
+        return [(self.row + r, self.col + c) for r, c in self.offsets()]
+
+    def symmetric(self) -> bool:
+        """Whether it is its own mirror image (left to right)."""
+        return self.form is None or self.form == {(r, self.width - 1 - c) for r, c in self.form}
+
+
+Cells = frozenset[tuple[int, int]]
 
 
 @dataclass(frozen=True)
 class Board:
     """A Klotski position: its size, its pieces (in reading order of their top-left
-    cells), the target piece's name and the goal (row, col) of the target's top-left."""
+    cells), the target piece's name and where the target must end: either ``goal``, the
+    (row, col) of its top-left, or ``marks``, cells it must cover (then ``goal`` is
+    None). ``walls`` never move and nothing enters them; ``gates`` only the target
+    enters."""
 
     rows: int
     cols: int
     pieces: tuple[Piece, ...]
     target: str = "C"
-    goal: tuple[int, int] = (3, 1)
+    goal: tuple[int, int] | None = (3, 1)
+    walls: Cells = frozenset()
+    gates: Cells = frozenset()
+    marks: Cells = frozenset()
 
     @property
     def size(self) -> str:
@@ -125,18 +162,30 @@ class Board:
     @classmethod
     def from_text(cls, text: str, target: str | None = None,
                   goal: tuple[int, int] | None = None) -> "Board":
-        """Read one character per cell (``.`` empty). Optional header lines ``target: X``
-        and ``goal: ROW,COL`` override the defaults (``C``; bottom row band, centred)."""
+        """Read one character per cell: ``.`` empty, ``#`` a wall, ``=`` a gate, ``+`` an
+        empty goal cell, any other character a piece's cell. Optional header lines
+        ``target: X``, ``goal: ROW,COL``, ``marks: ROW,COL ROW,COL ...`` (goal cells under
+        pieces or gates) and ``gates: ROW,COL ...`` (gates under the target) override the
+        defaults (``C``; bottom row band, centred).
+        A piece is a solid rectangle unless the line ``shapes: any`` lets it be any shape
+        whose cells touch side to side (so a slip of the keyboard is no new shape)."""
         lines = split_rows(text)
         first = 1
+        hidden: dict[str, set[tuple[int, int]]] = {"marks": set(), "gates": set()}
+        any_shape = False
         while lines and ":" in lines[0]:
             key, _, value = (part.strip() for part in lines[0].partition(":"))
-            if key == "target" and len(value) == 1 and value != EMPTY:
+            if key == "target" and len(value) == 1 and value not in SPECIAL:
                 target = target or value
             elif key == "goal":
-                goal = goal or _parse_goal(value, first)
+                goal = goal or _parse_cell(value, "goal", first)
+            elif key in hidden and value:
+                hidden[key] |= {_parse_cell(cell, key, first) for cell in value.replace(";", " ").split()}
+            elif key == "shapes" and value == "any":
+                any_shape = True
             else:
-                raise BoardError(f"unknown header {lines[0]!r} (known: 'target: X', 'goal: ROW,COL')", first)
+                raise BoardError(f"unknown header {lines[0]!r} (known: 'target: X', 'goal: ROW,COL', "
+                                 "'marks: ROW,COL ...', 'gates: ROW,COL ...', 'shapes: any')", first)
             lines.pop(0)
             first += 1
         if not lines:
@@ -149,32 +198,65 @@ class Board:
                     raise BoardError(f"blank inside a row at column {c + 1} (use '.' for empty)", first + r)
                 if ch != EMPTY:
                     cells.setdefault(ch, []).append((r, c))
+        marks = frozenset(hidden["marks"].union(cells.pop(MARK, ())))
+        gates = frozenset(hidden["gates"].union(cells.pop(GATE, ())))
+        walls = frozenset(cells.pop(WALL, ()))
         pieces = []
         for name, where in cells.items():
             r0, c0 = min(r for r, _ in where), min(c for _, c in where)
             r1, c1 = max(r for r, _ in where), max(c for _, c in where)
-            if (r1 - r0 + 1) * (c1 - c0 + 1) != len(where):
-                raise BoardError(f"piece {name!r} is not a solid rectangle", first + r0)
-            pieces.append(Piece(name, r0, c0, r1 - r0 + 1, c1 - c0 + 1))
-        return cls.make(len(lines), width, pieces, target or "C", goal)
+            if not any_shape and (r1 - r0 + 1) * (c1 - c0 + 1) != len(where):
+                raise BoardError(f"piece {name!r} is not a solid rectangle "
+                                 "(a line 'shapes: any' allows other shapes)", first + r0)
+            if _parts(where) > 1:
+                raise BoardError(f"piece {name!r} is not one shape: its cells are in {_parts(where)} parts "
+                                 "that do not touch side to side", first + r0)
+            form = frozenset((r - r0, c - c0) for r, c in where)
+            pieces.append(Piece(name, r0, c0, r1 - r0 + 1, c1 - c0 + 1, form))
+        return cls.make(len(lines), width, pieces, target or "C", goal, walls, gates, marks)
 
     @classmethod
     def make(cls, rows: int, cols: int, pieces: list[Piece], target: str = "C",
-             goal: tuple[int, int] | None = None) -> "Board":
-        """A checked board from pieces; the goal defaults to the bottom row band, centred."""
-        pieces = sorted(pieces, key=lambda p: (p.row, p.col))
+             goal: tuple[int, int] | None = None, walls: Cells = frozenset(), gates: Cells = frozenset(),
+             marks: Cells = frozenset()) -> "Board":
+        """A checked board from pieces; with no goal cells (``marks``) the goal defaults
+        to the bottom row band, centred. A piece's ``form`` that fills its rectangle is
+        dropped, so alike pieces compare equal."""
+        pieces = sorted((replace(p, form=None) if p.form is not None and len(p.form) == p.height * p.width
+                         else p for p in pieces), key=lambda p: (p.row, p.col))
         names = {p.name: p for p in pieces}
         if len(names) != len(pieces):
             raise BoardError("two pieces share a name")
         if target not in names:
             raise BoardError(f"no target piece {target!r} on the board")
-        seen: set[tuple[int, int]] = set()
         for p in pieces:
-            for r, c in p.cells():
-                if not (0 <= r < rows and 0 <= c < cols) or (r, c) in seen:
-                    raise BoardError(f"piece {p.name!r} leaves the board or overlaps another")
-                seen.add((r, c))
+            if any(ch in p.name for ch in SPECIAL):
+                raise BoardError(f"a piece may not be named {p.name!r} ('.', '#', '=' and '+' are cells)")
+            if p.form is not None and ({r for r, _ in p.form} != set(range(p.height))
+                                       or {c for _, c in p.form} != set(range(p.width))
+                                       or _parts(p.form) > 1):
+                raise BoardError(f"piece {p.name!r}: its cells do not make one shape {p.height}×{p.width}")
+        inside = {(r, c) for r in range(rows) for c in range(cols)}
+        seen = set(walls)
+        if not walls <= inside or not gates <= inside or walls & gates:
+            raise BoardError("a wall or gate lies off the board or on another")
+        for p in pieces:
+            for cell in p.cells():
+                if cell not in inside or cell in seen:
+                    raise BoardError(f"piece {p.name!r} leaves the board or overlaps another or a wall")
+                if cell in gates and p.name != target:
+                    raise BoardError(f"piece {p.name!r} stands on a gate (only the target {target!r} may)")
+                seen.add(cell)
         t = names[target]
+        if marks:
+            if goal is not None:
+                raise BoardError("give the goal as 'goal: ROW,COL' or as goal cells, not both")
+            if not marks <= inside or marks & walls:
+                raise BoardError("a goal cell lies off the board or on a wall")
+            if not any(marks <= {(r + dr, c + dc) for dr, dc in t.offsets()} <= inside - walls
+                       for r, c in inside):
+                raise BoardError(f"the target {target!r} fits nowhere on the board that covers the goal cells")
+            return cls(rows, cols, tuple(pieces), target, None, frozenset(walls), frozenset(gates), frozenset(marks))
         if goal is None:
             if (cols - t.width) % 2:
                 raise BoardError(f"the target ({t.width} wide) cannot sit centred on a board {cols} wide; "
@@ -182,18 +264,29 @@ class Board:
             goal = (rows - t.height, (cols - t.width) // 2)
         if not (0 <= goal[0] <= rows - t.height and 0 <= goal[1] <= cols - t.width):
             raise BoardError(f"the goal {goal} puts the target off the board")
-        return cls(rows, cols, tuple(pieces), target, tuple(goal))
+        if any((goal[0] + r, goal[1] + c) in walls for r, c in t.offsets()):
+            raise BoardError(f"the goal {goal} puts the target on a wall")
+        return cls(rows, cols, tuple(pieces), target, tuple(goal), frozenset(walls), frozenset(gates))
 
     def to_text(self) -> str:
         grid = [[EMPTY] * self.cols for _ in range(self.rows)]
+        for cells, ch in ((self.marks, MARK), (self.walls, WALL), (self.gates, GATE)):
+            for r, c in cells:
+                grid[r][c] = ch
         for p in self.pieces:
             for r, c in p.cells():
                 grid[r][c] = p.name
         head = []
         if self.target != "C":
             head.append(f"target: {self.target}")
-        if self.goal != self.default_goal():
+        if any(p.form is not None for p in self.pieces):
+            head.append("shapes: any")
+        if self.goal is not None and self.goal != self.default_goal():
             head.append(f"goal: {self.goal[0]},{self.goal[1]}")
+        for key, cells, ch in (("marks", self.marks, MARK), ("gates", self.gates, GATE)):
+            hidden = sorted((r, c) for r, c in cells if grid[r][c] != ch)
+            if hidden:
+                head.append(f"{key}: " + " ".join(f"{r},{c}" for r, c in hidden))
         return "\n".join(head + ["".join(row) for row in grid])
 
     def default_goal(self) -> tuple[int, int] | None:
@@ -201,6 +294,21 @@ class Board:
         if (self.cols - t.width) % 2:
             return None
         return (self.rows - t.height, (self.cols - t.width) // 2)
+
+    def goal_cells(self) -> Cells:
+        """The cells the target must cover: the goal cells, or its cells at the goal."""
+        if self.goal is None:
+            return self.marks
+        return frozenset((self.goal[0] + r, self.goal[1] + c) for r, c in self.piece(self.target).offsets())
+
+    def symmetric(self) -> bool:
+        """Whether the board is its own mirror image left to right, but for where the
+        pieces are: walls, gates, goal and every piece's shape."""
+        def flip(cells: Cells) -> Cells:
+            return frozenset((r, self.cols - 1 - c) for r, c in cells)
+
+        return (all(flip(cells) == cells for cells in (self.walls, self.gates, self.goal_cells()))
+                and all(p.symmetric() for p in self.pieces))
 
     def piece(self, name: str) -> Piece:
         for p in self.pieces:
@@ -212,20 +320,40 @@ class Board:
         """The same position with the target named ``C`` and the other pieces lettered in
         reading order — the naming vision uses, so a screenshot reads as one text."""
         letters = iter(ch for ch in _NAMES if ch != "C")
+        if len(self.pieces) > len(_NAMES):
+            raise BoardError(f"{len(self.pieces)} pieces: more than there are names for ({len(_NAMES)})")
         pieces = [replace(p, name="C" if p.name == self.target else next(letters)) for p in self.pieces]
         goal = None if self.goal == self.default_goal() else self.goal
-        return Board.make(self.rows, self.cols, pieces, "C", goal)
+        return Board.make(self.rows, self.cols, pieces, "C", goal, self.walls, self.gates, self.marks)
 
 
-_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+# Piece names in reading order (boards with many pieces, as GNOME Klotski's Sunshine, go on
+# into Greek letters).
+_NAMES = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+          "ΓΔΘΛΞΠΣΦΨΩαβγδεζηθικλμνξπρστυφχψω")
 
 
-def _parse_goal(value: str, line: int) -> tuple[int, int]:
+def _parse_cell(value: str, key: str, line: int) -> tuple[int, int]:
     try:
         r, c = (int(v) for v in value.replace(" ", "").split(","))
     except ValueError:
-        raise BoardError(f"goal must be 'ROW,COL', got {value!r}", line) from None
+        raise BoardError(f"{key} must be 'ROW,COL', got {value!r}", line) from None
     return (r, c)
+
+
+def _parts(cells: Any) -> int:
+    """How many groups of side-to-side touching cells there are among ``cells``."""
+    left, parts = set(cells), 0
+    while left:
+        parts += 1
+        todo = [left.pop()]
+        while todo:
+            r, c = todo.pop()
+            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if near in left:
+                    left.remove(near)
+                    todo.append(near)
+    return parts
 
 
 def layout(name: str) -> Board:
@@ -283,40 +411,48 @@ class _Space:
         self.rows, self.cols, self.n = rows, cols, rows * cols
         self.metric, self.merge = metric, merge
         target = board.piece(board.target)
-        shapes = [target.shape] + sorted({p.shape for p in board.pieces if p.name != board.target})
+        # a class is a shape: its rectangle and its cells (class 0 is the target's)
+        shapes = [_shape(target)] + sorted({_shape(p) for p in board.pieces if p.name != board.target})
         self.shapes = shapes
-        # class 0 is the target; pieces of one shape share a class.
-        self.class_of = {p.name: 0 if p.name == board.target else shapes.index(p.shape, 1) for p in board.pieces}
+        self.class_of = {p.name: 0 if p.name == board.target else shapes.index(_shape(p), 1) for p in board.pieces}
         self.code_class: list[int] = [-1]
         self.code_offset: list[int] = [0]
-        first_code = []
-        for k, (h, w) in enumerate(shapes):
+        self.first = first_code = []          # per class: the code of its first cell
+        for k, (_, _, cells) in enumerate(shapes):
             first_code.append(len(self.code_class))
-            for dr in range(h):
-                for dc in range(w):
-                    self.code_class.append(k)
-                    self.code_offset.append(dr * cols + dc)
+            for dr, dc in cells:
+                self.code_class.append(k)
+                self.code_offset.append(dr * cols + dc)
         self.bits = bits = max(1, (len(self.code_class) - 1).bit_length())
         self.cell = (1 << bits) - 1
+        walls, gates = _mask(board.walls, cols), _mask(board.gates, cols)
+        self.walls, self.gates = walls, gates
+        # the cells a piece may be free to enter (a gate is free only to the target)
+        self.open = (1 << self.n) - 1 & ~walls & ~gates
         # per class, per top-left cell: the placement's value, its cell mask, its slides
         self.value: list[list[int]] = []
         self.mask: list[list[int]] = []
         self.slides: list[list[list[tuple[str, int, int] | None]]] = []
-        for k, (h, w) in enumerate(shapes):
-            value, mask, slides = [], [], []
+        for k, (h, w, cells) in enumerate(shapes):
+            barred = walls if k == 0 else walls | gates
+            value, mask = [], []
             for tl in range(self.n):
                 r, c = divmod(tl, cols)
-                fits = r + h <= rows and c + w <= cols
-                value.append(sum(first_code[k] + dr * w + dc << bits * ((r + dr) * cols + c + dc)
-                                 for dr in range(h) for dc in range(w)) if fits else 0)
-                mask.append(_rect_mask(r, c, h, w, cols) if fits else 0)
+                here = _mask(((r + dr, c + dc) for dr, dc in cells), cols)
+                fits = r + h <= rows and c + w <= cols and not here & barred
+                value.append(sum(first_code[k] + i << bits * ((r + dr) * cols + c + dc)
+                                 for i, (dr, dc) in enumerate(cells)) if fits else 0)
+                mask.append(here if fits else 0)
+            slides = []
+            for tl in range(self.n):
+                r, c = divmod(tl, cols)
                 out: list[tuple[str, int, int] | None] = []
                 for letter, (sr, sc) in STEPS.items():
                     nr, nc = r + sr, c + sc
-                    if fits and 0 <= nr <= rows - h and 0 <= nc <= cols - w:
+                    to = nr * cols + nc
+                    if mask[tl] and 0 <= nr <= rows - h and 0 <= nc <= cols - w and mask[to]:
                         # the cells the piece enters: its new cells minus its old ones
-                        enter = _rect_mask(nr, nc, h, w, cols) & ~_rect_mask(r, c, h, w, cols)
-                        out.append((letter, nr * cols + nc, enter))
+                        out.append((letter, to, mask[to] & ~mask[tl]))
                     else:
                         out.append(None)
                 slides.append(out)
@@ -324,18 +460,21 @@ class _Space:
             self.mask.append(mask)
             self.slides.append(slides)
         self.near = [_neighbours(e, rows, cols) for e in range(self.n)]
-        self.goal_tl = board.goal[0] * cols + board.goal[1]
-        self.full = (1 << self.n) - 1
+        goal = board.goal_cells()
+        marks = _mask(goal, cols)
+        self.goal_tls = frozenset(tl for tl in range(self.n) if self.mask[0][tl] and self.mask[0][tl] & marks == marks)
         # Without merging, the "mirror" is a constant above every position (never one).
         self.no_mirror = 1 << bits * self.n
         # what the memo depends on: any board with the same piece set shares it
-        self.signature = (rows, cols, tuple(shapes), self.goal_tl, metric, merge)
+        self.signature = (rows, cols, tuple(shapes), tuple(sorted(self.goal_tls)), walls, gates, metric, merge)
         self.by_free: dict[int, tuple[int, dict[int, list[tuple[int, int, int, bool]]]]] = {}
         self.piece_moves: dict[tuple[int, int, int], list[tuple[int, int, int, bool]]] = {}
         self.memo_size = 0      # move tuples and move lists in the memo
         self.memo_cap = MEMO_BUDGET // (16 + 72 + 2 * self.number_bytes() + 28 + self.n // 8)
         self.stored = 0         # memo entries the disk cache holds already
         self.mirror = [[self.mirror_tl(k, tl) for tl in range(self.n)] for k in range(len(shapes))]
+        self.shares = [[self.share(k, tl, goal) if self.mask[k][tl] else 0 for tl in range(self.n)]
+                       for k in range(len(shapes))]
 
     def number_bytes(self) -> int:
         """The size of a position's int object (30 bits a digit)."""
@@ -354,7 +493,7 @@ class _Space:
             s += self.value[k][tl]
             m += self.value[k][self.mirror_tl(k, tl)]
             taken |= self.mask[k][tl]
-        return s, m if self.merge else self.no_mirror, self.full & ~taken
+        return s, m if self.merge else self.no_mirror, self.open & ~taken
 
     def code(self, s: int, e: int) -> int:
         """The code of cell e in position s (0: empty)."""
@@ -362,38 +501,52 @@ class _Space:
 
     def pieces_of(self, s: int) -> list[tuple[int, int]]:
         """(class, top-left) of every piece of position s."""
-        return [(self.code_class[v], e) for e in range(self.n) if (v := self.code(s, e)) and not self.code_offset[v]]
+        return [(self.code_class[v], e - self.code_offset[v]) for e in range(self.n)
+                if (v := self.code(s, e)) and v == self.first[self.code_class[v]]]
 
     def mirror_of(self, s: int) -> int:
         return sum(self.value[k][self.mirror[k][tl]] for k, tl in self.pieces_of(s))
 
     def free_of(self, s: int) -> int:
-        return self.full & ~sum(self.mask[k][tl] for k, tl in self.pieces_of(s))
+        return self.open & ~sum(self.mask[k][tl] for k, tl in self.pieces_of(s))
 
-    def share(self, k: int, tl: int) -> int:
+    def share(self, k: int, tl: int, goal: Cells) -> int:
         """The part of ``bound`` owed to the class-k piece at tl. The target: 0 at the
-        exit, else 1 (under ``cell``: its distance in rows and columns; under ``straight``:
-        2 when it is in neither the exit's row nor its column). Another piece in the goal
-        rectangle: 1 (under ``cell``: the slides of its shortest way out); else 0."""
-        (h, w), (r, c) = self.shapes[k], divmod(tl, self.cols)
-        (th, tw), (gr, gc) = self.shapes[0], divmod(self.goal_tl, self.cols)
+        goal, else 1 (under ``cell``: its distance in rows and columns to the nearest
+        goal placement; under ``straight``: 2 when it is in no such placement's row or
+        column). Another piece on a goal cell: 1 (under ``cell``: the fewest slides, walls
+        aside, that take it off every goal cell); else 0."""
+        r, c = divmod(tl, self.cols)
         if k == 0:
+            if tl in self.goal_tls:
+                return 0
             if self.metric == "cell":
-                return abs(r - gr) + abs(c - gc)
-            return 0 if tl == self.goal_tl else 1 if r == gr or c == gc or self.metric == "piece" else 2
-        out = min(r + h - gr, gr + th - r, c + w - gc, gc + tw - c)      # > 0: it overlaps
-        return 0 if out <= 0 else out if self.metric == "cell" else 1
+                return min(abs(r - gr) + abs(c - gc) for gr, gc in (divmod(g, self.cols) for g in self.goal_tls))
+            return 1 if self.metric == "piece" or any(
+                r == g // self.cols or c == g % self.cols for g in self.goal_tls) else 2
+        cells = [(r + dr, c + dc) for dr, dc in self.shapes[k][2]]
+        if not goal.intersection(cells):
+            return 0
+        if self.metric != "cell":
+            return 1
+        # the least |dr| + |dc| that shifts every cell off the goal cells
+        return next(d for d in range(1, self.rows + self.cols + 1)
+                    for dr in range(-d, d + 1) for dc in {d - abs(dr), abs(dr) - d}
+                    if not goal.intersection((rr + dr, cc + dc) for rr, cc in cells))
 
     def bound(self, s: int) -> int:
         """A lower bound on the moves from position s to the goal: every piece's share
         is owed at least that many moves of that piece. A move changes one piece's share
         by at most one, so the bound is consistent (it drops by at most one a move)."""
-        return sum(self.share(k, tl) for k, tl in self.pieces_of(s))
+        return sum(self.shares[k][tl] for k, tl in self.pieces_of(s))
 
     def reach(self, k: int, tl: int, room: int) -> dict[int, str]:
         """Every top-left a class-k piece at tl reaches in one move, with the slides that
-        get there; ``room`` is the free cells plus the piece's own."""
+        get there; ``room`` is the free cells plus the piece's own (the target's takes
+        in the gates)."""
         slides = self.slides[k]
+        if k == 0:
+            room |= self.gates
         if self.metric == "piece":
             paths = {tl: ""}
             queue = [tl]
@@ -415,12 +568,13 @@ class _Space:
         return paths
 
     def entry(self, free: int) -> "_Entry":
-        """The memo entry of a free-cell mask, made on first use: the occupied cells next
-        to the free cells (the only pieces that can move), their bits, and the move lists
-        found so far under those cells' codes."""
+        """The memo entry of a free-cell mask, made on first use: the cells next to the
+        free cells and gates that are neither free nor walls (where the only pieces that
+        can move are), their bits, and the move lists found so far under those cells' codes."""
         entry = self.by_free.get(free)
         if entry is None:
-            cells = sorted({n for e in range(self.n) if free >> e & 1 for n in self.near[e] if not free >> n & 1})
+            around, shut = free | self.gates, free | self.walls
+            cells = sorted({n for e in range(self.n) if around >> e & 1 for n in self.near[e] if not shut >> n & 1})
             near = sum(self.cell << self.bits * n for n in cells)
             entry = self.by_free[free] = (near, {}, cells, free)
             self.memo_size += 1
@@ -439,14 +593,15 @@ class _Space:
         seen = []
         for n in cells:
             v = (s >> bits * n) & cell
-            tl = n - code_offset[v]
-            if tl in seen:
+            if not v:           # an empty gate
                 continue
-            seen.append(tl)
-            key = (code_class[v], tl, free)
+            key = (code_class[v], n - code_offset[v], free)
+            if key in seen:
+                continue
+            seen.append(key)
             mine = piece_moves.get(key)
             if mine is None:
-                mine = piece_moves[key] = self.moves_of(code_class[v], tl, free)
+                mine = piece_moves[key] = self.moves_of(*key)
                 self.memo_size += len(mine)
             moves += mine
         table[s & near] = moves
@@ -458,9 +613,10 @@ class _Space:
         value, mask, mirror = self.value[k], self.mask[k], self.mirror[k]
         room = free | mask[tl]
         mtl = mirror[tl]
-        here = self.share(k, tl)
-        return [(value[pos] - value[tl], value[mirror[pos]] - value[mtl] if self.merge else 0, room & ~mask[pos],
-                 k == 0 and pos == self.goal_tl, 1 + self.share(k, pos) - here) for pos in self.reach(k, tl, room)]
+        shares = self.shares[k]
+        return [(value[pos] - value[tl], value[mirror[pos]] - value[mtl] if self.merge else 0,
+                 room & ~mask[pos] & self.open, k == 0 and pos in self.goal_tls, 1 + shares[pos] - shares[tl])
+                for pos in self.reach(k, tl, room)]
 
     def forget(self) -> None:
         """Empty the move lists (the entries of free-cell masks stay: few, and the caller
@@ -510,8 +666,14 @@ def _memo_name(space: _Space) -> str:
     return "klotski-" + hashlib.blake2b(repr(space.signature).encode(), digest_size=8).hexdigest()
 
 
-def _rect_mask(r: int, c: int, h: int, w: int, cols: int) -> int:
-    return sum(1 << ((r + dr) * cols + c + dc) for dr in range(h) for dc in range(w))
+def _mask(cells: Any, cols: int) -> int:
+    """The bits of (row, col) cells."""
+    return sum(1 << r * cols + c for r, c in cells)
+
+
+def _shape(piece: Piece) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """A piece's class key: its rectangle and its cells' offsets, in reading order."""
+    return (piece.height, piece.width, piece.offsets())
 
 
 def _neighbours(cell: int, rows: int, cols: int) -> list[int]:
@@ -538,7 +700,7 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
     ``stop_at_goal`` is off) and whether it stopped at ``limit`` positions first."""
     s, m, free = space.encode(placements)
     least = {m: 0, s: 0}
-    if stop_at_goal and placements[next(n for n, k in space.class_of.items() if k == 0)] == space.goal_tl:
+    if stop_at_goal and placements[next(n for n, k in space.class_of.items() if k == 0)] in space.goal_tls:
         return least, 1, s, False
     by_free, entry_of = space.by_free, space.entry
     count, check = 1, min(limit, CHECK_EVERY)
@@ -653,8 +815,7 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
     ``MEMORY_BUDGET``); ``progress`` gets a line about once a second after the first."""
     if metric not in METRICS:
         raise OptionError(f"unknown metric {metric!r} (metrics: {', '.join(METRICS)})")
-    target = board.piece(board.target)
-    merge = board.goal[1] == board.cols - target.width - board.goal[1]
+    merge = board.symmetric()
     space = _space(board, metric, merge)
     limit = max_positions or max(1, MEMORY_BUDGET // bytes_per_position(space))
     placements = _placements(board)
@@ -684,7 +845,7 @@ def _replay(space: _Space, placements: dict[str, int], chain: list[int]) -> list
     """Turn the chain of positions, each a move from the one before, into moves of the
     real, named pieces: the piece that moved is the one on a cell that changed."""
     moves = []
-    at = {tl: name for name, tl in placements.items()}
+    at = {(space.class_of[name], tl): name for name, tl in placements.items()}
     s, _, free = space.encode(placements)
     for want in chain[1:]:
         v, left = next((v, e) for e in range(space.n) if (v := space.code(s, e)) and v != space.code(want, e))
@@ -692,8 +853,8 @@ def _replay(space: _Space, placements: dict[str, int], chain: list[int]) -> list
         value, mask = space.value[k], space.mask[k]
         pos, path = next((pos, path) for pos, path in space.reach(k, tl, free | mask[tl]).items()
                          if s + value[pos] - value[tl] == want)
-        name = at[pos] = at.pop(tl)
-        s, free = want, (free | mask[tl]) & ~mask[pos]
+        name = at[k, pos] = at.pop((k, tl))
+        s, free = want, (free | mask[tl]) & ~mask[pos] & space.open
         moves.append({"piece": name, "path": path})
     return moves
 
@@ -730,6 +891,10 @@ def validate(board: Board, solution: Any, metric: str = "piece") -> list[str]:
                 nr, nc = r + dr, c + dc
                 if not (0 <= nr < board.rows and 0 <= nc < board.cols):
                     return problems + [f"move {i}: {name} slides {letter} off the board"]
+                if (nr, nc) in board.walls:
+                    return problems + [f"move {i}: {name} slides {letter} into a wall"]
+                if (nr, nc) in board.gates and name != board.target:
+                    return problems + [f"move {i}: {name} slides {letter} into a gate (only {board.target} passes)"]
                 if grid[nr][nc] not in (EMPTY, name):
                     return problems + [f"move {i}: {name} slides {letter} into {grid[nr][nc]}"]
             for r, c in cells:
@@ -738,8 +903,11 @@ def validate(board: Board, solution: Any, metric: str = "piece") -> list[str]:
                 grid[r + dr][c + dc] = name
     target_cells = [(r, c) for r in range(board.rows) for c in range(board.cols) if grid[r][c] == board.target]
     corner = (min(r for r, _ in target_cells), min(c for _, c in target_cells))
-    if corner != board.goal:
+    if board.goal is not None and corner != board.goal:
         problems.append(f"the target {board.target} ends at {corner}, not at the exit {board.goal}")
+    bare = sorted(board.marks - set(target_cells))
+    if bare:
+        problems.append(f"the target {board.target} ends off the goal cells {bare}")
     return problems
 
 

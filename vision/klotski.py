@@ -123,7 +123,13 @@ class KlotskiGeometry:
 
 
 def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[KlotskiGeometry]:
-    """The Klotski board in a screenshot, or NoBoardFound."""
+    """The Klotski board in a screenshot, or NoBoardFound. GNOME Klotski's window is read
+    by its own reader (``vision.gnome_klotski``), the rest as below."""
+    from vision import gnome_klotski   # imports this module's KlotskiGeometry
+
+    gnome = gnome_klotski.parse(image_bgr)
+    if gnome is not None:
+        return gnome
     target_shape = None if profile is None else profile.sizes("target", 2)
     empties = None if profile is None else profile.get("empty_cells", int, None)
     fixed = profile.colour("board_colour") if profile is not None and "board_colour" in profile.data else None

@@ -16,7 +16,7 @@ from typing import Callable
 
 from puzzlepilot.bench import Bench, ms, summary
 from solvers import klotski
-from solvers.klotski import LAYOUTS, Board, generate, layout, solve
+from solvers.klotski import GNOME_PUZZLES, LAYOUTS, Board, generate, layout, solve
 
 VISION_CASES = (("wooden", 80, "横刀立马"), ("flat", 60, "指挥若定"), ("named", 90, "兵分三路"))
 
@@ -124,8 +124,30 @@ def run(bench: Bench) -> None:
     bench.table("klotski_generated", "Klotski generated boards (cols×rows), piece metric (ms)",
                 ["board", "pieces", "seed", "empty", "moves", "keys", "solve", "baseline", "ratio"], rows)
     _bounded(bench)
+    _gnome(bench, repeat)
 
     _vision(bench, repeat)
+
+
+def _gnome(bench: Bench, repeat: int) -> None:
+    """GNOME Klotski's puzzles as written from its screens: walls, gates, goal cells
+    outside the frame, an L-shaped target; the moves the game scores (piece metric) and the
+    one-cell steps."""
+    rows = []
+    for name, (text, scored) in GNOME_PUZZLES.items():
+        board = Board.from_text(text)
+        for metric in ("piece", "cell"):
+            bare = _without_tables(bench, lambda: solve(board, metric=metric))
+            times, result = [], None
+            for _ in range(repeat):
+                t, result = bench.timed(lambda: solve(board, metric=metric))
+                times.append(t)
+            assert klotski.validate(board, result.solution, metric) == []
+            assert metric != "piece" or result.moves == scored, name
+            rows.append([name, metric, result.moves, result.stats["positions"], *summary(times), ms(bare)])
+    bench.table("klotski_gnome", "GNOME Klotski's puzzles, written from its screens (ms; the last column: "
+                                 "first solve with no stored move lists)",
+                ["puzzle", "metric", "moves", "positions", "median", "worst", "no tables"], rows)
 
 
 # 5×5 boards with 14 pieces (generate(5, 5, seed)) whose answers lie hundreds of thousands

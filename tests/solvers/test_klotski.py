@@ -69,32 +69,41 @@ def test_unknown_metric_is_an_option_error():
 
 # ------------------------------------------------------------- minimality on small boards
 
+def grid_of(board: Board) -> tuple[str, ...]:
+    """The board as rows of letters: '#' walls, '=' gates, '.' the rest of the floor."""
+    rows = [["."] * board.cols for _ in range(board.rows)]
+    for cells, ch in ((board.walls, "#"), (board.gates, "=")):
+        for r, c in cells:
+            rows[r][c] = ch
+    for p in board.pieces:
+        for r, c in p.cells():
+            rows[r][c] = p.name
+    return tuple("".join(r) for r in rows)
+
+
+def slide(board: Board, grid: tuple[str, ...], name: str, dr: int, dc: int) -> tuple[str, ...] | None:
+    """The grid after piece ``name`` slides one cell, or None if it cannot (off the board,
+    into a wall or another piece, or into a gate when it is not the target)."""
+    cells = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == name]
+    rows = [list(row) for row in grid]
+    room = (".", "=", name) if name == board.target else (".", name)
+    for r, c in cells:
+        nr, nc = r + dr, c + dc
+        if not (0 <= nr < len(grid) and 0 <= nc < len(grid[0])) or grid[nr][nc] not in room:
+            return None
+    for r, c in cells:
+        rows[r][c] = "=" if (r, c) in board.gates else "."
+    for r, c in cells:
+        rows[r + dr][c + dc] = name
+    return tuple("".join(r) for r in rows)
+
+
 def reference_minimum(board: Board, metric: str) -> int | None:
     """Plain BFS over letter grids: a move is any one-cell slide sequence of one piece
-    (piece), a run in one direction (straight) or one slide (cell)."""
-    def grid_of(b: Board) -> tuple[str, ...]:
-        rows = [["."] * b.cols for _ in range(b.rows)]
-        for p in b.pieces:
-            for r, c in p.cells():
-                rows[r][c] = p.name
-        return tuple("".join(r) for r in rows)
-
-    def slide(grid, name, dr, dc):
-        cells = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == name]
-        rows = [list(row) for row in grid]
-        for r, c in cells:
-            nr, nc = r + dr, c + dc
-            if not (0 <= nr < len(grid) and 0 <= nc < len(grid[0])) or grid[nr][nc] not in (".", name):
-                return None
-        for r, c in cells:
-            rows[r][c] = "."
-        for r, c in cells:
-            rows[r + dr][c + dc] = name
-        return tuple("".join(r) for r in rows)
-
+    (piece), a run in one direction (straight) or one slide (cell); the goal is the
+    target covering its goal cells."""
     def at_goal(grid) -> bool:
-        cells = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == board.target]
-        return (min(r for r, _ in cells), min(c for _, c in cells)) == board.goal
+        return all(grid[r][c] == board.target for r, c in board.goal_cells())
 
     steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
     start = grid_of(board)
@@ -104,21 +113,21 @@ def reference_minimum(board: Board, metric: str) -> int | None:
         grid = queue.popleft()
         if at_goal(grid):
             return dist[grid]
-        for name in {ch for row in grid for ch in row} - {"."}:
+        for name in {p.name for p in board.pieces}:
             reached = set()
             if metric == "piece":
                 todo, reached = [grid], {grid}
                 while todo:
                     g = todo.pop()
                     for dr, dc in steps:
-                        h = slide(g, name, dr, dc)
+                        h = slide(board, g, name, dr, dc)
                         if h and h not in reached:
                             reached.add(h)
                             todo.append(h)
             else:
                 for dr, dc in steps:
                     g = grid
-                    while (g := slide(g, name, dr, dc)):
+                    while (g := slide(board, g, name, dr, dc)):
                         reached.add(g)
                         if metric == "cell":
                             break
@@ -237,6 +246,15 @@ def test_relabelled_names_the_target_c_and_the_rest_in_reading_order():
     ("colour: red\nCC\n..", "unknown header"),
     ("C A\n...", "blank inside a row"),
     ("", "empty"),
+    # walls, gates, goal cells and pieces of any shape
+    ("shapes: any\nCC.C\n....", "2 parts"),
+    ("goal: 0,0\nmarks: 1,1\nC.\n..", "not both"),
+    ("shapes: round\nC.", "unknown header"),
+    ("marks: 0,1\nC#\n..", "on a wall"),
+    ("marks: 0,1 1,1\nC.\n..", "fits nowhere"),
+    ("shapes: any\n#CC\n.C.\n..+", "fits nowhere"),
+    ("gates: 0,2\nC.A\n+..", "stands on a gate"),
+    ("marks: 0,x\nC.", "ROW,COL"),
 ])
 def test_malformed_boards_are_refused_with_a_reason(text, message):
     with pytest.raises(BoardError, match=message):
