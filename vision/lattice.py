@@ -35,7 +35,8 @@ EMPTY = "."               # the class of an empty place (a hole): the board is t
 CLEAR_SHARE = 0.45        # a place is its class when nearer than this share of the way to the next
 MIN_TOLERANCE = 10.0      # Lab units: the least distance a place may stray from its class
 SPREAD_FACTOR = 4.0       # times a class's spread at calibration: how far a place may stray
-FIND_LOOSE = 2.0          # times the tolerance, in the search at FIND_SIDE px a pitch
+FIND_LOOSE = np.inf        # the search at FIND_SIDE px a pitch: nearness to one class over the others only
+OUTSIDE_LOOSE = 2.5       # times the tolerance: a place around the board this near a board class may be one
 SMALLEST = 40             # the least pitch tried is this share of the picture's short side (at least 6 px)
 
 
@@ -120,14 +121,15 @@ def separations(templates: np.ndarray) -> np.ndarray:
     return d.min(axis=1)
 
 
-def verdicts(d: np.ndarray, look: LearntLook, loose: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """(nearest class, whether it is clear) for distances (..., classes): clear when within
-    the class's tolerance (times ``loose``) and well nearer than any other class."""
+def verdicts(d: np.ndarray, look: LearntLook, loose: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(nearest class, whether it is clear, margin) for distances (..., classes): clear when
+    within the class's tolerance (times ``loose``) and well nearer than any other class; the
+    margin, 0 to 1, how much nearer (the next class's distance less the nearest's, over their sum)."""
     nearest = d.argmin(axis=-1)
     ordered = np.partition(d, 1, axis=-1)
     own, second = ordered[..., 0], ordered[..., 1]
     clear = (own <= loose * look.tolerance[nearest]) & (own <= CLEAR_SHARE * (own + second))
-    return nearest, clear
+    return nearest, clear, (second - own) / np.maximum(second + own, 1e-6)
 
 
 def fit_places(image_lab: np.ndarray, lat: Lattice, cost: Any, rounds: int = 3) -> Lattice:
@@ -208,10 +210,10 @@ def _pyramid(image_lab: np.ndarray) -> list[np.ndarray]:
 
 
 def _rough(levels: list[np.ndarray], look: LearntLook, small_templates: np.ndarray,
-           pitch: float) -> tuple[int, Lattice] | None:
+           pitch: float) -> tuple[float, Lattice] | None:
     """The rough lattice at one pitch: the phase where most places are clearly a board
     class, and the block of such places (each within two places of another) that holds
-    the most, with their number; None when fewer than two places are."""
+    the most, with the sum of their margins; None when fewer than two places are."""
     f = FIND_SIDE / pitch
     level = min(len(levels) - 1, max(0, int(np.floor(np.log2(1 / f)))))
     base = levels[level]
@@ -222,12 +224,13 @@ def _rough(levels: list[np.ndarray], look: LearntLook, small_templates: np.ndarr
     d = np.stack([np.sqrt(np.maximum(cv2.matchTemplate(small, t, cv2.TM_SQDIFF), 0) / (3 * FIND_SIDE ** 2))
                   for t in small_templates], axis=-1)
     d = cv2.erode(d, np.ones((3, 3), np.uint8)) if d.shape[-1] <= 4 else d
-    nearest, clear = verdicts(d, look, FIND_LOOSE)
+    nearest, clear, margin = verdicts(d, look, FIND_LOOSE)
     strong = clear & look.board_classes[nearest]
     gh, gw = strong.shape[0] // FIND_SIDE, strong.shape[1] // FIND_SIDE
     if gh < 1 or gw < 1:
         return None
-    counts = strong[:gh * FIND_SIDE, :gw * FIND_SIDE].reshape(gh, FIND_SIDE, gw, FIND_SIDE).sum(axis=(0, 2))
+    margin = np.where(strong, margin, 0)
+    counts = margin[:gh * FIND_SIDE, :gw * FIND_SIDE].reshape(gh, FIND_SIDE, gw, FIND_SIDE).sum(axis=(0, 2))
     oy, ox = np.unravel_index(int(counts.argmax()), counts.shape)
     grid = strong[oy::FIND_SIDE, ox::FIND_SIDE].astype(np.uint8)
     n, comp, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(grid, np.ones((3, 3), np.uint8)), connectivity=8)
@@ -238,7 +241,7 @@ def _rough(levels: list[np.ndarray], look: LearntLook, small_templates: np.ndarr
     if len(rows) < 2:
         return None
     step = 1 / f
-    return len(rows), Lattice((ox + cols.min() * FIND_SIDE + FIND_SIDE / 2 + 0.5) * step - 0.5,
+    return float(margin[oy::FIND_SIDE, ox::FIND_SIDE][members].sum()), Lattice((ox + cols.min() * FIND_SIDE + FIND_SIDE / 2 + 0.5) * step - 0.5,
                    (oy + rows.min() * FIND_SIDE + FIND_SIDE / 2 + 0.5) * step - 0.5,
                    step * FIND_SIDE, step * FIND_SIDE, int(rows.max() - rows.min() + 1), int(cols.max() - cols.min() + 1))
 
@@ -250,7 +253,7 @@ def _settle(image_lab: np.ndarray, lat: Lattice, look: LearntLook) -> tuple[Latt
     for _ in range(SETTLE_ROUNDS):
         lat = fit_places(image_lab, lat, lambda m: float(distances(m, look.templates).min(axis=-1).mean()))
         ring = lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)
-        nearest, clear = verdicts(distances(mosaic(image_lab, ring), look.templates), look)
+        nearest, clear, _ = verdicts(distances(mosaic(image_lab, ring), look.templates), look)
         on = clear & look.board_classes[nearest]
         rows, cols = np.nonzero(on)
         if len(rows) == 0:
@@ -277,8 +280,10 @@ def _judge(image_lab: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.n
     ring = np.ones(d.shape[:2], bool)
     ring[1:-1, 1:-1] = False
     nearest_out = d.argmin(axis=-1)
-    near_board = (d <= FIND_LOOSE * look.tolerance)[..., look.board_classes].any(axis=-1)
-    if (ring & (look.board_classes[nearest_out] | near_board)).any():
+    own = d.min(axis=-1)
+    near_board = (d <= look.tolerance)[..., look.board_classes].any(axis=-1)
+    like_board = look.board_classes[nearest_out] & (own <= OUTSIDE_LOOSE * look.tolerance[nearest_out])
+    if (ring & (near_board | like_board)).any():
         return "a place just outside the board could be part of it"
     return ""
 
@@ -287,7 +292,7 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tupl
     """The lattice of the board in a screenshot and its rows of class characters; ``valid``
     (rows → why they are no board, "" when they are one) judges a reading by the game's
     rules. Every pitch gives a rough lattice; they are settled and judged, the one whose board
-    places cover the most of the picture first, and the first whose every place is clear is the reading.
+    places cover the most of the picture most clearly first, and the first whose every place is clear is the reading.
     NoBoardFound with the reason when none is."""
     image_lab = lab(image)
     levels = _pyramid(image_lab)
