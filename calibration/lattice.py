@@ -118,8 +118,9 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     ``rows`` (its text, one string a row); ProfileError when the classes do not tell apart
     on any lattice or the look learnt does not read its own screenshot back as the board."""
     classes = sorted(set("".join(rows)))
-    if len(classes) < 2:
-        raise ProfileError("the board has places of one kind only: nothing to tell apart")
+    if len(classes) < 2 or EMPTY not in classes:
+        # with no empty place the board's own kinds can fit a lattice anywhere on the screen
+        raise ProfileError(f"the lattice is learnt from a board with empty places ('{EMPTY}') and another kind")
     labels = np.array([[classes.index(ch) for ch in row] for row in rows])
     x0, y0 = (0, 0) if region is None else region[:2]
     crop = image if region is None else image[y0:y0 + region[3], x0:x0 + region[2]]
