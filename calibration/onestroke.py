@@ -3,7 +3,9 @@
     puzzlepilot calibrate onestroke SHOT.png --name NAME [--board TEXT|FILE]
 
 With ``--board`` each dominant colour of the screenshot is tried as the cell colour, and the
-first one whose squares make a grid that reads as the given board is kept. Without it a
+first one whose squares make a grid that reads as the given board is kept; when none does,
+the look is learnt whatever it is (``calibration.lattice``: cell, hole and start as pictures
+on the lattice that fits the board). Without it a
 window asks for a box around the board, a click on an unvisited cell (its colour) and a
 click on the cat (where the start is). Either way the profile gets what the vision uses
 (``vision.onestroke.look_of``): the cell colour, its tolerance and a ``start`` template (the
@@ -20,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration import lattice as learnt
 from calibration.common import rgb, square
 from solvers.onestroke import Board
 from vision.colours import common_colours
@@ -38,7 +41,13 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
     """profile.json's fields and the templates for a one-stroke look; opens the window for
     the box and clicks when neither a board nor the picks are given."""
     if board is not None:
-        found, look = _match_board(image, board)
+        try:
+            found, look = _match_board(image, board)
+        except ProfileError as colour_failure:
+            try:            # a look the colour rules do not cover: the lattice learner fits it
+                return learnt.learn(image, board.to_text().split("\n"), region)
+            except ProfileError as exc:
+                raise ProfileError(f"{colour_failure}; nor does a learnt lattice ({exc})") from None
         return build(image, found, look)
     if region is None or examples is None or not set(KINDS) <= set(examples):
         from calibration.picker import pick

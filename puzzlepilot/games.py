@@ -152,8 +152,17 @@ class Game:
 
     @property
     def parse(self) -> Callable[..., Any]:
-        """Screenshot (BGR array) → ``vision.common.Parse``."""
-        return self.module("vision").parse
+        """(screenshot (BGR array), profile=None) → ``vision.common.Parse``: the game's vision,
+        or with a profile of a learnt look (``calibration.lattice``) the lattice reading."""
+        own = self.module("vision").parse
+
+        def parse(image: np.ndarray, profile: Profile | None = None) -> Parse[Any]:
+            from vision import lattice
+
+            if lattice.is_learnt(profile):
+                return lattice.parse(self.name, self.board, image, profile)
+            return own(image) if profile is None else own(image, profile)
+        return parse
 
     @property
     def lacks(self) -> Callable[[], str | None]:

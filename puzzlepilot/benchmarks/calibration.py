@@ -9,7 +9,8 @@ game window on a 1080p desktop. Rings: the default parse of battles in the "eart
 against the profile parse of the same boards in the scenes' "paper" look, the profile
 calibrated from one 1280×720 frame; 0.5× to 2× that
 size and a 960×540 window on a 1366×768 desktop. Also the time ``learn`` takes on each
-calibration frame.
+calibration frame. The style zoo: one-stroke looks far from the game's, each calibrated from
+one frame and read on its other pictures (kept / exact / refused / wrong).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from calibration import lyne as lyne_learner
 from calibration import onestroke as onestroke_learner
 from calibration import rings as rings_learner
 from calibration.profile import save
-from puzzlepilot.bench import Bench, summary
+from puzzlepilot.bench import Bench, ms, summary
 from puzzlepilot.scenes import klotski as klotski_scene
 from puzzlepilot.scenes import lyne as lyne_scene
 from puzzlepilot.scenes import rings as rings_scene
@@ -52,9 +53,54 @@ def _learned(bench: Bench, game: str, learner: Any, image: Any, board: Any, fold
     return save({**data, "game": game, "name": game}, templates, folder / game), learn_ms
 
 
+def _zoo(bench: Bench, folder: Path) -> None:
+    """The style zoo (``puzzlepilot.scenes.zoo``): per look, calibrate from one frame as
+    ``calibrate onestroke --board`` does, then read its other pictures with the profile."""
+    from puzzlepilot.games import get
+    from puzzlepilot.scenes import zoo
+    from vision.common import NoBoardFound
+    from vision.profile import ProfileError
+
+    parse = get("onestroke").parse
+    names = list(zoo.LOOKS)[::8] if bench.quick else list(zoo.LOOKS)
+    counts = {"kept": 0, "exact": 0, "refused": 0, "wrong": 0}
+    learn_s: list[float] = []
+    read_s: list[float] = []
+    rows: list[list[Any]] = []
+    for name in names:
+        shot, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS[name])
+        try:
+            took, (data, templates) = bench.timed(lambda: onestroke_learner.learn(shot, board=zoo.CALIBRATION))
+        except ProfileError:
+            rows.append([name, "no", "", "", "", "", ""])
+            continue
+        learn_s.append(took)
+        learned = took
+        counts["kept"] += 1
+        prof = save({**data, "game": "onestroke", "name": name}, templates, folder / "zoo" / name)
+        seen = {"exact": 0, "refused": 0, "wrong": 0}
+        for _, image, want in zoo.others(zoo.LOOKS[name], count=4 if bench.quick else 10):
+            try:
+                took, found = bench.timed(lambda: parse(image, profile=prof))
+            except NoBoardFound:
+                seen["refused"] += 1
+                continue
+            read_s.append(took)
+            seen["exact" if found.board.to_text().replace("\n", "/") == want else "wrong"] += 1
+        counts.update({k: counts[k] + v for k, v in seen.items()})
+        rows.append([name, "lattice" if "lattice" in data else "colour", seen["exact"], seen["refused"], seen["wrong"],
+                     ms(learned), ""])
+    rows.append(["all", f"{counts['kept']}/{len(names)} kept", counts["exact"], counts["refused"], counts["wrong"],
+                 summary(learn_s)[0] if learn_s else "", summary(read_s)[0] if read_s else ""])
+    bench.table("calibration_zoo", "style zoo: calibrate one-stroke from one 720x1280 frame per look, read its other "
+                "pictures (boards, 0.5-2x, crops, JPEG 60-95, a desktop); ms: learn, read (medians)",
+                ["look", "profile", "exact", "refused", "wrong", "learn", "read"], rows)
+
+
 def run(bench: Bench) -> None:
     runs = 5 if bench.quick else 25
     with tempfile.TemporaryDirectory() as tmp:
+        _zoo(bench, Path(tmp))
         shot, _ = render_phone(SHOT, width=720, height=1280, theme="night")
         prof, learn_ms = _learned(bench, "onestroke", onestroke_learner, shot, SHOT, Path(tmp))
         board = tight(generate(7, 7, 5, fill=0.7))

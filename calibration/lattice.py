@@ -1,0 +1,161 @@
+"""Learn a grid game's look from one screenshot and its board: the one learner of every look.
+
+The board text says what every place is (one-stroke: ``#``, ``.``, ``S``), so the look is
+fitted, not guessed: the lattice (origin, pitch in x and y; rows × columns from the board) is
+the one on which places the board calls alike look alike and places it calls different
+differ. No colour, gap, grid line or marker is assumed.
+
+1. **Coarse**: for every pitch from the whole picture's down to an eighth of it, the picture
+   is resized to :data:`COARSE` px a pitch and each place described by the mean Lab colour of
+   its inner half, of its whole pitch and its edge strength. For every origin at once (one
+   ``cv2.filter2D`` per class with the board's places as the kernel) the classes' scatter
+   between them is weighed against the scatter within them (Fisher's ratio); the best
+   pitch and origin win.
+2. **Fine**: the lattice is moved and stretched a fraction of a pixel at a time to make the
+   places of each class as alike as can be (``vision.lattice.fit_places``).
+3. **Learnt**: per class, the mean picture of one pitch around its places at
+   ``vision.lattice.SIDE`` px (the template), and how far its places stray from it; the
+   lattice's own look (pitch as a share of the picture) for the user.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.lattice import (EMPTY, LATTICE_VERSION, MIN_TOLERANCE, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
+                            distances, fit_places, lab, mosaic, read_classes, separations)
+from vision.common import NoBoardFound
+from vision.profile import ProfileError
+
+COARSE = 6                # px a pitch in the coarse search
+WORK_SIDE = 480           # px: the longest side of the picture the coarse search sees
+PITCH_STEP = 1.05         # the ratio between pitches tried
+SMALLEST = 5              # the board spans at least this share of the picture's (or box's) side
+MIN_APART = 6.0           # Lab units: classes nearer than this (or 3 spreads) do not tell apart
+NOISE = 2.0               # Lab units: the within-class scatter no lattice goes below
+
+
+def _features(small: np.ndarray) -> np.ndarray:
+    """Per pixel: the mean Lab of the box half a pitch wide around it and the mean edge
+    strength over a pitch (4 channels)."""
+    grey = small[..., 0]
+    edges = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    return np.dstack([cv2.blur(small, (COARSE // 2, COARSE // 2)), cv2.blur(edges, (COARSE, COARSE)) / 4])
+
+
+def coarse(image_lab: np.ndarray, labels: np.ndarray) -> Lattice | None:
+    """The pitch and origin that best separate the classes ``labels`` (rows × cols class
+    indices) in the picture, to about an eighth of a pitch."""
+    rows, cols = labels.shape
+    h, w = image_lab.shape[:2]
+    k = min(1.0, WORK_SIDE / max(h, w))
+    work = cv2.resize(image_lab, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image_lab
+    classes = [np.argwhere(labels == c) for c in np.unique(labels)]
+    total = rows * cols
+    best: tuple[float, Lattice] | None = None
+    pitch = min(work.shape[1] / cols, work.shape[0] / rows)
+    least = max(3.0, pitch / SMALLEST)
+    while pitch >= least:
+        f = COARSE / pitch
+        small = cv2.resize(work, None, fx=f, fy=f, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+        pitch /= PITCH_STEP
+        sh, sw = small.shape[:2]
+        span_y, span_x = (rows - 1) * COARSE, (cols - 1) * COARSE
+        if sh <= span_y or sw <= span_x:
+            continue
+        feats = _features(small)
+        squares = (feats ** 2).sum(axis=2)
+        both = np.dstack([feats, squares])        # every origin's sums over a class's places
+        vh, vw = sh - span_y, sw - span_x
+        within = np.zeros((vh, vw), np.float32)
+        s1 = np.zeros((vh, vw, both.shape[2]), np.float32)
+        for places in classes:
+            sums = np.zeros_like(s1)
+            for r, c in places * COARSE:
+                sums += both[r:r + vh, c:c + vw]
+            within += sums[..., -1] - (sums[..., :-1] ** 2).sum(axis=2) / len(places)
+            s1 += sums
+        scatter = s1[..., -1] - (s1[..., :-1] ** 2).sum(axis=2) / total
+        ratio = (scatter - within) / (np.maximum(within, 0) + total * NOISE ** 2)
+        y, x = np.unravel_index(int(ratio.argmax()), ratio.shape)
+        score = float(ratio[y, x])
+        if best is None or score > best[0]:
+            step = 1 / (f * k)
+            best = (score, Lattice((x + 0.5) * step - 0.5, (y + 0.5) * step - 0.5, COARSE * step, COARSE * step,
+                                   rows, cols))
+    return None if best is None else best[1]
+
+
+def _within(labels: np.ndarray) -> Any:
+    """The fine fit's cost: the places' mean squared distance to their class's mean picture."""
+    flat = labels.ravel()
+
+    def cost(m: np.ndarray) -> float:
+        patches = m.reshape(flat.size, -1)
+        spread = 0.0
+        for c in np.unique(flat):
+            members = patches[flat == c]
+            spread += float(((members - members.mean(axis=0)) ** 2).sum())
+        return spread / patches.size
+    return cost
+
+
+def tight(rows: list[str]) -> list[str]:
+    """Board rows less the outer rows and columns of empty places only (a reading's extent)."""
+    keep_r = [i for i, row in enumerate(rows) if set(row) != {EMPTY}]
+    keep_c = [j for j in range(len(rows[0])) if any(row[j] != EMPTY for row in rows)]
+    if not keep_r:
+        return []
+    return [row[keep_c[0]:keep_c[-1] + 1] for row in rows[keep_r[0]:keep_r[-1] + 1]]
+
+
+def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] | None = None
+          ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """profile.json's fields (the ``lattice`` section; the board, its box and pitch for
+    the user) and the class templates (one PNG strip), for a screenshot showing the board
+    ``rows`` (its text, one string a row); ProfileError when the classes do not tell apart
+    on any lattice or the look learnt does not read its own screenshot back as the board."""
+    classes = sorted(set("".join(rows)))
+    if len(classes) < 2 or EMPTY not in classes:
+        # with no empty place the board's own kinds can fit a lattice anywhere on the screen
+        raise ProfileError(f"the lattice is learnt from a board with empty places ('{EMPTY}') and another kind")
+    labels = np.array([[classes.index(ch) for ch in row] for row in rows])
+    x0, y0 = (0, 0) if region is None else region[:2]
+    crop = image if region is None else image[y0:y0 + region[3], x0:x0 + region[2]]
+    crop_lab = lab(crop)
+    lat = coarse(crop_lab, labels)
+    if lat is None:
+        raise ProfileError(f"the picture is too small for a board of {labels.shape[0]}×{labels.shape[1]} places")
+    lat = fit_places(crop_lab, lat, _within(labels)).moved(x0, y0)
+    patches = mosaic(lab(image), lat)
+    templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
+    spread = np.array([float(np.percentile(distances(patches[labels == c], templates[c:c + 1]), 90))
+                       for c in range(len(classes))])
+    several = [s for s, c in zip(spread, range(len(classes))) if (labels == c).sum() > 1]
+    pooled = max(several) if several else MIN_TOLERANCE
+    spread = np.where([(labels == c).sum() > 1 for c in range(len(classes))], spread, pooled)
+    apart = separations(templates)
+    if apart.min() < max(MIN_APART, 3 * spread.max()):
+        a, b = np.argsort(apart)[:2]
+        raise ProfileError(f"the board's {classes[a]!r} and {classes[b]!r} places look alike on every grid tried "
+                           "(is it the board the screenshot shows?)")
+    tolerance = np.minimum(np.maximum(SPREAD_FACTOR * spread, MIN_TOLERANCE), 0.5 * apart)
+    strip = cv2.cvtColor(np.clip(templates, 0, 255).round().astype(np.uint8).transpose(1, 0, 2, 3)
+                         .reshape(SIDE, SIDE * len(classes), 3), cv2.COLOR_LAB2BGR)
+    section = {"version": LATTICE_VERSION, "classes": classes, "tolerance": [round(float(t), 2) for t in tolerance],
+               "pitch_share": [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)],
+               "empty": EMPTY}
+    look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
+                      tolerance)
+    try:
+        _, got = read_classes(image, look)
+    except NoBoardFound as exc:
+        raise ProfileError(f"the look learnt does not read the screenshot back ({exc})") from None
+    if got != tight(rows):
+        raise ProfileError(f"the look learnt reads the screenshot as {'/'.join(got)}, not the given board")
+    (bx0, by0), (bx1, by1) = lat.centre(-0.5, -0.5), lat.centre(lat.rows - 0.5, lat.cols - 0.5)
+    data = {"lattice": section, "board": "/".join(rows), "pitch": [round(lat.px, 2), round(lat.py, 2)],
+            "region": [max(0, round(bx0)), max(0, round(by0)), round(bx1 - bx0), round(by1 - by0)]}
+    return data, {"classes": strip}

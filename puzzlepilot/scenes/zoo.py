@@ -1,0 +1,180 @@
+"""A style zoo: one-stroke boards drawn in looks far from the game's, for the learnt calibration.
+
+Each :class:`Look` is a palette (light or dark, flat or a gradient), a way to draw a cell
+(a rounded square, a dot, a ring, an outline, a ruled grid with no gaps), a way to draw a
+hole and a start marker of any shape or only a colour. ``LOOKS`` lists them, by name;
+``render`` draws a board in one as a phone capture with a title and buttons around it and
+returns the truth (``puzzlepilot.scenes.onestroke.Truth``), so the scenes' crops and
+desktops apply. ``others`` makes the pictures a calibration must read after learning a look
+from one: other boards, 0.5–2× the size, JPEG 60–95, crops, the window on a desktop.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from puzzlepilot.scenes.onestroke import Truth, crop_board, embed, tight
+from puzzlepilot.scenes.paint import bgr, mix, render_desktop, rounded_rect
+from solvers.onestroke import Board, generate
+
+RGB = tuple[int, int, int]
+
+PALETTES: dict[str, tuple[RGB, RGB, RGB, RGB]] = {     # background, cell, hole, start (RGB)
+    "paper": ((250, 246, 236), (60, 60, 70), (226, 220, 204), (214, 60, 50)),
+    "navy": ((28, 34, 58), (200, 200, 205), (44, 52, 80), (150, 40, 160)),
+    "mint": ((222, 244, 234), (40, 150, 110), (200, 226, 214), (250, 190, 40)),
+    "ink": ((12, 12, 12), (240, 90, 40), (12, 12, 12), (60, 200, 250)),
+    "rose": ((234, 230, 240), (255, 255, 255), (150, 70, 190), (250, 200, 210)),
+    "slate": ((90, 100, 110), (170, 180, 190), (70, 78, 86), (240, 150, 60)),
+    "sand": ((236, 214, 170), (150, 100, 60), (236, 214, 170), (60, 120, 60)),
+    "neon": ((20, 0, 40), (0, 255, 170), (40, 10, 70), (255, 0, 140)),
+}
+SHAPES = ("square", "dot", "ring", "outline", "ruled")
+MARKERS = ("colour", "ring", "letter", "star", "dot")
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a board is drawn: ``palette`` (``PALETTES``), the cell ``shape``, the start
+    ``marker`` (drawn in the start colour on a cell; "colour": the start cell filled in it),
+    a vertical ``gradient`` in the background and the cell's share of the pitch."""
+
+    name: str
+    palette: str
+    shape: str
+    marker: str
+    gradient: bool = False
+    fill: float = 0.86
+
+
+def _looks() -> dict[str, Look]:
+    """Every palette with shapes and markers in turn: 40 looks, none the game's."""
+    looks = {}
+    for i, (palette, shape) in enumerate(itertools.product(PALETTES, SHAPES)):
+        marker = MARKERS[i % len(MARKERS)]
+        name = f"{palette}-{shape}-{marker}"
+        looks[name] = Look(name, palette, shape, marker, gradient=i % 3 == 1, fill=(0.86, 0.7, 0.94)[i % 3])
+    return looks
+
+
+LOOKS = _looks()
+
+
+def _background(look: Look, width: int, height: int) -> np.ndarray:
+    back = np.array(bgr(PALETTES[look.palette][0]), np.float32)
+    if not look.gradient:
+        return np.broadcast_to(back, (height, width, 3)).astype(np.uint8).copy()
+    ramp = np.linspace(-18, 18, height, dtype=np.float32)[:, None, None]
+    return np.clip(back + ramp, 0, 255).astype(np.uint8).repeat(width, axis=1)
+
+
+def _place(img: np.ndarray, look: Look, x: float, y: float, size: float, color: RGB, back: RGB) -> None:
+    """One cell of the look's shape centred at (x, y), ``size`` across."""
+    h = size / 2
+    thick = max(1, round(size / 12))
+    if look.shape == "square":
+        rounded_rect(img, x - h, y - h, x + h, y + h, 0.12 * size, color)
+    elif look.shape == "dot":
+        cv2.circle(img, (round(x), round(y)), round(0.42 * size), bgr(color), -1, cv2.LINE_AA)
+    elif look.shape == "ring":
+        cv2.circle(img, (round(x), round(y)), round(0.4 * size), bgr(color), thick + 1, cv2.LINE_AA)
+    elif look.shape == "outline":
+        cv2.rectangle(img, (round(x - h), round(y - h)), (round(x + h), round(y + h)), bgr(color), thick)
+    else:               # ruled: the place filled whole; the lines are drawn over the board after
+        cv2.rectangle(img, (round(x - h), round(y - h)), (round(x + h), round(y + h)), bgr(color), -1)
+
+
+def _marker(img: np.ndarray, look: Look, x: float, y: float, size: float) -> None:
+    """The start marker over the start's cell."""
+    colour = bgr(PALETTES[look.palette][3])
+    c, r = (round(x), round(y)), round(0.28 * size)
+    if look.marker == "ring":
+        cv2.circle(img, c, r, colour, max(2, round(size / 14)), cv2.LINE_AA)
+    elif look.marker == "dot":
+        cv2.circle(img, c, round(0.18 * size), colour, -1, cv2.LINE_AA)
+    elif look.marker == "letter":
+        scale = size / 40
+        (tw, th), _ = cv2.getTextSize("S", cv2.FONT_HERSHEY_DUPLEX, scale, max(1, round(size / 20)))
+        cv2.putText(img, "S", (round(x - tw / 2), round(y + th / 2)), cv2.FONT_HERSHEY_DUPLEX, scale, colour,
+                    max(1, round(size / 20)), cv2.LINE_AA)
+    elif look.marker == "star":
+        angles = np.pi / 2 + np.arange(10) * np.pi / 5
+        radii = np.where(np.arange(10) % 2 == 0, r * 1.2, r * 0.5)
+        points = np.stack([x + radii * np.cos(angles), y - radii * np.sin(angles)], axis=1)
+        cv2.fillPoly(img, [np.round(points).astype(np.int32)], colour, cv2.LINE_AA)
+
+
+def render(board: Board, look: Look, width: int = 720, height: int = 1280, seed: int = 0) -> tuple[np.ndarray, Truth]:
+    """A phone capture of ``board`` drawn in ``look`` (BGR) and the truth it shows."""
+    back, cell_colour, hole_colour, start_colour = PALETTES[look.palette]
+    rng = np.random.default_rng(seed)
+    img = _background(look, width, height)
+    u = width / 720
+    ink = mix(cell_colour, back, 0.3)
+    cv2.putText(img, f"LEVEL {int(rng.integers(1, 500))}", (round(40 * u), round(110 * u)), cv2.FONT_HERSHEY_SIMPLEX,
+                1.6 * u, bgr(ink), max(1, round(3 * u)), cv2.LINE_AA)
+    for k in range(3):
+        cv2.circle(img, (round(width - (60 + 90 * k) * u), round(height - 120 * u)), round(32 * u), bgr(ink),
+                   max(1, round(4 * u)), cv2.LINE_AA)
+    pitch = min(100 * u, 0.86 * width / board.cols, 0.6 * height / board.rows)
+    size = pitch * look.fill
+    ox = width / 2 - (board.cols - 1) * pitch / 2
+    oy = height / 2 - (board.rows - 1) * pitch / 2
+    centres = [(ox + c * pitch, oy + r * pitch) for r in range(board.rows) for c in range(board.cols)]
+    ruled = look.shape == "ruled"
+    for r in range(board.rows):
+        for c in range(board.cols):
+            x, y = centres[r * board.cols + c]
+            if (r, c) in board.cells:
+                colour = start_colour if (r, c) == board.start and look.marker == "colour" else cell_colour
+                _place(img, look if not ruled else look, x, y, pitch if ruled else size, colour, back)
+            elif ruled or look.shape == "outline":
+                _place(img, Look("", look.palette, "ruled", ""), x, y, pitch if ruled else size, hole_colour, back)
+    if ruled:
+        line = bgr(mix(cell_colour, (0, 0, 0), 0.8) if sum(cell_colour) > 380 else mix(cell_colour, (255, 255, 255), 0.8))
+        x0, y0 = ox - pitch / 2, oy - pitch / 2
+        thick = max(1, round(pitch / 30))
+        for c in range(board.cols + 1):
+            cv2.line(img, (round(x0 + c * pitch), round(y0)), (round(x0 + c * pitch), round(y0 + board.rows * pitch)), line, thick)
+        for r in range(board.rows + 1):
+            cv2.line(img, (round(x0), round(y0 + r * pitch)), (round(x0 + board.cols * pitch), round(y0 + r * pitch)), line, thick)
+    if look.marker != "colour":
+        _marker(img, look, *centres[board.start[0] * board.cols + board.start[1]], size)
+    return img, Truth(board.to_text().replace("\n", "/"), tuple(centres), pitch, size)
+
+
+def jpeg(img: np.ndarray, quality: int) -> np.ndarray:
+    """The picture after a round trip through JPEG at ``quality``."""
+    return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+CALIBRATION = Board.from_text("##S##\n#.###\n#####\n##.##")
+
+
+def others(look: Look, count: int = 10, width: int = 720) -> list[tuple[str, np.ndarray, str]]:
+    """``count`` pictures of other boards in ``look`` (name, BGR, board text): 0.5–2× the
+    calibration's width, JPEG at 60–95, crops around the board, the phone on a desktop."""
+    out = []
+    for i in range(count):
+        rng = np.random.default_rng(1000 + i)
+        rows, cols = int(rng.integers(3, 9)), int(rng.integers(3, 8))
+        board = tight(generate(rows, cols, 50 + i, fill=0.7))
+        k = (0.5, 0.75, 1.0, 1.5, 2.0)[i % 5]
+        w = round(width * k)
+        img, truth = render(board, look, w, round(w * 16 / 9), seed=i)
+        what = [f"{w}px"]
+        if i % 4 == 1:
+            img, truth = crop_board(img, truth, margin=0.8)
+            what.append("crop")
+        if i % 4 == 3 and k <= 1.0:
+            img, truth = embed(img, truth, render_desktop(1366, 1400, i), 200, 40, 1.0)
+            what.append("desktop")
+        if i % 2 == 0:
+            quality = (60, 70, 80, 95)[i // 2 % 4]
+            img = jpeg(img, quality)
+            what.append(f"jpeg{quality}")
+        out.append(("-".join(what) + f"-{i}", img, truth.board))
+    return out

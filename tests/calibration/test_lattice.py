@@ -1,0 +1,145 @@
+"""The learnt look (calibration/lattice.py, vision/lattice.py): one screenshot and its board
+teach a one-stroke look whatever it is, and other screenshots of it read right or are refused."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import lattice
+from calibration import onestroke as learner
+from calibration import profile as profiles
+from puzzlepilot.games import get
+from puzzlepilot.scenes import zoo
+from solvers.onestroke import Board
+from vision.common import NoBoardFound
+from vision.profile import Profile, ProfileError
+from tests.helpers import run_cli as run
+
+REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real" / "onestroke"
+ZQ_BOARD = "#####./######/.#.###/######/###.##/.####S/######"
+LOOKS = ("neon-square-colour", "sand-outline-star")    # a start only a colour on dark; outlines with a star
+OTHERS = {name: zoo.others(zoo.LOOKS[name], count=(10, 4)[i]) for i, name in enumerate(LOOKS)}
+
+
+def read(image: np.ndarray, profile: Profile) -> str:
+    return get("onestroke").parse(image, profile=profile).board.to_text().replace("\n", "/")
+
+
+@pytest.fixture(scope="module")
+def learnt(tmp_path_factory: pytest.TempPathFactory, store: Path) -> dict[str, Profile]:
+    """A profile per zoo look, written by ``calibrate onestroke SHOT --board``."""
+    folder = tmp_path_factory.mktemp("zoo")
+    out = {}
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PUZZLEPILOT_PROFILES", str(store))
+        for name in LOOKS:
+            img, truth = zoo.render(zoo.CALIBRATION, zoo.LOOKS[name])
+            path = folder / f"{name}.png"
+            cv2.imwrite(str(path), img)
+            status, out_text, err = run(["calibrate", "onestroke", path, "--name", name, "--board", truth.board])
+            assert (status, err) == (0, ""), err
+            out[name] = profiles.load(store / name)
+    return out
+
+
+def test_the_colour_rules_cannot_calibrate_the_zoo_looks() -> None:
+    """The looks need the learnt lattice: the colour learner finds no grid in them."""
+    for name in LOOKS:
+        img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS[name])
+        with pytest.raises(ProfileError, match="no colour"):
+            learner._match_board(img, zoo.CALIBRATION)
+
+
+def test_a_profile_is_small_and_learnt(learnt: dict[str, Profile]) -> None:
+    for prof in learnt.values():
+        assert prof.data["lattice"]["classes"] == ["#", ".", "S"]
+        assert sum(f.stat().st_size for f in prof.folder.iterdir()) < 8 * 1024
+
+
+@pytest.fixture(scope="module")
+def outcomes(learnt: dict[str, Profile]) -> dict[str, list[str]]:
+    """Per look, each other picture read with its profile: "exact", "refused" or the wrong board."""
+    out: dict[str, list[str]] = {}
+    for look in LOOKS:
+        out[look] = []
+        for _, image, want in OTHERS[look]:
+            try:
+                got = read(image, learnt[look])
+            except NoBoardFound:
+                got = "refused"
+            out[look].append("exact" if got == want else got)
+    return out
+
+
+def test_no_other_board_size_crop_or_jpeg_reads_wrong(outcomes: dict[str, list[str]]) -> None:
+    for look, seen in outcomes.items():
+        assert set(seen) <= {"exact", "refused"}, (look, seen)
+
+
+def test_most_other_pictures_read(outcomes: dict[str, list[str]]) -> None:
+    exact = sum(seen.count("exact") for seen in outcomes.values())
+    assert exact >= 0.8 * sum(map(len, outcomes.values())), outcomes
+
+
+def test_a_foreign_mark_on_a_cell_is_refused_not_read(learnt: dict[str, Profile]) -> None:
+    """A cursor-like blot over one cell is none of the learnt kinds: the board is refused."""
+    board = Board.from_text(".###./#####/##S##/#####")
+    img, truth = zoo.render(board, zoo.LOOKS["neon-square-colour"])
+    assert read(img, learnt["neon-square-colour"]) == truth.board
+    x, y = truth.cells[1 * board.cols + 1]
+    cv2.circle(img, (round(x), round(y)), round(0.3 * truth.pitch), (30, 200, 60), -1)
+    with pytest.raises(NoBoardFound):
+        read(img, learnt["neon-square-colour"])
+
+
+def test_a_board_cut_by_the_picture_edge_is_refused(learnt: dict[str, Profile]) -> None:
+    board = Board.from_text("#####/#S###/#####/##.##")
+    img, truth = zoo.render(board, zoo.LOOKS["sand-outline-star"])
+    x = round(truth.cells[0][0] + 0.5 * truth.pitch)        # the first column cut off
+    with pytest.raises(NoBoardFound):
+        read(img[:, x:], learnt["sand-outline-star"])
+
+
+def test_a_board_the_screenshot_does_not_show_is_refused() -> None:
+    img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS["neon-square-colour"])
+    with pytest.raises(ProfileError):
+        lattice.learn(img, ["##S##", "#####", "#####", "##.##"])
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"version": 2}, "lattice.version"), ({"classes": ["#"]}, "lattice.classes"),
+    ({"tolerance": [1, 2]}, "lattice.tolerance"), ({"pitch_share": [0, 1]}, "lattice.pitch_share"),
+])
+def test_a_profile_of_another_format_is_refused_naming_the_field(learnt: dict[str, Profile], tmp_path: Path,
+                                                                  change: dict, field: str) -> None:
+    prof = learnt["neon-square-colour"]
+    data = json.loads((prof.folder / "profile.json").read_text())
+    data["lattice"].update(change)
+    folder = tmp_path / "changed"
+    folder.mkdir()
+    (folder / "profile.json").write_text(json.dumps(data))
+    (folder / "classes.png").write_bytes((prof.folder / "classes.png").read_bytes())
+    img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS["neon-square-colour"])
+    shot = tmp_path / "shot.png"
+    cv2.imwrite(str(shot), img)
+    status, _, err = run(["parse", shot, "--game", "onestroke", "--profile", folder])
+    assert status == 2 and field in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------------- the real game
+
+@pytest.mark.skipif(not (REAL / "zqlyl_35-18.png").is_file(), reason="the real screenshots are not here")
+def test_the_real_zqlyl_look_calibrates_reads_back_and_refuses_its_popup(store: Path, tmp_path: Path) -> None:
+    """最强连一连: grey squares on navy, a purple start square, no cat (the colour rules refused it)."""
+    status, _, err = run(["calibrate", "onestroke", REAL / "zqlyl_35-18.png", "--name", "zq", "--board", ZQ_BOARD])
+    assert (status, err) == (0, "")
+    boards = tmp_path / "boards.json"
+    boards.write_text(json.dumps({"zqlyl_35-18.png": ZQ_BOARD}))
+    status, out, _ = run(["calibrate", "--check", "zq", REAL / "zqlyl_35-18.png", "--boards", boards])
+    assert status == 0 and "matches" in out
+    with pytest.raises(NoBoardFound):
+        read(cv2.imread(str(REAL / "zqlyl_giftpopup.png")), profiles.load(store / "zq"))

@@ -1,0 +1,340 @@
+"""Reading a grid game with a learnt look: find the lattice of places, classify every place.
+
+``calibration.lattice`` learns a look from one screenshot and its board: the lattice the board
+sits on and, per class of place (one-stroke: ``#`` a cell, ``.`` a hole, ``S`` the start), the
+picture of one pitch around the place's centre at a canonical size (:data:`SIDE`) and how much
+the class's places differ from it. Nothing is assumed about colours, gaps, grid lines or
+markers: a class is what its places look like.
+
+Reading another screenshot of the app (another board and size, 0.5–2× the scale, a crop,
+JPEG): every pitch from a few pixels to half the picture is tried, the templates matched at
+that pitch (``cv2.matchTemplate``) and the lattice phase where most places are clearly a
+board class kept; the lattice is then fitted to the places to a fraction of a pixel and every
+place classified again at full size. A place inside the board that no class explains clearly,
+a board that may go on past the picture's edge, or a place just outside it that could be part
+of the board refuses the reading: never a wrong board.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.common import NoBoardFound, Parse
+from vision.profile import Profile, ProfileError
+
+LATTICE_VERSION = 1       # the profile's ``lattice.version``: its learnt fields' format
+SIDE = 24                 # px: a template's side, one pitch
+FIND_SIDE = 8             # px: the pitch the lattice is searched at
+MOST_TRIED = 6            # rough lattices settled and judged, the most board places first
+SETTLE_ROUNDS = 12        # most times a lattice is fitted and grown to its board's extent
+PITCH_STEP = 1.08         # the ratio between pitches tried
+EMPTY = "."               # the class of an empty place (a hole): the board is the rest
+CLEAR_SHARE = 0.45        # a place is its class when nearer than this share of the way to the next
+MIN_TOLERANCE = 10.0      # Lab units: the least distance a place may stray from its class
+SPREAD_FACTOR = 4.0       # times a class's spread at calibration: how far a place may stray
+FIND_LOOSE = np.inf        # the search at FIND_SIDE px a pitch: nearness to one class over the others only
+OUTSIDE_LOOSE = 2.5       # times the tolerance: a place around the board this near a board class may be one
+SMALLEST = 40             # the least pitch tried is this share of the picture's short side (at least 6 px)
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """``rows`` × ``cols`` places, (``x0``, ``y0``) the centre of place (0, 0), (``px``, ``py``)
+    the pitch."""
+
+    x0: float
+    y0: float
+    px: float
+    py: float
+    rows: int
+    cols: int
+
+    def centre(self, r: float, c: float) -> tuple[float, float]:
+        return self.x0 + c * self.px, self.y0 + r * self.py
+
+    def moved(self, dx: float = 0, dy: float = 0, kx: float = 1, ky: float = 1) -> "Lattice":
+        """The lattice shifted by (dx, dy) and its pitch scaled by (kx, ky) about place (0, 0)."""
+        return Lattice(self.x0 + dx, self.y0 + dy, self.px * kx, self.py * ky, self.rows, self.cols)
+
+    def sub(self, r0: int, c0: int, rows: int, cols: int) -> "Lattice":
+        """The part of the lattice of ``rows`` × ``cols`` places from place (r0, c0)."""
+        x, y = self.centre(r0, c0)
+        return Lattice(x, y, self.px, self.py, rows, cols)
+
+
+@dataclass(frozen=True)
+class LearntLook:
+    """What a profile teaches: the classes (board text characters), their templates (Lab,
+    ``SIDE`` square) and how far a place of each class may stray from its template."""
+
+    classes: tuple[str, ...]
+    templates: np.ndarray       # (classes, SIDE, SIDE, 3) float32 Lab
+    tolerance: np.ndarray       # (classes,) Lab units
+    pitch_share: float | None = None    # the calibration's pitch over its picture's width
+
+    @property
+    def board_classes(self) -> np.ndarray:
+        return np.array([c != EMPTY for c in self.classes])
+
+
+def lab(image: np.ndarray) -> np.ndarray:
+    """The picture in OpenCV's 8-bit Lab, as float32 (distances in Lab units)."""
+    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def reduced(image_lab: np.ndarray, pitch: float, side: int = SIDE) -> tuple[np.ndarray, float]:
+    """The picture resized to ``side`` px a pitch (by area when smaller, so a thin line
+    still shows as a paler one: every scale is sampled alike), and the scale."""
+    k = side / pitch
+    return cv2.resize(image_lab, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR), k
+
+
+def mosaic(image_lab: np.ndarray, lat: Lattice, side: int = SIDE, view: tuple[np.ndarray, float] | None = None
+           ) -> np.ndarray:
+    """One pitch around every place, resampled to ``side`` × ``side``: (rows, cols, side,
+    side, channels); places past the picture's edge repeat its border. ``view``: the picture
+    already ``reduced`` for about this pitch."""
+    image_lab, k = view or reduced(image_lab, min(lat.px, lat.py), side)
+    u = (np.arange(side, dtype=np.float32) + 0.5) / side - 0.5
+    xs = ((lat.x0 + (np.arange(lat.cols)[:, None] + u[None, :]) * lat.px + 0.5) * k - 0.5).reshape(1, -1)
+    ys = ((lat.y0 + (np.arange(lat.rows)[:, None] + u[None, :]) * lat.py + 0.5) * k - 0.5).reshape(-1, 1)
+    mapx = np.broadcast_to(xs, (ys.size, xs.size)).astype(np.float32)
+    mapy = np.broadcast_to(ys, (ys.size, xs.size)).astype(np.float32)
+    out = cv2.remap(image_lab, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.GaussianBlur(out, (3, 3), 0)
+    return out.reshape(lat.rows, side, lat.cols, side, -1).transpose(0, 2, 1, 3, 4)
+
+
+def distances(patches: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """RMS Lab distance of every patch (..., side, side, 3) to every template: (..., classes)."""
+    flat = patches.reshape(*patches.shape[:-3], 1, -1)
+    return np.sqrt(((flat - templates.reshape(len(templates), -1)) ** 2).mean(axis=-1))
+
+
+def separations(templates: np.ndarray) -> np.ndarray:
+    """Each class's distance to the nearest other class's template (inf for a lone class)."""
+    d = distances(templates, templates)
+    np.fill_diagonal(d, np.inf)
+    return d.min(axis=1)
+
+
+def verdicts(d: np.ndarray, look: LearntLook, loose: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(nearest class, whether it is clear, margin) for distances (..., classes): clear when
+    within the class's tolerance (times ``loose``) and well nearer than any other class; the
+    margin, 0 to 1, how much nearer (the next class's distance less the nearest's, over their sum)."""
+    nearest = d.argmin(axis=-1)
+    ordered = np.partition(d, 1, axis=-1)
+    own, second = ordered[..., 0], ordered[..., 1]
+    clear = (own <= loose * look.tolerance[nearest]) & (own <= CLEAR_SHARE * (own + second))
+    return nearest, clear, (second - own) / np.maximum(second + own, 1e-6)
+
+
+def fit_places(image_lab: np.ndarray, lat: Lattice, cost: Any, rounds: int = 3) -> Lattice:
+    """The lattice moved and stretched, a little at a time, to lower ``cost(mosaic)``."""
+    view = reduced(image_lab, min(lat.px, lat.py))
+    best, best_cost = lat, cost(mosaic(image_lab, lat, view=view))
+    for step in (1 / 8, 1 / 16, 1 / 32, 1 / 64)[:rounds + 1]:
+        moves = ({"dx": step * lat.px}, {"dx": -step * lat.px}, {"dy": step * lat.py}, {"dy": -step * lat.py},
+                 {"kx": 1 + step / max(1, lat.cols)}, {"kx": 1 - step / max(1, lat.cols)},
+                 {"ky": 1 + step / max(1, lat.rows)}, {"ky": 1 - step / max(1, lat.rows)})
+        improved = True
+        while improved:
+            improved = False
+            for move in moves:
+                trial = best.moved(**move)
+                if trial.px <= 2 or trial.py <= 2:
+                    continue
+                c = cost(mosaic(image_lab, trial, view=view))
+                if c < best_cost - 1e-6:
+                    best, best_cost, improved = trial, c, True
+    return best
+
+
+# ---------------------------------------------------------------------------- the profile
+
+def look_of(profile: Profile) -> LearntLook:
+    """The learnt look a profile holds; ProfileError naming the field when one is malformed."""
+    section = profile.get("lattice", dict)
+    version = section.get("version")
+    if version != LATTICE_VERSION:
+        raise ProfileError(f"profile {profile.name}: field 'lattice.version' is {version!r}; this puzzlepilot "
+                           f"reads version {LATTICE_VERSION} (calibrate again)")
+    classes = section.get("classes")
+    tolerance = section.get("tolerance")
+    if (not isinstance(classes, list) or len(classes) < 2 or not all(isinstance(c, str) and len(c) == 1 for c in classes)
+            or len(set(classes)) != len(classes)):
+        raise ProfileError(f"profile {profile.name}: field 'lattice.classes' must list two or more "
+                           f"different board characters, not {classes!r}")
+    if (not isinstance(tolerance, list) or len(tolerance) != len(classes)
+            or not all(isinstance(t, (int, float)) and not isinstance(t, bool) and 0 < t < 500 for t in tolerance)):
+        raise ProfileError(f"profile {profile.name}: field 'lattice.tolerance' must be one number above 0 per class")
+    strip = profile.template("classes")
+    if strip.shape[:2] != (SIDE, SIDE * len(classes)):
+        raise ProfileError(f"profile {profile.name}: template 'templates.classes' must be {SIDE * len(classes)}×{SIDE} px "
+                           f"(one {SIDE} px square per class)")
+    templates = lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3)
+    share = section.get("pitch_share")
+    if share is not None and not (isinstance(share, list) and len(share) == 2 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 1 for v in share)):
+        raise ProfileError(f"profile {profile.name}: field 'lattice.pitch_share' must be two numbers in (0, 1]")
+    return LearntLook(tuple(classes), np.ascontiguousarray(templates), np.array(tolerance, np.float64),
+                      None if share is None else float(min(share)))
+
+
+def is_learnt(profile: Profile | None) -> bool:
+    """Whether a profile holds a learnt lattice look (read by :func:`parse`)."""
+    return profile is not None and "lattice" in profile.data
+
+
+# ---------------------------------------------------------------------------- reading
+
+def _pitches(h: int, w: int) -> list[float]:
+    """The pitches tried, from half the picture's short side down to 1/SMALLEST of it (at
+    least 6 px)."""
+    pitches, pitch = [], min(h, w) / 2
+    while pitch >= max(6.0, min(h, w) / SMALLEST):
+        pitches.append(pitch)
+        pitch /= PITCH_STEP
+    return pitches
+
+
+def _pyramid(image_lab: np.ndarray) -> list[np.ndarray]:
+    """The picture halved and halved again while it is longer than 64 px."""
+    levels = [image_lab]
+    while max(levels[-1].shape[:2]) > 128:
+        levels.append(cv2.pyrDown(levels[-1]))
+    return levels
+
+
+def _rough(levels: list[np.ndarray], look: LearntLook, small_templates: np.ndarray,
+           pitch: float) -> tuple[float, Lattice] | None:
+    """The rough lattice at one pitch: the phase where most places are clearly a board
+    class, and the block of such places (each within two places of another) that holds
+    the most, with the sum of their margins; None when fewer than two places are."""
+    f = FIND_SIDE / pitch
+    level = min(len(levels) - 1, max(0, int(np.floor(np.log2(1 / f)))))
+    base = levels[level]
+    g = f * 2 ** level
+    small = cv2.resize(base, None, fx=g, fy=g, interpolation=cv2.INTER_AREA if g < 1 else cv2.INTER_LINEAR)
+    if min(small.shape[:2]) < 2 * FIND_SIDE:
+        return None
+    d = np.stack([np.sqrt(np.maximum(cv2.matchTemplate(small, t, cv2.TM_SQDIFF), 0) / (3 * FIND_SIDE ** 2))
+                  for t in small_templates], axis=-1)
+    d = cv2.erode(d, np.ones((3, 3), np.uint8)) if d.shape[-1] <= 4 else d
+    nearest, clear, margin = verdicts(d, look, FIND_LOOSE)
+    strong = clear & look.board_classes[nearest]
+    gh, gw = strong.shape[0] // FIND_SIDE, strong.shape[1] // FIND_SIDE
+    if gh < 1 or gw < 1:
+        return None
+    margin = np.where(strong, margin, 0)
+    counts = margin[:gh * FIND_SIDE, :gw * FIND_SIDE].reshape(gh, FIND_SIDE, gw, FIND_SIDE).sum(axis=(0, 2))
+    oy, ox = np.unravel_index(int(counts.argmax()), counts.shape)
+    grid = strong[oy::FIND_SIDE, ox::FIND_SIDE].astype(np.uint8)
+    n, comp, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(grid, np.ones((3, 3), np.uint8)), connectivity=8)
+    if n < 2:
+        return None
+    members = (comp == 1 + int(stats[1:, cv2.CC_STAT_AREA].argmax())) & (grid > 0)
+    rows, cols = np.nonzero(members)
+    if len(rows) < 2:
+        return None
+    step = 1 / f
+    return float(margin[oy::FIND_SIDE, ox::FIND_SIDE][members].sum()), Lattice((ox + cols.min() * FIND_SIDE + FIND_SIDE / 2 + 0.5) * step - 0.5,
+                   (oy + rows.min() * FIND_SIDE + FIND_SIDE / 2 + 0.5) * step - 0.5,
+                   step * FIND_SIDE, step * FIND_SIDE, int(rows.max() - rows.min() + 1), int(cols.max() - cols.min() + 1))
+
+
+def _settle(image_lab: np.ndarray, lat: Lattice, look: LearntLook) -> tuple[Lattice, np.ndarray, np.ndarray]:
+    """The lattice fitted to its places (each as near its nearest class as can be) and grown
+    or shrunk to the board places' extent; with the nearest class and clearness of every
+    place of a one-place ring around it."""
+    for _ in range(SETTLE_ROUNDS):
+        lat = fit_places(image_lab, lat, lambda m: float(distances(m, look.templates).min(axis=-1).mean()))
+        ring = lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)
+        nearest, clear, _ = verdicts(distances(mosaic(image_lab, ring), look.templates), look)
+        on = clear & look.board_classes[nearest]
+        rows, cols = np.nonzero(on)
+        if len(rows) == 0:
+            break
+        r0, r1, c0, c1 = rows.min(), rows.max(), cols.min(), cols.max()
+        if (r0, c0, r1, c1) == (1, 1, lat.rows, lat.cols):
+            return lat, nearest, clear
+        lat = ring.sub(r0, c0, r1 - r0 + 1, c1 - c0 + 1)
+    raise NoBoardFound("the learnt look's places make no steady grid")
+
+
+def _judge(image_lab: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarray, look: LearntLook) -> str:
+    """Why a settled lattice is no board ("" when it is one): a place no class explains, a
+    board that may go on past the picture's edge, a place around it that could be a board's."""
+    h, w = image_lab.shape[:2]
+    inner_clear = clear[1:-1, 1:-1]
+    if not inner_clear.all():
+        r, c = np.argwhere(~inner_clear)[0]
+        return f"place ({r}, {c}) of the board looks like none of the learnt kinds"
+    (left, top), (right, bottom) = lat.centre(-1, -1), lat.centre(lat.rows, lat.cols)
+    if left < 0 or top < 0 or right > w - 1 or bottom > h - 1:
+        return "the board may go on past the picture's edge"
+    d = distances(mosaic(image_lab, lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)), look.templates)
+    ring = np.ones(d.shape[:2], bool)
+    ring[1:-1, 1:-1] = False
+    nearest_out = d.argmin(axis=-1)
+    own = d.min(axis=-1)
+    near_board = (d <= look.tolerance)[..., look.board_classes].any(axis=-1)
+    like_board = look.board_classes[nearest_out] & (own <= OUTSIDE_LOOSE * look.tolerance[nearest_out])
+    if (ring & (near_board | like_board)).any():
+        return "a place just outside the board could be part of it"
+    return ""
+
+
+def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tuple[Lattice, list[str]]:
+    """The lattice of the board in a screenshot and its rows of class characters; ``valid``
+    (rows → why they are no board, "" when they are one) judges a reading by the game's
+    rules. Every pitch gives a rough lattice; they are settled and judged, the one whose board
+    places cover the most of the picture most clearly first, and the first whose every place is clear is the reading.
+    NoBoardFound with the reason when none is."""
+    image_lab = lab(image)
+    levels = _pyramid(image_lab)
+    small_templates = np.stack([cv2.resize(t, (FIND_SIDE, FIND_SIDE), interpolation=cv2.INTER_AREA)
+                                for t in look.templates])
+    rough = [found for pitch in _pitches(*image.shape[:2]) if (found := _rough(levels, look, small_templates, pitch))]
+    reasons = []
+    for _, candidate in sorted(rough, key=lambda item: -item[0] * item[1].px * item[1].py)[:MOST_TRIED]:
+        try:
+            lat, nearest, clear = _settle(image_lab, candidate, look)
+        except NoBoardFound as exc:
+            reasons.append(str(exc))
+            continue
+        rows = ["".join(look.classes[k] for k in row) for row in nearest[1:-1, 1:-1]]
+        reason = _judge(image_lab, lat, nearest, clear, look) or (valid(rows) if valid else "")
+        if not reason:
+            return lat, rows
+        reasons.append(reason)
+    raise NoBoardFound(f"the learnt look reads no board: {reasons[0] if reasons else 'no grid of its places'}")
+
+
+def parse(game: str, board_type: Any, image: np.ndarray, profile: Profile) -> Parse[Any]:
+    """Read a board of ``game`` (its ``Board`` type: ``from_text``) with a learnt profile."""
+    profile.expect_game(game)
+    look = look_of(profile)
+
+    def valid(rows: list[str]) -> str:
+        try:
+            board_type.from_text("\n".join(rows))
+        except ValueError as exc:
+            return f"the places read make no {game} board ({exc})"
+        return ""
+    lat, rows = read_classes(image, look, valid)
+    board = board_type.from_text("\n".join(rows))
+    cells = [lat.centre(r, c) for r in range(lat.rows) for c in range(lat.cols)]
+    return Parse(game, board, 1.0, cells, GEOMETRY[game](lat))
+
+
+def _onestroke_geometry(lat: Lattice) -> Any:
+    from vision.onestroke import OnestrokeGeometry
+
+    return OnestrokeGeometry((lat.x0, lat.y0), (lat.px, lat.py), 0.9 * min(lat.px, lat.py), lat.rows, lat.cols)
+
+
+GEOMETRY = {"onestroke": _onestroke_geometry}
