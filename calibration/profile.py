@@ -5,8 +5,8 @@ of a game; its format, the typed :class:`vision.profile.Profile` and reading a f
 one are the vision's (``vision/profile.py``), since the vision takes profiles as data.
 
 Profiles are stored by name under the user's config folder (platformdirs), or anywhere as a
-folder. Writing is atomic: a new folder is filled beside the old one and swapped in, so a
-crash leaves the old profile intact. Nothing of the user's is ever replaced or removed: a
+folder. Writing is atomic (``solvers.files.write_folder``): a new folder is filled beside the
+old one and swapped in, so a crash leaves the old profile intact. Nothing of the user's is ever replaced or removed: a
 profile is written only to a new (or empty) folder or over one this tool wrote (its
 :data:`MARKER` records each file written there with its content, and it holds nothing else,
 unchanged), and only such folders are deleted; a folder without the marker (a profile.json
@@ -15,15 +15,13 @@ put there by hand, or one written before the record) is the user's.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from solvers.common import user_folder
-from solvers.files import FileRefused, Record, is_dir, kind, make_folder, remove_scratch, shown, unused_name
+from solvers.files import FileRefused, Record, is_dir, kind, owned_folder, shown, write_folder
 from vision.profile import PROFILE_FILE, SCHEMA_VERSION, Profile, ProfileError, read_folder
 
 MARKER = ".puzzlepilot-profile"     # in every folder save() writes: the tool owns that folder
@@ -53,12 +51,7 @@ def load(name_or_dir: str | Path) -> Profile:
 def owned(folder: Path) -> bool:
     """Whether this tool wrote ``folder`` and it holds nothing else: its marker, a record of
     the files written there (:class:`solvers.files.Record`), and those files, unchanged."""
-    if kind(folder) != "folder":
-        return False
-    try:
-        return Record.read(folder, MARKER).holds_only_its_own() and kind(folder / MARKER) == "file"
-    except FileRefused:
-        return False
+    return owned_folder(folder, MARKER)
 
 
 def check_destination(dest: Path) -> None:
@@ -86,11 +79,6 @@ def save(data: dict[str, Any], templates: dict[str, np.ndarray], dest: Path) -> 
 
     dest = Path(dest)
     check_destination(dest)
-    try:
-        make_folder(dest.parent)
-        work = Path(tempfile.mkdtemp(prefix=".puzzlepilot-profile-", dir=dest.parent))
-    except (OSError, FileRefused) as exc:
-        raise ProfileError(f"cannot write in {dest.parent}: {getattr(exc, 'strerror', None) or exc}") from None
     data = {**data, "version": SCHEMA_VERSION,
             "templates": {key: f"{key}.png" for key in templates}}
     files = {}
@@ -100,30 +88,8 @@ def save(data: dict[str, Any], templates: dict[str, np.ndarray], dest: Path) -> 
             raise ProfileError(f"cannot write template {key}")
         files[f"{key}.png"] = png.tobytes()
     files[PROFILE_FILE] = (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-    old = None
-    try:
-        Record(work, MARKER).write(files)
-        if kind(dest) == "folder":      # empty or ours (checked above): set aside under a new name
-            old = unused_name(dest.parent, ".puzzlepilot-old-")
-            os.rename(dest, old)
-        os.rename(work, dest)
-    except BaseException:
-        if old is not None and kind(dest) is None:
-            os.rename(old, dest)
-        remove_scratch(work)
-        raise
-    if old is not None and not (Record.read(old, MARKER).remove_folder() if owned(old) else _empty(old)):
-        raise ProfileError(f"the profile is written to {dest}; its earlier files stay in {old}")
+    write_folder(dest, files, MARKER)
     return load(dest)
-
-
-def _empty(folder: Path) -> bool:
-    """Remove ``folder`` when it is empty; whether it was."""
-    try:
-        os.rmdir(folder)
-    except OSError:
-        return False
-    return True
 
 
 def stored() -> list[tuple[str, Profile | ProfileError]]:

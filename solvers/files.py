@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import stat
+import tempfile
 from pathlib import Path
 from typing import Iterable
 
@@ -94,13 +95,19 @@ def read_regular(path: Path, limit: int, *, follow: bool = True) -> bytes:
     except OSError as exc:
         raise FileRefused(f"cannot read {shown(path, 200)}: "
                           f"{'a link' if exc.errno == errno.ELOOP else exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as f:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise FileRefused(f"{path} is not a regular file")
         if info.st_size > limit:
             raise FileRefused(f"{path} is larger than {limit:,} bytes")
-        data = f.read(limit + 1)
+        data = b""
+        while len(data) <= limit and (chunk := os.read(fd, limit + 1 - len(data))):
+            data += chunk
+    except OSError as exc:
+        raise FileRefused(f"cannot read {shown(path, 200)}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise FileRefused(f"{path} is larger than {limit:,} bytes")
     return data
@@ -172,11 +179,6 @@ def make_folder(path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise FileRefused(f"cannot create {shown(path, 200)}: {exc.strerror or exc}") from None
-
-
-def remove_scratch(folder: Path) -> None:
-    """Remove a folder this very run created empty (``tempfile.mkdtemp``) with what it put in."""
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _digest(data: bytes) -> list:
@@ -314,8 +316,47 @@ class Record:
         for name in list(self.files):
             self.remove(name)
         try:
-            os.unlink(self.path)
+            self.path.unlink(missing_ok=True)
             os.rmdir(self.folder)
         except OSError:
             return False
         return True
+
+
+def owned_folder(folder: Path, record_name: str) -> bool:
+    """Whether ``folder`` is a folder the tool wrote whole: it holds its record
+    ``record_name`` and nothing but the files listed there, unchanged."""
+    try:
+        return (kind(folder) == "folder" and kind(folder / record_name) == "file"
+                and Record.read(folder, record_name).holds_only_its_own())
+    except FileRefused:
+        return False
+
+
+def write_folder(dest: Path, files: dict[str, bytes], record_name: str) -> None:
+    """Write ``files`` (name → bytes) with their record as the folder ``dest``, atomically:
+    filled in a new folder beside it and renamed into place. The caller has checked that
+    ``dest`` is new, an empty folder or :func:`owned_folder`; the folder there is set aside
+    under a new name and removed only as far as it is the tool's (FileRefused naming where
+    anything else stays)."""
+    make_folder(dest.parent)
+    try:
+        work = Path(tempfile.mkdtemp(prefix=".puzzlepilot-", dir=dest.parent))
+    except OSError as exc:
+        raise FileRefused(f"cannot write in {dest.parent}: {exc.strerror or exc}") from None
+    old = None
+    try:
+        Record(work, record_name).write(files)
+        if kind(dest) == "folder":
+            old = unused_name(dest.parent, ".puzzlepilot-old-")
+            os.rename(dest, old)
+        os.rename(work, dest)
+    except BaseException as exc:
+        if old is not None and kind(dest) is None:
+            os.rename(old, dest)
+        shutil.rmtree(work, ignore_errors=True)     # made empty above, by this run
+        if isinstance(exc, OSError):
+            raise FileRefused(f"cannot write {dest}: {exc.strerror or exc}") from None
+        raise
+    if old is not None and not Record.read(old, record_name).remove_folder():
+        raise FileRefused(f"written to {dest}; what was there before stays in {old}")
