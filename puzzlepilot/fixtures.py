@@ -159,6 +159,7 @@ def cmd_add(args: argparse.Namespace, io: IO) -> int:
     in_place = kind(target) == "file" and target.resolve() == source.resolve()   # an image put there by hand
     if name in entries or kind(target) is not None and not in_place:
         raise UsageError(f"{target} already exists: give another --name")
+    check_output(folder / EXPECTED)
     if not in_place:
         write_new(target, read_regular(source, MAX_FILE_BYTES))
     entries[name] = {"board": expected, "note": args.note}
@@ -191,7 +192,7 @@ def read_expected(folder: Path) -> dict[str, dict]:
     if kind(path) is None:
         return {}
     try:
-        data = json.loads(read_regular(path, MAX_BOARD_BYTES, follow=False).decode("utf-8"))
+        data = json.loads(read_regular(path, MAX_BOARD_BYTES).decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path} is not valid JSON ({exc})") from None
     if not isinstance(data, dict) or not all(isinstance(v, dict) and "board" in v for v in data.values()):
@@ -230,6 +231,7 @@ def make(game: str, folder: Path) -> int:
             raise RuntimeError(f"cannot encode {name}")
         rendered[name] = data.tobytes()
     record.check(rendered, rendered)
+    check_output(out / EXPECTED)        # written last: refused before anything is written
     for stale in record.names() - set(rendered):
         if record.remove(stale):
             entries.pop(stale, None)

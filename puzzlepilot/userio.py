@@ -15,7 +15,7 @@ from typing import Any, Callable, TextIO
 
 from puzzlepilot.errors import UsageError
 from solvers.common import BoardError
-from solvers.files import check_output, is_file, kind, write_output
+from solvers.files import is_file, kind, write_output
 
 MAX_BOARD_BYTES = 4 * 1024 * 1024   # a board text longer than this is refused unread
 
@@ -119,5 +119,4 @@ def write_annotation(path: Path, image: Any, shapes: list[Any]) -> None:
     FIFO, a device) is refused and left alone (``solvers.files.write_output``)."""
     from overlay.draw import render
 
-    check_output(path)
     write_output(path, encode_picture(path, render(image, shapes)))

@@ -170,7 +170,7 @@ def test_fixtures_make_replaces_and_removes_only_its_own_unchanged_files(data: s
     with World() as root, pytest.MonkeyPatch.context() as env:
         env.setitem(GAMES, "toy", TOY)
         folder = root / "fx" / "toy"
-        fill(folder, root, data.draw(entries(TOY_NAMES), label="entries"),
+        fill(folder, root, data.draw(entries((*TOY_NAMES, "expected.json")), label="entries"),
              data.draw(record_text(root, TOY_NAMES), label=".made"), MADE_LIST)
         before = snapshot(root)
         status, _, err = run(["fixtures", "make", "toy", "--dir", root / "fx"])
