@@ -7,7 +7,9 @@ with ``--play``, level after level. Without a display (no DISPLAY) it starts a p
 for the run. For every level it saves the frame before, the frame with the hints drawn, and
 the frame after playing (``DIR/level1-before.png``, ``-hints.png``, ``-after.png``), collects
 them in one page, ``DIR/index.html``, with each level's answer as ``solve`` prints it, and
-checks that the practice board itself logged each level as solved.
+checks that the practice board itself logged each level as solved. In DIR only files an
+earlier demo wrote (listed in ``DIR/.made``) are replaced; a file of yours under one of
+those names is refused before the demo starts.
 """
 from __future__ import annotations
 
@@ -246,8 +248,9 @@ display:inline-block}"""
 
 
 def write_index(made: Record, records: list[LevelRecord]) -> None:
-    """``index.html`` in the record's folder: per level, the pictures before, with the hints and after, and the
-    answer as ``puzzlepilot solve`` prints it (the same numbers as the hints picture)."""
+    """``index.html`` in the record's folder: per level, the pictures before, with the hints
+    and after, and the answer as ``puzzlepilot solve`` prints it (the same numbers as the
+    hints picture)."""
     parts = [f"<!doctype html><meta charset=utf-8><title>puzzlepilot demo</title><style>{PAGE_STYLE}</style>",
              "<h1>puzzlepilot demo</h1>"]
     for r in records:

@@ -33,8 +33,8 @@ from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, get
 from puzzlepilot.userio import IO, MAX_BOARD_BYTES, encode_picture, load_profile
 from solvers.common import BoardError, user_folder
-from solvers.files import (Record, check_output, is_dir, is_file, kind, make_folder, plain_name, read_regular, write_new,
-                           write_output)
+from solvers.files import (Record, check_output, is_dir, is_file, kind, make_folder, plain_name, read_regular,
+                           write_new, write_output)
 from vision.common import MAX_FILE_BYTES, ImageError, NoBoardFound, load_image
 
 if TYPE_CHECKING:     # for the annotations only; the drawing code imports it where it runs

@@ -295,7 +295,9 @@ class Record:
         """Write the record file (over the record read, or as a new file)."""
         if kind(self.path) not in (None, "file"):
             raise FileRefused(f"{self.path} is not a regular file; not replaced")
-        lines = [f" {json.dumps(name, ensure_ascii=False)}: {json.dumps(known)}" for name, known in sorted(self.files.items())]
+        # One file a line, so a record kept in git changes by the lines of the files changed.
+        lines = [f" {json.dumps(name, ensure_ascii=False)}: {json.dumps(known)}"
+                 for name, known in sorted(self.files.items())]
         text = f'{{"format": {json.dumps(self.FORMAT)}, "files": {{\n' + ",\n".join(lines) + "\n}}\n"
         _atomic(self.path, text.encode("utf-8"))
 
