@@ -28,6 +28,7 @@ from puzzlepilot.errors import UsageError
 from puzzlepilot.fixtures import cell_diff
 from puzzlepilot.games import GAMES, Game, get
 from puzzlepilot.userio import IO, read_board_text
+from solvers.files import is_file, plain_name
 from vision.common import NoBoardFound, load_image
 
 
@@ -52,7 +53,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("calibrate needs GAME SCREENSHOT (or --check NAME IMAGE...)")
     if not args.name:
         raise UsageError("calibrate needs --name NAME for the new profile")
-    if "/" in args.name or args.name.startswith("."):
+    if plain_name(args.name, "--name").startswith("."):
         raise UsageError(f"--name must be a plain name, not {args.name!r}")
     game, image_path = get(args.items[0]), Path(args.items[1])
     dest = args.dir or profiles.profiles_dir() / args.name
@@ -70,7 +71,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
     board = None
     try:
         if args.board:
-            text = read_board_text(args.board, io) if Path(args.board).is_file() else args.board
+            text = read_board_text(args.board, io) if is_file(args.board) else args.board
             board = as_read(game, game.board.from_text(text))
             region, examples = game.read_picks(args.picks, board) if args.picks else (None, None)
             data, templates = learner.learn(image, board=board, region=region, examples=examples)
@@ -136,7 +137,7 @@ def expected_boards(source: str | None, images: list[Path], io: IO) -> dict[Path
     """The expected board of each image (None where none is given)."""
     if source is None:
         return {p: None for p in images}
-    if not Path(source).is_file():
+    if not is_file(source):
         raise UsageError(f"no such boards file: {source}")
     text = read_board_text(source, io)
     try:

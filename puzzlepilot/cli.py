@@ -27,15 +27,16 @@ from typing import Any, TextIO
 from puzzlepilot import __version__
 from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, Game, get, offered_options, parse_best
-from puzzlepilot.userio import IO, check_output_file, load_profile, read_board_text, write_annotation
+from puzzlepilot.userio import IO, load_profile, read_board_text, write_annotation
 from solvers.common import BoardError, OptionError
+from solvers.files import check_output
 
 
 # Failures that are the input's fault: one line, status 2. Named by module: a command that
 # never loads a module (solving a board text loads no vision, no numpy) cannot meet its
 # errors, so it need not import them to catch them (see expected_errors).
 EXPECTED = (
-    "solvers.common:OptionError",
+    "solvers.common:OptionError", "solvers.files:FileRefused",
     "puzzlepilot.errors:UsageError", "solvers.common:BoardError", "vision.common:ImageError",
     "vision.common:NoBoardFound", "puzzlepilot.games:UnknownGame", "vision.profile:ProfileError",
     "vision.capture:CaptureError",
@@ -361,7 +362,7 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
     if args.stages and not args.image:
         raise UsageError("--stages needs a screenshot (IMAGE)")
     if args.annotate:
-        check_output_file(Path(args.annotate))
+        check_output(Path(args.annotate))
     found = None
     if args.image:
         image, found = read_screenshot(args, io)

@@ -7,7 +7,9 @@ with ``--play``, level after level. Without a display (no DISPLAY) it starts a p
 for the run. For every level it saves the frame before, the frame with the hints drawn, and
 the frame after playing (``DIR/level1-before.png``, ``-hints.png``, ``-after.png``), collects
 them in one page, ``DIR/index.html``, with each level's answer as ``solve`` prints it, and
-checks that the practice board itself logged each level as solved.
+checks that the practice board itself logged each level as solved. In DIR only files an
+earlier demo wrote (listed in ``DIR/.made``) are replaced; a file of yours under one of
+those names is refused before the demo starts.
 """
 from __future__ import annotations
 
@@ -27,12 +29,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from overlay.draw import render
 from overlay.driver import DriverStopped, open_driver
 from puzzlepilot.errors import UsageError
+from puzzlepilot.fixtures import MADE_LIST
 from puzzlepilot.games import get
 from puzzlepilot.live import LevelRecord, LiveError, LiveLoop, Watcher
 from puzzlepilot.practice import TITLE, boards
-from puzzlepilot.userio import IO, check_output_file, number, write_annotation
+from puzzlepilot.userio import IO, encode_picture, number
+from solvers.files import Record, make_folder
 
 SCREEN = (1280, 1024)
 TIME_LIMIT = 50.0       # seconds for the whole run: a demo that stalls says so and stops
@@ -172,12 +177,12 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("--levels must be at least 1")
     # Absolute: the practice board runs in another folder and reads the key map from here.
     args.out = args.out.resolve()
-    try:
-        args.out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot create {args.out}: {exc.strerror or exc}") from None
+    make_folder(args.out)
+    # The folder's own record says which files earlier demos wrote: only those are replaced.
+    made = Record.read(args.out, MADE_LIST)
     keys = args.out / "keymap.json"
-    check_output_file(keys)
+    made.check([keys.name, INDEX, *(f"level{n}-{step}.png" for n in range(1, args.levels + 1)
+                                    for step in ("before", "hints", "after"))])
     started = time.monotonic()
 
     def log(text: str) -> None:
@@ -187,13 +192,13 @@ def main(args: argparse.Namespace, io: IO) -> int:
     records: list[LevelRecord] = []
 
     def save(record: LevelRecord) -> None:
-        stem = args.out / f"level{record.number}"
-        write_annotation(stem.with_name(f"{stem.name}-before.png"), record.before, [])
-        write_annotation(stem.with_name(f"{stem.name}-hints.png"), record.before, record.shapes)
+        stem = f"level{record.number}"
+        pictures = {f"{stem}-before.png": record.before, f"{stem}-hints.png": render(record.before, record.shapes)}
         if record.after is not None:
-            write_annotation(stem.with_name(f"{stem.name}-after.png"), record.after, [])
+            pictures[f"{stem}-after.png"] = record.after
+        made.write({name: encode_picture(Path(name), picture) for name, picture in pictures.items()})
         records.append(record)
-        write_index(args.out, records)      # after every level: a stopped demo keeps its page
+        write_index(made, records)      # after every level: a stopped demo keeps its page
 
     # A game played with keys (rings) needs a key map on both sides: the practice board
     # takes the example one, and the driver presses it.
@@ -201,7 +206,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
     plan_options: dict[str, dict[str, Any]] = {}
     example = game.example_keymap
     if example is not None:
-        keys.write_text(json.dumps(example), encoding="utf-8")
+        made.write({keys.name: json.dumps(example).encode("utf-8")})
         extra, plan_options = ("--keymap", str(keys)), {game.name: {"keymap": example}}
 
     with some_display() as display:
@@ -242,9 +247,10 @@ img{max-width:420px;border:1px solid #ccc}pre{background:#fff;border:1px solid #
 display:inline-block}"""
 
 
-def write_index(out: Path, records: list[LevelRecord]) -> None:
-    """``out/index.html``: per level, the pictures before, with the hints and after, and the
-    answer as ``puzzlepilot solve`` prints it (the same numbers as the hints picture)."""
+def write_index(made: Record, records: list[LevelRecord]) -> None:
+    """``index.html`` in the record's folder: per level, the pictures before, with the hints
+    and after, and the answer as ``puzzlepilot solve`` prints it (the same numbers as the
+    hints picture)."""
     parts = [f"<!doctype html><meta charset=utf-8><title>puzzlepilot demo</title><style>{PAGE_STYLE}</style>",
              "<h1>puzzlepilot demo</h1>"]
     for r in records:
@@ -262,8 +268,6 @@ def write_index(out: Path, records: list[LevelRecord]) -> None:
                      f"<p>{html.escape(summary)}</p><pre>{html.escape(r.board)}</pre> "
                      f"<pre>{html.escape(answer)}</pre><div>")
         parts += [f'<figure><figcaption>{caption}</figcaption><a href="{name}"><img src="{name}" alt="{caption}"></a></figure>'
-                  for name, caption in figures if (out / name).is_file()]
+                  for name, caption in figures if name in made.files]
         parts.append("</div>")
-    tmp = out / f".{INDEX}.tmp"
-    tmp.write_text("\n".join(parts) + "\n", encoding="utf-8")
-    os.replace(tmp, out / INDEX)
+    made.write({INDEX: ("\n".join(parts) + "\n").encode("utf-8")})

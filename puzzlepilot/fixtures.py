@@ -24,8 +24,6 @@ import argparse
 import base64
 import html
 import json
-import os
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +31,11 @@ from typing import TYPE_CHECKING
 
 from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, get
-from puzzlepilot.userio import IO, load_profile
+from puzzlepilot.userio import IO, MAX_BOARD_BYTES, encode_picture, load_profile
 from solvers.common import BoardError, user_folder
-from vision.common import ImageError, NoBoardFound, load_image
+from solvers.files import (Record, check_output, is_dir, is_file, kind, make_folder, plain_name, read_regular,
+                           write_new, write_output)
+from vision.common import MAX_FILE_BYTES, ImageError, NoBoardFound, load_image
 
 if TYPE_CHECKING:     # for the annotations only; the drawing code imports it where it runs
     import numpy as np
@@ -43,7 +43,8 @@ if TYPE_CHECKING:     # for the annotations only; the drawing code imports it wh
 # The project's rendered fixtures in a source checkout.
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "fixtures"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
-MADE_LIST = ".made"     # the names `make` wrote, so it never replaces or removes anything else
+MADE_LIST = ".made"     # what `make` wrote (solvers.files.Record), so it never replaces or removes anything else
+EXPECTED = "expected.json"
 
 
 def user_dir() -> Path:
@@ -135,10 +136,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
             if not get(g).scenes:
                 raise UsageError(f"the project renders no fixtures of {g}")
         for g in games:
-            try:
-                count = make(g, folder)
-            except OSError as exc:
-                raise UsageError(f"cannot write fixtures to {folder / g}: {exc.strerror or exc}") from None
+            count = make(g, folder)
             io.out(f"{g}: wrote {count} fixtures to {folder / g}")
         return 0
     return cmd_check(args, io, games)
@@ -151,29 +149,21 @@ def cmd_add(args: argparse.Namespace, io: IO) -> int:
     source = Path(args.image)
     load_image(source)      # refuses a missing or undecodable file
     expected = None if args.no_board else board_text(args.board, game.name)
-    name = args.name or source.name
-    if Path(name).name != name or Path(name).suffix.lower() not in IMAGE_SUFFIXES:
+    name = plain_name(args.name or source.name, "--name")
+    if Path(name).suffix.lower() not in IMAGE_SUFFIXES:
         raise UsageError(f"--name must be a plain file name ending in one of {', '.join(IMAGE_SUFFIXES)}: {name!r}")
     folder = (args.dir or user_dir()) / game.name
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot create {folder}: {exc.strerror}") from None
+    make_folder(folder)
     entries = read_expected(folder)
     target = folder / name
-    in_place = target.exists() and target.resolve() == source.resolve()   # an image put there by hand
-    if name in entries or target.exists() and not in_place:
+    in_place = kind(target) == "file" and target.resolve() == source.resolve()   # an image put there by hand
+    if name in entries or kind(target) is not None and not in_place:
         raise UsageError(f"{target} already exists: give another --name")
-    tmp = folder / f".{name}.tmp"
-    try:
-        if not in_place:
-            shutil.copyfile(source, tmp)
-            os.replace(tmp, target)
-        entries[name] = {"board": expected, "note": args.note}
-        write_expected(folder, entries)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}") from None
+    check_output(folder / EXPECTED)
+    if not in_place:
+        write_new(target, read_regular(source, MAX_FILE_BYTES))
+    entries[name] = {"board": expected, "note": args.note}
+    write_expected(folder, entries)
     io.out(f"added {target} ({'no board' if expected is None else _summary(expected)}); "
            f"check it with: puzzlepilot fixtures check {game.name}" + (f" --dir {args.dir}" if args.dir else ""))
     return 0
@@ -183,11 +173,12 @@ def board_text(given: str, game: str) -> str:
     """The expected board from ``--board`` (a file, or rows joined by '/'), checked by the
     game's board parser and written the way the vision's reading is written."""
     path = Path(given)
-    if not path.is_file() and path.suffix.lower() in (".txt", ".json", ".board"):
+    if not is_file(path) and path.suffix.lower() in (".txt", ".json", ".board"):
         raise UsageError(f"no such board file: {given}")
     try:
-        text = path.read_text(encoding="utf-8") if path.is_file() else given.replace("/", "\n")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = (read_regular(path, MAX_BOARD_BYTES).decode("utf-8") if is_file(path)
+                else given.replace("/", "\n"))
+    except UnicodeDecodeError as exc:
         raise UsageError(f"cannot read the board file {given}: {exc}") from None
     try:
         board = get(game).board.from_text(text)
@@ -197,11 +188,11 @@ def board_text(given: str, game: str) -> str:
 
 
 def read_expected(folder: Path) -> dict[str, dict]:
-    path = folder / "expected.json"
-    if not path.is_file():
+    path = folder / EXPECTED
+    if kind(path) is None:
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path, MAX_BOARD_BYTES).decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path} is not valid JSON ({exc})") from None
     if not isinstance(data, dict) or not all(isinstance(v, dict) and "board" in v for v in data.values()):
@@ -210,47 +201,42 @@ def read_expected(folder: Path) -> dict[str, dict]:
 
 
 def write_expected(folder: Path, entries: dict[str, dict]) -> None:
-    """Write expected.json atomically: a crash leaves the old file or the new one."""
-    tmp = folder / "expected.json.tmp"
-    tmp.write_text(json.dumps(dict(sorted(entries.items())), indent=1, ensure_ascii=False) + "\n",
-                   encoding="utf-8")
-    os.replace(tmp, folder / "expected.json")
+    """Write expected.json atomically: a crash leaves the old file or the new one. It holds
+    the user's entries beside the tool's, so it is rewritten in place of a regular file of
+    that name only (never through a link, never over anything else)."""
+    text = json.dumps(dict(sorted(entries.items())), indent=1, ensure_ascii=False) + "\n"
+    write_output(folder / EXPECTED, text.encode("utf-8"))
 
 
 # ---------------------------------------------------------------------------- make
 
 def make(game: str, folder: Path) -> int:
-    """Render a game's fixtures into folder/game. Only files this command wrote before (listed
-    in ``.made``) are replaced or removed; other images and their entries stay."""
+    """Render a game's fixtures into folder/game. Only files this command wrote before and
+    nobody changed since (listed with their content in ``.made``) are replaced or removed;
+    other images and their entries stay, and a file of the user's under a name it renders
+    is refused (unless it holds those very bytes), with nothing written."""
     import cv2
 
     cases = get(game).fixture_cases()
     out = folder / game
-    out.mkdir(parents=True, exist_ok=True)
-    made_path = out / MADE_LIST
-    before = set(json.loads(made_path.read_text(encoding="utf-8"))) if made_path.is_file() else set()
+    make_folder(out)
+    record = Record.read(out, MADE_LIST)
     entries = read_expected(out)
-    names = {f"{case.name}.{case.ext}" for case in cases}
-    clash = sorted(n for n in names if n not in before and (out / n).exists() and n not in entries)
-    if clash:
-        raise UsageError(f"{out} holds files make did not write with the names it writes: "
-                         f"{', '.join(clash)} (move them, or make into another --dir)")
-    for stale in before - names:
-        (out / stale).unlink(missing_ok=True)
-        entries.pop(stale, None)
+    rendered = {}
     for case in cases:
         name = f"{case.name}.{case.ext}"
         params = [cv2.IMWRITE_JPEG_QUALITY, case.jpeg_quality] if case.ext == "jpg" else [cv2.IMWRITE_PNG_COMPRESSION, 9]
         ok, data = cv2.imencode(f".{case.ext}", case.image, params)
         if not ok:
             raise RuntimeError(f"cannot encode {name}")
-        tmp = out / f".{name}.tmp"
-        tmp.write_bytes(data.tobytes())
-        os.replace(tmp, out / name)
-        entries[name] = {"board": case.board, "note": case.note}
-    tmp = out / f"{MADE_LIST}.tmp"
-    tmp.write_text(json.dumps(sorted(names)) + "\n", encoding="utf-8")
-    os.replace(tmp, made_path)
+        rendered[name] = data.tobytes()
+    record.check(rendered, rendered)
+    check_output(out / EXPECTED)        # written last: refused before anything is written
+    for stale in record.names() - set(rendered):
+        if record.remove(stale):
+            entries.pop(stale, None)
+    record.write(rendered)
+    entries.update({f"{case.name}.{case.ext}": {"board": case.board, "note": case.note} for case in cases})
     write_expected(out, entries)
     return len(cases)
 
@@ -295,12 +281,12 @@ def check(game: str, folder: Path, profile: object = None) -> list[Row]:
     images that do not decode are rows too, never ok."""
     here = folder / game
     expected = read_expected(here)
-    if not expected and not here.is_dir():
+    if not expected and not is_dir(here):
         raise UsageError(f"no fixtures for {game} in {folder}")
     rows = []
     for name, entry in sorted(expected.items()):
         path, note = here / name, entry.get("note", "")
-        if not path.is_file():
+        if not is_file(path):
             rows.append(Row(name, entry["board"], None, 0.0, 0.0, "the image is not in the folder", note, path,
                             "image missing"))
             continue
@@ -338,16 +324,14 @@ def _read(game: str, path: Path, profile: object, row: Row) -> Row:
 
 
 def cmd_check(args: argparse.Namespace, io: IO, games: list[str]) -> int:
-    sheet = args.sheet
-    if sheet is not None and (not sheet.parent.is_dir() or sheet.exists() and not sheet.is_file()):
-        raise UsageError(f"cannot write the contact sheet {sheet}: "
-                         + ("no such folder" if not sheet.parent.is_dir() else "not a regular file"))
+    if args.sheet is not None:
+        check_output(args.sheet)
     folders = args.dir or [user_dir(), generated_dir()]
     folders = list(dict.fromkeys(f.resolve() for f in folders))
     for folder in args.dir or []:
-        if not folder.is_dir():
+        if not is_dir(folder):
             raise UsageError(f"no such fixture folder: {folder}")
-    found = [(g, f) for f in folders for g in (games or GAMES) if (f / g).is_dir()]
+    found = [(g, f) for f in folders for g in (games or GAMES) if is_dir(f / g)]
     if not found:
         where = " or ".join(str(f) for f in folders)
         raise UsageError(f"no fixtures{' for ' + ', '.join(games) if games else ''} in {where}; add yours with "
@@ -434,11 +418,7 @@ def write_picture_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]],
         for n, text in enumerate(lines):
             cv2.putText(sheet, text, (x0, y0 + TILE[1] + 18 + n * line_h), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
                         colour if n == 1 else (30, 30, 30), 1, cv2.LINE_AA)
-    ok, data = cv2.imencode(path.suffix.lower(), sheet)
-    try:
-        path.write_bytes(data.tobytes())
-    except OSError as exc:
-        raise UsageError(f"cannot write the contact sheet {path}: {exc.strerror}") from None
+    write_output(path, encode_picture(path, sheet))
 
 
 def _wrapped(text: str, width: int, lines: int) -> list[str]:
@@ -470,14 +450,11 @@ def write_html_sheet(path: Path, sections: list[tuple[str, Path, list[Row]]]) ->
                 f"<td>{_board_html(r.got, r.expected, r.got_summary == '-')}</td>"
                 f"<td>{_board_html(r.expected, None, r.problem == 'no entry')}</td></tr>")
         parts.append("</table>")
-    try:
-        path.write_text("\n".join(parts) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write the contact sheet {path}: {exc.strerror}") from None
+    write_output(path, ("\n".join(parts) + "\n").encode("utf-8"))
 
 
 def _load_or_none(path: Path | None) -> np.ndarray | None:
-    if path is None or not path.is_file():
+    if path is None or not is_file(path):
         return None
     try:
         return load_image(path)

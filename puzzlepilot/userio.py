@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from puzzlepilot.errors import UsageError
 from solvers.common import BoardError
+from solvers.files import is_file, kind, write_output
 
 MAX_BOARD_BYTES = 4 * 1024 * 1024   # a board text longer than this is refused unread
 
@@ -82,8 +81,8 @@ def read_board_text(source: str, io: IO) -> str:
             raise BoardError(f"the board text on standard input is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB")
         return text
     path = Path(source)
-    if not path.is_file():
-        raise UsageError(f"not a regular file: {source}" if path.exists() else f"no such board file: {source}")
+    if not is_file(path):
+        raise UsageError(f"no such board file: {source}" if kind(path) is None else f"not a regular file: {source}")
     try:
         with path.open("rb") as f:
             data = f.read(MAX_BOARD_BYTES + 1)
@@ -103,35 +102,21 @@ def load_profile(name: str) -> Any:
     return load(name)
 
 
-def check_output_file(path: Path) -> None:
-    """UsageError unless ``path`` may be written: a new file in an existing folder, or a
-    regular file (never a folder, link, FIFO or device)."""
-    if path.is_symlink() or path.exists() and not path.is_file():
-        raise UsageError(f"{path} exists and is not a regular file; not replaced")
-    if not path.parent.is_dir():
-        raise UsageError(f"no such folder: {path.parent}")
+def encode_picture(path: Path, image: Any) -> bytes:
+    """``image`` encoded in the format ``path``'s suffix names (PNG for any other suffix)."""
+    import cv2
+
+    suffix = path.suffix.lower()
+    ok, data = cv2.imencode(suffix if suffix in (".png", ".jpg", ".jpeg", ".bmp") else ".png", image)
+    if not ok:
+        raise UsageError(f"cannot encode {path}")
+    return data.tobytes()
 
 
 def write_annotation(path: Path, image: Any, shapes: list[Any]) -> None:
-    """Draw the hints on the screenshot and write it atomically (no half-written file):
-    a new file, or over a regular file of that name; anything else there (a folder, a
-    link, a FIFO, a device) is refused and left alone. The temporary file is unique, in
-    the same folder, and removed on any failure."""
-    import cv2
+    """Draw the hints on the screenshot and write it where the user asked, atomically: a new
+    file, or over a regular file of that name; anything else there (a folder, a link, a
+    FIFO, a device) is refused and left alone (``solvers.files.write_output``)."""
     from overlay.draw import render
 
-    check_output_file(path)
-    suffix = path.suffix.lower()
-    ok, data = cv2.imencode(suffix if suffix in (".png", ".jpg", ".jpeg", ".bmp") else ".png",
-                            render(image, shapes))
-    if not ok:
-        raise UsageError(f"cannot encode {path}")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{time.monotonic_ns()}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.tobytes())
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    write_output(path, encode_picture(path, render(image, shapes)))

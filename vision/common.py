@@ -13,6 +13,8 @@ from typing import Any, Callable, Generic, Iterable, Iterator, Protocol, TypeVar
 
 import numpy as np
 
+from solvers.files import is_file
+
 MAX_FILE_BYTES = 200 * 1024 * 1024   # an image file larger than this is refused unread
 MAX_PIXELS = 60_000_000              # width × height from the header; 8K (7680×4320) is 33 M
 MIN_SIDE = 16                        # px: a picture narrower or lower cannot show a board
@@ -156,7 +158,7 @@ def load_image(path: str | Path, min_side: int = MIN_SIDE, max_aspect: float = M
     import cv2
 
     p = Path(path)
-    if not p.is_file():
+    if not is_file(p):
         raise ImageError(f"no such image file: {p}")
     try:
         size = p.stat().st_size

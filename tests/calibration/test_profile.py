@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from calibration import profile as profiles
+from solvers.files import FileRefused
 from tests.helpers import run_cli as run
 from vision.profile import ProfileError, read_folder
 
@@ -39,10 +40,10 @@ def test_a_failed_write_leaves_the_old_profile_intact(store, monkeypatch):
     profiles.save({"game": "lyne", "name": "p", "x": 1}, {"a": tile(1)}, store / "p")
 
     def broken(*args, **kwargs):
-        raise OSError("disk full")
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("cv2.imwrite", broken)
-    with pytest.raises(OSError):
+    monkeypatch.setattr("os.replace", broken)
+    with pytest.raises(FileRefused, match="No space left"):
         profiles.save({"game": "lyne", "name": "p", "x": 2}, {"a": tile(9)}, store / "p")
     assert profiles.load("p").get("x", int) == 1
     assert [p.name for p in store.iterdir()] == ["p"]

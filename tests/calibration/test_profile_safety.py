@@ -102,12 +102,17 @@ def test_delete_removes_only_folders_the_tool_wrote(store):
     assert run(["profiles", "delete", "wood"])[0] == 0 and not (store / "wood").exists()
 
 
-def test_a_profile_written_before_the_marker_can_still_be_deleted(store):
-    folder = store / "old"
+def test_a_profile_folder_without_the_marker_is_neither_deleted_nor_replaced(tmp_path, store):
+    folder = store / "handmade"
     folder.mkdir(parents=True)
     cv2.imwrite(str(folder / "a.png"), tile(5))
     (folder / "profile.json").write_text(json.dumps({"version": 1, "game": "lyne", "templates": {"a": "a.png"}}))
-    assert run(["profiles", "delete", "old"])[0] == 0 and not folder.exists()
+    before = snapshot(folder)
+    status, out, err = run(["profiles", "delete", "handmade"])
+    assert status == 2 and out == "" and "not deleted" in err and err.count("\n") == 1
+    with pytest.raises(ProfileError, match="not a puzzlepilot profile"):
+        profiles.save({"game": "lyne", "name": "handmade"}, {"a": tile(2)}, folder)
+    assert snapshot(folder) == before
 
 
 @pytest.mark.parametrize("name", ["../outside.png", "/etc/hostname", "link.png", "", "sub/../../outside.png"])

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from puzzlepilot.fixtures import DEFAULT_DIR, MADE_LIST
+from solvers.files import Record
 from tests.helpers import run_cli
 
 SHOT = DEFAULT_DIR / "onestroke" / "crop_7x7_blue.png"
@@ -109,11 +110,10 @@ def test_make_leaves_the_users_files_alone(tmp_path: Path):
     assert mine.is_file() and other.read_bytes() == b"not mine to delete"
     entries = json.loads((folder / "valves" / "expected.json").read_text())
     assert entries["my_shot.png"] == {"board": None, "note": "mine"}
-    made = json.loads((folder / "valves" / MADE_LIST).read_text())
-    assert made and all((folder / "valves" / name).is_file() and name in entries for name in made)
+    made = Record.read(folder / "valves", MADE_LIST)
+    assert made.names() and all(made.owns(name) and name in entries for name in made.names())
     # A file make once wrote and no longer makes goes; the user's stay.
-    (folder / "valves" / "old_case.png").write_bytes(b"x")
-    (folder / "valves" / MADE_LIST).write_text(json.dumps(made + ["old_case.png"]))
+    made.write({"old_case.png": b"x"})
     assert run_cli(["fixtures", "make", "valves", "--dir", folder])[0] == 0
     assert not (folder / "valves" / "old_case.png").exists()
     assert mine.is_file() and other.is_file()
@@ -123,7 +123,7 @@ def test_make_refuses_to_replace_a_file_it_did_not_write(tmp_path: Path):
     folder = tmp_path / "fx" / "valves"
     folder.mkdir(parents=True)
     status, out, _ = run_cli(["fixtures", "make", "valves", "--dir", tmp_path / "fx"])
-    name = json.loads((folder / MADE_LIST).read_text())[0]
+    name = min(Record.read(folder, MADE_LIST).names())
     shutil.rmtree(folder)
     folder.mkdir()
     (folder / name).write_bytes(b"the user's")
@@ -191,7 +191,7 @@ def test_contact_sheet_as_a_picture(mine: Path, tmp_path: Path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["fixtures", "make", "valves", "--dir", "{file}"], "cannot write fixtures to"),
+    (["fixtures", "make", "valves", "--dir", "{file}"], "cannot create"),
     (["fixtures", "check", "--sheet", "{tmp}"], "not a regular file"),
     (["fixtures", "check", "--sheet", "{tmp}/no/such/sheet.html"], "no such folder"),
     (["fixtures", "add", str(SHOT), "--game", "onestroke", "--no-board", "--dir", "{file}"], "cannot create"),
