@@ -38,6 +38,7 @@ distinct from the proof "all N reachable positions searched".
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable
@@ -487,9 +488,7 @@ def _space(board: Board, metric: str, merge: bool) -> _Space:
     space = _Space(board, metric, merge)
     kept = _MEMOS.get(space.signature)
     if kept is None and space.n <= 64:
-        kept = tables.load(_memo_name(space), MEMO_VERSION)
-        if not (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], dict)):
-            kept = None
+        kept = _memo_from(tables.load(_memo_name(space), MEMO_VERSION))
     if kept is not None:
         space.memo_size, space.by_free = kept
     space.stored = space.memo_size
@@ -503,7 +502,38 @@ def _keep(space: _Space) -> None:
     while len(_MEMOS) > KEPT_MEMOS:
         _MEMOS.pop(next(iter(_MEMOS)))
     if space.stored < space.memo_size <= STORED_ENTRIES and space.memo_size >= STORED_FROM and space.n <= 64:
-        tables.store(_memo_name(space), MEMO_VERSION, (space.memo_size, space.by_free), "klotski-", STORED_KINDS)
+        tables.store(_memo_name(space), MEMO_VERSION, _memo_bytes(space.memo_size, space.by_free), "klotski-",
+                     STORED_KINDS)
+
+
+def _memo_bytes(size: int, by_free: dict[int, "_Entry"]) -> bytes:
+    """A memo as JSON (data only): [size, moves, [[near, [[code, [move index, ...]], ...],
+    cells, free], ...]], each move once (the move lists share their moves)."""
+    index: dict[int, int] = {}
+    moves: list[_Move] = []
+    for _, table, _, _ in by_free.values():
+        for found in table.values():
+            for move in found:
+                if id(move) not in index:
+                    index[id(move)] = len(moves)
+                    moves.append(move)
+    entries = [[near, [[code, [index[id(m)] for m in found]] for code, found in table.items()], cells, free]
+               for near, table, cells, free in by_free.values()]
+    return json.dumps([size, moves, entries], separators=(",", ":")).encode()
+
+
+def _memo_from(data: bytes | None) -> tuple[int, dict[int, "_Entry"]] | None:
+    """The memo of ``_memo_bytes``; None when there is none or the bytes hold anything else."""
+    if data is None:
+        return None
+    try:
+        size, listed, entries = json.loads(data)
+        moves = [tuple(move) for move in listed]
+        by_free = {free: (near, {code: [moves[i] for i in found] for code, found in table}, cells, free)
+                   for near, table, cells, free in entries}
+    except (ValueError, TypeError, IndexError):
+        return None
+    return (size, by_free) if isinstance(size, int) else None
 
 
 def _memo_name(space: _Space) -> str:

@@ -342,7 +342,7 @@ class Backward:
         if depth > STORED_LEVELS:
             return None
         raw = tables.load(f"{self.name}-{depth}", TABLES_VERSION)
-        return _ints(raw) if isinstance(raw, bytes) and len(raw) % 8 == 0 else None
+        return _ints(raw) if raw is not None and len(raw) % 8 == 0 else None
 
     @property
     def size(self) -> int:

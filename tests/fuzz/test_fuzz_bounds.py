@@ -1,0 +1,112 @@
+"""Fuzzed hostile surroundings: what lies in the table cache, oversized boards, strange
+files given as input, huge numbers. Each case keeps the contract in a child process
+(tests/fuzz/contract.py ``run_apart``): it ends within seconds and a stated memory, with
+0, 1 or 2 and one line, never runs code nor reads without end."""
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from hypothesis import example, given, strategies as st
+
+from tests.fuzz.contract import check_solve_json, fuzz, run_apart
+
+SECONDS = 15.0       # a case ends well within this
+MEGABYTES = 600      # and its process stays below this resident memory
+
+
+@pytest.fixture(scope="module")
+def scratch() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="puzzlepilot-bounds-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def fresh(scratch: Path) -> Path:
+    return Path(tempfile.mkdtemp(dir=scratch))
+
+
+# ---------------------------------------------------------------------------- the table cache
+
+# Boards whose solve reads tables: ring battles (the backward levels; with a budget of 4
+# the move tables too) and the classic Klotski layout (its move lists).
+CACHED_BOARDS = {
+    "rings": "moves: 3\n.......xx..x\n.x......xx..\n.x.....x.x..\n.x...x.....x\n",
+    "rings-deep": "moves: 4\n.......xx..x\n.x......xx..\n.x.....x.x..\n.x...x.....x\n",
+    "klotski": "ACCB\nACCB\nDEEF\nDGHF\nI..J\n",
+}
+
+
+class Planted:
+    """A pickle that leaves a marker file when it is unpickled."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return open, (str(self.marker), "w")
+
+
+def plant(path: Path, kind: str, marker: Path) -> None:
+    """Put something hostile where a table's file is expected."""
+    path.unlink()
+    if kind == "pickle":
+        path.write_bytes(pickle.dumps(Planted(marker)))
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "huge":
+        with path.open("wb") as f:
+            f.truncate(1 << 30)         # sparse: 1 GB of zeros taking no disk
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "garbage":
+        path.write_bytes(os.urandom(4096))
+
+
+@pytest.fixture(scope="module")
+def stored(scratch: Path) -> dict[str, Path]:
+    """Per board, a cache folder its solve filled (the names it reads)."""
+    folders = {}
+    for game, text in CACHED_BOARDS.items():
+        folder = scratch / f"cache-{game}"
+        board = scratch / f"{game}.txt"
+        board.write_text(text, encoding="utf-8")
+        run_apart(["solve", "--game", game.split("-")[0], "--board", board, "--json"],
+                  env={"PUZZLEPILOT_CACHE": str(folder)})
+        assert any(folder.iterdir()), f"the {game} solve stored no table"
+        folders[game] = folder
+    return folders
+
+
+@fuzz(2)
+@given(game=st.sampled_from(sorted(CACHED_BOARDS)),
+       kinds=st.lists(st.sampled_from(["pickle", "fifo", "zero", "huge", "folder", "garbage", "kept"]),
+                      min_size=4, max_size=4))
+@example(game="rings-deep", kinds=["pickle", "kept", "kept", "pickle"])
+@example(game="rings", kinds=["fifo", "zero", "huge", "kept"])
+@example(game="klotski", kinds=["pickle", "kept", "kept", "kept"])
+def test_what_lies_in_the_cache_is_never_run_nor_read_without_end(stored: dict[str, Path], scratch: Path,
+                                                                   game: str, kinds: list[str]) -> None:
+    """Each table file of the solve is kept or replaced by a pickle that would run code, a
+    FIFO, a link to /dev/zero, a 1 GB file, a folder or garbage: the solve answers right,
+    promptly and within bounded memory, and runs nothing."""
+    here = fresh(scratch)
+    cache, marker = here / "cache", here / "planted-code-ran"
+    shutil.copytree(stored[game], cache)
+    for path, kind in zip(sorted(cache.iterdir()), kinds * 4):
+        if kind != "kept":
+            plant(path, kind, marker)
+    board = here / "board.txt"
+    board.write_text(CACHED_BOARDS[game], encoding="utf-8")
+    status, out, _ = run_apart(["solve", "--game", game.split("-")[0], "--board", board, "--json"], env={"PUZZLEPILOT_CACHE": str(cache)},
+                               seconds=SECONDS, megabytes=MEGABYTES)
+    assert status == 0
+    check_solve_json(status, out)
+    assert not marker.exists(), "code planted in the cache ran"
