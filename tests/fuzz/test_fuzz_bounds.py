@@ -110,3 +110,39 @@ def test_what_lies_in_the_cache_is_never_run_nor_read_without_end(stored: dict[s
     assert status == 0
     check_solve_json(status, out)
     assert not marker.exists(), "code planted in the cache ran"
+
+
+# ---------------------------------------------------------------------------- board sizes
+
+@fuzz(3)
+@given(rows=st.integers(1, 2_000), cols=st.integers(1, 2_000), holes=st.booleans())
+@example(rows=2_000, cols=2_000, holes=False)
+@example(rows=400_000, cols=1, holes=False)
+@example(rows=1_000, cols=1_000, holes=True)
+def test_a_onestroke_board_past_its_size_bound_is_refused_before_any_work(scratch: Path, rows: int, cols: int,
+                                                                        holes: bool) -> None:
+    from solvers.onestroke import MAX_PLACES
+
+    if rows * cols <= MAX_PLACES:
+        rows = MAX_PLACES // cols + 1
+    row = ("#." * cols)[:cols] if holes else "#" * cols
+    board = fresh(scratch) / "board.txt"
+    board.write_text("\n".join(["S" + row[1:]] + [row] * (rows - 1)) + "\n", encoding="utf-8")
+    status, _, err = run_apart(["solve", "--game", "onestroke", "--board", board, "--json"],
+                               seconds=SECONDS, megabytes=MEGABYTES)
+    assert status == 2 and "too large" in err, err
+
+
+@fuzz(3)
+@given(length=st.integers(2, 4_000), down=st.booleans())
+@example(length=4_000, down=False)
+def test_a_long_onestroke_corridor_is_solved_within_seconds(scratch: Path, length: int, down: bool) -> None:
+    """A straight line of cells, the start at one end: one way on at every step, so the
+    search's work must grow with its length, not its square."""
+    board = fresh(scratch) / "board.txt"
+    cells = ["S"] + ["#"] * length
+    board.write_text("\n".join(cells) if down else "".join(cells), encoding="utf-8")
+    status, out, _ = run_apart(["solve", "--game", "onestroke", "--board", board, "--json"],
+                               seconds=5.0, megabytes=MEGABYTES)
+    assert status == 0
+    check_solve_json(status, out)
