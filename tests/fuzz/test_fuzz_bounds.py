@@ -146,3 +146,35 @@ def test_a_long_onestroke_corridor_is_solved_within_seconds(scratch: Path, lengt
                                seconds=5.0, megabytes=MEGABYTES)
     assert status == 0
     check_solve_json(status, out)
+
+
+def valves_text(kind: str, size: int) -> str:
+    """A chain of ``size`` valves from the inlet to the outlet, or a star of ``size``
+    valves each joined to both."""
+    if kind == "chain":
+        pipes = ["X v0"] + [f"v{i} v{i + 1}" for i in range(size - 1)] + [f"v{size - 1} Y"]
+    else:
+        pipes = [f"{end} v{i}" for i in range(size) for end in "XY"]
+    return "\n".join(pipes + [f"wrenches: {size}"]) + "\n"
+
+
+@fuzz(3)
+@given(kind=st.sampled_from(["chain", "star"]), size=st.integers(1, 200_000), every=st.booleans())
+@example(kind="chain", size=150_000, every=True)
+@example(kind="star", size=5_000, every=False)
+def test_a_valves_board_past_its_size_bound_is_refused_and_one_within_ends_promptly(
+        scratch: Path, kind: str, size: int, every: bool) -> None:
+    from solvers.valves import MAX_FLOW_WORK, MAX_PIPES
+
+    if kind == "star":
+        size = min(size, 6_000)
+    board = fresh(scratch) / "board.txt"
+    board.write_text(valves_text(kind, size), encoding="utf-8")
+    status, out, err = run_apart(["solve", "--game", "valves", "--board", board, "--json"] + ["--all"] * every,
+                                 seconds=SECONDS, megabytes=MEGABYTES)
+    pipes = size + 1 if kind == "chain" else 2 * size
+    if pipes > MAX_PIPES or (1 if kind == "chain" else size) * pipes > MAX_FLOW_WORK:
+        assert status == 2 and "too large" in err, err
+    else:
+        assert status == 0
+        check_solve_json(status, out)
