@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, get
-from puzzlepilot.userio import IO, load_profile
+from puzzlepilot.userio import IO, load_profile, read_board_file
 from solvers.common import BoardError, user_folder
 from vision.common import ImageError, NoBoardFound, load_image
 
@@ -183,12 +183,9 @@ def board_text(given: str, game: str) -> str:
     """The expected board from ``--board`` (a file, or rows joined by '/'), checked by the
     game's board parser and written the way the vision's reading is written."""
     path = Path(given)
-    if not path.is_file() and path.suffix.lower() in (".txt", ".json", ".board"):
+    if not path.exists() and path.suffix.lower() in (".txt", ".json", ".board"):
         raise UsageError(f"no such board file: {given}")
-    try:
-        text = path.read_text(encoding="utf-8") if path.is_file() else given.replace("/", "\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read the board file {given}: {exc}") from None
+    text = read_board_file(given) if path.exists() else given.replace("/", "\n")
     try:
         board = get(game).board.from_text(text)
     except BoardError as exc:

@@ -110,8 +110,10 @@ class Board:
 
 
 def _from_token_rows(rows: list[str]) -> list[str]:
-    nrows, ncols = (int(v) for v in rows[0].split())
     body = rows[1:]
+    if any(len(v) > 6 for v in rows[0].split()):     # Python reads no more than 4,300 digits
+        raise BoardError(f"the header says {rows[0].strip()[:20]}…, but {len(body)} rows follow", 1)
+    nrows, ncols = (int(v) for v in rows[0].split())
     if nrows < 1 or ncols < 1:
         raise BoardError(f"size {nrows} {ncols} must be positive", 1)
     if len(body) != nrows:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from solvers.common import read_limited
 from vision.common import ImageError, load_image
 
 SCHEMA_VERSION = 1
@@ -109,21 +110,24 @@ def template_path(folder: Path, name: Any) -> Path | None:
     return path if inside and path.is_file() else None
 
 
-def read_json(path: Path, max_bytes: int = 4 * 1024 * 1024) -> Any:
+def read_json(path: Path, max_bytes: int = 4 * 1024 * 1024, name: str | None = None) -> Any:
     """A JSON file of at most ``max_bytes``; ValueError with one line for anything else
-    (not UTF-8, not JSON, nested too deeply, too big)."""
-    with path.open("rb") as f:
-        raw = f.read(max_bytes + 1)
+    (not UTF-8, not JSON, nested too deeply, too big, a number of more digits than Python
+    reads), naming the file as ``name`` (default: its path); OSError when it cannot be read."""
+    name = name or str(path)
+    raw = read_limited(path, max_bytes)
     if len(raw) > max_bytes:
-        raise ValueError(f"{path}: longer than {max_bytes // (1024 * 1024)} MB")
+        raise ValueError(f"{name}: longer than {max_bytes // (1024 * 1024)} MB")
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise ValueError(f"{path} is not JSON: not UTF-8 text") from None
+        raise ValueError(f"{name} is not JSON: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        raise ValueError(f"{name} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    except ValueError:      # an integer of more than 4,300 digits
+        raise ValueError(f"{name} is not JSON this tool reads: a number with too many digits") from None
     except RecursionError:
-        raise ValueError(f"{path} is not JSON this tool reads: nested too deeply") from None
+        raise ValueError(f"{name} is not JSON this tool reads: nested too deeply") from None
 
 
 def read_folder(folder: Path) -> Profile:

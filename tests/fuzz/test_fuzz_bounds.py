@@ -4,17 +4,20 @@ files given as input, huge numbers. Each case keeps the contract in a child proc
 0, 1 or 2 and one line, never runs code nor reads without end."""
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import pickle
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 from hypothesis import example, given, strategies as st
 
-from tests.fuzz.contract import check_solve_json, fuzz, run_apart
+from tests.fuzz.contract import check_solve_json, fuzz, run, run_apart
 
 SECONDS = 15.0       # a case ends well within this
 MEGABYTES = 600      # and its process stays below this resident memory
@@ -178,3 +181,99 @@ def test_a_valves_board_past_its_size_bound_is_refused_and_one_within_ends_promp
     else:
         assert status == 0
         check_solve_json(status, out)
+
+
+# ---------------------------------------------------------------------------- input files
+
+def feed(fifo: Path, data: bytes) -> threading.Thread:
+    """A writer that puts ``data`` into the FIFO once a reader opens it (the reader may
+    stop early: a broken pipe is its right)."""
+    def write() -> None:
+        with contextlib.suppress(BrokenPipeError, OSError), open(fifo, "wb") as f:
+            f.write(data)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+RINGS_SHOT = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "rings").glob("*.png"))[0]
+BIG = st.integers(400, 6_000).map(lambda n: "9" * n)
+
+
+@fuzz(3)
+@given(source=st.sampled_from(["fifo", "zero"]), size=st.integers(0, 6 * 1024 * 1024), valid=st.booleans())
+@example(source="fifo", size=0, valid=True)
+@example(source="fifo", size=5 * 1024 * 1024, valid=False)
+@example(source="zero", size=0, valid=False)
+def test_a_board_file_that_is_a_pipe_is_read_like_standard_input_within_its_bound(
+        scratch: Path, source: str, size: int, valid: bool) -> None:
+    """``--board`` naming a FIFO (or ``<(...)``) is read up to the 4 MB bound like standard
+    input; an endless device is cut there too, with one line."""
+    from puzzlepilot.userio import MAX_BOARD_BYTES
+
+    if source == "zero":
+        path, data = Path("/dev/zero"), b""
+    else:
+        path = fresh(scratch) / "board"
+        os.mkfifo(path)
+        data = b"S#\n##\n" if valid else b"#" * size
+        writer = feed(path, data)
+    status, out, err = run_apart(["solve", "--game", "onestroke", "--board", path, "--json"],
+                                 seconds=SECONDS, megabytes=MEGABYTES)
+    if source == "fifo":
+        writer.join(SECONDS)
+    if source == "zero" or len(data) > MAX_BOARD_BYTES:
+        assert status == 2 and "longer than 4 MB" in err, err
+    elif valid:
+        assert status == 0
+        check_solve_json(status, out)
+    else:
+        assert status == 2
+
+
+@fuzz(1)
+@given(source=st.sampled_from(["fifo", "zero", "numbers"]), number=BIG, field=st.sampled_from(
+    ["box", "centre", "rim", "empty", "enemy"]))
+@example(source="fifo", number="9", field="box")
+@example(source="zero", number="9", field="box")
+@example(source="numbers", number="9" * 5_000, field="box")
+@example(source="numbers", number="9" * 2_000, field="rim")
+def test_a_picks_file_is_read_within_its_bound_and_huge_numbers_are_bad_input(
+        scratch: Path, source: str, number: str, field: str) -> None:
+    """``calibrate --picks`` from a FIFO fed without end, from /dev/zero, or with numbers of
+    thousands of digits: one line and exit 2, promptly and within bounded memory."""
+    here = fresh(scratch)
+    picks = {"box": [0, 0, 100, 100], "centre": [50, 50], "rim": [90, 50], "empty": [60, 50], "enemy": [70, 50]}
+    if source == "zero":
+        path = Path("/dev/zero")
+    else:
+        path = here / "picks.json"
+        if source == "fifo":
+            os.mkfifo(path)
+            feed(path, b"[" * (8 * 1024 * 1024))
+        else:
+            picks[field][0] = number
+            path.write_text(json.dumps(picks).replace(f'"{number}"', number), encoding="utf-8")
+    status, _, err = run_apart(["calibrate", "rings", RINGS_SHOT, "--name", "picked", "--picks", path],
+                               env={"PUZZLEPILOT_PROFILES": str(here / "profiles"), "DISPLAY": ""},
+                               seconds=SECONDS, megabytes=MEGABYTES)
+    assert status == 2 and "picks file" in err, err
+    assert not (here / "profiles" / "picked").exists()
+
+
+BOARD_NUMBERS = {
+    "rings": lambda n: f"moves: {n}\n" + ".x..........\n" * 4,
+    "lyne": lambda n: f"{n} {n}\nT T\n",
+    "klotski": lambda n: f"goal: {n},{n}\nCC\nCC\n..\n",
+    "valves": lambda n: f"A B\ninlet: A\noutlet: B\nwrenches: {n}\n",
+}
+
+
+@fuzz(4)
+@given(game=st.sampled_from(sorted(BOARD_NUMBERS)), number=BIG)
+@example(game="rings", number="9" * 5_000)
+@example(game="lyne", number="9" * 5_000)
+def test_numbers_of_thousands_of_digits_in_a_board_are_bad_input(game: str, number: str) -> None:
+    status, _, err = run(["solve", "--game", game, "--board", "-", "--json"], BOARD_NUMBERS[game](number))
+    assert status in (1, 2), err
