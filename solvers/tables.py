@@ -60,14 +60,16 @@ def load(name: str, version: int) -> bytes | None:
         fd = os.open(path_of(name, version), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:         # missing, a link, a folder we cannot read
         return None
-    with os.fdopen(fd, "rb") as f:
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > HEAD.size + len(label) + MAX_BYTES:
-                return None
-            raw = f.read(info.st_size + 1)
-        except OSError:
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > HEAD.size + len(label) + MAX_BYTES:
             return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(info.st_size + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     data = raw[HEAD.size + len(label):]
     return data if raw[:HEAD.size + len(label)] == _head(name, version, data) else None
 
