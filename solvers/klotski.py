@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from solvers import tables
-from solvers.common import BoardError, OptionError, Progress, SolveResult, check_width, split_rows
+from solvers.common import BoardError, OptionError, Progress, SolveResult, check_places, check_width, split_rows
 
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 METRICS = ("piece", "straight", "cell")
@@ -54,6 +54,10 @@ EMPTY = "."
 # stays under 500 MB.
 MEMORY_BUDGET = 340_000_000
 MEMO_BUDGET = 100_000_000
+# Boards of more places are refused as too large: the search's tables hold a board-wide
+# int per piece shape and place (quadratic in the places; a 200×200 board took 29 s and
+# 2.7 GB before searching), a 64×64 one with a single piece 0.9 s.
+MAX_PLACES = 4_096
 # How often (in positions) the search checks its cap and the clock for progress lines.
 CHECK_EVERY = 20_000
 # The search is breadth-first up to this many positions, then A* (see ``_search``).
@@ -142,6 +146,7 @@ class Board:
             first += 1
         if not lines:
             raise BoardError("the board has no rows")
+        check_places(lines, MAX_PLACES)
         width = check_width(lines, first)
         cells: dict[str, list[tuple[int, int]]] = {}
         for r, line in enumerate(lines):
