@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import reprlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from vision.common import ImageError, load_image
 
 SCHEMA_VERSION = 1
 PROFILE_FILE = "profile.json"
+MAX_NUMBER = 1_000_000      # a pitch, share or shape in a profile; far above any real one
 
 
 class ProfileError(Exception):
@@ -70,16 +72,19 @@ class Profile:
         None when the profile has no such field."""
         value = self.get(key, list, None)
         if value is not None and (len(value) != count or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
-            raise ProfileError(f"profile {self.name}: field {key!r} must be {count} whole numbers above 0, "
-                               f"not {value!r}")
+                isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_NUMBER for v in value)):
+            raise ProfileError(f"profile {self.name}: field {key!r} must be {count} whole numbers from 1 to "
+                               f"{MAX_NUMBER:,}, not {reprlib.repr(value)}")
         return None if value is None else tuple(value)
 
     def positive(self, key: str) -> float | None:
-        """A finite number above 0 (a pitch, a share), or None when the profile has no such field."""
+        """A number above 0 and at most ``MAX_NUMBER`` (a pitch, a share), or None when the
+        profile has no such field (nan and inf fail the comparison; a whole number of
+        thousands of digits is never turned into a float)."""
         value = self.get(key, (int, float), None)
-        if value is not None and not (math.isfinite(value) and value > 0):
-            raise ProfileError(f"profile {self.name}: field {key!r} must be a number above 0, not {value!r}")
+        if value is not None and not 0 < value <= MAX_NUMBER:
+            raise ProfileError(f"profile {self.name}: field {key!r} must be a number above 0 and at most "
+                               f"{MAX_NUMBER:,}, not {reprlib.repr(value)}")
         return None if value is None else float(value)
 
     def template(self, key: str) -> np.ndarray:

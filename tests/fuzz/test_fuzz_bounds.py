@@ -291,3 +291,22 @@ BOARD_NUMBERS = {
 def test_numbers_of_thousands_of_digits_in_a_board_are_bad_input(game: str, number: str) -> None:
     status, _, err = run(["solve", "--game", game, "--board", "-", "--json"], BOARD_NUMBERS[game](number))
     assert status in (1, 2), err
+
+
+@fuzz(20)
+@given(number=st.integers(7, 4_000).map(lambda n: 10 ** n), whole=st.booleans(), negative=st.booleans())
+@example(number=10 ** 4_000, whole=True, negative=False)
+def test_numbers_of_thousands_of_digits_in_a_profile_are_refused_by_name(number: int, whole: bool,
+                                                                       negative: bool) -> None:
+    """A profile's numbers (pitches, shares, shapes) of up to thousands of digits (JSON
+    holds at most 4,300) are refused naming the field, never cast to a float (OverflowError:
+    exit 3)."""
+    from vision.profile import Profile, ProfileError
+
+    number = -number if negative else number
+    share = number if whole else 1e300 if number > 0 else -1e300
+    profile = Profile("p", "klotski", Path("."), {"pitch_share": share, "grid": [number, 4]})
+    with pytest.raises(ProfileError, match="'pitch_share'"):
+        profile.positive("pitch_share")
+    with pytest.raises(ProfileError, match="'grid'"):
+        profile.sizes("grid", 2)
