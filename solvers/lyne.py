@@ -102,7 +102,8 @@ class Board:
             raise BoardError("the board has no shapes")
         places = sum(len(row) - row.count(".") for row in grid)
         if places > MAX_PLACES:
-            raise BoardError(f"the board is too large: {places:,} nodes, more than the {MAX_PLACES:,} this solver takes")
+            raise BoardError(f"the board is too large: {places:,} nodes, more than the {MAX_PLACES:,} "
+                             "this solver takes")
         return board
 
     def to_text(self) -> str:

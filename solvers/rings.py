@@ -101,8 +101,8 @@ class Board:
             if head.strip().lower() != "moves" or not (value.strip().isascii() and value.strip().isdigit()):
                 raise BoardError("expected 'moves: N' with N a whole number", line=1)
             if len(value.strip().lstrip("0")) > 3:      # Python reads no more than 4,300 digits
-                raise BoardError(f"the move budget must be 0..{MAX_BUDGET}, got a number of {len(value.strip()):,} digits",
-                                 line=1)
+                raise BoardError(f"the move budget must be 0..{MAX_BUDGET}, got a number of "
+                                 f"{len(value.strip()):,} digits", line=1)
             budget = int(value)
             lines, first = lines[1:], 2
         if len(lines) != RINGS:

@@ -109,8 +109,8 @@ def test_what_lies_in_the_cache_is_never_run_nor_read_without_end(stored: dict[s
             plant(path, kind, marker)
     board = here / "board.txt"
     board.write_text(CACHED_BOARDS[game], encoding="utf-8")
-    status, out, _ = run_apart(["solve", "--game", game.split("-")[0], "--board", board, "--json"], env={"PUZZLEPILOT_CACHE": str(cache)},
-                               seconds=SECONDS, megabytes=MEGABYTES)
+    status, out, _ = run_apart(["solve", "--game", game.split("-")[0], "--board", board, "--json"],
+                               env={"PUZZLEPILOT_CACHE": str(cache)}, seconds=SECONDS, megabytes=MEGABYTES)
     assert status == 0
     check_solve_json(status, out)
     assert not marker.exists(), "code planted in the cache ran"
