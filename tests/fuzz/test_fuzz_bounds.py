@@ -310,3 +310,17 @@ def test_numbers_of_thousands_of_digits_in_a_profile_are_refused_by_name(number:
         profile.positive("pitch_share")
     with pytest.raises(ProfileError, match="'grid'"):
         profile.sizes("grid", 2)
+
+
+@fuzz(4)
+@given(option=st.sampled_from(["--view", "--at", "--size"]), number=BIG)
+@example(option="--view", number="100000")
+def test_a_practice_window_of_a_size_or_place_past_any_screen_is_bad_input(option: str, number: str) -> None:
+    """--view, --at and --size numbers past any screen (up to thousands of digits) are
+    refused with one line naming the option, before any window: frames are drawn at the
+    window's size."""
+    sep = "," if option == "--at" else "x"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DISPLAY", "")
+        status, _, err = run(["practice", "onestroke", option, f"{number}{sep}{number}"])
+    assert status == 2 and option in err, err
