@@ -27,10 +27,11 @@ REPO = Path(__file__).resolve().parents[2]
 QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 
-def fuzz(quick: int) -> settings:
-    """``quick`` examples in the default run; the ``fuzz`` profile's many with -m fuzz."""
+def fuzz(quick: int, long: int | None = None) -> settings:
+    """``quick`` examples in the default run; the ``fuzz`` profile's many with -m fuzz, or
+    ``long`` (cases that start a process each: ~1 s apiece)."""
     if settings.default.max_examples >= 1000:    # the long profile is loaded
-        return settings(settings.default)
+        return settings(settings.default, max_examples=long or settings.default.max_examples)
     return settings(max_examples=quick, deadline=None, suppress_health_check=QUIET)
 
 

@@ -19,7 +19,7 @@ from hypothesis import example, given, strategies as st
 
 from tests.fuzz.contract import check_solve_json, fuzz, run, run_apart
 
-SECONDS = 15.0       # a case ends well within this
+SECONDS = 15.0       # a case ends well within this (each starts a process: ~1 s; -m fuzz runs 40 a test)
 MEGABYTES = 600      # and its process stays below this resident memory
 
 
@@ -88,7 +88,7 @@ def stored(scratch: Path) -> dict[str, Path]:
     return folders
 
 
-@fuzz(2)
+@fuzz(2, long=40)
 @given(game=st.sampled_from(sorted(CACHED_BOARDS)),
        kinds=st.lists(st.sampled_from(["pickle", "fifo", "zero", "huge", "folder", "garbage", "kept"]),
                       min_size=4, max_size=4))
@@ -135,7 +135,7 @@ def oversized(game: str, rows: int, cols: int, holes: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-@fuzz(1)
+@fuzz(1, long=40)
 @given(game=st.sampled_from(["onestroke", "klotski", "lyne"]), rows=st.integers(1, 2_000),
        cols=st.integers(1, 2_000), holes=st.booleans())
 @example(game="onestroke", rows=2_000, cols=2_000, holes=False)
@@ -150,7 +150,7 @@ def test_a_board_past_its_games_size_bound_is_refused_before_any_work(scratch: P
     assert status == 2 and "too large" in err, err
 
 
-@fuzz(3)
+@fuzz(3, long=40)
 @given(length=st.integers(2, 4_000), down=st.booleans())
 @example(length=4_000, down=False)
 def test_a_long_onestroke_corridor_is_solved_within_seconds(scratch: Path, length: int, down: bool) -> None:
@@ -175,7 +175,7 @@ def valves_text(kind: str, size: int) -> str:
     return "\n".join(pipes + [f"wrenches: {size}"]) + "\n"
 
 
-@fuzz(1)
+@fuzz(1, long=40)
 @given(kind=st.sampled_from(["chain", "star"]), size=st.integers(1, 200_000), every=st.booleans())
 @example(kind="chain", size=150_000, every=True)
 @example(kind="star", size=5_000, every=False)
@@ -215,7 +215,7 @@ RINGS_SHOT = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "rings")
 BIG = st.integers(400, 6_000).map(lambda n: "9" * n)
 
 
-@fuzz(3)
+@fuzz(3, long=40)
 @given(source=st.sampled_from(["fifo", "zero"]), size=st.integers(0, 6 * 1024 * 1024), valid=st.booleans())
 @example(source="fifo", size=0, valid=True)
 @example(source="fifo", size=5 * 1024 * 1024, valid=False)
@@ -246,7 +246,7 @@ def test_a_board_file_that_is_a_pipe_is_read_like_standard_input_within_its_boun
         assert status == 2
 
 
-@fuzz(1)
+@fuzz(1, long=40)
 @given(source=st.sampled_from(["fifo", "zero", "numbers"]), number=BIG, field=st.sampled_from(
     ["box", "centre", "rim", "empty", "enemy"]))
 @example(source="fifo", number="9", field="box")
