@@ -1,15 +1,17 @@
 """Helpers the games' learners share."""
 from __future__ import annotations
 
-import json
-import math
+import reprlib
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
 from vision.common import NoBoardFound, Parse
-from vision.profile import ProfileError
+from vision.profile import ProfileError, read_json
+
+MAX_PICKS_BYTES = 1024 * 1024   # a picks file is a few lines of numbers
+MAX_PICK = 100_000              # a pixel coordinate or size in a picks file
 
 
 def rgb(bgr: np.ndarray | list[float]) -> list[int]:
@@ -46,13 +48,13 @@ def read_picks_file(path: Path, fields: tuple[str, ...]) -> dict[str, Any]:
     and what is wrong when it is not one."""
     where = f"picks file {path}"
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_json(Path(path), MAX_PICKS_BYTES, where)
     except FileNotFoundError:
         raise ProfileError(f"no such picks file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProfileError(f"{where}: cannot read it ({exc.__class__.__name__})") from None
-    except json.JSONDecodeError as exc:
-        raise ProfileError(f"{where}: not valid JSON ({exc})") from None
+    except OSError as exc:
+        raise ProfileError(f"{where}: cannot read it ({exc.strerror or exc.__class__.__name__})") from None
+    except ValueError as exc:       # bounded, UTF-8 JSON with numbers Python reads
+        raise ProfileError(str(exc)) from None
     if not isinstance(data, dict):
         raise ProfileError(f"{where}: must hold a JSON object with {', '.join(fields)}")
     unknown, missing = sorted(set(data) - set(fields)), [f for f in fields if f not in data]
@@ -63,10 +65,11 @@ def read_picks_file(path: Path, fields: tuple[str, ...]) -> dict[str, Any]:
 
 
 def pick_numbers(path: Path, field: str, value: Any, count: int) -> tuple[int, ...]:
-    """A picks file's field: ``count`` finite numbers of 0 or more, rounded to pixels;
+    """A picks file's field: ``count`` numbers from 0 to ``MAX_PICK``, rounded to pixels;
     ProfileError naming the file and the field otherwise."""
     if (not isinstance(value, list) or len(value) != count
-            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
-                       for v in value)):
-        raise ProfileError(f"picks file {path}: field {field!r} must be {count} numbers of 0 or more, not {value!r}")
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= MAX_PICK
+                       for v in value)):     # nan and inf fail the comparison; huge ints are not cast
+        raise ProfileError(f"picks file {path}: field {field!r} must be {count} numbers from 0 to {MAX_PICK:,}, "
+                           f"not {reprlib.repr(value)}")
     return tuple(round(v) for v in value)

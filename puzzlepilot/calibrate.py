@@ -27,8 +27,8 @@ from calibration import profile as profiles
 from puzzlepilot.errors import UsageError
 from puzzlepilot.fixtures import cell_diff
 from puzzlepilot.games import GAMES, Game, get
-from puzzlepilot.userio import IO, read_board_text
-from solvers.files import is_file, plain_name
+from puzzlepilot.userio import IO, read_board_file, read_board_text
+from solvers.files import exists, plain_name
 from vision.common import NoBoardFound, load_image
 
 
@@ -71,7 +71,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
     board = None
     try:
         if args.board:
-            text = read_board_text(args.board, io) if is_file(args.board) else args.board
+            text = read_board_file(args.board) if exists(args.board) else args.board
             board = as_read(game, game.board.from_text(text))
             region, examples = game.read_picks(args.picks, board) if args.picks else (None, None)
             data, templates = learner.learn(image, board=board, region=region, examples=examples)
@@ -137,7 +137,7 @@ def expected_boards(source: str | None, images: list[Path], io: IO) -> dict[Path
     """The expected board of each image (None where none is given)."""
     if source is None:
         return {p: None for p in images}
-    if not is_file(source):
+    if not exists(source):
         raise UsageError(f"no such boards file: {source}")
     text = read_board_text(source, io)
     try:

@@ -131,7 +131,8 @@ text FILE ('-' reads standard input) for lyne, klotski or valves, written as
 """),
 }
 
-BOARD_TEXTS = "board texts (one line per row, every row written out in full; '/' may join rows):"
+BOARD_TEXTS = ("board texts (one line per row, every row written out in full; '/' may join rows; a board\n"
+               "past its game's size is refused as too large, exit 2, before any work):")
 
 
 def board_formats(games: list[Game]) -> str:

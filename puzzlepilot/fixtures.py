@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING
 
 from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, get
-from puzzlepilot.userio import IO, MAX_BOARD_BYTES, encode_picture, load_profile
+from puzzlepilot.userio import IO, MAX_BOARD_BYTES, encode_picture, load_profile, read_board_file
 from solvers.common import BoardError, user_folder
-from solvers.files import (Record, check_output, is_dir, is_file, kind, make_folder, plain_name, read_regular,
+from solvers.files import (Record, check_output, exists, is_dir, is_file, kind, make_folder, plain_name, read_regular,
                            write_new, write_output)
 from vision.common import MAX_FILE_BYTES, ImageError, NoBoardFound, load_image
 
@@ -173,13 +173,9 @@ def board_text(given: str, game: str) -> str:
     """The expected board from ``--board`` (a file, or rows joined by '/'), checked by the
     game's board parser and written the way the vision's reading is written."""
     path = Path(given)
-    if not is_file(path) and path.suffix.lower() in (".txt", ".json", ".board"):
+    if not exists(path) and path.suffix.lower() in (".txt", ".json", ".board"):
         raise UsageError(f"no such board file: {given}")
-    try:
-        text = (read_regular(path, MAX_BOARD_BYTES).decode("utf-8") if is_file(path)
-                else given.replace("/", "\n"))
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"cannot read the board file {given}: {exc}") from None
+    text = read_board_file(given) if exists(path) else given.replace("/", "\n")
     try:
         board = get(game).board.from_text(text)
     except BoardError as exc:

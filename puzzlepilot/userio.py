@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from puzzlepilot.errors import UsageError
-from solvers.common import BoardError
-from solvers.files import is_file, kind, write_output
+from solvers.common import BoardError, read_limited
+from solvers.files import exists, write_output
 
 MAX_BOARD_BYTES = 4 * 1024 * 1024   # a board text longer than this is refused unread
 
@@ -66,8 +66,9 @@ def search_cap(text: str) -> int:
 
 
 def read_board_text(source: str, io: IO) -> str:
-    """A board text from a file or standard input ('-'), at most MAX_BOARD_BYTES, UTF-8;
-    UsageError or BoardError with one line otherwise."""
+    """A board text from a file (a pipe or FIFO too, read like standard input) or standard
+    input ('-'), at most MAX_BOARD_BYTES, UTF-8; UsageError or BoardError with one line
+    otherwise."""
     if source == "-":
         if io.stdin is None or io.stdin.closed:
             raise UsageError("--board -: standard input is closed")
@@ -80,12 +81,17 @@ def read_board_text(source: str, io: IO) -> str:
         if len(text) > MAX_BOARD_BYTES:
             raise BoardError(f"the board text on standard input is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB")
         return text
-    path = Path(source)
-    if not is_file(path):
-        raise UsageError(f"no such board file: {source}" if kind(path) is None else f"not a regular file: {source}")
+    return read_board_file(source)
+
+
+def read_board_file(source: str) -> str:
+    """A board text from a file (a pipe or FIFO too), as ``read_board_text``."""
+    if not exists(source):
+        raise UsageError(f"no such board file: {source}")
     try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BOARD_BYTES + 1)
+        data = read_limited(Path(source), MAX_BOARD_BYTES)
+    except IsADirectoryError:
+        raise UsageError(f"{source} is a folder, not a board file") from None
     except OSError as exc:
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
     if len(data) > MAX_BOARD_BYTES:

@@ -69,6 +69,15 @@ def check_width(rows: list[str], first_line: int = 1) -> int:
     return width
 
 
+def check_places(rows: list[str], most: int) -> None:
+    """Refuse, before any work, a grid of more than ``most`` places (rows × the longest
+    row): the bound that keeps the game's solver within seconds and a stated memory."""
+    width = max(map(len, rows))
+    if len(rows) * width > most:
+        raise BoardError(f"the board is too large: {len(rows):,} rows × {width:,} columns = {len(rows) * width:,} "
+                         f"places, more than the {most:,} this solver takes")
+
+
 class Progress:
     """Passes a long search's progress lines to ``say`` (e.g. a stderr writer): none in
     the first second, then at most one a second, so quick searches print nothing."""
@@ -82,6 +91,15 @@ class Progress:
         if self.say is not None and time.monotonic() >= self.next:
             self.say(text)
             self.next = time.monotonic() + self.every
+
+
+def read_limited(path: Path, limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of a file the user named (one more than allowed, so the
+    caller sees that it is longer): a regular file, or a pipe, FIFO or device read like
+    standard input (``--board <(...)``). OSError when it cannot be read (IsADirectoryError
+    for a folder). Every read of a user's input file goes through here."""
+    with open(path, "rb") as f:
+        return f.read(limit + 1)
 
 
 def user_folder(variable: str, kind: str, name: str) -> Path:

@@ -69,6 +69,16 @@ def kind(path: Path) -> str | None:
             "link" if stat.S_ISLNK(mode) else "other")
 
 
+def exists(path: Path | str) -> bool:
+    """Whether something is at ``path`` (links followed: a file, a folder, a FIFO, a pipe
+    such as ``<(...)``); False for a text that cannot be a path (too long, a NUL)."""
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def is_file(path: Path | str) -> bool:
     """Whether ``path`` names a regular file (links followed): False also for a text that
     cannot be a path on this system (too long, a NUL), e.g. a board text given in its place."""

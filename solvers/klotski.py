@@ -43,12 +43,13 @@ distinct from the proof "all N reachable positions searched".
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from solvers import tables
-from solvers.common import BoardError, OptionError, Progress, SolveResult, check_width, split_rows
+from solvers.common import BoardError, OptionError, Progress, SolveResult, check_places, check_width, split_rows
 
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 METRICS = ("piece", "straight", "cell")
@@ -59,6 +60,10 @@ SPECIAL = EMPTY + WALL + GATE + MARK
 # stays under 500 MB.
 MEMORY_BUDGET = 340_000_000
 MEMO_BUDGET = 100_000_000
+# Boards of more places are refused as too large: the search's tables hold a board-wide
+# int per piece shape and place (quadratic in the places; a 200×200 board took 29 s and
+# 2.7 GB before searching), a 64×64 one with a single piece 0.9 s.
+MAX_PLACES = 4_096
 # How often (in positions) the search checks its cap and the clock for progress lines.
 CHECK_EVERY = 20_000
 # The search is breadth-first up to this many positions, then A* (see ``_search``).
@@ -190,6 +195,7 @@ class Board:
             first += 1
         if not lines:
             raise BoardError("the board has no rows")
+        check_places(lines, MAX_PLACES)
         width = check_width(lines, first)
         cells: dict[str, list[tuple[int, int]]] = {}
         for r, line in enumerate(lines):
@@ -643,9 +649,7 @@ def _space(board: Board, metric: str, merge: bool) -> _Space:
     space = _Space(board, metric, merge)
     kept = _MEMOS.get(space.signature)
     if kept is None and space.n <= 64:
-        kept = tables.load(_memo_name(space), MEMO_VERSION)
-        if not (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], dict)):
-            kept = None
+        kept = _memo_from(tables.load(_memo_name(space), MEMO_VERSION))
     if kept is not None:
         space.memo_size, space.by_free = kept
     space.stored = space.memo_size
@@ -659,7 +663,38 @@ def _keep(space: _Space) -> None:
     while len(_MEMOS) > KEPT_MEMOS:
         _MEMOS.pop(next(iter(_MEMOS)))
     if space.stored < space.memo_size <= STORED_ENTRIES and space.memo_size >= STORED_FROM and space.n <= 64:
-        tables.store(_memo_name(space), MEMO_VERSION, (space.memo_size, space.by_free), "klotski-", STORED_KINDS)
+        tables.store(_memo_name(space), MEMO_VERSION, _memo_bytes(space.memo_size, space.by_free), "klotski-",
+                     STORED_KINDS)
+
+
+def _memo_bytes(size: int, by_free: dict[int, "_Entry"]) -> bytes:
+    """A memo as JSON (data only): [size, moves, [[near, [[code, [move index, ...]], ...],
+    cells, free], ...]], each move once (the move lists share their moves)."""
+    index: dict[int, int] = {}
+    moves: list[_Move] = []
+    for _, table, _, _ in by_free.values():
+        for found in table.values():
+            for move in found:
+                if id(move) not in index:
+                    index[id(move)] = len(moves)
+                    moves.append(move)
+    entries = [[near, [[code, [index[id(m)] for m in found]] for code, found in table.items()], cells, free]
+               for near, table, cells, free in by_free.values()]
+    return json.dumps([size, moves, entries], separators=(",", ":")).encode()
+
+
+def _memo_from(data: bytes | None) -> tuple[int, dict[int, "_Entry"]] | None:
+    """The memo of ``_memo_bytes``; None when there is none or the bytes hold anything else."""
+    if data is None:
+        return None
+    try:
+        size, listed, entries = json.loads(data)
+        moves = [tuple(move) for move in listed]
+        by_free = {free: (near, {code: [moves[i] for i in found] for code, found in table}, cells, free)
+                   for near, table, cells, free in entries}
+    except (ValueError, TypeError, IndexError):
+        return None
+    return (size, by_free) if isinstance(size, int) else None
 
 
 def _memo_name(space: _Space) -> str:

@@ -40,8 +40,8 @@ STEPS: tuple[Pos, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), 
 # end of the SAT search); MiniSat keeps its learnt clauses in check itself and the board's
 # size is bounded (MAX_PLACES), so the cap bounds time.
 MAX_NODES = 2_000_000
-# Boards with more nodes than this are not searched: the clauses of 4,000 hubs take some
-# 160 MB and half a second to write (a real level has under 60 nodes).
+# Boards with more nodes than this are refused as too large: the clauses of 4,000 hubs take
+# some 160 MB and half a second to write (a real level has under 60 nodes).
 MAX_PLACES = 4_000
 # Dead ends searched between two progress lines (and two checks of the cap): about 0.4 s at
 # the 50,000 a second measured on 12×12 levels with a terminal moved.
@@ -100,6 +100,10 @@ class Board:
                 raise BoardError(f"shape {shape!r} has {ends} terminals ({shape.upper()}); it needs exactly 2")
         if not board.shapes:
             raise BoardError("the board has no shapes")
+        places = sum(len(row) - row.count(".") for row in grid)
+        if places > MAX_PLACES:
+            raise BoardError(f"the board is too large: {places:,} nodes, more than the {MAX_PLACES:,} "
+                             "this solver takes")
         return board
 
     def to_text(self) -> str:
@@ -110,8 +114,10 @@ class Board:
 
 
 def _from_token_rows(rows: list[str]) -> list[str]:
-    nrows, ncols = (int(v) for v in rows[0].split())
     body = rows[1:]
+    if any(len(v) > 6 for v in rows[0].split()):     # Python reads no more than 4,300 digits
+        raise BoardError(f"the header says {rows[0].strip()[:20]}…, but {len(body)} rows follow", 1)
+    nrows, ncols = (int(v) for v in rows[0].split())
     if nrows < 1 or ncols < 1:
         raise BoardError(f"size {nrows} {ncols} must be positive", 1)
     if len(body) != nrows:
@@ -427,10 +433,6 @@ def solve(board: Board, max_nodes: int | None = None,
     about once a second after the first."""
     from pysat.solvers import Minisat22   # imported here: reading a board does not need it
 
-    places = sum(len(row) - row.count(".") for row in board.grid)
-    if places > MAX_PLACES:
-        return SolveResult(False, reason=f"gave up before searching: the board has {places:,} nodes, more than "
-                                         f"the {MAX_PLACES:,} the solver takes", stats={"nodes": 0, "capped": True})
     net = _Net.build(board)
     why = net.impossible(board.shapes)
     if why:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Collection
 
-from solvers.common import BoardError, Progress, SolveResult, check_width, split_rows
+from solvers.common import BoardError, Progress, SolveResult, check_places, check_width, split_rows
 
 Cell = tuple[int, int]
 RESTARTS = 6      # budgeted runs before the final unbudgeted one
@@ -48,6 +48,12 @@ RESTARTS = 6      # budgeted runs before the final unbudgeted one
 # remembers (one set entry a node at most) would pass MEMORY_BUDGET bytes.
 MAX_NODES = 2_000_000
 MEMORY_BUDGET = 800_000_000
+# A node costs time in proportion to the grid's places (bitboards that wide, the cut
+# check's walk over the free cells): ~0.1 ms at 12×12, ~1 ms at 64×64. So boards of more
+# than MAX_PLACES places are refused, and past WORK_PLACES places the default cap shrinks
+# so that giving up takes no longer than on a 16×16 board.
+MAX_PLACES = 4_096
+WORK_PLACES = 256
 
 
 def adjacent(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
@@ -87,6 +93,7 @@ class Board:
         """Read rows of ``#`` (cell), ``.`` (hole) and ``S`` (the start, a cell), separated
         by newlines or ``/``; every row as wide as the first (a short row is refused)."""
         lines = split_rows(text)
+        check_places(lines, MAX_PLACES)
         cells: set[Cell] = set()
         start: Cell | None = None
         for r, line in enumerate(lines):
@@ -176,8 +183,11 @@ def _bits(mask: int) -> list[int]:
 def node_cap(board: Board) -> int:
     """The default node cap: ``MAX_NODES``, or fewer on boards so big that the failed
     positions remembered (a set entry of a tuple and a cells-wide int, ~130 bytes plus 4
-    per 30 cells) would not fit in ``MEMORY_BUDGET``."""
-    return min(MAX_NODES, MEMORY_BUDGET // (130 + 4 * -(-len(board.cells) // 30)))
+    per 30 cells) would not fit in ``MEMORY_BUDGET``, or that a node costs more than on
+    ``WORK_PLACES`` places."""
+    places = board.rows * board.cols
+    return min(MAX_NODES, MEMORY_BUDGET // (130 + 4 * -(-len(board.cells) // 30)),
+               MAX_NODES * WORK_PLACES // max(places, WORK_PLACES))
 
 
 def solve(board: Board, max_nodes: int | None = None,
@@ -345,6 +355,12 @@ def _moves(g: _Grid, head: int, free: int, end_ok: int, rank: list[float],
         # colour, and the branch is dead.
         if ends & (ends - 1) or ends & ~end_ok:
             return []
+    only = g.neighbours[head] & free
+    if only and not only & (only - 1):
+        # One way on (a corridor): the rules below cost time in the size of the board
+        # and would only say sooner what the next fork says; on a long corridor they
+        # made the search's time grow with the square of its length.
+        return [only.bit_length() - 1]
     last = ends or free & end_ok        # the cells the path may end on
     edges = _propagate(g, head, free, last)
     if edges is None:

@@ -100,6 +100,9 @@ class Board:
             head, _, value = lines[0].partition(":")
             if head.strip().lower() != "moves" or not (value.strip().isascii() and value.strip().isdigit()):
                 raise BoardError("expected 'moves: N' with N a whole number", line=1)
+            if len(value.strip().lstrip("0")) > 3:      # Python reads no more than 4,300 digits
+                raise BoardError(f"the move budget must be 0..{MAX_BUDGET}, got a number of "
+                                 f"{len(value.strip()):,} digits", line=1)
             budget = int(value)
             lines, first = lines[1:], 2
         if len(lines) != RINGS:
@@ -342,7 +345,7 @@ class Backward:
         if depth > STORED_LEVELS:
             return None
         raw = tables.load(f"{self.name}-{depth}", TABLES_VERSION)
-        return _ints(raw) if isinstance(raw, bytes) and len(raw) % 8 == 0 else None
+        return _ints(raw) if raw is not None and len(raw) % 8 == 0 else None
 
     @property
     def size(self) -> int:

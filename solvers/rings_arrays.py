@@ -12,8 +12,9 @@ and the meet-in-the-middle search this module runs the large levels of.
 """
 from __future__ import annotations
 
+import io
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
@@ -60,8 +61,24 @@ class _Tables:
 @lru_cache(maxsize=1)
 def _tables() -> _Tables:
     """The move and goal tables, from the table cache (built on first use, ~15 ms)."""
-    return tables.cached("rings-tables", TABLES_VERSION, _build_tables,
-                         lambda t: isinstance(t, _Tables) and t.moves.shape == (len(MOVES), 6, 256))
+    return tables.cached("rings-tables", TABLES_VERSION, _build_tables, _tables_bytes, _tables_from)
+
+
+def _tables_bytes(t: _Tables) -> bytes:
+    """The tables as .npy arrays one after the other (no pickles: a stored file is data)."""
+    out = io.BytesIO()
+    for field in fields(_Tables):
+        np.lib.format.write_array(out, getattr(t, field.name), allow_pickle=False)
+    return out.getvalue()
+
+
+def _tables_from(data: bytes) -> _Tables:
+    """The tables of ``_tables_bytes``; ValueError when the bytes hold anything else."""
+    source = io.BytesIO(data)
+    t = _Tables(*(np.lib.format.read_array(source, allow_pickle=False) for _ in fields(_Tables)))
+    if source.tell() != len(data) or t.moves.shape != (len(MOVES), 6, 256):
+        raise ValueError("not the ring tables")
+    return t
 
 
 def _build_tables() -> _Tables:

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import json
 import math
+import reprlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from solvers.common import read_limited
 from vision.common import ImageError, load_image
 
 SCHEMA_VERSION = 1
 PROFILE_FILE = "profile.json"
+MAX_NUMBER = 1_000_000      # a pitch, share or shape in a profile; far above any real one
 
 
 class ProfileError(Exception):
@@ -69,16 +72,19 @@ class Profile:
         None when the profile has no such field."""
         value = self.get(key, list, None)
         if value is not None and (len(value) != count or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
-            raise ProfileError(f"profile {self.name}: field {key!r} must be {count} whole numbers above 0, "
-                               f"not {value!r}")
+                isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_NUMBER for v in value)):
+            raise ProfileError(f"profile {self.name}: field {key!r} must be {count} whole numbers from 1 to "
+                               f"{MAX_NUMBER:,}, not {reprlib.repr(value)}")
         return None if value is None else tuple(value)
 
     def positive(self, key: str) -> float | None:
-        """A finite number above 0 (a pitch, a share), or None when the profile has no such field."""
+        """A number above 0 and at most ``MAX_NUMBER`` (a pitch, a share), or None when the
+        profile has no such field (nan and inf fail the comparison; a whole number of
+        thousands of digits is never turned into a float)."""
         value = self.get(key, (int, float), None)
-        if value is not None and not (math.isfinite(value) and value > 0):
-            raise ProfileError(f"profile {self.name}: field {key!r} must be a number above 0, not {value!r}")
+        if value is not None and not 0 < value <= MAX_NUMBER:
+            raise ProfileError(f"profile {self.name}: field {key!r} must be a number above 0 and at most "
+                               f"{MAX_NUMBER:,}, not {reprlib.repr(value)}")
         return None if value is None else float(value)
 
     def template(self, key: str) -> np.ndarray:
@@ -109,21 +115,24 @@ def template_path(folder: Path, name: Any) -> Path | None:
     return path if inside and path.is_file() else None
 
 
-def read_json(path: Path, max_bytes: int = 4 * 1024 * 1024) -> Any:
+def read_json(path: Path, max_bytes: int = 4 * 1024 * 1024, name: str | None = None) -> Any:
     """A JSON file of at most ``max_bytes``; ValueError with one line for anything else
-    (not UTF-8, not JSON, nested too deeply, too big)."""
-    with path.open("rb") as f:
-        raw = f.read(max_bytes + 1)
+    (not UTF-8, not JSON, nested too deeply, too big, a number of more digits than Python
+    reads), naming the file as ``name`` (default: its path); OSError when it cannot be read."""
+    name = name or str(path)
+    raw = read_limited(path, max_bytes)
     if len(raw) > max_bytes:
-        raise ValueError(f"{path}: longer than {max_bytes // (1024 * 1024)} MB")
+        raise ValueError(f"{name}: longer than {max_bytes // (1024 * 1024)} MB")
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise ValueError(f"{path} is not JSON: not UTF-8 text") from None
+        raise ValueError(f"{name} is not JSON: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        raise ValueError(f"{name} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    except ValueError:      # an integer of more than 4,300 digits
+        raise ValueError(f"{name} is not JSON this tool reads: a number with too many digits") from None
     except RecursionError:
-        raise ValueError(f"{path} is not JSON this tool reads: nested too deeply") from None
+        raise ValueError(f"{name} is not JSON this tool reads: nested too deeply") from None
 
 
 def read_folder(folder: Path) -> Profile:

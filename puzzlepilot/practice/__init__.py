@@ -22,6 +22,7 @@ once.
 from __future__ import annotations
 
 import argparse
+import reprlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
@@ -36,6 +37,8 @@ TITLE = "puzzlepilot practice"
 PAUSE_MS = 800          # the banner's time on screen before the next level
 BACKGROUND = "#f9f9f9"
 MIN_VIEW = 120          # pixels: smaller windows leave too little of a board to play
+MAX_VIEW = 8_192        # pixels: larger than any screen; a window's frames are drawn at its size
+MAX_PAIR = 100_000      # any number of --size, --view, --at (a window far off every screen)
 # Tk keysyms (lower-cased) and pyautogui aliases → the one name a level is given.
 KEY_NAMES = {"return": "enter", "kp_enter": "enter", "escape": "esc", "prior": "pageup", "next": "pagedown",
              "pgup": "pageup", "pgdn": "pagedown", "shift_l": "shift", "shift_r": "shift",
@@ -103,8 +106,8 @@ def _pair(sep: str) -> Callable[[str], tuple[int, int]]:
             a, b = (int(v) for v in text.lower().split(sep))
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected two whole numbers joined by {sep!r}, got {text!r}") from None
-        if a < 0 or b < 0:
-            raise argparse.ArgumentTypeError(f"expected numbers ≥ 0, got {text!r}")
+        if not (0 <= a <= MAX_PAIR and 0 <= b <= MAX_PAIR):
+            raise argparse.ArgumentTypeError(f"expected numbers from 0 to {MAX_PAIR:,}, got {reprlib.repr(text)}")
         return a, b
     return convert
 
@@ -120,8 +123,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"the {args.game} board has one size: leave out --size")
     if args.size is not None and not all(sizes[0] <= n <= sizes[1] for n in args.size):
         raise UsageError(f"--size for {args.game} is {sizes[0]}x{sizes[0]} to {sizes[1]}x{sizes[1]}")
-    if args.view is not None and min(args.view) < MIN_VIEW:
-        raise UsageError(f"--view must be at least {MIN_VIEW}x{MIN_VIEW}")
+    if args.view is not None and not MIN_VIEW <= min(args.view) <= max(args.view) <= MAX_VIEW:
+        raise UsageError(f"--view must be {MIN_VIEW}x{MIN_VIEW} to {MAX_VIEW}x{MAX_VIEW}")
     board = None
     if args.board is not None:
         if entry.level_from_text is None:

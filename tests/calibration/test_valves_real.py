@@ -250,7 +250,7 @@ def test_solve_with_the_profile_draws_the_hints_on_the_real_valves(panel, profil
     ({"valves": []}, "must list 11 points"),
     ({"box": [40, 20, 910]}, "'box' must be 4 numbers"),
     ({"rim": "here"}, "'rim' must be 2 numbers"),
-    ({"inlet": [140, -3]}, "'inlet' must be 2 numbers of 0 or more"),
+    ({"inlet": [140, -3]}, "'inlet' must be 2 numbers from 0"),
     ({"box": [40, 20, 2000, 950]}, "reaches outside"),
     ({"extra": 1}, "unknown extra"),
     ({"valves": {"A": [1, 2]}}, "must name exactly the graph's valves"),
@@ -264,7 +264,7 @@ def test_a_bad_picks_file_is_one_line_and_exit_2(panel, tmp_path, change, messag
     assert not (tmp_path / "profile").exists()
 
 
-@pytest.mark.parametrize("content, message", [(None, "no such picks file"), ("{nope", "not valid JSON"),
+@pytest.mark.parametrize("content, message", [(None, "no such picks file"), ("{nope", "is not JSON"),
                                               ("[1, 2]", "must hold a JSON object")])
 def test_an_unreadable_picks_file_is_one_line_and_exit_2(panel, tmp_path, content, message):
     (tmp_path / "graph.txt").write_text(GRAPH)

@@ -4,10 +4,16 @@ have none (one-stroke, valves), and a valves answer must be a minimum. Klotski, 
 ring battles have no such search here: their "none" is checked for its reason only."""
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import os
 import resource
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from hypothesis import HealthCheck, settings
@@ -17,13 +23,15 @@ from tests.helpers import run_cli
 
 TIME_LIMIT = 20.0     # s a single case may take (a bounded search, a bounded read)
 MEMORY_LIMIT_MB = 2048  # the test process's peak resident memory (the issue's bound: 1 GB per run, plus pytest)
+REPO = Path(__file__).resolve().parents[2]
 QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 
-def fuzz(quick: int) -> settings:
-    """``quick`` examples in the default run; the ``fuzz`` profile's many with -m fuzz."""
+def fuzz(quick: int, long: int | None = None) -> settings:
+    """``quick`` examples in the default run; the ``fuzz`` profile's many with -m fuzz, or
+    ``long`` (cases that start a process each: ~1 s apiece)."""
     if settings.default.max_examples >= 1000:    # the long profile is loaded
-        return settings(settings.default)
+        return settings(settings.default, max_examples=long or settings.default.max_examples)
     return settings(max_examples=quick, deadline=None, suppress_health_check=QUIET)
 
 
@@ -32,15 +40,51 @@ def run(argv: Sequence[object], stdin: str = "") -> tuple[int, str, str]:
     error, nor a traceback), one line on stderr and nothing on stdout for 2, in bounded time."""
     start = time.perf_counter()
     status, out, err = run_cli(argv, stdin)
-    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024    # MB (Linux counts kB)
+    _check(argv, status, out, err, time.perf_counter() - start, peak, TIME_LIMIT, MEMORY_LIMIT_MB)
+    return status, out, err
+
+
+def run_apart(argv: Sequence[object], stdin: bytes = b"", env: dict[str, str] | None = None,
+              seconds: float = TIME_LIMIT, megabytes: float = MEMORY_LIMIT_MB) -> tuple[int, str, str]:
+    """``run`` in a child process, for cases that would hang or swell this one: the child
+    is killed at ``seconds`` (a failure), and its own peak resident memory is held to
+    ``megabytes`` (its address space to 3 GB, so a runaway cannot take the machine)."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "puzzlepilot", *map(str, argv)], stdin=subprocess.PIPE,
+                                stdout=out, stderr=err, cwd=REPO, env={**os.environ, **(env or {})},
+                                preexec_fn=limit)
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+        while (done := os.wait4(proc.pid, os.WNOHANG))[0] == 0:
+            if time.perf_counter() - start > seconds:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                raise AssertionError(f"still running after {seconds:g} s: {list(map(str, argv))}")
+            time.sleep(0.02)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(done[1])
+        out.seek(0)
+        err.seek(0)
+        texts = out.read().decode(), err.read().decode()
+    _check(argv, proc.returncode, *texts, elapsed, done[2].ru_maxrss / 1024, seconds, megabytes)
+    return proc.returncode, *texts
+
+
+def _check(argv: Sequence[object], status: int, out: str, err: str, elapsed: float, peak: float,
+           seconds: float, megabytes: float) -> None:
+    """The contract of one run (see ``run``)."""
     assert status in (0, 1, 2), f"status {status}: {err}"
     assert "Traceback" not in err and "internal error" not in err, err
     if status == 2:
         assert out == "" and err.count("\n") == 1 and err.startswith("puzzlepilot: "), (out, err)
-    assert elapsed < TIME_LIMIT, f"{elapsed:.1f} s for {list(map(str, argv))}"
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024    # MB (Linux counts kB)
-    assert peak < MEMORY_LIMIT_MB, f"the process peaked at {peak:.0f} MB after {list(map(str, argv))}"
-    return status, out, err
+    assert elapsed < seconds, f"{elapsed:.1f} s for {list(map(str, argv))}"
+    assert peak < megabytes, f"the process peaked at {peak:.0f} MB after {list(map(str, argv))}"
 
 
 def check_solve_json(status: int, out: str, options: dict[str, object] | None = None) -> None:

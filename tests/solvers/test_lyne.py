@@ -201,11 +201,10 @@ def test_search_gives_up_at_its_node_cap_and_says_so():
     assert solve(board, max_nodes=needed).solved
 
 
-def test_a_board_too_big_for_the_solver_is_given_up_at_once_saying_so():
+def test_a_board_too_big_for_the_solver_is_refused_as_too_large():
     rows = ["T" + "." * 68 + "T"] + ["2" * 70] * 60 + ["t" * 70]
-    result = solve(Board.from_text("\n".join(rows)))
-    assert not result.solved and result.stats["capped"]
-    assert result.reason == "gave up before searching: the board has 4,272 nodes, more than the 4,000 the solver takes"
+    with pytest.raises(BoardError, match="the board is too large: 4,272 nodes, more than the 4,000 this solver takes"):
+        Board.from_text("\n".join(rows))
 
 
 def test_a_long_search_reports_its_nodes_and_keeps_its_answer(monkeypatch):
