@@ -21,7 +21,7 @@ from tests.helpers import run_cli as run
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real" / "onestroke"
 ZQ_BOARD = "#####./######/.#.###/######/###.##/.####S/######"
-LOOKS = ("neon-square-colour", "sand-outline-star")    # a start only a colour on dark; outlines with a star
+LOOKS = ("rose-square-colour", "sand-outline-star")    # a start only a colour; outlines with a star
 OTHERS = {name: zoo.others(zoo.LOOKS[name], count=(10, 4)[i]) for i, name in enumerate(LOOKS)}
 
 
@@ -88,12 +88,12 @@ def test_most_other_pictures_read(outcomes: dict[str, list[str]]) -> None:
 def test_a_foreign_mark_on_a_cell_is_refused_not_read(learnt: dict[str, Profile]) -> None:
     """A cursor-like blot over one cell is none of the learnt kinds: the board is refused."""
     board = Board.from_text(".###./#####/##S##/#####")
-    img, truth = zoo.render(board, zoo.LOOKS["neon-square-colour"])
-    assert read(img, learnt["neon-square-colour"]) == truth.board
+    img, truth = zoo.render(board, zoo.LOOKS["rose-square-colour"])
+    assert read(img, learnt["rose-square-colour"]) == truth.board
     x, y = truth.cells[1 * board.cols + 1]
     cv2.circle(img, (round(x), round(y)), round(0.3 * truth.pitch), (30, 200, 60), -1)
     with pytest.raises(NoBoardFound):
-        read(img, learnt["neon-square-colour"])
+        read(img, learnt["rose-square-colour"])
 
 
 def test_a_board_cut_by_the_picture_edge_is_refused(learnt: dict[str, Profile]) -> None:
@@ -105,7 +105,7 @@ def test_a_board_cut_by_the_picture_edge_is_refused(learnt: dict[str, Profile]) 
 
 
 def test_a_board_the_screenshot_does_not_show_is_refused() -> None:
-    img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS["neon-square-colour"])
+    img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS["rose-square-colour"])
     with pytest.raises(ProfileError):
         lattice.learn(img, ["##S##", "#####", "#####", "##.##"])
 
@@ -116,14 +116,14 @@ def test_a_board_the_screenshot_does_not_show_is_refused() -> None:
 ])
 def test_a_profile_of_another_format_is_refused_naming_the_field(learnt: dict[str, Profile], tmp_path: Path,
                                                                   change: dict, field: str) -> None:
-    prof = learnt["neon-square-colour"]
+    prof = learnt["rose-square-colour"]
     data = json.loads((prof.folder / "profile.json").read_text())
     data["lattice"].update(change)
     folder = tmp_path / "changed"
     folder.mkdir()
     (folder / "profile.json").write_text(json.dumps(data))
     (folder / "classes.png").write_bytes((prof.folder / "classes.png").read_bytes())
-    img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS["neon-square-colour"])
+    img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS["rose-square-colour"])
     shot = tmp_path / "shot.png"
     cv2.imwrite(str(shot), img)
     status, _, err = run(["parse", shot, "--game", "onestroke", "--profile", folder])
