@@ -147,6 +147,19 @@ class TkWindow:
         assert self._proc.stdout is not None
         self._lines = Lines(self._proc.stdout)
         self.wait_for(lambda e: e[0] == "ready")
+        self._wait_placed()
+
+    def _wait_placed(self, polls: int = 3) -> None:
+        """Wait until the window shows at one place for ``polls`` looks in a row: Tk says
+        ready before the X server has mapped and moved it, and a click sent meanwhile
+        lands beside it (its press lost, its release caught once the window arrives)."""
+        seen: list[Rect] = []
+
+        def steady() -> bool:
+            seen.append(placed(self.title)[0])
+            return len(seen) >= polls and len(set(seen[-polls:])) == 1
+
+        wait_until(steady, f"{self.title!r} to stay in one place")
 
     @property
     def events(self) -> list[tuple[str, ...]]:
