@@ -7,6 +7,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from solvers.files import exists
 from vision.common import NoBoardFound, Parse
 from vision.profile import ProfileError, read_json
 
@@ -47,13 +48,11 @@ def read_picks_file(path: Path, fields: tuple[str, ...]) -> dict[str, Any]:
     """A picks file's JSON object, holding exactly ``fields``; ProfileError naming the file
     and what is wrong when it is not one."""
     where = f"picks file {path}"
+    if not exists(path):
+        raise ProfileError(f"no such picks file: {path}")
     try:
         data = read_json(Path(path), MAX_PICKS_BYTES, where)
-    except FileNotFoundError:
-        raise ProfileError(f"no such picks file: {path}") from None
-    except OSError as exc:
-        raise ProfileError(f"{where}: cannot read it ({exc.strerror or exc.__class__.__name__})") from None
-    except ValueError as exc:       # bounded, UTF-8 JSON with numbers Python reads
+    except ValueError as exc:       # unreadable, too long, not UTF-8 JSON with numbers Python reads
         raise ProfileError(str(exc)) from None
     if not isinstance(data, dict):
         raise ProfileError(f"{where}: must hold a JSON object with {', '.join(fields)}")

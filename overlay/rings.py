@@ -194,8 +194,4 @@ def load_keymap(path: Path) -> dict[str, Any]:
     """A key map from a JSON file, checked field by field; ValueError saying what is wrong."""
     from vision.profile import read_json
 
-    try:
-        keymap = read_json(path)   # bounded; not UTF-8, not JSON or too deep: ValueError
-    except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    return check_keymap(keymap)
+    return check_keymap(read_json(path))   # bounded; unreadable, not UTF-8 JSON or too deep: ValueError

@@ -33,7 +33,7 @@ from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, get
 from puzzlepilot.userio import IO, MAX_BOARD_BYTES, encode_picture, load_profile, read_board_file
 from solvers.common import BoardError, user_folder
-from solvers.files import (Record, check_output, exists, is_dir, is_file, kind, make_folder, plain_name, read_regular,
+from solvers.files import (Record, check_output, exists, is_dir, is_file, kind, make_folder, plain_name, read_bounded,
                            write_new, write_output)
 from vision.common import MAX_FILE_BYTES, ImageError, NoBoardFound, load_image
 
@@ -161,7 +161,7 @@ def cmd_add(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"{target} already exists: give another --name")
     check_output(folder / EXPECTED)
     if not in_place:
-        write_new(target, read_regular(source, MAX_FILE_BYTES))
+        write_new(target, read_bounded(source, MAX_FILE_BYTES))
     entries[name] = {"board": expected, "note": args.note}
     write_expected(folder, entries)
     io.out(f"added {target} ({'no board' if expected is None else _summary(expected)}); "
@@ -188,7 +188,7 @@ def read_expected(folder: Path) -> dict[str, dict]:
     if kind(path) is None:
         return {}
     try:
-        data = json.loads(read_regular(path, MAX_BOARD_BYTES).decode("utf-8"))
+        data = json.loads(read_bounded(path, MAX_BOARD_BYTES).decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path} is not valid JSON ({exc})") from None
     if not isinstance(data, dict) or not all(isinstance(v, dict) and "board" in v for v in data.values()):

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from puzzlepilot.errors import UsageError
-from solvers.common import BoardError, read_limited
-from solvers.files import exists, write_output
+from solvers.common import BoardError
+from solvers.files import FileRefused, exists, read_bounded, write_output
 
 MAX_BOARD_BYTES = 4 * 1024 * 1024   # a board text longer than this is refused unread
 
@@ -89,13 +89,9 @@ def read_board_file(source: str) -> str:
     if not exists(source):
         raise UsageError(f"no such board file: {source}")
     try:
-        data = read_limited(Path(source), MAX_BOARD_BYTES)
-    except IsADirectoryError:
-        raise UsageError(f"{source} is a folder, not a board file") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
-    if len(data) > MAX_BOARD_BYTES:
-        raise BoardError(f"{source} is longer than {MAX_BOARD_BYTES // (1024 * 1024)} MB: not a board text")
+        data = read_bounded(Path(source), MAX_BOARD_BYTES, pipes=True)
+    except FileRefused as exc:
+        raise UsageError(str(exc)) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

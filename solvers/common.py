@@ -93,15 +93,6 @@ class Progress:
             self.next = time.monotonic() + self.every
 
 
-def read_limited(path: Path, limit: int) -> bytes:
-    """At most ``limit`` + 1 bytes of a file the user named (one more than allowed, so the
-    caller sees that it is longer): a regular file, or a pipe, FIFO or device read like
-    standard input (``--board <(...)``). OSError when it cannot be read (IsADirectoryError
-    for a folder). Every read of a user's input file goes through here."""
-    with open(path, "rb") as f:
-        return f.read(limit + 1)
-
-
 def user_folder(variable: str, kind: str, name: str) -> Path:
     """The folder the environment ``variable`` names, else ``name`` in the user's platform
     folder of that ``kind`` (platformdirs' ``data``, ``cache`` or ``config``)."""

@@ -96,30 +96,40 @@ def is_dir(path: Path | str) -> bool:
         return False
 
 
-def read_regular(path: Path, limit: int, *, follow: bool = True) -> bytes:
-    """The bytes of the regular file ``path``, at most ``limit`` of them; FileRefused for
-    anything else (a FIFO is never waited on, a device never read, a longer file never read
-    whole; with ``follow`` False a link is refused too)."""
+def read_bounded(path: Path, limit: int, *, pipes: bool = False, follow: bool = True, name: str | None = None
+                 ) -> bytes:
+    """The bytes of the file ``path``, at most ``limit`` of them; FileRefused naming it for
+    anything else. Every read of a file the user named or the tool keeps goes through here.
+
+    A regular file is weighed before it is read. With ``pipes`` a pipe, FIFO or device is
+    read like standard input (``--board <(...)``) and cut at the bound; without, it is
+    refused, a FIFO never waited on. With ``follow`` False a link is refused too. Messages
+    call the file ``name`` (default: its path)."""
+    name = name or str(path)
     try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK | (0 if follow else _NOFOLLOW))
+        fd = os.open(path, os.O_RDONLY | (0 if pipes else _NONBLOCK) | (0 if follow else _NOFOLLOW))
     except OSError as exc:
-        raise FileRefused(f"cannot read {shown(path, 200)}: "
+        raise FileRefused(f"cannot read {shown(name, 200)}: "
                           f"{'a link' if exc.errno == errno.ELOOP else exc.strerror or exc}") from None
+    too_long = FileRefused(f"{name} is longer than "
+                           f"{f'{limit >> 20} MB' if limit % (1 << 20) == 0 else f'{limit:,} bytes'}")
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(f"{path} is not a regular file")
+        if stat.S_ISDIR(info.st_mode):
+            raise FileRefused(f"{name} is a folder, not a file")
+        if not (pipes or stat.S_ISREG(info.st_mode)):
+            raise FileRefused(f"{name} is not a regular file")
         if info.st_size > limit:
-            raise FileRefused(f"{path} is larger than {limit:,} bytes")
+            raise too_long
         data = b""
         while len(data) <= limit and (chunk := os.read(fd, limit + 1 - len(data))):
             data += chunk
     except OSError as exc:
-        raise FileRefused(f"cannot read {shown(path, 200)}: {exc.strerror or exc}") from None
+        raise FileRefused(f"cannot read {shown(name, 200)}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise FileRefused(f"{path} is larger than {limit:,} bytes")
+        raise too_long
     return data
 
 
@@ -217,7 +227,7 @@ class Record:
         if kind(path) is None:
             return cls(folder, name)
         try:
-            data = json.loads(read_regular(path, RECORD_LIMIT, follow=False).decode("utf-8"))
+            data = json.loads(read_bounded(path, RECORD_LIMIT, follow=False).decode("utf-8"))
         except (FileRefused, ValueError, RecursionError):
             data = None
         if isinstance(data, list) and all(isinstance(n, str) for n in data):
@@ -253,7 +263,7 @@ class Record:
             return None
         if not stat.S_ISREG(info.st_mode) or info.st_size not in sizes or info.st_size > OWNED_LIMIT:
             return None
-        return _digest(read_regular(path, OWNED_LIMIT, follow=False))
+        return _digest(read_bounded(path, OWNED_LIMIT, follow=False))
 
     def may_write(self, name: str, data: bytes | None = None) -> bool:
         """Whether ``name`` may be (re)written here: nothing there, a file the tool wrote,

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from solvers.common import read_limited
+from solvers.files import FileRefused, read_bounded
 from vision.common import ImageError, load_image
 
 SCHEMA_VERSION = 1
@@ -118,11 +118,12 @@ def template_path(folder: Path, name: Any) -> Path | None:
 def read_json(path: Path, max_bytes: int = 4 * 1024 * 1024, name: str | None = None) -> Any:
     """A JSON file of at most ``max_bytes``; ValueError with one line for anything else
     (not UTF-8, not JSON, nested too deeply, too big, a number of more digits than Python
-    reads), naming the file as ``name`` (default: its path); OSError when it cannot be read."""
+    reads, or it cannot be read), naming the file as ``name`` (default: its path)."""
     name = name or str(path)
-    raw = read_limited(path, max_bytes)
-    if len(raw) > max_bytes:
-        raise ValueError(f"{name}: longer than {max_bytes // (1024 * 1024)} MB")
+    try:
+        raw = read_bounded(path, max_bytes, pipes=True, name=name)
+    except FileRefused as exc:
+        raise ValueError(str(exc)) from None
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -147,8 +148,6 @@ def read_folder(folder: Path) -> Profile:
         data = read_json(path)
     except ValueError as exc:
         raise ProfileError(str(exc)) from None
-    except OSError as exc:
-        raise ProfileError(f"cannot read {path}: {exc.strerror or exc}") from None
     if not isinstance(data, dict):
         raise ProfileError(f"{path}: must hold a JSON object")
     profile = Profile(name=folder.name, game="", folder=folder, data=data)
