@@ -87,7 +87,8 @@ def read_board_text(source: str, io: IO) -> str:
 def read_board_file(source: str) -> str:
     """A board text from a file (a pipe or FIFO too), as ``read_board_text``."""
     if not exists(source):
-        raise UsageError(f"no such board file: {source}")
+        raise UsageError(f"no such board file: {source} (--board names a file of the board text, or - to read it "
+                         "from standard input)")
     try:
         data = read_bounded(Path(source), MAX_BOARD_BYTES, pipes=True)
     except FileRefused as exc:

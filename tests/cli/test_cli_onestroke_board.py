@@ -76,6 +76,11 @@ def test_missing_board_file_is_one_line_error(tmp_path: Path) -> None:
                           "nope.txt")
 
 
+def test_a_board_text_given_for_a_file_says_how_to_pass_it() -> None:
+    assert_one_line_error(*run(["solve", "--game", "onestroke", "--board", "S#/#."]),
+                          "no such board file: S#/#.", "- to read it from standard input")
+
+
 def test_malformed_board_error_names_the_line() -> None:
     assert_one_line_error(*run(["solve", "--game", "onestroke", "--board", "-"], stdin="S##\n#?#\n"),
                           "line 2", "column 2", "'?'")
