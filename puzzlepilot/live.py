@@ -105,6 +105,13 @@ class Same:
 
 
 @dataclass(frozen=True)
+class Back(Same):
+    """Stepping: the board already solved, read again after frames that showed none (a drag
+    the vision refused to read through, a popup): its steps go on, its hints come back,
+    and it is no new level."""
+
+
+@dataclass(frozen=True)
 class New:
     """A board not seen just before, solved (or proved unsolvable) in ``solve_ms``;
     ``follows``: it is the level on screen after the player's own moves, not a new level."""
@@ -146,7 +153,7 @@ class Unsettled:
     image: np.ndarray
 
 
-Step = Idle | Same | New | Gone | Nothing | Advance | Unsettled
+Step = Idle | Same | Back | New | Gone | Nothing | Advance | Unsettled
 """What one frame meant, one class per kind: ``image`` is the frame parsed (in every kind but
 Idle), ``parse`` the board read from it, in its coordinates."""
 
@@ -166,6 +173,7 @@ class Watcher:
         self.reached: str | None = None       # stepping: the board text last reached along its answer
         self.candidate: str | None = None     # stepping: a new board text (or NO_BOARD) read once
         self.level: Any = None                # the board of the level on screen as first read
+        self.lost: tuple[New, str | None, Any] | None = None   # stepping: current, reached, level when it went
 
     def changed(self, image: np.ndarray, ignore: np.ndarray | None = None) -> bool:
         """Whether the frame differs from the last one remembered (a coarse sample; a
@@ -229,8 +237,17 @@ class Watcher:
             return Unsettled(image)
         if found is None:
             had = self.current is not None
+            if had and self.stepping:
+                self.lost = (self.current, self.reached, self.level)
             self.current = self.reached = self.candidate = self.level = None
             return Gone(image) if had else Nothing(image)
+        lost, self.lost = self.lost, None
+        if lost is not None and self.current is None:
+            self.current, self.reached, self.level = lost
+            if self.is_current(found):
+                self.candidate = None
+                return Back(image, found)
+            self.current = self.reached = self.level = None
         if self.is_current(found):
             self.candidate = None
             return Same(image, found)
@@ -396,6 +413,8 @@ class LiveLoop:
         match step:
             case Idle():
                 self.on_idle()
+            case Back():
+                self.on_back(step)
             case Same():
                 self.on_same(step)
             case New():
@@ -428,6 +447,15 @@ class LiveLoop:
         if self.watcher.stepping and current is not None and current.result.solved and \
                 get(step.parse.game).progress is None:
             self.drawing = (step.parse, step.image)
+
+    def on_back(self, step: Back) -> None:
+        """Stepping: the board came back after frames without one; the step on show when it
+        went shows again, and a change made meanwhile moves it on once the frame settles."""
+        current = self.watcher.current
+        assert current is not None
+        if current.result.solved and self.shown_step < get(step.parse.game).steps(current.result.solution):
+            self.show_hints(step.parse, current.result.solution, step.image)
+        self.on_same(step)
 
     def on_nothing(self) -> None:
         """No board: nothing to play or step through."""

@@ -4,6 +4,7 @@ same board settles; a board off the answer's way is solved afresh once it reads 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import queue
 import subprocess
 import threading
@@ -14,7 +15,7 @@ import pytest
 
 from overlay.draw import Marker, Polyline
 from puzzlepilot.games import get
-from puzzlepilot.live import Advance, Gone, Idle, LiveLoop, New, Same, Unsettled, Watcher
+from puzzlepilot.live import Advance, Back, Gone, Idle, LiveLoop, New, Same, Unsettled, Watcher
 from solvers.lyne import Board as LyneBoard
 from solvers.rings import Board as RingsBoard, apply_move, generate
 from tests.helpers import run_cli
@@ -167,6 +168,26 @@ def test_lyne_hints_move_on_one_path_once_a_drawing_on_the_same_board_settles() 
     screen.show(9, None)                                  # gone for two readings: gone
     assert isinstance(loop.tick(), Unsettled) and isinstance(loop.tick(), Gone)
     assert on_show(hints) is None
+
+
+def test_a_lyne_board_back_after_frames_without_one_is_the_same_level_its_steps_going_on() -> None:
+    screen, hints, lines, loop = loop_for(Watcher([LYNE], stepping=True))
+    screen.show(1, lyne_reading())
+    loop.tick(), loop.tick()
+    order = [f"{k}{shape}" for k, shape in enumerate(sorted(loop.watcher.current.result.solution), 1)]
+    for k in (2, 3):                                      # a drag the vision refuses, frame after frame
+        screen.show(k, None)
+        loop.tick()
+    assert on_show(hints) is None and len(lines) == 1
+    screen.show(4, lyne_reading())                        # the drag ends: the same board, a path drawn
+    assert isinstance(loop.tick(), Back) and starts(on_show(hints)) == order[:1]
+    assert isinstance(loop.tick(), Idle) and starts(on_show(hints)) == order[1:2]
+    assert lines[1:] == ["step 2 of 3"] and loop.done == 1
+    screen.show(5, None)
+    loop.tick(), loop.tick()
+    other = replace(lyne_reading(), board=LyneBoard.from_text("TSD\n2S2\ntsd\nDT2"))
+    screen.show(6, other)                                 # another board after all: a new level
+    assert isinstance(loop.tick(), Unsettled) and isinstance(loop.tick(), New) and loop.done == 2
 
 
 def test_without_step_hints_every_path_shows_at_once_and_a_new_board_is_solved_at_first_sight() -> None:
