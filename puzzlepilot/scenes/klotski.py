@@ -27,6 +27,9 @@ STYLES = ("wooden", "flat", "named")
 # with a painted portrait (a gradient and a face), a name band, drop shadows, on a tan floor
 # with grid lines; "tiles" — the same tiles edge to edge, no gap, on a textured floor
 APP_STYLES = ("portrait", "tiles")
+# a cartoon app's look, which only a learnt calibration reads: flat yellow and grey blocks on
+# white, the floor as white as the page around it
+LEARNT_STYLES = ("cartoon",)
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ LOOKS = {
     "named": Look((40, 36, 48), (92, 92, 104), (12, 12, 14), (230, 180, 40), 0.1, 0.1),
     "portrait": Look((254, 250, 232), (96, 70, 58), (200, 158, 106), (250, 214, 20), 0.06, 0.07),
     "tiles": Look((232, 238, 226), (64, 92, 48), (70, 82, 60), (240, 200, 60), 0.0, 0.03),
+    "cartoon": Look((255, 255, 255), (255, 255, 255), (255, 255, 255), (255, 120, 60), 0.08, 0.12),
 }
 FRAMES: dict[tuple[int, int], RGB] = {(2, 2): (184, 134, 11), (2, 1): (230, 81, 0), (1, 2): (27, 94, 32),
                                       (1, 1): (21, 101, 192)}
@@ -99,6 +103,10 @@ def _piece(img: np.ndarray, p: Piece, box: tuple[float, float, float, float], ce
     elif style == "flat":
         color = (231, 76, 60) if is_target else FLAT_COLOURS.get(p.shape, (155, 89, 182))
         rounded_rect(img, x0, y0, x1, y1, r, color)
+    elif style == "cartoon":        # the big pieces yellow, the one-cell ones grey, a soft shadow down and right
+        colour: RGB = (250, 206, 40) if p.height * p.width > 1 else (158, 160, 166)
+        rounded_rect(img, x0 + 0.05 * cell, y0 + 0.05 * cell, x1 + 0.05 * cell, y1 + 0.05 * cell, r, (228, 228, 232))
+        rounded_rect(img, x0, y0, x1, y1, r, colour)
     else:
         cream: RGB = (240, 214, 170) if is_target else (236, 228, 204)
         rounded_rect(img, x0, y0, x1, y1, r, cream)
