@@ -112,7 +112,8 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
         lines = (found.across, found.along)
         inside = max(float(v[w < 0].max(initial=0)) for v, w in zip(lines, inner))
         edge = min(float(v[w > 0].min(initial=np.inf)) for v, w in zip(lines, inner))
-        if not edge >= LINE_GAP * max(inside, FLAT):
+        inside = max(inside, FLAT)
+        if not edge >= LINE_GAP * inside:
             reasons.append("the pieces' edges and insides look alike on the grid that fits best "
                            "(is it the board the screenshot shows?)")
             continue

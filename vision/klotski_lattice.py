@@ -231,28 +231,27 @@ def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarr
                     [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)], w_across.T, reach)
         ys = _peaks(along.T, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)],
                     [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], w_along, reach)
-        if xs is None or ys is None or min(len(xs), len(ys)) < 2:
+        if len(xs) < 2 or len(ys) < 2:
             return lat.moved(ox, oy)
-        (px, x0), (py, y0) = (np.polyfit(np.arange(1, len(v) + 1) - 0.5, (np.array(v) + 0.5) / k - 0.5, 1)
+        (px, x0), (py, y0) = (np.polyfit([i - 0.5 for i, _ in v], [(x + 0.5) / k - 0.5 for _, x in v], 1)
                               for v, k in ((xs, kx), (ys, ky)))
         lat = Lattice(float(x0) + ox, float(y0) + oy, float(px), float(py), lat.rows, lat.cols)
     return lat
 
 
 def _peaks(strength: np.ndarray, lines: list[float], places: list[float], weights: np.ndarray,
-           reach: int) -> list[float] | None:
-    """Per line (x in ``strength``, a picture whose lines run down it): the x within ``reach``
-    where the line strength at the ``places`` (y), times ``weights`` (line, place), sums
-    highest; None when a line has no weight or leaves the picture."""
+           reach: int) -> list[tuple[int, float]]:
+    """Per line i (1, 2, ...; x in ``strength``, a picture whose lines run down it): the x
+    within ``reach`` where the line strength at the ``places`` (y), times ``weights``
+    (line, place), sums highest; lines with no weight or near the picture's edge left out."""
     h, w = strength.shape
+    rows = [min(h - 1, max(0, round(y))) for y in places]
     out = []
-    for x, wts in zip(lines, weights):
+    for i, (x, wts) in enumerate(zip(lines, weights), 1):
         x = round(x)
-        if not wts.any() or x - reach < 0 or x + reach >= w:
-            return None
-        rows = [min(h - 1, max(0, round(y))) for y in places]
-        profile = (wts[:, None] * strength[rows, x - reach:x + reach + 1]).sum(axis=0)
-        out.append(float(x - reach + profile.argmax()))
+        if wts.any() and x - reach >= 0 and x + reach < w:
+            profile = (wts[:, None] * strength[rows, x - reach:x + reach + 1]).sum(axis=0)
+            out.append((i, float(x - reach + profile.argmax())))
     return out
 
 
