@@ -362,7 +362,7 @@ def section(look: PieceLook) -> dict[str, Any]:
     """profile.json's ``lattice`` section for a look."""
     return {"version": LATTICE_VERSION, "kind": "pieces", "grid": list(look.grid), "empty_cells": look.empty_cells,
             "pieces": look.pieces, "shapes": sorted(list(s) for s in look.shapes), "target": list(look.target),
-            "floor": np.round(look.floor, 2).tolist(), "piece": np.round(look.piece, 2).tolist(),
+            "floor": np.round(look.floor.astype(float), 2).tolist(), "piece": np.round(look.piece.astype(float), 2).tolist(),
             "floor_tolerance": round(look.floor_tolerance, 2), "inside_most": round(look.inside_most, 2),
             "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim}
 

@@ -180,12 +180,14 @@ def _floor(img: np.ndarray, style: str, bx: float, by: float, board: Board, cell
 
 
 def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple[int, int] | None = None,
-           at: tuple[float, float] | None = None, title: str = "") -> tuple[np.ndarray, Truth]:
+           at: tuple[float, float] | None = None, title: str = "",
+           slide: tuple[str, float, float] | None = None) -> tuple[np.ndarray, Truth]:
     """The board drawn in a look (BGR image) and the truth it shows.
 
     ``cell`` is the pitch in pixels; ``size`` (width, height) the picture (default: the
     board with a margin); ``at`` the top-left of the board's cell area (default:
-    centred); ``title`` a line of text above the board."""
+    centred); ``title`` a line of text above the board; ``slide`` (name, rows, cols) draws
+    that piece moved by a share of a cell (mid-slide: the truth is the board before it)."""
     look = LOOKS[style]
     rim = 0.35 * cell
     bw, bh = board.cols * cell, board.rows * cell
@@ -204,8 +206,9 @@ def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple
         _floor(img, style, bx, by, board, cell)
     gap = look.gap * cell
     for i, p in enumerate(board.pieces):
-        box = (bx + p.col * cell + gap / 2, by + p.row * cell + gap / 2,
-               bx + (p.col + p.width) * cell - gap / 2, by + (p.row + p.height) * cell - gap / 2)
+        dr, dc = slide[1:] if slide is not None and p.name == slide[0] else (0.0, 0.0)
+        box = (bx + (p.col + dc) * cell + gap / 2, by + (p.row + dr) * cell + gap / 2,
+               bx + (p.col + dc + p.width) * cell - gap / 2, by + (p.row + dr + p.height) * cell - gap / 2)
         _piece(img, p, box, cell, style, p.name == board.target, i)
     cells = tuple((bx + (c + 0.5) * cell, by + (r + 0.5) * cell) for r in range(board.rows) for c in range(board.cols))
     return img, Truth(board.relabelled().to_text().replace("\n", "/"), cells, cell)
