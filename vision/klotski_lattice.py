@@ -38,7 +38,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
-from vision.lattice import LATTICE_VERSION, Lattice, lab, mosaic
+from vision.lattice import LATTICE_VERSION, Lattice, _pyramid, lab, mosaic
 from vision.profile import Profile, ProfileError
 
 WORK = 16                 # px a pitch in the search
@@ -58,6 +58,9 @@ FLOOR_FACTOR = 2.0        # times the calibration's floor cells' spread
 LINE_GAP = 1.5            # a piece's edges must be this many times stronger than its insides
 MIDDLE_FACTOR = 1.25      # times the strongest line across a cell's middle at calibration
 RIM = 2.0                 # the rim's weight in a reading's search: the board's outline
+
+
+SUM = np.ones((1, 3), np.float32)     # cv2.transform: a picture's three channels summed
 
 
 @dataclass(frozen=True)
@@ -164,9 +167,10 @@ def _line_maps(work: np.ndarray, pitch: int) -> tuple[np.ndarray, np.ndarray]:
     across y."""
     out = []
     for dx, dy, along in ((1, 0, (1, pitch // 2)), (0, 1, (pitch // 2, 1))):
-        g = cv2.Sobel(work, cv2.CV_32F, dx, dy, ksize=3) / 8
-        straight = (cv2.blur(g, along) ** 2).sum(axis=-1)
-        size = cv2.blur(np.sqrt((g ** 2).sum(axis=-1)), along)
+        g = cv2.Sobel(work, cv2.CV_32F, dx, dy, ksize=3, scale=1 / 8)
+        mean = cv2.blur(g, along)
+        straight = cv2.transform(cv2.multiply(mean, mean), SUM)
+        size = cv2.blur(cv2.sqrt(cv2.transform(cv2.multiply(g, g), SUM)), along)
         out.append(straight / (size + FLAT))
     return out[0], out[1]
 
@@ -184,9 +188,12 @@ def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray]) -> lis
              [(r * WORK, c * WORK + WORK // 2, wt, 1) for (r, c), wt in np.ndenumerate(w_along) if wt]
     total = float(np.abs(w_across).sum() + np.abs(w_along).sum())
     found = []
+    levels = _pyramid(image_lab)
     while pitch >= least:
         k = WORK / pitch
-        work = cv2.resize(image_lab, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+        level = min(len(levels) - 1, max(0, int(np.floor(np.log2(1 / k)))))
+        g = k * 2 ** level
+        work = cv2.resize(levels[level], None, fx=g, fy=g, interpolation=cv2.INTER_AREA if g < 1 else cv2.INTER_LINEAR)
         maps = [cv2.dilate(m, np.ones(shape, np.uint8)) for m, shape in zip(_line_maps(work, WORK), ((1, 5), (5, 1)))]
         vh, vw = work.shape[0] - rows * WORK, work.shape[1] - cols * WORK
         if vh >= 1 and vw >= 1:
