@@ -43,7 +43,7 @@ from vision.lattice import lab
 from vision.profile import Profile, ProfileError
 
 KINDS: tuple[str, ...] = ("an empty cell", "the target piece")
-PLACES_TRIED = 3        # rough lattices of the learnt look tried on the calibration's screenshot
+PLACES_TRIED = 8        # rough lattices of the learnt look tried on the calibration's screenshot
 
 
 def learn(image: np.ndarray, board: Board | None = None, region: Any = None,

@@ -57,6 +57,7 @@ MIN_FLOOR = 8.0           # the least distance (Lab units) an empty cell may str
 FLOOR_FACTOR = 2.0        # times the calibration's floor cells' spread
 LINE_GAP = 1.5            # a piece's edges must be this many times stronger than its insides
 MIDDLE_FACTOR = 1.25      # times the strongest line across a cell's middle at calibration
+MISSED_FLOOR = 1000.0     # a search's score less this a floor cell too many or too few: such lattices come last
 RIM = 2.0                 # the rim's weight in a reading's search: the board's outline
 
 
@@ -175,17 +176,26 @@ def _line_maps(work: np.ndarray, pitch: int) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
-def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray]) -> list[tuple[float, Lattice]]:
+def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
+           floor: tuple[np.ndarray, float, int] | None = None) -> list[tuple[float, Lattice]]:
     """Rough lattices (square pitch) of the weights' cells, scored by the weighted line
     strength on their sides (per unit weight), the best few origins a pitch, best first,
-    each unlike the ones before (another pitch or place)."""
+    each unlike the ones before (another pitch or place). With ``floor`` (the floor's
+    colour features, the tolerance, the count of empty cells) the lattices with as many
+    cells of the floor's colour come first (a lattice of a fraction of the pitch finds
+    the lines of the pieces' edges too, but no floor cells)."""
     w_across, w_along = weights
     rows, cols = w_across.shape[0], w_along.shape[1]
     h, w = image_lab.shape[:2]
     pitch = min(w / cols, h / rows)
     least = max(6.0, min(h, w) / (SMALLEST * max(rows, cols)))
+    # the sides, and against them the lines down and across every cell's middle (a piece's
+    # inside: a texture's lines show there as much as on the sides)
+    middle = -(w_across.clip(0).sum() + w_along.clip(0).sum()) / (2 * rows * cols)
     points = [(r * WORK + WORK // 2, c * WORK, wt, 0) for (r, c), wt in np.ndenumerate(w_across) if wt] + \
-             [(r * WORK, c * WORK + WORK // 2, wt, 1) for (r, c), wt in np.ndenumerate(w_along) if wt]
+             [(r * WORK, c * WORK + WORK // 2, wt, 1) for (r, c), wt in np.ndenumerate(w_along) if wt] + \
+             [(r * WORK + WORK // 2, c * WORK + WORK // 2, middle, which)
+              for r in range(rows) for c in range(cols) for which in (0, 1)]
     total = float(np.abs(w_across).sum() + np.abs(w_along).sum())
     found = []
     levels = _pyramid(image_lab)
@@ -201,6 +211,13 @@ def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray]) -> lis
             for y, x, wt, which in points:
                 score += wt * maps[which][y:y + vh, x:x + vw]
             score /= total
+            if floor is not None:
+                examples, tolerance, empties = floor
+                colours = cv2.blur(work, (WORK // 2, WORK // 2))
+                like = (nearest(colours, examples[:, :3]) <= tolerance).astype(np.float32)
+                count = sum(like[r * WORK + WORK // 2:r * WORK + WORK // 2 + vh, c * WORK + WORK // 2:c * WORK + WORK // 2 + vw]
+                            for r in range(rows) for c in range(cols))
+                score -= MISSED_FLOOR * np.abs(count - empties)
             for _ in range(PER_PITCH):
                 y, x = np.unravel_index(int(score.argmax()), score.shape)
                 if not np.isfinite(score[y, x]):
@@ -338,7 +355,7 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
     rows, cols = look.grid
     weights = reading_weights(rows, cols)
     reasons = []
-    for _, rough in search(image_lab, weights)[:MOST_TRIED]:
+    for _, rough in search(image_lab, weights, (look.floor, look.floor_tolerance, look.empty_cells))[:MOST_TRIED]:
         lat = fit(image_lab, rough, weights)
         h, w = image.shape[:2]
         if lat.x0 - lat.px / 2 < 0 or lat.y0 - lat.py / 2 < 0 or lat.x0 + (cols - 0.5) * lat.px > w - 1 \
