@@ -90,11 +90,12 @@ def _from_board(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[s
 
 def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """profile.json's fields (the ``lattice`` section, ``vision.klotski_lattice``) and an
-    empty cell's template for a screenshot of ``board`` (relabelled) in any look: the
+    empty cell's template for a screenshot of ``board`` in any look: the
     lattice on which the board's pieces' edges are straight lines and their insides are
     not, the floor's and the pieces' colours, and the line strengths that tell a piece's
     edge from its inside; ProfileError when they do not tell apart or the look learnt does
     not read the screenshot back as the board."""
+    board = board.relabelled()
     owner = np.full((board.rows, board.cols), -1)
     for i, p in enumerate(board.pieces):
         for r, c in p.cells():

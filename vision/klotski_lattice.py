@@ -357,6 +357,10 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
     reasons = []
     for _, rough in search(image_lab, weights, (look.floor, look.floor_tolerance, look.empty_cells))[:MOST_TRIED]:
         lat = fit(image_lab, rough, weights)
+        # fitted again to the sides that look like edges, as the calibration's lattice was
+        found = measure(image_lab, lat)
+        cut = (look.inside_most * look.edge_least) ** 0.5
+        lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
         h, w = image.shape[:2]
         if lat.x0 - lat.px / 2 < 0 or lat.y0 - lat.py / 2 < 0 or lat.x0 + (cols - 0.5) * lat.px > w - 1 \
                 or lat.y0 + (rows - 0.5) * lat.py > h - 1:
