@@ -2,30 +2,30 @@
 cells are one piece.
 
 ``calibration.klotski`` learns a look from one screenshot and its board when the colour and
-edge rules refuse it (painted portraits, flat blocks on white). Pieces may look like anything
-(a portrait each), so a piece cell is no class with a template; what every Klotski look shares
-is that a piece's sides are straight lines on the lattice's lines and its inside has none
-there. The look is learnt and read on the *half lattice* (``halved``): a point every half
-pitch, so that a cell's centre, the middle of the side between two cells and the board's rim
-are all points, each seen as one half pitch around it (``vision.lattice.mosaic``):
+edge rules refuse it. Pieces may look like anything (a portrait each), so a piece cell is no
+class with a template; what every Klotski look shares is that a piece's sides are straight
+lines on the lattice's lines and its inside has none there. Everything is measured on one
+mosaic (``vision.lattice.mosaic``) of one pitch around every corner of the cells, from which
+each side (between two cells, or a cell and the rim) and each cell are put together
+(:func:`assemble`):
 
-- a **side** (the point between two cells, or between a cell and the rim) has a *line
-  strength* (:func:`line_strength`): the sharpest change of colour across it, the colour
-  averaged along it (a straight line shows, a painting's texture averages out). The strongest
-  side inside a piece and the weakest side between two pieces (or a piece and the floor) of
-  the calibration's board set two bounds: a side is a piece's edge above the upper, its
-  inside below the lower, and unclear between (refused);
+- a **side** has a *line strength* (:func:`line_strength`): the change of colour across it,
+  averaged along it, squared over the change's size (a straight line keeps one change all
+  along; a painting's strokes cancel out). The strongest side inside a piece and the weakest
+  side between two pieces (or a piece and the floor) of the calibration's board set two
+  bounds: above the upper a side is a piece's edge, below the lower its inside, between
+  unclear (refused). A line as strong down a cell's middle is a piece mid-slide (refused);
 - a **cell** is the floor or a piece by its colour's mean and spread over its inner half,
-  nearer to the calibration's floor cells or to its piece cells (clearly, or refused).
+  clearly nearer to the calibration's floor cells or to its piece cells (else refused).
 
-The lattice is found by the sides alone (:func:`search`): at every pitch the picture is
-resized to ``WORK`` px a pitch, the straight lines across and along are measured everywhere
-at once and every origin scored by the line strength on the lattice's sides (weights per
-side: the calibration knows which sides are edges, a reading favours the rim); the best are
-fitted to a fraction of a pixel (``vision.lattice.fit_places``) and judged. A reading is
-refused unless every cell and side is clear and the board keeps the calibration's grid,
-count of empty cells and of pieces and its pieces' shapes; a line across a cell's middle (a
-piece mid-slide) refuses it too.
+The lattice is found by the lines (:func:`search`): at every pitch the picture is resized to
+``WORK`` px a pitch, the straight lines measured everywhere at once and every origin scored
+by the line strength on the lattice's sides against the cells' middles (the calibration
+knows which sides are edges; a reading weighs all, the rim most, and tries first the
+lattices with as many floor-coloured cells as the calibration's). The best few are fitted
+line by line (:func:`fit`) and judged (:func:`board_of`): every cell and side clear, the
+pieces rectangles, and the calibration's grid, count of empty cells and of pieces, shapes
+and one target kept; else refused, never read wrong.
 """
 from __future__ import annotations
 
