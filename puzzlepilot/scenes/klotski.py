@@ -27,9 +27,8 @@ STYLES = ("wooden", "flat", "named")
 # with a painted portrait (a gradient and a face), a name band, drop shadows, on a tan floor
 # with grid lines; "tiles" — the same tiles edge to edge, no gap, on a textured floor
 APP_STYLES = ("portrait", "tiles")
-# a cartoon app's look, which only a learnt calibration reads: flat yellow and grey blocks on
-# white, the floor as white as the page around it
-LEARNT_STYLES = ("cartoon",)
+# "cartoon" (the style zoo's, puzzlepilot.scenes.zoo.KLOTSKI_LOOKS): flat yellow and grey blocks
+# with a soft shadow on white, the floor and the frame as white as the page around them
 
 
 @dataclass(frozen=True)
