@@ -133,8 +133,8 @@ def _klotski_zoo(bench: Bench) -> None:
         rows.append(row)
     bench.table("calibration_klotski_zoo", "Klotski looks: learnt lattice vs the rules' profile, each calibrated on "
                 "横刀立马 at 80 px, read on other positions (layouts, moves, 48-110 px, JPEG 75); learn ms",
-                ["look", "lattice kept", "exact", "refused", "wrong", "learn", "rules kept", "exact", "refused",
-                 "wrong", "learn"], rows)
+                ["look"] + [f"{who} {what}" for who in ("lattice", "rules")
+                            for what in ("kept", "exact", "refused", "wrong", "learn")], rows)
 
 
 def run(bench: Bench) -> None:
