@@ -317,6 +317,8 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tupl
 def parse(game: str, board_type: Any, image: np.ndarray, profile: Profile) -> Parse[Any]:
     """Read a board of ``game`` (its ``Board`` type: ``from_text``) with a learnt profile."""
     profile.expect_game(game)
+    if game in READERS:
+        return READERS[game](image, profile)
     look = look_of(profile)
 
     def valid(rows: list[str]) -> str:
@@ -338,3 +340,12 @@ def _onestroke_geometry(lat: Lattice) -> Any:
 
 
 GEOMETRY = {"onestroke": _onestroke_geometry}
+
+
+def _klotski(image: np.ndarray, profile: Profile) -> Parse[Any]:
+    from vision import klotski_lattice
+
+    return klotski_lattice.parse(image, profile)
+
+
+READERS = {"klotski": _klotski}     # games whose learnt look has a reader of its own: pieces, not classes

@@ -10,7 +10,8 @@ against the profile parse of the same boards in the scenes' "paper" look, the pr
 calibrated from one 1280×720 frame; 0.5× to 2× that
 size and a 960×540 window on a 1366×768 desktop. Also the time ``learn`` takes on each
 calibration frame. The style zoo: one-stroke looks far from the game's, each calibrated from
-one frame and read on its other pictures (kept / exact / refused / wrong).
+one frame and read on its other pictures (kept / exact / refused / wrong); Klotski looks
+learnt by the lattice learner, beside the rules' profile of the same frame.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from puzzlepilot.scenes import lyne as lyne_scene
 from puzzlepilot.scenes import rings as rings_scene
 from puzzlepilot.scenes.onestroke import render_phone, tight
 from puzzlepilot.scenes.paint import render_desktop
+from solvers.klotski import Board as KlotskiBoard
 from solvers.klotski import generate as klotski_board
 from solvers.lyne import Board as LyneBoard
 from solvers.onestroke import Board, generate, solve
@@ -97,10 +99,49 @@ def _zoo(bench: Bench, folder: Path) -> None:
                 ["look", "profile", "exact", "refused", "wrong", "learn", "read"], rows)
 
 
+def _klotski_zoo(bench: Bench) -> None:
+    """Klotski looks of the zoo, each learnt by the lattice learner (``calibrate klotski``'s
+    fallback) from one frame and read on other positions; beside it, the same pictures
+    read with the profile the rules calibrate from that frame."""
+    from puzzlepilot.games import get
+    from puzzlepilot.scenes import zoo
+    from vision.common import NoBoardFound
+    from vision.profile import ProfileError
+
+    parse = get("klotski").parse
+    rows: list[list[Any]] = []
+    for style in zoo.KLOTSKI_LOOKS[:2] if bench.quick else zoo.KLOTSKI_LOOKS:
+        shot, text = zoo.klotski_calibration(style)
+        board = KlotskiBoard.from_text(text.replace("/", "\n"))
+        row: list[Any] = [style]
+        for learn in (lambda: klotski_learner.learn_lattice(shot, board), lambda: klotski_learner.learn(shot, board=board)):
+            try:
+                took, (data, _) = bench.timed(learn)
+            except ProfileError:
+                row += ["no", "", "", "", ""]
+                continue
+            prof = Profile(style, "klotski", Path("."), data)
+            seen = {"exact": 0, "refused": 0, "wrong": 0}
+            for _, image, want in zoo.klotski_others(style, 4 if bench.quick else 10):
+                try:
+                    got = parse(image, profile=prof).board.to_text().replace("\n", "/")
+                except NoBoardFound:
+                    seen["refused"] += 1
+                    continue
+                seen["exact" if got == want else "wrong"] += 1
+            row += ["yes", seen["exact"], seen["refused"], seen["wrong"], ms(took)]
+        rows.append(row)
+    bench.table("calibration_klotski_zoo", "Klotski looks: learnt lattice vs the rules' profile, each calibrated on "
+                "横刀立马 at 80 px, read on other positions (layouts, moves, 48-110 px, JPEG 75); learn ms",
+                ["look"] + [f"{who} {what}" for who in ("lattice", "rules")
+                            for what in ("kept", "exact", "refused", "wrong", "learn")], rows)
+
+
 def run(bench: Bench) -> None:
     runs = 5 if bench.quick else 25
     with tempfile.TemporaryDirectory() as tmp:
         _zoo(bench, Path(tmp))
+        _klotski_zoo(bench)
         shot, _ = render_phone(SHOT, width=720, height=1280, theme="night")
         prof, learn_ms = _learned(bench, "onestroke", onestroke_learner, shot, SHOT, Path(tmp))
         board = tight(generate(7, 7, 5, fill=0.7))

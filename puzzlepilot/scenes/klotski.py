@@ -27,6 +27,8 @@ STYLES = ("wooden", "flat", "named")
 # with a painted portrait (a gradient and a face), a name band, drop shadows, on a tan floor
 # with grid lines; "tiles" — the same tiles edge to edge, no gap, on a textured floor
 APP_STYLES = ("portrait", "tiles")
+# "cartoon" (the style zoo's, puzzlepilot.scenes.zoo.KLOTSKI_LOOKS): flat yellow and grey blocks
+# with a soft shadow on white, the floor and the frame as white as the page around them
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ LOOKS = {
     "named": Look((40, 36, 48), (92, 92, 104), (12, 12, 14), (230, 180, 40), 0.1, 0.1),
     "portrait": Look((254, 250, 232), (96, 70, 58), (200, 158, 106), (250, 214, 20), 0.06, 0.07),
     "tiles": Look((232, 238, 226), (64, 92, 48), (70, 82, 60), (240, 200, 60), 0.0, 0.03),
+    "cartoon": Look((255, 255, 255), (255, 255, 255), (255, 255, 255), (255, 120, 60), 0.08, 0.12),
 }
 FRAMES: dict[tuple[int, int], RGB] = {(2, 2): (184, 134, 11), (2, 1): (230, 81, 0), (1, 2): (27, 94, 32),
                                       (1, 1): (21, 101, 192)}
@@ -99,6 +102,10 @@ def _piece(img: np.ndarray, p: Piece, box: tuple[float, float, float, float], ce
     elif style == "flat":
         color = (231, 76, 60) if is_target else FLAT_COLOURS.get(p.shape, (155, 89, 182))
         rounded_rect(img, x0, y0, x1, y1, r, color)
+    elif style == "cartoon":        # the big pieces yellow, the one-cell ones grey, a soft shadow down and right
+        colour: RGB = (250, 206, 40) if p.height * p.width > 1 else (158, 160, 166)
+        rounded_rect(img, x0 + 0.05 * cell, y0 + 0.05 * cell, x1 + 0.05 * cell, y1 + 0.05 * cell, r, (228, 228, 232))
+        rounded_rect(img, x0, y0, x1, y1, r, colour)
     else:
         cream: RGB = (240, 214, 170) if is_target else (236, 228, 204)
         rounded_rect(img, x0, y0, x1, y1, r, cream)
@@ -172,12 +179,14 @@ def _floor(img: np.ndarray, style: str, bx: float, by: float, board: Board, cell
 
 
 def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple[int, int] | None = None,
-           at: tuple[float, float] | None = None, title: str = "") -> tuple[np.ndarray, Truth]:
+           at: tuple[float, float] | None = None, title: str = "",
+           slide: tuple[str, float, float] | None = None) -> tuple[np.ndarray, Truth]:
     """The board drawn in a look (BGR image) and the truth it shows.
 
     ``cell`` is the pitch in pixels; ``size`` (width, height) the picture (default: the
     board with a margin); ``at`` the top-left of the board's cell area (default:
-    centred); ``title`` a line of text above the board."""
+    centred); ``title`` a line of text above the board; ``slide`` (name, rows, cols) draws
+    that piece moved by a share of a cell (mid-slide: the truth is the board before it)."""
     look = LOOKS[style]
     rim = 0.35 * cell
     bw, bh = board.cols * cell, board.rows * cell
@@ -196,8 +205,9 @@ def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple
         _floor(img, style, bx, by, board, cell)
     gap = look.gap * cell
     for i, p in enumerate(board.pieces):
-        box = (bx + p.col * cell + gap / 2, by + p.row * cell + gap / 2,
-               bx + (p.col + p.width) * cell - gap / 2, by + (p.row + p.height) * cell - gap / 2)
+        dr, dc = slide[1:] if slide is not None and p.name == slide[0] else (0.0, 0.0)
+        box = (bx + (p.col + dc) * cell + gap / 2, by + (p.row + dr) * cell + gap / 2,
+               bx + (p.col + dc + p.width) * cell - gap / 2, by + (p.row + dr + p.height) * cell - gap / 2)
         _piece(img, p, box, cell, style, p.name == board.target, i)
     cells = tuple((bx + (c + 0.5) * cell, by + (r + 0.5) * cell) for r in range(board.rows) for c in range(board.cols))
     return img, Truth(board.relabelled().to_text().replace("\n", "/"), cells, cell)

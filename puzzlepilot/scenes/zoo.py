@@ -178,3 +178,33 @@ def others(look: Look, count: int = 10, width: int = 720) -> list[tuple[str, np.
             what.append(f"jpeg{quality}")
         out.append(("-".join(what) + f"-{i}", img, truth.board))
     return out
+
+
+# ---------------------------------------------------------------------------- Klotski
+
+KLOTSKI_LOOKS = ("cartoon", "flat", "wooden", "named", "portrait", "tiles")    # puzzlepilot.scenes.klotski's styles
+KLOTSKI_LAYOUTS = ("横刀立马", "指挥若定", "兵分三路", "齐头并进", "桃花园中", "左右布兵", "雨声淅沥", "一路顺风")
+
+
+def klotski_calibration(style: str) -> tuple[np.ndarray, str]:
+    """The picture a Klotski look is learnt from (横刀立马, 80 px cells) and its board."""
+    from puzzlepilot.scenes import klotski
+    from solvers.klotski import layout
+
+    img, truth = klotski.render(layout(KLOTSKI_LAYOUTS[0]), style=style, cell=80)
+    return img, truth.board
+
+
+def klotski_others(style: str, count: int = 10) -> list[tuple[str, np.ndarray, str]]:
+    """``count`` other positions in a Klotski look (name, BGR, board text): the classic
+    layouts after some moves, 48–110 px cells, every third as JPEG 75."""
+    from puzzlepilot.scenes import klotski
+    from solvers.klotski import layout
+
+    out = []
+    for i in range(count):
+        name, moves, cell = KLOTSKI_LAYOUTS[i % len(KLOTSKI_LAYOUTS)], (i * 7) % 23, (80, 60, 110, 48, 90)[i % 5]
+        img, truth = klotski.render(klotski.scrambled(layout(name), moves, 0), style=style, cell=cell)
+        out.append((f"{name}-{moves}-{cell}px" + ("-jpeg75" if i % 3 == 1 else ""),
+                    jpeg(img, 75) if i % 3 == 1 else img, truth.board))
+    return out

@@ -1,0 +1,119 @@
+"""The learnt Klotski look (calibration/klotski.py ``learn_lattice``, vision/klotski_lattice.py):
+one screenshot and its board teach where the pieces' edges are and what the floor looks like;
+other positions of that look read right or are refused, never wrong, and a piece mid-slide
+is refused."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import klotski as learner
+from calibration import profile as profiles
+from puzzlepilot.games import get
+from puzzlepilot.scenes.klotski import desktop, render, scrambled
+from puzzlepilot.scenes.zoo import jpeg
+from solvers.klotski import Board, layout
+from vision.common import NoBoardFound
+from vision.profile import Profile, ProfileError
+from tests.helpers import run_cli as run
+
+REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real" / "klotski"
+PORTRAIT = "AABB/DECC/DFCC/GHIJ/G..K"       # ghj_portrait_yixinyiyi.jpg (labels.json)
+
+
+def read(image: np.ndarray, profile: Profile) -> str:
+    return get("klotski").parse(image, profile=profile).board.to_text().replace("\n", "/")
+
+
+def learnt(image: np.ndarray, board: str) -> Profile:
+    data, _ = learner.learn_lattice(image, Board.from_text(board.replace("/", "\n")).relabelled())
+    return Profile("learnt", "klotski", Path("."), data)
+
+
+@pytest.fixture(scope="module")
+def cartoon() -> Profile:
+    """The cartoon look (flat yellow and grey blocks on white) learnt from 横刀立马."""
+    img, truth = render(layout("横刀立马"), style="cartoon", cell=80)
+    return learnt(img, truth.board)
+
+
+def test_a_look_learnt_on_one_position_reads_others_exactly_or_refuses(cartoon: Profile) -> None:
+    seen = []
+    for name, moves, cell, quality in (("指挥若定", 0, 60, None), ("左右布兵", 5, 80, 80), ("雨声淅沥", 3, 100, None),
+                                       ("横刀立马", 17, 70, 90)):
+        img, truth = render(scrambled(layout(name), moves, 0), style="cartoon", cell=cell)
+        try:
+            got = read(img if quality is None else jpeg(img, quality), cartoon)
+        except NoBoardFound:
+            got = "refused"
+        seen.append("exact" if got == truth.board else got)
+    assert set(seen) <= {"exact", "refused"}, seen
+    assert seen.count("exact") >= 3, seen
+
+
+@pytest.mark.parametrize("share", [0.25, 0.5, 0.75])
+def test_a_piece_mid_slide_is_refused(cartoon: Profile, share: float) -> None:
+    board = layout("横刀立马")          # the bottom row I..J: a soldier slides into the gap
+    soldier = next(p for p in board.pieces if (p.row, p.col) == (4, 0))
+    img, _ = render(board, style="cartoon", cell=80, slide=(soldier.name, 0.0, share))
+    with pytest.raises(NoBoardFound):
+        read(img, cartoon)
+
+
+def test_pictures_that_show_no_board_are_refused(cartoon: Profile) -> None:
+    img, truth = render(layout("横刀立马"), style="cartoon", cell=80)
+    (x0, y0), (x1, y1) = truth.cells[0], truth.cells[-1]
+    cv2.rectangle(img, (round(x0 - 40), round(y0 - 40)), (round(x1 + 40), round(y1 + 40)), (255, 255, 255), -1)
+    for picture in (img, desktop(1024, 700, 5)):
+        with pytest.raises(NoBoardFound):
+            read(picture, cartoon)
+
+
+def test_a_board_the_screenshot_does_not_show_is_not_learnt() -> None:
+    img, _ = render(layout("横刀立马"), style="cartoon", cell=80)
+    with pytest.raises(ProfileError):
+        learnt(img, "AABB/DECC/DFCC/GHIJ/G..K")
+
+
+def test_calibrate_falls_back_to_the_learnt_look_when_the_rules_refuse(
+        store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules read this look; made to refuse it, calibrate learns it and the profile is
+    small, reads its screenshot back and names a malformed field."""
+    def refuse(*args: object) -> None:
+        raise ProfileError("neither a colour of the screenshot nor the pieces' edges read as the given board")
+    monkeypatch.setattr(learner, "first_reading", refuse)
+    img, truth = render(layout("横刀立马"), style="cartoon", cell=80)
+    shot = tmp_path / "cartoon.png"
+    cv2.imwrite(str(shot), img)
+    status, _, err = run(["calibrate", "klotski", shot, "--name", "cartoon", "--board", truth.board])
+    assert (status, err) == (0, "")
+    prof = profiles.load(store / "cartoon")
+    assert prof.data["lattice"]["kind"] == "pieces"
+    assert sum(f.stat().st_size for f in prof.folder.iterdir()) < 24 * 1024
+    other, want = render(scrambled(layout("横刀立马"), 9, 0), style="cartoon", cell=80)
+    assert read(other, prof) == want.board
+    data = json.loads((prof.folder / "profile.json").read_text())
+    data["lattice"]["edge_least"] = 0
+    folder = tmp_path / "changed"
+    folder.mkdir()
+    (folder / "profile.json").write_text(json.dumps(data))
+    (folder / "empty.png").write_bytes((prof.folder / "empty.png").read_bytes())
+    status, _, err = run(["parse", shot, "--game", "klotski", "--profile", folder])
+    assert status == 2 and "lattice.inside_most" in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------------- a real app
+
+@pytest.mark.skipif(not (REAL / "ghj_portrait_yixinyiyi.jpg").is_file(), reason="the real screenshots are not here")
+def test_the_real_portrait_app_is_learnt_reads_back_and_refuses_other_pictures() -> None:
+    """Painted portraits on an ink-painting floor, the exit open at the bottom."""
+    prof = learnt(cv2.imread(str(REAL / "ghj_portrait_yixinyiyi.jpg")), PORTRAIT)
+    assert read(cv2.imread(str(REAL / "ghj_portrait_yixinyiyi.jpg")), prof) == Board.from_text(
+        PORTRAIT.replace("/", "\n")).relabelled().to_text().replace("\n", "/")
+    for other in ("ghj_refuse_levelmenu.jpg", "ghj_refuse_woodblockfit.jpg"):
+        with pytest.raises(NoBoardFound):
+            read(cv2.imread(str(REAL / other)), prof)

@@ -1,0 +1,430 @@
+"""Reading Klotski with a learnt look: the lattice of cells, the floor, and which neighbouring
+cells are one piece.
+
+``calibration.klotski`` learns a look from one screenshot and its board when the colour and
+edge rules refuse it. Pieces may look like anything (a portrait each), so a piece cell is no
+class with a template; what every Klotski look shares is that a piece's sides are straight
+lines on the lattice's lines and its inside has none there. Everything is measured on one
+mosaic (``vision.lattice.mosaic``) of one pitch around every corner of the cells, from which
+each side (between two cells, or a cell and the rim) and each cell are put together
+(:func:`assemble`):
+
+- a **side** has a *line strength* (:func:`line_strength`): the change of colour across it,
+  averaged along it, squared over the change's size (a straight line keeps one change all
+  along; a painting's strokes cancel out). The strongest side inside a piece and the weakest
+  side between two pieces (or a piece and the floor) of the calibration's board set two
+  bounds: above the upper a side is a piece's edge, below the lower its inside, between
+  unclear (refused). A line as strong down a cell's middle is a piece mid-slide (refused);
+- a **cell** is the floor or a piece by its colour's mean and spread over its inner half,
+  clearly nearer to the calibration's floor cells or to its piece cells (else refused).
+
+The lattice is found by the lines (:func:`search`): at every pitch the picture is resized to
+``WORK`` px a pitch, the straight lines measured everywhere at once and every origin scored
+by the line strength on the lattice's sides against the cells' middles (the calibration
+knows which sides are edges; a reading weighs all, the rim most, and tries first the
+lattices with as many floor-coloured cells as the calibration's). The best few are fitted
+line by line (:func:`fit`) and judged (:func:`board_of`): every cell and side clear, the
+pieces rectangles, and the calibration's grid, count of empty cells and of pieces, shapes
+and one target kept; else refused, never read wrong.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+from solvers.common import BoardError
+from solvers.klotski import Board, Piece
+from vision.common import NoBoardFound, Parse
+from vision.lattice import LATTICE_VERSION, Lattice, _pyramid, lab, mosaic
+from vision.profile import Profile, ProfileError
+
+WORK = 16                 # px a pitch in the search
+SIDE = 64                 # px: one pitch in the mosaic the sides and cells are measured on
+NEAR = 0.125              # share of a pitch: how far off the lattice's line a side's line may lie
+FIT_SIDE = 64             # px a pitch where the lattice is fitted to the lines
+FIT_REACH = 0.2           # share of a pitch: how far a line is looked for off the rough lattice
+ENDS = 0.1                # share of a side's length at each end left out (corners, rounded or cut)
+FLAT = 3.0                # Lab units: a change of colour this small counts as none
+SMALLEST = 4              # the board spans at least a quarter of the picture's short side
+PITCH_STEP = 1.06         # the ratio between pitches tried
+PER_PITCH = 3             # best origins kept a pitch
+MOST_TRIED = 8            # rough lattices fitted and judged, the best scored first
+CLEAR_SHARE = 0.45        # a cell is a kind when nearer than this share of the way to the other
+MIN_FLOOR = 8.0           # the least distance (Lab units) an empty cell may stray from the floor
+FLOOR_FACTOR = 2.0        # times the calibration's floor cells' spread
+LINE_GAP = 1.5            # a piece's edges must be this many times stronger than its insides
+MIDDLE_FACTOR = 1.25      # times the strongest line across a cell's middle at calibration
+MISSED_FLOOR = 1000.0     # a search's score less this a floor cell too many or too few: such lattices come last
+RIM = 2.0                 # the rim's weight in a reading's search: the board's outline
+
+
+SUM = np.ones((1, 3), np.float32)     # cv2.transform: a picture's three channels summed
+
+
+@dataclass(frozen=True)
+class PieceLook:
+    """What a profile teaches of a Klotski look (profile.json's ``lattice`` section)."""
+
+    grid: tuple[int, int]
+    empty_cells: int
+    pieces: int
+    shapes: frozenset[tuple[int, int]]
+    target: tuple[int, int]
+    floor: np.ndarray               # (n, 6) the empty cells' colour features
+    piece: np.ndarray               # (n, 6) the piece cells'
+    floor_tolerance: float
+    inside_most: float              # a side below this line strength is a piece's inside
+    edge_least: float               # above this, a piece's edge
+    middle_most: float              # a line across a cell's middle: the calibration's strongest
+    rim: bool                       # every side on the board's rim is an edge
+
+
+def corners(lat: Lattice) -> Lattice:
+    """The lattice of the cells' corners: rows+1 × cols+1 points from the board's top-left."""
+    return Lattice(lat.x0 - lat.px / 2, lat.y0 - lat.py / 2, lat.px, lat.py, lat.rows + 1, lat.cols + 1)
+
+
+def assemble(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """From the mosaic of the corners (one pitch around each), one pitch around every side
+    between columns (rows, cols+1; x across it), between rows (rows+1, cols; x across it,
+    turned) and every cell (rows, cols)."""
+    h = m.shape[-2] // 2
+    across = np.concatenate([m[:-1, :, h:], m[1:, :, :h]], axis=2)
+    along = np.swapaxes(np.concatenate([m[:, :-1, :, h:], m[:, 1:, :, :h]], axis=3), 2, 3)
+    cells = np.concatenate([np.concatenate([m[:-1, :-1, h:, h:], m[:-1, 1:, h:, :h]], axis=3),
+                            np.concatenate([m[1:, :-1, :h, h:], m[1:, 1:, :h, :h]], axis=3)], axis=2)
+    return across, along, cells
+
+
+def line_strength(patches: np.ndarray, near: float = NEAR) -> np.ndarray:
+    """Per patch (..., side, side, 3) of one pitch: how strong a straight line runs down its
+    middle (within ``near`` of a pitch): the colour's change across it, averaged down it,
+    squared over the change's size (Lab units: a straight edge keeps one change all along;
+    a painting's strokes cancel out; a flat colour has none)."""
+    side = patches.shape[-2]
+    a, reach = round(ENDS * side), max(1, round(near * side))
+    change = patches[..., a:side - a, side // 2 - reach:side // 2 + reach + 1, :]
+    change = change[..., :, 1:, :] - change[..., :, :-1, :]
+    straight = np.sqrt((change.mean(axis=-3) ** 2).sum(axis=-1))
+    size = np.sqrt((change ** 2).sum(axis=-1)).mean(axis=-2)
+    return (straight ** 2 / (size + FLAT)).max(axis=-1)
+
+
+def colour_features(cells: np.ndarray) -> np.ndarray:
+    """Per cell: the mean Lab of its inner half and each channel's spread there (6 numbers)."""
+    side = cells.shape[-2]
+    q = side // 4
+    flat = cells[..., q:side - q, q:side - q, :].reshape(*cells.shape[:-3], -1, 3)
+    return np.concatenate([flat.mean(axis=-2), flat.std(axis=-2)], axis=-1)
+
+
+@dataclass(frozen=True)
+class Measures:
+    """A lattice's measures: the line strength on every side between columns (rows,
+    cols+1) and between rows (rows+1, cols), each cell's colour features (rows, cols, 6)
+    and the strongest line down or across its middle."""
+
+    across: np.ndarray
+    along: np.ndarray
+    colours: np.ndarray
+    middles: np.ndarray
+
+
+def measure(image_lab: np.ndarray, lat: Lattice, m: np.ndarray | None = None) -> Measures:
+    across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE) if m is None else m)
+    return Measures(line_strength(across), line_strength(along), colour_features(cells),
+                    np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
+
+
+def side_weights(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The calibration's weights on the sides (between columns, between rows) from the
+    owner of every cell (-1 the floor): +1 a side that is an edge (between two pieces, a
+    piece and the floor, on the rim), -1 one inside a piece or between two empty cells."""
+    padded = np.pad(owner, 1, constant_values=-2)
+    across = np.where(padded[1:-1, :-1] == padded[1:-1, 1:], -1.0, 1.0)
+    along = np.where(padded[:-1, 1:-1] == padded[1:, 1:-1], -1.0, 1.0)
+    return across, along
+
+
+def reading_weights(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """A reading's weights: every side 1, the rim's RIM."""
+    across, along = np.ones((rows, cols + 1)), np.ones((rows + 1, cols))
+    across[:, [0, -1]] = RIM
+    along[[0, -1], :] = RIM
+    return across, along
+
+
+def _line_maps(work: np.ndarray, pitch: int) -> tuple[np.ndarray, np.ndarray]:
+    """Straight-line strength everywhere in a picture at ``pitch`` px a pitch, as
+    :func:`line_strength` measures it on half a pitch along: across x (a vertical line) and
+    across y."""
+    out = []
+    for dx, dy, along in ((1, 0, (1, pitch // 2)), (0, 1, (pitch // 2, 1))):
+        g = cv2.Sobel(work, cv2.CV_32F, dx, dy, ksize=3, scale=1 / 8)
+        mean = cv2.blur(g, along)
+        straight = cv2.transform(cv2.multiply(mean, mean), SUM)
+        size = cv2.blur(cv2.sqrt(cv2.transform(cv2.multiply(g, g), SUM)), along)
+        out.append(straight / (size + FLAT))
+    return out[0], out[1]
+
+
+def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
+           floor: tuple[np.ndarray, float, int] | None = None) -> list[tuple[float, Lattice]]:
+    """Rough lattices (square pitch) of the weights' cells, scored by the weighted line
+    strength on their sides (per unit weight), the best few origins a pitch, best first,
+    each unlike the ones before (another pitch or place). With ``floor`` (the floor's
+    colour features, the tolerance, the count of empty cells) the lattices with as many
+    cells of the floor's colour come first (a lattice of a fraction of the pitch finds
+    the lines of the pieces' edges too, but no floor cells)."""
+    w_across, w_along = weights
+    rows, cols = w_across.shape[0], w_along.shape[1]
+    h, w = image_lab.shape[:2]
+    pitch = min(w / cols, h / rows)
+    least = max(6.0, min(h, w) / (SMALLEST * max(rows, cols)))
+    # the sides, and against them the lines down and across every cell's middle (a piece's
+    # inside: a texture's lines show there as much as on the sides)
+    middle = -(w_across.clip(0).sum() + w_along.clip(0).sum()) / (2 * rows * cols)
+    points = [(r * WORK + WORK // 2, c * WORK, wt, 0) for (r, c), wt in np.ndenumerate(w_across) if wt] + \
+             [(r * WORK, c * WORK + WORK // 2, wt, 1) for (r, c), wt in np.ndenumerate(w_along) if wt] + \
+             [(r * WORK + WORK // 2, c * WORK + WORK // 2, middle, which)
+              for r in range(rows) for c in range(cols) for which in (0, 1)]
+    total = float(np.abs(w_across).sum() + np.abs(w_along).sum())
+    found = []
+    levels = _pyramid(image_lab)
+    while pitch >= least:
+        k = WORK / pitch
+        level = min(len(levels) - 1, max(0, int(np.floor(np.log2(1 / k)))))
+        g = k * 2 ** level
+        work = cv2.resize(levels[level], None, fx=g, fy=g, interpolation=cv2.INTER_AREA if g < 1 else cv2.INTER_LINEAR)
+        maps = [cv2.dilate(m, np.ones(shape, np.uint8)) for m, shape in zip(_line_maps(work, WORK), ((1, 5), (5, 1)))]
+        vh, vw = work.shape[0] - rows * WORK, work.shape[1] - cols * WORK
+        if vh >= 1 and vw >= 1:
+            score = np.zeros((vh, vw), np.float32)
+            for y, x, wt, which in points:
+                score += wt * maps[which][y:y + vh, x:x + vw]
+            score /= total
+            if floor is not None:
+                examples, tolerance, empties = floor
+                colours = cv2.blur(work, (WORK // 2, WORK // 2))
+                like = (nearest(colours, examples[:, :3]) <= tolerance).astype(np.float32)
+                count = sum(like[r * WORK + WORK // 2:r * WORK + WORK // 2 + vh, c * WORK + WORK // 2:c * WORK + WORK // 2 + vw]
+                            for r in range(rows) for c in range(cols))
+                score -= MISSED_FLOOR * np.abs(count - empties)
+            for _ in range(PER_PITCH):
+                y, x = np.unravel_index(int(score.argmax()), score.shape)
+                if not np.isfinite(score[y, x]):
+                    break
+                found.append((float(score[y, x]), Lattice((x + WORK / 2 + 0.5) / k - 0.5, (y + WORK / 2 + 0.5) / k - 0.5,
+                                                          pitch, pitch, rows, cols)))
+                score[max(0, y - WORK // 2):y + WORK // 2 + 1, max(0, x - WORK // 2):x + WORK // 2 + 1] = -np.inf
+        pitch /= PITCH_STEP
+    kept: list[tuple[float, Lattice]] = []
+    for score, lat in sorted(found, key=lambda item: -item[0]):
+        if not any(abs(lat.px / other.px - 1) < 0.1 and abs(lat.x0 - other.x0) < 0.3 * lat.px
+                   and abs(lat.y0 - other.y0) < 0.3 * lat.py for _, other in kept):
+            kept.append((score, lat))
+    return kept
+
+
+def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarray], rounds: int = 3) -> Lattice:
+    """The lattice moved and stretched onto the lines its sides between cells show (a
+    frame's lines beside the rim would pull it off the pieces'): each line between two
+    columns (rows) is put where the weighted line strength along it peaks, within
+    FIT_REACH of a pitch, and the lattice fitted to the lines by least squares."""
+    w_across, w_along = weights[0][:, 1:-1].clip(0), weights[1][1:-1, :].clip(0)
+    h, w = image_lab.shape[:2]
+    for _ in range(rounds):
+        # the board and a pitch around it, at FIT_SIDE px a pitch
+        (left, top), (right, bottom) = lat.centre(-1.5, -1.5), lat.centre(lat.rows + 0.5, lat.cols + 0.5)
+        ox, oy = max(0, int(left)), max(0, int(top))
+        part = image_lab[oy:max(oy + 1, min(h, int(bottom) + 1)), ox:max(ox + 1, min(w, int(right) + 1))]
+        kx, ky = FIT_SIDE / lat.px, FIT_SIDE / lat.py
+        work = cv2.resize(part, None, fx=kx, fy=ky, interpolation=cv2.INTER_AREA if kx < 1 else cv2.INTER_LINEAR)
+        lat = lat.moved(-ox, -oy)
+        across, along = _line_maps(work, FIT_SIDE)
+        reach = round(FIT_REACH * FIT_SIDE)
+        xs = _peaks(across, [(lat.x0 + (c - 0.5) * lat.px + 0.5) * kx - 0.5 for c in range(1, lat.cols)],
+                    [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)], w_across.T, reach)
+        ys = _peaks(along.T, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)],
+                    [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], w_along, reach)
+        if len(xs) < 2 or len(ys) < 2:
+            return lat.moved(ox, oy)
+        (px, x0), (py, y0) = (np.polyfit([i - 0.5 for i, _ in v], [(x + 0.5) / k - 0.5 for _, x in v], 1)
+                              for v, k in ((xs, kx), (ys, ky)))
+        lat = Lattice(float(x0) + ox, float(y0) + oy, float(px), float(py), lat.rows, lat.cols)
+    return lat
+
+
+def _peaks(strength: np.ndarray, lines: list[float], places: list[float], weights: np.ndarray,
+           reach: int) -> list[tuple[int, float]]:
+    """Per line i (1, 2, ...; x in ``strength``, a picture whose lines run down it): the x
+    within ``reach`` where the line strength at the ``places`` (y), times ``weights``
+    (line, place), sums highest; lines with no weight or near the picture's edge left out."""
+    h, w = strength.shape
+    rows = [min(h - 1, max(0, round(y))) for y in places]
+    out = []
+    for i, (x, wts) in enumerate(zip(lines, weights), 1):
+        x = round(x)
+        if wts.any() and x - reach >= 0 and x + reach < w:
+            profile = (wts[:, None] * strength[rows, x - reach:x + reach + 1]).sum(axis=0)
+            out.append((i, float(x - reach + profile.argmax())))
+    return out
+
+
+def nearest(features: np.ndarray, examples: np.ndarray) -> np.ndarray:
+    """Each feature's distance to its nearest example."""
+    return np.sqrt(((features[..., None, :] - examples) ** 2).sum(axis=-1)).min(axis=-1)
+
+
+# ---------------------------------------------------------------------------- reading
+
+def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
+    """The board a lattice's measures show, or None and why they show none."""
+    rows, cols = look.grid
+    d_floor, d_piece = nearest(found.colours, look.floor), nearest(found.colours, look.piece)
+    floor = (d_floor <= look.floor_tolerance) & (d_floor <= CLEAR_SHARE * (d_floor + d_piece))
+    piece = (d_floor > look.floor_tolerance) & (d_piece <= CLEAR_SHARE * (d_floor + d_piece))
+    if not (floor | piece).all():
+        r, c = np.argwhere(~(floor | piece))[0]
+        return None, f"cell ({r}, {c}) looks neither like the floor nor like a piece"
+    middle = max(look.edge_least, MIDDLE_FACTOR * look.middle_most)
+    if (found.middles >= middle).any():
+        r, c = np.argwhere(found.middles >= middle)[0]
+        return None, f"a straight edge runs through cell ({r}, {c}) (a piece mid-slide?)"
+    sides = []
+    for lines in (found.across, found.along):
+        edge, inside = lines >= look.edge_least, lines <= look.inside_most
+        if not (edge | inside).all():
+            return None, "a side between two cells is neither clearly a piece's edge nor its inside"
+        sides.append((edge, inside))
+    (edge_a, inside_a), (edge_b, inside_b) = sides
+    if look.rim and not (edge_a[:, [0, -1]].all() and edge_b[[0, -1], :].all()):
+        return None, "the board's rim does not show all round it"
+    if ((piece[:, :-1] != piece[:, 1:]) & ~edge_a[:, 1:-1]).any() or ((piece[:-1] != piece[1:]) & ~edge_b[1:-1]).any():
+        return None, "a piece meets the floor with no edge between them"
+    label = -np.ones((rows, cols), int)
+    for r, c in zip(*np.nonzero(piece)):
+        if label[r, c] >= 0:
+            continue
+        label[r, c] = r * cols + c
+        stack = [(r, c)]
+        while stack:
+            y, x = stack.pop()
+            for ny, nx, joined in ((y, x + 1, inside_a[y, x + 1]), (y, x - 1, inside_a[y, x]),
+                                   (y + 1, x, inside_b[y + 1, x]), (y - 1, x, inside_b[y, x])):
+                if 0 <= ny < rows and 0 <= nx < cols and joined and piece[ny, nx] and label[ny, nx] < 0:
+                    label[ny, nx] = label[r, c]
+                    stack.append((ny, nx))
+    pieces = []
+    for name in np.unique(label[label >= 0]):
+        where = np.argwhere(label == name)
+        (r0, c0), (r1, c1) = where.min(axis=0), where.max(axis=0)
+        if len(where) != (r1 - r0 + 1) * (c1 - c0 + 1) or not (inside_a[r0:r1 + 1, c0 + 1:c1 + 1].all()
+                                                                and inside_b[r0 + 1:r1 + 1, c0:c1 + 1].all()):
+            return None, f"the piece at cell ({r0}, {c0}) is no rectangle"
+        pieces.append(Piece(f"p{len(pieces)}", int(r0), int(c0), int(r1 - r0 + 1), int(c1 - c0 + 1)))
+    empties = int((~piece).sum())
+    if empties != look.empty_cells:
+        return None, f"{empties} empty cells, where the calibration's position has {look.empty_cells}"
+    if len(pieces) != look.pieces:
+        return None, f"{len(pieces)} pieces, where the calibration's position has {look.pieces}"
+    strange = sorted({p.shape for p in pieces} - look.shapes)
+    if strange:
+        return None, f"a piece of {strange[0][0]}×{strange[0][1]} cells, a shape the calibration did not show"
+    targets = [p for p in pieces if p.shape == look.target]
+    if len(targets) != 1:
+        return None, f"{len(targets)} pieces of the target's shape {look.target[0]}×{look.target[1]}"
+    try:
+        return Board.make(rows, cols, pieces, targets[0].name).relabelled(), ""
+    except BoardError as exc:
+        return None, f"the pieces make no Klotski board ({exc})"
+
+
+def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
+    """The lattice and board a screenshot shows in a learnt look; NoBoardFound with the
+    reason of the best-scored lattice when no lattice tried shows one."""
+    image_lab = lab(image)
+    rows, cols = look.grid
+    weights = reading_weights(rows, cols)
+    reasons = []
+    for _, rough in search(image_lab, weights, (look.floor, look.floor_tolerance, look.empty_cells))[:MOST_TRIED]:
+        lat = fit(image_lab, rough, weights)
+        # fitted again to the sides that look like edges, as the calibration's lattice was
+        found = measure(image_lab, lat)
+        cut = (look.inside_most * look.edge_least) ** 0.5
+        lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
+        h, w = image.shape[:2]
+        if lat.x0 - lat.px / 2 < 0 or lat.y0 - lat.py / 2 < 0 or lat.x0 + (cols - 0.5) * lat.px > w - 1 \
+                or lat.y0 + (rows - 0.5) * lat.py > h - 1:
+            reasons.append("the board may go on past the picture's edge")
+            continue
+        board, reason = board_of(measure(image_lab, lat), look)
+        if board is not None:
+            return lat, board
+        reasons.append(reason)
+    raise NoBoardFound(f"the learnt look reads no board: {reasons[0] if reasons else 'no grid of straight sides'}")
+
+
+def parse(image: np.ndarray, profile: Profile) -> Parse[Any]:
+    """Read a Klotski board with a learnt profile (``vision.lattice.parse`` hands it here)."""
+    from vision.klotski import KlotskiGeometry
+
+    lat, board = read(image, look_of(profile))
+    cells = [lat.centre(r, c) for r in range(lat.rows) for c in range(lat.cols)]
+    geometry = KlotskiGeometry(lat.rows, lat.cols, (lat.x0 - lat.px / 2, lat.y0 - lat.py / 2), (lat.px, lat.py),
+                               0.0, "edges")
+    return Parse("klotski", board, 1.0, cells, geometry)
+
+
+# ---------------------------------------------------------------------------- the profile
+
+def section(look: PieceLook) -> dict[str, Any]:
+    """profile.json's ``lattice`` section for a look."""
+    return {"version": LATTICE_VERSION, "kind": "pieces", "grid": list(look.grid), "empty_cells": look.empty_cells,
+            "pieces": look.pieces, "shapes": sorted(list(s) for s in look.shapes), "target": list(look.target),
+            "floor": np.round(look.floor.astype(float), 2).tolist(), "piece": np.round(look.piece.astype(float), 2).tolist(),
+            "floor_tolerance": round(look.floor_tolerance, 2), "inside_most": round(look.inside_most, 2),
+            "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim}
+
+
+def look_of(profile: Profile) -> PieceLook:
+    """The learnt Klotski look a profile holds; ProfileError naming the field when one is malformed."""
+    data = profile.get("lattice", dict)
+
+    def field(key: str, check: Callable[[Any], bool], what: str) -> Any:
+        value = data.get(key)
+        if not check(value):
+            raise ProfileError(f"profile {profile.name}: field 'lattice.{key}' must be {what}")
+        return value
+
+    def count(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000
+
+    def number(v: Any) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < 1e4
+
+    def pair(v: Any) -> bool:
+        return isinstance(v, list) and len(v) == 2 and all(count(n) and n > 0 for n in v)
+
+    def features(v: Any) -> bool:
+        return isinstance(v, list) and 0 < len(v) <= 10_000 and all(
+            isinstance(f, list) and len(f) == 6 and all(number(n) for n in f) for f in v)
+
+    field("version", lambda v: v == LATTICE_VERSION, f"{LATTICE_VERSION} (calibrate again)")
+    grid = field("grid", pair, "[rows, cols]")
+    shapes = field("shapes", lambda v: isinstance(v, list) and 0 < len(v) <= 100 and all(pair(s) for s in v),
+                   "a list of [height, width]")
+    inside, edge = field("inside_most", number, "a number"), field("edge_least", number, "a number")
+    if inside >= edge:
+        raise ProfileError(f"profile {profile.name}: field 'lattice.inside_most' must be below 'lattice.edge_least'")
+    return PieceLook((grid[0], grid[1]), field("empty_cells", count, "a whole number"),
+                     field("pieces", count, "a whole number"), frozenset((h, w) for h, w in shapes),
+                     tuple(field("target", pair, "[height, width]")),  # type: ignore[arg-type]
+                     np.array(field("floor", features, "a list of 6 numbers a cell"), np.float32),
+                     np.array(field("piece", features, "a list of 6 numbers a cell"), np.float32),
+                     float(field("floor_tolerance", number, "a number")), float(inside), float(edge),
+                     float(field("middle_most", number, "a number")),
+                     field("rim", lambda v: isinstance(v, bool), "true or false"))
