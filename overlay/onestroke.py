@@ -13,6 +13,7 @@ drawn so far cannot be finished.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from overlay.actions import Action, Drag
@@ -61,10 +62,10 @@ UNDO_LIMIT = 20_000        # search nodes per prefix tried by ``stuck`` (unsettl
 
 
 def follows(level: Board, board: Board) -> bool:
-    """Whether ``board`` is ``level`` with a path drawn from its start: the same grid, its
-    cells among the level's, and the cells gone (with the new start, the path's head) one
+    """Whether ``board`` is ``level`` with a path drawn from its start: the same grid and
+    marked end, its cells among the level's, and the cells gone (with the new start, the path's head) one
     piece holding the level's start."""
-    if (board.rows, board.cols) != (level.rows, level.cols) or not board.cells <= level.cells:
+    if (board.rows, board.cols, board.end) != (level.rows, level.cols, level.end) or not board.cells <= level.cells:
         return False
     drawn = (level.cells - board.cells) | {board.start}
     if level.start not in drawn:
@@ -82,7 +83,7 @@ def stuck(parse: Parse[OnestrokeGeometry], result: Any) -> str:
     drawn = list(parse.geometry.drawn or ())
     path: list[Cell] = [*drawn, head]
     for j in range(len(path) - 2, -1, -1):
-        cut = Board(board.rows, board.cols, board.cells | set(path[j:]), path[j])
+        cut = replace(board, cells=board.cells | set(path[j:]), start=path[j])
         tried = solve(cut, max_nodes=UNDO_LIMIT)
         if tried.solved:
             back = len(path) - 1 - j

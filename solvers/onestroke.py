@@ -76,12 +76,14 @@ def reach(start: Cell, cells: Collection[Cell]) -> set[Cell]:
 
 @dataclass(frozen=True)
 class Board:
-    """A one-stroke level: the cells to visit in a ``rows`` × ``cols`` grid and the start."""
+    """A one-stroke level: the cells to visit in a ``rows`` × ``cols`` grid, the start, and
+    the cell where the path must end when the level marks one (else None)."""
 
     rows: int
     cols: int
     cells: frozenset[Cell]
     start: Cell
+    end: Cell | None = None
 
     @property
     def size(self) -> str:
@@ -90,34 +92,36 @@ class Board:
 
     @classmethod
     def from_text(cls, text: str) -> "Board":
-        """Read rows of ``#`` (cell), ``.`` (hole) and ``S`` (the start, a cell), separated
-        by newlines or ``/``; every row as wide as the first (a short row is refused)."""
+        """Read rows of ``#`` (cell), ``.`` (hole), ``S`` (the start, a cell) and at most one
+        ``E`` (the cell where the path must end, where the level marks one), separated by
+        newlines or ``/``; every row as wide as the first (a short row is refused)."""
         lines = split_rows(text)
         check_places(lines, MAX_PLACES)
         cells: set[Cell] = set()
-        start: Cell | None = None
+        marked: dict[str, Cell] = {}
         for r, line in enumerate(lines):
             for c, ch in enumerate(line):
                 if ch == ".":
                     continue
-                if ch not in "#S":
-                    raise BoardError(f"column {c + 1}: unexpected character {ch!r} "
-                                     "(use '#' for a cell, '.' for a hole, 'S' for the start)", line=r + 1)
-                if ch == "S":
-                    if start is not None:
-                        raise BoardError(f"column {c + 1}: a second start 'S' (the first is at "
-                                         f"line {start[0] + 1}, column {start[1] + 1})", line=r + 1)
-                    start = (r, c)
+                if ch not in "#SE":
+                    raise BoardError(f"column {c + 1}: unexpected character {ch!r} (use '#' for a cell, "
+                                     "'.' for a hole, 'S' for the start, 'E' for a marked end)", line=r + 1)
+                if ch in marked:
+                    first = marked[ch]
+                    raise BoardError(f"column {c + 1}: a second {'start' if ch == 'S' else 'end'} {ch!r} (the "
+                                     f"first is at line {first[0] + 1}, column {first[1] + 1})", line=r + 1)
+                if ch != "#":
+                    marked[ch] = (r, c)
                 cells.add((r, c))
         width = check_width(lines)
-        if start is None:
+        if "S" not in marked:
             raise BoardError("no start cell 'S'")
-        return cls(len(lines), width, frozenset(cells), start)
+        return cls(len(lines), width, frozenset(cells), marked["S"], marked.get("E"))
 
     def to_text(self) -> str:
         return "\n".join(
-            "".join("S" if (r, c) == self.start else "#" if (r, c) in self.cells else "."
-                    for c in range(self.cols))
+            "".join("S" if (r, c) == self.start else "E" if (r, c) == self.end else
+                    "#" if (r, c) in self.cells else "." for c in range(self.cols))
             for r in range(self.rows))
 
 
@@ -204,7 +208,7 @@ def solve(board: Board, max_nodes: int | None = None,
     proof = _no_path_proof(board, g)
     if proof:
         return SolveResult(False, reason=proof, stats={"nodes": 0})
-    end_ok = _end_colour(board, g)
+    end_ok = _end_colour(board, g) if board.end is None else 1 << g.bit(board.end)
     # Restarts: a wrong turn near the root of a big open board can trap a depth-first
     # search for ages, so runs with a growing node budget and reshuffled ties come
     # first. Failed positions found by any run stay failed, so no work is lost, and the
@@ -213,7 +217,7 @@ def solve(board: Board, max_nodes: int | None = None,
     # forward one, as either may be much the quicker; the budgets then grow for ever,
     # and the first search to finish within its budget answers.
     searches = [(s, end_ok, set())]
-    searches += [(e, 1 << s, set()) for e in _one_neighbour_cells(g, s)]
+    searches += [(e, 1 << s, set()) for e in ([g.bit(board.end)] if board.end else _one_neighbour_cells(g, s))]
     nodes, budget = 0, 4 * g.full.bit_count()
     for run in itertools.count():
         rng = random.Random(run)
@@ -288,10 +292,17 @@ def _no_path_proof(board: Board, g: _Grid) -> str | None:
         listed = ", ".join(str(g.cell(i)) for i in ends)
         return f"cells {listed} have one neighbour each, so each would have to be the path's last cell"
     end_ok = _end_colour(board, g)
+    colour = names[1] if end_ok & own_mask else names[0]
     if ends and not (end_ok >> ends[0]) & 1:
-        colour = names[1] if end_ok & own_mask else names[0]
         return (f"cell {g.cell(ends[0])} has one neighbour, so the path must end there, but by "
                 f"parity the path ends on a {colour} cell")
+    if board.end is not None:
+        if ends and g.cell(ends[0]) != board.end:
+            return (f"cell {g.cell(ends[0])} has one neighbour, so the path must end there, not at the "
+                    f"marked end {board.end}")
+        if not (end_ok >> g.bit(board.end)) & 1:
+            return f"by parity the path ends on a {colour} cell, and the marked end {board.end} is not one"
+        ends = [g.bit(board.end)]
     last = 1 << ends[0] if ends else g.full & end_ok & ~(1 << s)
     if not _Matching(g).feasible(g, s, g.full & ~(1 << s), g.full & g.full >> 1, g.full & g.full >> g.width, last):
         return ("no set of edges gives every cell the two path edges it needs (the start and "
@@ -621,7 +632,9 @@ def search_plain(board: Board, limit: int | None = None) -> SolveResult:
     it gives up after that many nodes (``stats["capped"]``)."""
     g = _grid(board)
     nbr = g.neighbours
-    path, nodes = _dfs(g, g.bit(board.start), lambda head, free: _bits(nbr[head] & free), limit)
+    end = 1 << g.bit(board.end) if board.end else 0    # entered only as the last cell
+    path, nodes = _dfs(g, g.bit(board.start),
+                       lambda head, free: _bits(nbr[head] & (free if free == end else free & ~end)), limit)
     return _result(g, path, nodes, path is None and limit is not None and nodes >= limit, "plain")
 
 
@@ -630,7 +643,7 @@ def search_plain(board: Board, limit: int | None = None) -> SolveResult:
 def validate(board: Board, solution: Any) -> list[str]:
     """Every way ``solution`` breaks the rules (empty when it is a valid answer): a JSON
     list of [row, col] that starts on S, steps up/down/left/right, stays on cells and
-    visits each cell exactly once."""
+    visits each cell exactly once, ending on E where the board marks one."""
     if not isinstance(solution, list) or not solution:
         return ["the solution must be a non-empty list of [row, col] cells"]
     problems: list[str] = []
@@ -654,6 +667,8 @@ def validate(board: Board, solution: Any) -> list[str]:
         seen.add(cell)
         if k and abs(cell[0] - path[k - 1][0]) + abs(cell[1] - path[k - 1][1]) != 1:
             problems.append(f"step {k}: {path[k - 1]} to {cell} is not a step to a neighbouring cell")
+    if board.end is not None and path[-1] != board.end:
+        problems.append(f"the path ends at {path[-1]}, not at the marked end {board.end}")
     missed = sorted(board.cells - seen)
     if missed:
         problems.append(f"{len(missed)} cell(s) never visited, e.g. {missed[0]}")

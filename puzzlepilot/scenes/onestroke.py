@@ -134,7 +134,7 @@ def render_phone(board: Board, *, width: int = 1080, height: int = 1920, scale: 
         draw_band(img, [centres[r * board.cols + c] for r, c in path], band * cell, color)
     head = path[-1] if path else board.start
     draw_cat(img, *centres[head[0] * board.cols + head[1]], cell, color)
-    left = Board(board.rows, board.cols, (board.cells - done) | {head}, head)
+    left = replace(board, cells=(board.cells - done) | {head}, start=head)
     text = left.to_text().replace("\n", "/")
     return img, Truth(text, tuple(centres), pitch, cell)
 
@@ -223,7 +223,7 @@ def render_marked(board: Board, *, width: int = 1080, height: int = 1920, marker
     if len(path) > 1:
         draw_band(img, [centres[r * board.cols + c] for r, c in path], 0.25 * cell, mark)
     head = path[-1] if path else board.start
-    left = Board(board.rows, board.cols, (board.cells - set(path)) | {head}, head)
+    left = replace(board, cells=(board.cells - set(path)) | {head}, start=head)
     return img, Truth(left.to_text().replace("\n", "/"), tuple(centres), pitch, cell)
 
 
@@ -314,8 +314,8 @@ def tight(board: Board) -> Board:
     rows = [r for r, _ in board.cells]
     cols = [c for _, c in board.cells]
     r0, c0 = min(rows), min(cols)
-    return Board(max(rows) - r0 + 1, max(cols) - c0 + 1,
-                 frozenset((r - r0, c - c0) for r, c in board.cells), (board.start[0] - r0, board.start[1] - c0))
+    return Board(max(rows) - r0 + 1, max(cols) - c0 + 1, frozenset((r - r0, c - c0) for r, c in board.cells),
+                 (board.start[0] - r0, board.start[1] - c0), board.end and (board.end[0] - r0, board.end[1] - c0))
 
 
 def embed(phone: np.ndarray, truth: Truth, desktop: np.ndarray, x: int, y: int, k: float) -> tuple[np.ndarray, Truth]:

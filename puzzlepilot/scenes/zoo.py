@@ -143,6 +143,12 @@ def render(board: Board, look: Look, width: int = 720, height: int = 1280, seed:
             cv2.line(img, (round(x0), round(y0 + r * pitch)), (round(x0 + board.cols * pitch), round(y0 + r * pitch)), line, thick)
     if look.marker != "colour":
         _marker(img, look, *centres[board.start[0] * board.cols + board.start[1]], size)
+    if board.end is not None:       # a marked end: a cross in the start's colour
+        x, y = centres[board.end[0] * board.cols + board.end[1]]
+        arm, thick = 0.25 * size, max(2, round(size / 12))
+        for dx in (-arm, arm):
+            cv2.line(img, (round(x - dx), round(y - arm)), (round(x + dx), round(y + arm)), bgr(start_colour), thick,
+                     cv2.LINE_AA)
     return img, Truth(board.to_text().replace("\n", "/"), tuple(centres), pitch, size)
 
 

@@ -2,6 +2,8 @@
 "no solution", the plain reference search and the level generator."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -122,6 +124,27 @@ def test_edge_needs_no_matching_can_meet_prove_no_solution_without_search(text: 
     assert search_plain(board).solved is False
 
 
+def test_a_marked_end_is_where_every_answer_ends() -> None:
+    free = solve(Board.from_text("S##\n###\n###")).solution
+    board = Board.from_text("S##\n#E#\n###")
+    assert free[-1] != [1, 1] and assert_solves(board)[-1] == [1, 1]
+    assert validate(board, free) == [f"the path ends at {tuple(free[-1])}, not at the marked end (1, 1)"]
+
+
+@pytest.mark.parametrize("text, words", [
+    ("S#E\n###", ["parity", "marked end (0, 2)"]),              # 6 cells from a dark start end on light
+    ("S#E\n###\n#..", ["cell (2, 0) has one neighbour", "not at the marked end (0, 2)"]),
+])
+def test_a_marked_end_the_path_cannot_reach_last_is_proved_without_search(text: str, words: list[str]) -> None:
+    result = solve(Board.from_text(text))
+    assert not result.solved and result.stats["nodes"] == 0 and all(w in result.reason for w in words), result.reason
+
+
+def test_a_second_end_is_refused_naming_both() -> None:
+    with pytest.raises(BoardError, match=r"line 2: column 2: a second end 'E' \(the first is at line 1, column 3\)"):
+        Board.from_text("S#E\n#E#")
+
+
 def test_node_limit_gives_up_and_says_so() -> None:
     result = solve(Board.from_text(EXAMPLE), max_nodes=5)
     assert not result.solved and result.stats["capped"] and result.reason.startswith("gave up")
@@ -140,7 +163,8 @@ def small_boards(draw: st.DrawFn) -> Board:
     rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 5))
     cells = draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)), min_size=1))
     start = draw(st.sampled_from(sorted(cells)))
-    return Board(rows, cols, frozenset(cells), start)
+    end = draw(st.sampled_from([None] + sorted(cells - {start})))     # a marked end, or none
+    return Board(rows, cols, frozenset(cells), start, end)
 
 
 @settings(max_examples=300, deadline=None)
@@ -161,6 +185,7 @@ def test_solver_answers_are_valid_and_agree_with_plain_search(board: Board) -> N
 def test_search_back_from_a_forced_last_cell_agrees_with_plain_search(board: Board) -> None:
     # solve() lets this search take turns with the forward one on big boards; small ones
     # rarely need it, so it is driven directly here.
+    board = replace(board, end=None)     # the forced cell is the end here, not a marked one
     g = _grid(board)
     start = g.bit(board.start)
     forced = _one_neighbour_cells(g, start)
@@ -177,7 +202,7 @@ def test_search_back_from_a_forced_last_cell_agrees_with_plain_search(board: Boa
 @given(small_boards())
 def test_text_round_trip_keeps_the_board(board: Board) -> None:
     again = Board.from_text(board.to_text())
-    assert (again.cells, again.start) == (board.cells, board.start)
+    assert again == board
 
 
 @settings(max_examples=30, deadline=None)
