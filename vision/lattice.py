@@ -70,7 +70,8 @@ class Rules:
     """How a game's boards sit on their lattice, beyond what a look shows: ``margin``, the
     pitches round the board a reading must see in the picture (the game's own margin: LYNE
     crops keep half a pitch); ``parts``, whether a board may come in parts with empty rows
-    between (LYNE: no place of the lattice across the whole picture may look like a node)."""
+    between (LYNE: no place of the lattice across the whole picture may look more like a
+    node than like an empty place)."""
 
     margin: float = 1.0
     parts: bool = False
@@ -311,7 +312,8 @@ def _judge(image_lab: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.n
     nearest_out = d.argmin(axis=-1)
     own = d.min(axis=-1)
     near_board = (d <= look.tolerance)[..., look.board_classes].any(axis=-1)
-    like_board = look.board_classes[nearest_out] & (own <= OUTSIDE_LOOSE * look.tolerance[nearest_out])
+    loose = np.inf if look.rules.parts else OUTSIDE_LOOSE     # parts: a node far off the look is still a node
+    like_board = look.board_classes[nearest_out] & (own <= loose * look.tolerance[nearest_out])
     if (ring & (near_board | like_board)).any():
         return "a place just outside the board could be part of it"
     return ""
