@@ -17,7 +17,7 @@ of the board refuses the reading: never a wrong board.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -71,13 +71,32 @@ class Rules:
     pitches round the board a reading must see in the picture (the game's own margin: LYNE
     crops keep half a pitch); ``parts``, whether a board may come in parts with empty rows
     between (LYNE: no place of the lattice across the whole picture may look more like a
-    node than like an empty place)."""
+    node than like an empty place); ``check``, (the board read, the look) → why it is no
+    level of the game ("" when it is one)."""
 
     margin: float = 1.0
     parts: bool = False
+    check: Callable[[Any, Any], str] | None = None
 
 
-RULES = {"lyne": Rules(margin=0.5, parts=True)}
+LYNE_HUBS = {"2", "3", "4"}     # the hub counts the game draws
+
+
+def _lyne_level(board: Any, look: "LearntLook") -> str:
+    """Why a LYNE board read is no level ("" when it is one). A hub of a count the look was
+    not taught reads as the nearest count taught (holes a few pixels apart), so hubs read
+    only when every count the game draws was taught; and a level has a solution."""
+    from solvers.lyne import solve
+
+    taught = LYNE_HUBS & set(look.classes)
+    if taught != LYNE_HUBS and any(ch.isdigit() for row in board.grid for ch in row):
+        return (f"a hub may have a count the calibration did not show (it showed {', '.join(sorted(taught)) or 'none'}):"
+                " calibrate on a level with hubs of 2, 3 and 4 holes to read hubs")
+    found = solve(board)
+    return "" if found.solved else f"the nodes read make a level with no solution ({found.reason})"
+
+
+RULES = {"lyne": Rules(margin=0.5, parts=True, check=_lyne_level)}
 
 
 @dataclass(frozen=True)
@@ -352,10 +371,10 @@ def parse(game: str, board_type: Any, image: np.ndarray, profile: Profile) -> Pa
 
     def valid(rows: list[str]) -> str:
         try:
-            board_type.from_text("\n".join(rows))
+            board = board_type.from_text("\n".join(rows))
         except ValueError as exc:
             return f"the places read make no {game} board ({exc})"
-        return ""
+        return look.rules.check(board, look) if look.rules.check else ""
     lat, rows = read_classes(image, look, valid)
     board = board_type.from_text("\n".join(rows))
     cells = [lat.centre(r, c) for r in range(lat.rows) for c in range(lat.cols)]

@@ -224,7 +224,7 @@ LYNE_LOOKS = {look.name: look for look in (
     LyneLook("desert-shapes-small", "desert", "shapes", node=0.7),
     LyneLook("electro-shapes", "electro", "shapes"),
 )}
-LYNE_CALIBRATION = LyneBoard.from_text("T.tD/tt2d/.tdd/T.dD")
+LYNE_CALIBRATION = LyneBoard.from_text("Tt.D/t.dd/t.d./T.dD")    # a level of set A: no hubs
 
 
 def _dot_node(img: np.ndarray, ch: str, x: float, y: float, r: float, pal: lyne_scene.Palette) -> None:
@@ -234,8 +234,8 @@ def _dot_node(img: np.ndarray, ch: str, x: float, y: float, r: float, pal: lyne_
     if ch.isdigit():
         disc(r, pal.hub)
         for k in range(int(ch)):
-            cv2.circle(img, (round((x + (k - (int(ch) - 1) / 2) * 0.42 * r) * 16), round(y * 16)),
-                       round(0.16 * r * 16), bgr(pal.background), -1, cv2.LINE_AA, shift=4)
+            cv2.circle(img, (round((x + (k - (int(ch) - 1) / 2) * 0.5 * r) * 16), round(y * 16)),
+                       round(0.2 * r * 16), bgr(pal.background), -1, cv2.LINE_AA, shift=4)
         return
     kind = ch.lower()
     if ch.isupper():
@@ -281,11 +281,15 @@ def render_lyne(board: LyneBoard, look: LyneLook, width: int = 640, height: int 
 
 def lyne_others(look: LyneLook, count: int = 10, width: int = 640) -> list[tuple[str, np.ndarray, str]]:
     """``count`` pictures of other LYNE boards of triangles and diamonds in ``look`` (name,
-    BGR, board text): 0.5–2× the calibration's width, JPEG at 60–95, crops around the board."""
+    BGR, board text), every third with hubs (of any count), the others without (as the
+    game's first sets): 0.5–2× the calibration's width, JPEG at 60–95, crops around the board."""
     out = []
     for i in range(count):
         rng = random.Random(2000 + i)
-        board, _ = generate_lyne(rng.randint(3, 5), rng.randint(3, 5), rng, shapes="td")
+        for _ in range(100):        # a board without hubs comes within a few tries
+            board, _ = generate_lyne(rng.randint(3, 5), rng.randint(3, 5), rng, shapes="td")
+            if not i % 3 or not any(ch.isdigit() for ch in board.to_text()):
+                break
         k = (0.5, 0.75, 1.0, 1.5, 2.0)[i % 5]
         w = round(width * k)
         img, truth = render_lyne(board, look, w, round(w * 3 / 4), seed=i)
