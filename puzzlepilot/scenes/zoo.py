@@ -176,12 +176,18 @@ def others(look: Look, count: int = 10, width: int = 720) -> list[tuple[str, np.
         if i % 4 == 3 and k <= 1.0:
             img, truth = embed(img, truth, render_desktop(1366, 1400, i), 200, 40, 1.0)
             what.append("desktop")
-        if i % 2 == 0:
-            quality = (60, 70, 80, 95)[i // 2 % 4]
-            img = jpeg(img, quality)
-            what.append(f"jpeg{quality}")
-        out.append(("-".join(what) + f"-{i}", img, truth.board))
+        out.append(_other(i, img, what, truth.board))
     return out
+
+
+def _other(i: int, img: np.ndarray, what: list[str], board: str) -> tuple[str, np.ndarray, str]:
+    """The i-th other picture of a look (name, BGR, board text): every second one through
+    JPEG at 60–95, named by what was done to it."""
+    if i % 2 == 0:
+        quality = (60, 70, 80, 95)[i // 2 % 4]
+        img = jpeg(img, quality)
+        what.append(f"jpeg{quality}")
+    return "-".join(what) + f"-{i}", img, board
 
 
 # ---------------------------------------------------------------------------- LYNE looks
@@ -298,9 +304,5 @@ def lyne_others(look: LyneLook, count: int = 10, width: int = 640) -> list[tuple
             img, truth = lyne_scene.small_crop(img, truth, lyne_scene.board_box(truth, 0.7), side=round(240 * k * 2),
                                                quality=None)
             what.append("crop")
-        if i % 2 == 0:
-            quality = (60, 70, 80, 95)[i // 2 % 4]
-            img = jpeg(img, quality)
-            what.append(f"jpeg{quality}")
-        out.append(("-".join(what) + f"-{i}", img, truth.board))
+        out.append(_other(i, img, what, truth.board))
     return out
