@@ -331,7 +331,10 @@ def _judge(image_lab: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.n
     nearest_out = d.argmin(axis=-1)
     own = d.min(axis=-1)
     near_board = (d <= look.tolerance)[..., look.board_classes].any(axis=-1)
-    loose = np.inf if look.rules.parts else OUTSIDE_LOOSE     # parts: a node far off the look is still a node
+    ys, xs = around.y0 + np.arange(around.rows) * around.py, around.x0 + np.arange(around.cols) * around.px
+    seen = ((ys >= 0) & (ys <= h - 1))[:, None] & ((xs >= 0) & (xs <= w - 1))[None, :]
+    # parts: a place the picture shows that is nearer a node than an empty place is a node, however far off the look
+    loose = np.where(seen & look.rules.parts, np.inf, OUTSIDE_LOOSE)
     like_board = look.board_classes[nearest_out] & (own <= loose * look.tolerance[nearest_out])
     if (ring & (near_board | like_board)).any():
         return "a place just outside the board could be part of it"
