@@ -76,7 +76,7 @@ def test_a_picture_that_is_no_board_of_the_look_is_refused(learnt: Profile, pict
         img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS["paper-dot-ring"])     # dots on paper too
     else:       # a cursor-sized blot of another colour over a node
         img, truth = zoo.render_lyne(zoo.LYNE_CALIBRATION, zoo.LYNE_LOOKS[LOOK])
-        x, y = truth.cells[1 * zoo.LYNE_CALIBRATION.cols + 1]
+        x, y = truth.cells[1 * zoo.LYNE_CALIBRATION.cols + 2]     # a "d"
         cv2.circle(img, (round(x), round(y)), round(0.25 * truth.pitch), (30, 200, 60), -1)
     with pytest.raises(NoBoardFound):
         read(img, learnt)
