@@ -19,12 +19,12 @@ differ. No colour, gap, grid line or marker is assumed.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
 
-from vision.lattice import (EMPTY, LATTICE_VERSION, MIN_TOLERANCE, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
+from vision.lattice import (EMPTY, LATTICE_VERSION, MIN_TOLERANCE, SIDE, SPREAD_FACTOR, Lattice, LearntLook, Rules,
                             distances, fit_places, lab, mosaic, read_classes, separations)
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
@@ -111,12 +111,13 @@ def tight(rows: list[str]) -> list[str]:
     return [row[keep_c[0]:keep_c[-1] + 1] for row in rows[keep_r[0]:keep_r[-1] + 1]]
 
 
-def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] | None = None
-          ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] | None = None,
+          rules: Rules = Rules()) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """profile.json's fields (the ``lattice`` section; the board, its box and pitch for
     the user) and the class templates (one PNG strip), for a screenshot showing the board
     ``rows`` (its text, one string a row); ProfileError when the classes do not tell apart
-    on any lattice or the look learnt does not read its own screenshot back as the board."""
+    on any lattice or the look learnt does not read its own screenshot back as the board;
+    ``rules``: the game's (``vision.lattice.RULES``)."""
     classes = sorted(set("".join(rows)))
     if len(classes) < 2 or EMPTY not in classes:
         # with no empty place the board's own kinds can fit a lattice anywhere on the screen
@@ -148,7 +149,7 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
                "pitch_share": [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)],
                "empty": EMPTY}
     look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
-                      tolerance)
+                      tolerance, rules=rules)
     try:
         _, got = read_classes(image, look)
     except NoBoardFound as exc:
@@ -159,3 +160,17 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     data = {"lattice": section, "board": "/".join(rows), "pitch": [round(lat.px, 2), round(lat.py, 2)],
             "region": [max(0, round(bx0)), max(0, round(by0)), round(bx1 - bx0), round(by1 - by0)]}
     return data, {"classes": strip}
+
+
+def or_learnt(colour_rules: Callable[[], Any], image: np.ndarray, rows: list[str],
+              region: tuple[int, int, int, int] | None = None, rules: Rules = Rules()) -> Any:
+    """What a game's colour rules learn (``colour_rules()``) or, when they refuse the
+    screenshot, the look :func:`learn` fits to the board whatever it is; ProfileError with
+    both reasons when neither does."""
+    try:
+        return colour_rules()
+    except ProfileError as colour_failure:
+        try:
+            return learn(image, rows, region, rules)
+        except ProfileError as exc:
+            raise ProfileError(f"{colour_failure}; nor does a learnt lattice ({exc})") from None

@@ -8,8 +8,10 @@ to count as one on a big desktop is missed. A profile pins the background's colo
 (``background_rgb``, the patch's median under the game's light): patches of about that
 colour count however small, looked for on a finer copy of the screen. With ``--board``
 each of the screenshot's common colours is tried as the background until the board reads
-as the given one; without it a window asks for a box around the game and a click on its
-background. For the user and for checks the profile also keeps the shapes' fill colours,
+as the given one; when none does (nodes in shapes or a game the shape rules do not read) the
+look is learnt whatever it is (``calibration.lattice``: each node kind, terminal and hub count
+of the board text, and empty places, as pictures on the lattice that fits the board). Without
+it a window asks for a box around the game and a click on its background. For the user and for checks the profile also keeps the shapes' fill colours,
 the game area, pitch and node size (also as shares of the game area's width), and one
 template per kind of node.
 """
@@ -20,10 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from calibration import lattice as learnt
 from calibration.common import first_reading, rgb, square
 from solvers.lyne import Board
 from vision.colours import common_colours, thinned
 from vision.common import NoBoardFound, Parse
+from vision.lattice import RULES
 from vision.lyne import LyneGeometry, parse
 from vision.profile import Profile, ProfileError
 
@@ -35,8 +39,9 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
           examples: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """profile.json's fields and the templates for a LYNE look; opens the window for the
     box and click when neither a board nor the picks are given."""
-    if board is not None:
-        return _from_board(image, board)
+    if board is not None:       # a look the shape rules do not read: the lattice learner fits it
+        return learnt.or_learnt(lambda: _from_board(image, board), image, board.to_text().split("\n"), region,
+                                RULES["lyne"])
     if region is None or examples is None or not set(KINDS) <= set(examples):
         from calibration.picker import pick
 

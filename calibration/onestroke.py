@@ -40,15 +40,9 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
           examples: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """profile.json's fields and the templates for a one-stroke look; opens the window for
     the box and clicks when neither a board nor the picks are given."""
-    if board is not None:
-        try:
-            found, look = _match_board(image, board)
-        except ProfileError as colour_failure:
-            try:            # a look the colour rules do not cover: the lattice learner fits it
-                return learnt.learn(image, board.to_text().split("\n"), region)
-            except ProfileError as exc:
-                raise ProfileError(f"{colour_failure}; nor does a learnt lattice ({exc})") from None
-        return build(image, found, look)
+    if board is not None:       # a look the colour rules do not cover: the lattice learner fits it
+        return learnt.or_learnt(lambda: build(image, *_match_board(image, board)), image,
+                                board.to_text().split("\n"), region)
     if region is None or examples is None or not set(KINDS) <= set(examples):
         from calibration.picker import pick
 

@@ -16,8 +16,8 @@ of the board refuses the reading: never a wrong board.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -66,6 +66,40 @@ class Lattice:
 
 
 @dataclass(frozen=True)
+class Rules:
+    """How a game's boards sit on their lattice, beyond what a look shows: ``margin``, the
+    pitches round the board a reading must see in the picture (the game's own margin: LYNE
+    crops keep half a pitch); ``parts``, whether a board may come in parts with empty rows
+    between (LYNE: no place of the lattice across the whole picture may look more like a
+    node than like an empty place); ``check``, (the board read, the look) → why it is no
+    level of the game ("" when it is one)."""
+
+    margin: float = 1.0
+    parts: bool = False
+    check: Callable[[Any, Any], str] | None = None
+
+
+LYNE_HUBS = {"2", "3", "4"}     # the hub counts the game draws
+
+
+def _lyne_level(board: Any, look: "LearntLook") -> str:
+    """Why a LYNE board read is no level ("" when it is one). A hub of a count the look was
+    not taught reads as the nearest count taught (holes a few pixels apart), so hubs read
+    only when every count the game draws was taught; and a level has a solution."""
+    from solvers.lyne import solve
+
+    taught = LYNE_HUBS & set(look.classes)
+    if taught != LYNE_HUBS and any(ch.isdigit() for row in board.grid for ch in row):
+        return (f"a hub may have a count the calibration did not show (it showed {', '.join(sorted(taught)) or 'none'}):"
+                " calibrate on a level with hubs of 2, 3 and 4 holes to read hubs")
+    found = solve(board)
+    return "" if found.solved else f"the nodes read make a level with no solution ({found.reason})"
+
+
+RULES = {"lyne": Rules(margin=0.5, parts=True, check=_lyne_level)}
+
+
+@dataclass(frozen=True)
 class LearntLook:
     """What a profile teaches: the classes (board text characters), their templates (Lab,
     ``SIDE`` square) and how far a place of each class may stray from its template."""
@@ -74,6 +108,7 @@ class LearntLook:
     templates: np.ndarray       # (classes, SIDE, SIDE, 3) float32 Lab
     tolerance: np.ndarray       # (classes,) Lab units
     pitch_share: float | None = None    # the calibration's pitch over its picture's width
+    rules: Rules = field(default_factory=Rules)     # the game's (RULES)
 
     @property
     def board_classes(self) -> np.ndarray:
@@ -181,7 +216,7 @@ def look_of(profile: Profile) -> LearntLook:
             isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 1 for v in share)):
         raise ProfileError(f"profile {profile.name}: field 'lattice.pitch_share' must be two numbers in (0, 1]")
     return LearntLook(tuple(classes), np.ascontiguousarray(templates), np.array(tolerance, np.float64),
-                      None if share is None else float(min(share)))
+                      None if share is None else float(min(share)), RULES.get(profile.game, Rules()))
 
 
 def is_learnt(profile: Profile | None) -> bool:
@@ -265,6 +300,18 @@ def _settle(image_lab: np.ndarray, lat: Lattice, look: LearntLook) -> tuple[Latt
     raise NoBoardFound("the learnt look's places make no steady grid")
 
 
+def _around(lat: Lattice, h: int, w: int, whole: bool) -> tuple[tuple[int, int], Lattice]:
+    """The lattice one place wider than the board on every side (``whole``: and over every
+    place of the picture) and where the board's place (0, 0) is on it."""
+    r0, c0 = 1, 1
+    if whole:
+        r0 = max(1, int(np.floor(lat.y0 / lat.py)))
+        c0 = max(1, int(np.floor(lat.x0 / lat.px)))
+    rows = max(lat.rows + 1, int(np.floor((h - 1 - lat.y0) / lat.py)) + 1 if whole else 0) + r0
+    cols = max(lat.cols + 1, int(np.floor((w - 1 - lat.x0) / lat.px)) + 1 if whole else 0) + c0
+    return (r0, c0), lat.sub(-r0, -c0, rows, cols)
+
+
 def _judge(image_lab: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarray, look: LearntLook) -> str:
     """Why a settled lattice is no board ("" when it is one): a place no class explains, a
     board that may go on past the picture's edge, a place around it that could be a board's."""
@@ -273,16 +320,22 @@ def _judge(image_lab: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.n
     if not inner_clear.all():
         r, c = np.argwhere(~inner_clear)[0]
         return f"place ({r}, {c}) of the board looks like none of the learnt kinds"
-    (left, top), (right, bottom) = lat.centre(-1, -1), lat.centre(lat.rows, lat.cols)
+    m = look.rules.margin
+    (left, top), (right, bottom) = lat.centre(-m, -m), lat.centre(lat.rows - 1 + m, lat.cols - 1 + m)
     if left < 0 or top < 0 or right > w - 1 or bottom > h - 1:
         return "the board may go on past the picture's edge"
-    d = distances(mosaic(image_lab, lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)), look.templates)
+    (r0, c0), around = _around(lat, h, w, look.rules.parts)
+    d = distances(mosaic(image_lab, around), look.templates)
     ring = np.ones(d.shape[:2], bool)
-    ring[1:-1, 1:-1] = False
+    ring[r0:r0 + lat.rows, c0:c0 + lat.cols] = False
     nearest_out = d.argmin(axis=-1)
     own = d.min(axis=-1)
     near_board = (d <= look.tolerance)[..., look.board_classes].any(axis=-1)
-    like_board = look.board_classes[nearest_out] & (own <= OUTSIDE_LOOSE * look.tolerance[nearest_out])
+    ys, xs = around.y0 + np.arange(around.rows) * around.py, around.x0 + np.arange(around.cols) * around.px
+    seen = ((ys >= 0) & (ys <= h - 1))[:, None] & ((xs >= 0) & (xs <= w - 1))[None, :]
+    # parts: a place the picture shows that is nearer a node than an empty place is a node, however far off the look
+    loose = np.where(seen & look.rules.parts, np.inf, OUTSIDE_LOOSE)
+    like_board = look.board_classes[nearest_out] & (own <= loose * look.tolerance[nearest_out])
     if (ring & (near_board | like_board)).any():
         return "a place just outside the board could be part of it"
     return ""
@@ -323,10 +376,10 @@ def parse(game: str, board_type: Any, image: np.ndarray, profile: Profile) -> Pa
 
     def valid(rows: list[str]) -> str:
         try:
-            board_type.from_text("\n".join(rows))
+            board = board_type.from_text("\n".join(rows))
         except ValueError as exc:
             return f"the places read make no {game} board ({exc})"
-        return ""
+        return look.rules.check(board, look) if look.rules.check else ""
     lat, rows = read_classes(image, look, valid)
     board = board_type.from_text("\n".join(rows))
     cells = [lat.centre(r, c) for r in range(lat.rows) for c in range(lat.cols)]
@@ -339,7 +392,17 @@ def _onestroke_geometry(lat: Lattice) -> Any:
     return OnestrokeGeometry((lat.x0, lat.y0), (lat.px, lat.py), 0.9 * min(lat.px, lat.py), lat.rows, lat.cols)
 
 
-GEOMETRY = {"onestroke": _onestroke_geometry}
+def _lyne_geometry(lat: Lattice) -> Any:
+    """The places of a learnt LYNE look (a node about 0.7 of a pitch, as the game draws them);
+    it knows no colours, so the overlay draws in its own."""
+    from vision.lyne import LyneGeometry
+
+    pitch = (lat.px + lat.py) / 2
+    (x0, y0), (x1, y1) = lat.centre(-0.5, -0.5), lat.centre(lat.rows - 0.5, lat.cols - 0.5)
+    return LyneGeometry(pitch, (lat.x0, lat.y0), lat.rows, lat.cols, 0.7 * pitch, (x0, y0, x1, y1), (0, 0, 0), {})
+
+
+GEOMETRY = {"onestroke": _onestroke_geometry, "lyne": _lyne_geometry}
 
 
 def _klotski(image: np.ndarray, profile: Profile) -> Parse[Any]:

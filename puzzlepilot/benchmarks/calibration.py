@@ -9,9 +9,9 @@ game window on a 1080p desktop. Rings: the default parse of battles in the "eart
 against the profile parse of the same boards in the scenes' "paper" look, the profile
 calibrated from one 1280×720 frame; 0.5× to 2× that
 size and a 960×540 window on a 1366×768 desktop. Also the time ``learn`` takes on each
-calibration frame. The style zoo: one-stroke looks far from the game's, each calibrated from
-one frame and read on its other pictures (kept / exact / refused / wrong); Klotski looks
-learnt by the lattice learner, beside the rules' profile of the same frame.
+calibration frame. The style zoo: one-stroke and LYNE looks far from the games', each
+calibrated from one frame and read on its other pictures (kept / exact / refused / wrong);
+Klotski looks learnt by the lattice learner, beside the rules' profile of the same frame.
 """
 from __future__ import annotations
 
@@ -55,33 +55,39 @@ def _learned(bench: Bench, game: str, learner: Any, image: Any, board: Any, fold
     return save({**data, "game": game, "name": game}, templates, folder / game), learn_ms
 
 
-def _zoo(bench: Bench, folder: Path) -> None:
+def _zoo(bench: Bench, folder: Path, game: str = "onestroke") -> None:
     """The style zoo (``puzzlepilot.scenes.zoo``): per look, calibrate from one frame as
-    ``calibrate onestroke --board`` does, then read its other pictures with the profile."""
+    ``calibrate GAME --board`` does, then read its other pictures with the profile."""
     from puzzlepilot.games import get
     from puzzlepilot.scenes import zoo
     from vision.common import NoBoardFound
     from vision.profile import ProfileError
 
-    parse = get("onestroke").parse
-    names = list(zoo.LOOKS)[::8] if bench.quick else list(zoo.LOOKS)
+    learner, looks, render, board, others, table, frame = {
+        "onestroke": (onestroke_learner, zoo.LOOKS, zoo.render, zoo.CALIBRATION, zoo.others, "calibration_zoo",
+                      "one-stroke from one 720x1280 frame"),
+        "lyne": (lyne_learner, zoo.LYNE_LOOKS, zoo.render_lyne, zoo.LYNE_CALIBRATION, zoo.lyne_others,
+                 "calibration_zoo_lyne", "LYNE from one 640x480 frame"),
+    }[game]
+    parse = get(game).parse
+    names = list(looks)[::8 if game == "onestroke" else 3] if bench.quick else list(looks)
     counts = {"kept": 0, "exact": 0, "refused": 0, "wrong": 0}
     learn_s: list[float] = []
     read_s: list[float] = []
     rows: list[list[Any]] = []
     for name in names:
-        shot, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS[name])
+        shot, _ = render(board, looks[name])
         try:
-            took, (data, templates) = bench.timed(lambda: onestroke_learner.learn(shot, board=zoo.CALIBRATION))
+            took, (data, templates) = bench.timed(lambda: learner.learn(shot, board=board))
         except ProfileError:
             rows.append([name, "no", "", "", "", "", ""])
             continue
         learn_s.append(took)
         learned = took
         counts["kept"] += 1
-        prof = save({**data, "game": "onestroke", "name": name}, templates, folder / "zoo" / name)
+        prof = save({**data, "game": game, "name": name}, templates, folder / "zoo" / game / name)
         seen = {"exact": 0, "refused": 0, "wrong": 0}
-        for _, image, want in zoo.others(zoo.LOOKS[name], count=4 if bench.quick else 10):
+        for _, image, want in others(looks[name], count=4 if bench.quick else 10):
             try:
                 took, found = bench.timed(lambda: parse(image, profile=prof))
             except NoBoardFound:
@@ -94,8 +100,8 @@ def _zoo(bench: Bench, folder: Path) -> None:
                      ms(learned), ""])
     rows.append(["all", f"{counts['kept']}/{len(names)} kept", counts["exact"], counts["refused"], counts["wrong"],
                  summary(learn_s)[0] if learn_s else "", summary(read_s)[0] if read_s else ""])
-    bench.table("calibration_zoo", "style zoo: calibrate one-stroke from one 720x1280 frame per look, read its other "
-                "pictures (boards, 0.5-2x, crops, JPEG 60-95, a desktop); ms: learn, read (medians)",
+    bench.table(table, f"style zoo: calibrate {frame} per look, read its other pictures (boards, 0.5-2x, crops, "
+                "JPEG 60-95" + (", a desktop" if game == "onestroke" else "") + "); ms: learn, read (medians)",
                 ["look", "profile", "exact", "refused", "wrong", "learn", "read"], rows)
 
 
@@ -141,6 +147,7 @@ def run(bench: Bench) -> None:
     runs = 5 if bench.quick else 25
     with tempfile.TemporaryDirectory() as tmp:
         _zoo(bench, Path(tmp))
+        _zoo(bench, Path(tmp), "lyne")
         _klotski_zoo(bench)
         shot, _ = render_phone(SHOT, width=720, height=1280, theme="night")
         prof, learn_ms = _learned(bench, "onestroke", onestroke_learner, shot, SHOT, Path(tmp))

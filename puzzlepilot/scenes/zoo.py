@@ -11,13 +11,17 @@ from one: other boards, 0.5–2× the size, JPEG 60–95, crops, the window on a
 from __future__ import annotations
 
 import itertools
+import random
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from puzzlepilot.scenes import lyne as lyne_scene
 from puzzlepilot.scenes.onestroke import Truth, crop_board, embed, tight
 from puzzlepilot.scenes.paint import bgr, mix, render_desktop, rounded_rect
+from solvers.lyne import Board as LyneBoard
+from solvers.lyne import generate as generate_lyne
 from solvers.onestroke import Board, generate
 
 RGB = tuple[int, int, int]
@@ -178,11 +182,135 @@ def others(look: Look, count: int = 10, width: int = 720) -> list[tuple[str, np.
         if i % 4 == 3 and k <= 1.0:
             img, truth = embed(img, truth, render_desktop(1366, 1400, i), 200, 40, 1.0)
             what.append("desktop")
-        if i % 2 == 0:
-            quality = (60, 70, 80, 95)[i // 2 % 4]
-            img = jpeg(img, quality)
-            what.append(f"jpeg{quality}")
-        out.append(("-".join(what) + f"-{i}", img, truth.board))
+        out.append(_other(i, img, what, truth.board))
+    return out
+
+
+def _other(i: int, img: np.ndarray, what: list[str], board: str) -> tuple[str, np.ndarray, str]:
+    """The i-th other picture of a look (name, BGR, board text): every second one through
+    JPEG at 60–95, named by what was done to it."""
+    if i % 2 == 0:
+        quality = (60, 70, 80, 95)[i // 2 % 4]
+        img = jpeg(img, quality)
+        what.append(f"jpeg{quality}")
+    return "-".join(what) + f"-{i}", img, board
+
+
+# ---------------------------------------------------------------------------- LYNE looks
+
+CUSTOM_PALETTES = {     # two palettes the game does not have: ink on paper, and neon on black
+    "paper": lyne_scene.Palette((40, 40, 40), (246, 242, 232), (236, 230, 216),
+                                {"t": (60, 90, 200), "d": (200, 60, 60), "s": (40, 140, 80)},
+                                {"t": (20, 30, 110), "d": (120, 20, 20), "s": (10, 70, 30)}, (150, 150, 150)),
+    "neon": lyne_scene.Palette((255, 255, 255), (10, 10, 16), (28, 28, 40),
+                               {"t": (255, 60, 200), "d": (60, 255, 120), "s": (60, 200, 255)},
+                               {"t": (150, 0, 110), "d": (0, 140, 60), "s": (0, 100, 160)}, (250, 220, 40)),
+}
+
+
+@dataclass(frozen=True)
+class LyneLook:
+    """How a LYNE board is drawn: the ``palette`` (the game's twelve or ``CUSTOM_PALETTES``),
+    the nodes as the game's ``shapes`` or as ``dots`` (every kind a disc in its colour; a
+    terminal a ring round it with a centre in the border's colour; a hub a disc with a dot
+    per hole), the node's size against the game's and a vertical ``gradient``."""
+
+    name: str
+    palette: str
+    style: str
+    node: float = 1.0
+    gradient: bool = False
+
+    @property
+    def colours(self) -> lyne_scene.Palette:
+        return CUSTOM_PALETTES.get(self.palette) or lyne_scene.PALETTES[self.palette]
+
+
+LYNE_LOOKS = {look.name: look for look in (
+    LyneLook("paper-dots", "paper", "dots"),
+    LyneLook("neon-dots-small", "neon", "dots", node=0.75),
+    LyneLook("tulip-dots-large", "tulip", "dots", node=1.25, gradient=True),
+    LyneLook("deep-space-dots", "deep space", "dots", gradient=True),
+    LyneLook("paper-shapes-small", "paper", "shapes", node=0.8),
+    LyneLook("neon-shapes-large", "neon", "shapes", node=1.2, gradient=True),
+    LyneLook("desert-shapes-small", "desert", "shapes", node=0.7),
+    LyneLook("electro-shapes", "electro", "shapes"),
+)}
+LYNE_CALIBRATION = LyneBoard.from_text("Tt.D/t.dd/t.d./T.dD")    # a level of set A: no hubs
+
+
+def _dot_node(img: np.ndarray, ch: str, x: float, y: float, r: float, pal: lyne_scene.Palette) -> None:
+    """One node in the ``dots`` style, ``r`` its radius."""
+    def disc(radius: float, colour: RGB) -> None:
+        cv2.circle(img, (round(x * 16), round(y * 16)), round(radius * 16), bgr(colour), -1, cv2.LINE_AA, shift=4)
+    if ch.isdigit():
+        disc(r, pal.hub)
+        for k in range(int(ch)):
+            cv2.circle(img, (round((x + (k - (int(ch) - 1) / 2) * 0.5 * r) * 16), round(y * 16)),
+                       round(0.2 * r * 16), bgr(pal.background), -1, cv2.LINE_AA, shift=4)
+        return
+    kind = ch.lower()
+    if ch.isupper():
+        disc(r, pal.rings[kind])
+        disc(0.7 * r, pal.fills[kind])
+        disc(0.3 * r, pal.cream)
+    else:
+        disc(r, pal.fills[kind])
+
+
+def render_lyne(board: LyneBoard, look: LyneLook, width: int = 640, height: int = 480,
+                seed: int = 0) -> tuple[np.ndarray, lyne_scene.Truth]:
+    """A game window of ``board`` drawn in ``look`` (BGR) and the truth it shows: faint
+    marks on every place of the lattice across the window, faint lines between
+    neighbouring nodes, a level name at the top."""
+    pal = look.colours
+    img = _background(Look("", "paper", "", "", look.gradient), width, height)
+    img[:] = np.clip(img.astype(np.int16) - bgr(PALETTES["paper"][0]) + bgr(pal.background), 0, 255).astype(np.uint8)
+    rows, cols = board.rows, board.cols
+    pitch = min(0.8 * width / cols, 0.78 * height / rows, 0.3 * height)
+    x0, y0 = width / 2 - pitch * (cols - 1) / 2, height / 2 - pitch * (rows - 1) / 2 + 0.03 * height
+    centre = [[(x0 + c * pitch, y0 + r * pitch) for c in range(cols)] for r in range(rows)]
+    for r in range(-int(y0 // pitch) - 1, int((height - y0) // pitch) + 2):
+        for c in range(-int(x0 // pitch) - 1, int((width - x0) // pitch) + 2):
+            cv2.circle(img, (round(x0 + c * pitch), round(y0 + r * pitch)), round(0.3 * pitch), bgr(pal.faint), -1,
+                       cv2.LINE_AA)
+    for (r, c) in board.nodes():
+        for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
+            if 0 <= r + dr < rows and 0 <= c + dc < cols and board.grid[r + dr][c + dc] != ".":
+                (ax, ay), (bx, by) = centre[r][c], centre[r + dr][c + dc]
+                cv2.line(img, (round(ax), round(ay)), (round(bx), round(by)), bgr(pal.faint), max(1, round(pitch / 40)),
+                         cv2.LINE_AA)
+    for (r, c) in board.nodes():
+        if look.style == "dots":
+            _dot_node(img, board.grid[r][c], *centre[r][c], 0.34 * pitch * look.node, pal)
+        else:
+            lyne_scene.draw_node(img, board.grid[r][c], *centre[r][c], pitch * look.node, pal)
+    size = height / 600
+    cv2.putText(img, f"LEVEL {np.random.default_rng(seed).integers(1, 99)}", (round(0.04 * width), round(0.07 * height)),
+                cv2.FONT_HERSHEY_SIMPLEX, size, bgr(pal.cream), max(1, round(2 * size)), cv2.LINE_AA)
+    return img, lyne_scene.Truth(board.to_text().replace("\n", "/"), tuple(p for row in centre for p in row), pitch)
+
+
+def lyne_others(look: LyneLook, count: int = 10, width: int = 640) -> list[tuple[str, np.ndarray, str]]:
+    """``count`` pictures of other LYNE boards of triangles and diamonds in ``look`` (name,
+    BGR, board text), every third with hubs (of any count), the others without (as the
+    game's first sets): 0.5–2× the calibration's width, JPEG at 60–95, crops around the board."""
+    out = []
+    for i in range(count):
+        rng = random.Random(2000 + i)
+        for _ in range(100):        # a board without hubs comes within a few tries
+            board, _ = generate_lyne(rng.randint(3, 5), rng.randint(3, 5), rng, shapes="td")
+            if not i % 3 or not any(ch.isdigit() for ch in board.to_text()):
+                break
+        k = (0.5, 0.75, 1.0, 1.5, 2.0)[i % 5]
+        w = round(width * k)
+        img, truth = render_lyne(board, look, w, round(w * 3 / 4), seed=i)
+        what = [f"{w}px"]
+        if i % 4 == 1:
+            img, truth = lyne_scene.small_crop(img, truth, lyne_scene.board_box(truth, 0.7), side=round(240 * k * 2),
+                                               quality=None)
+            what.append("crop")
+        out.append(_other(i, img, what, truth.board))
     return out
 
 
