@@ -61,6 +61,9 @@ TILE_SHARE = 0.15    # least share of the pixels around the inner ring a tile co
 GREYISH = 60         # tiles with saturation under this take any hue
 TILE_HUE = 16        # most hue either side of a tile colour's centre (a tile has one hue)
 LIGHTS = (0.2, 0.5, 1.0)   # weights of lightness tried for telling figures from tiles, the game's first
+FLAT_K = 10        # colours a picture is split into for the inner ring's candidates of any colour
+FLAT_SHARE = 0.005  # least share of the picture such a colour covers
+GREY = 12          # a colour with saturation under this is grey: any hue, its lightness bounds it
 UNSTEADY = 2       # most ``held_out`` copies (of 5) of the screenshot a look learned from clicks may refuse
 
 
@@ -145,7 +148,7 @@ def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False) -> tuple
     k = min(1.0, WORK / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
     seen, disagree = "no ring arena found in the screenshot", None
-    for inner in _strong_colours(small):
+    for inner in _strong_colours(small) + _flat_colours(small):
         for band, _ in _bands(_mask_blue(small, CameraLook(inner)))[:1]:
             tiles = _tile_range(small, band, inner)
             readings = []
@@ -253,6 +256,42 @@ def _strong_colours(image: np.ndarray) -> list[HSVRange]:
     return out
 
 
+def _flat_colours(image: np.ndarray) -> list[HSVRange]:
+    """HSV ranges around every colour of the picture (k-means centres in Lab), pale, grey and
+    dark ones too, commonest first, each as tight as its pixels are (an arena drawn flat by
+    another tool has no light to allow for): the inner ring's candidates after the strong
+    colours (a pale grey-blue ring amid white tiles and grey joints is told from them by
+    lightness and saturation, not hue alone)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).reshape(-1, 3)[::3].astype(np.float32)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).reshape(-1, 3)[::3]
+    _, labels, _ = cv2.kmeans(lab, FLAT_K, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0), 2,
+                              cv2.KMEANS_PP_CENTERS)
+    out = []
+    for label in np.argsort(-np.bincount(labels.ravel(), minlength=FLAT_K)):
+        mine = hsv[labels.ravel() == label].astype(float)
+        if len(mine) < FLAT_SHARE * len(hsv):
+            break
+        lo, hi = np.percentile(mine[:, 1:], 20, axis=0), np.percentile(mine[:, 1:], 80, axis=0)
+        core = ((mine[:, 1:] >= lo) & (mine[:, 1:] <= hi)).all(axis=1)    # not the blends at its edges
+        hue = (0, 179) if hi[0] < GREY else _hue_range(mine[core, 0])
+        if hue is not None:
+            out.append(((hue[0], int(max(0, lo[0] - 12)), int(max(0, lo[1] - 25))),
+                        (hue[1], int(min(255, hi[0] + 12)), int(min(255, hi[1] + 25)))))
+    return out
+
+
+def _hue_range(hues: np.ndarray) -> tuple[int, int] | None:
+    """The hue range (low end above the high one when it wraps round red) holding the bulk
+    of ``hues``; None when they spread wider than ``TILE_HUE`` either side (no one colour)."""
+    turn = np.exp(1j * np.radians(hues * 2.0))
+    centre = np.angle(turn.mean())
+    spread = np.percentile(np.abs(np.angle(turn * np.exp(-1j * centre))), 95)
+    h, span = np.degrees(centre) / 2.0, max(8.0, np.degrees(spread) / 2.0 + 4.0)
+    if span > TILE_HUE:
+        return None
+    return int(round(h - span)) % 180, int(round(h + span)) % 180
+
+
 def _tile_range(image: np.ndarray, band: np.ndarray, inner: HSVRange) -> tuple[HSVRange, ...] | None:
     """HSV ranges that hold the tiles around an inner-ring band: one per colour covering
     ``TILE_SHARE`` of the annulus from 1.2 to 1.75 times the band's outline (the tiles; figures
@@ -274,15 +313,9 @@ def _tile_range(image: np.ndarray, band: np.ndarray, inner: HSVRange) -> tuple[H
         if len(mine) < TILE_SHARE * len(pixels):
             continue
         (s_lo, v_lo), (s_hi, _) = np.percentile(mine[:, 1:], 5, axis=0), np.percentile(mine[:, 1:], 95, axis=0)
-        hue = (0, 179)
-        if s_hi >= GREYISH:
-            turn = np.exp(1j * np.radians(mine[:, 0] * 2.0))
-            centre = np.angle(turn.mean())
-            spread = np.percentile(np.abs(np.angle(turn * np.exp(-1j * centre))), 95)
-            h, span = np.degrees(centre) / 2.0, max(8.0, np.degrees(spread) / 2.0 + 4.0)
-            if span > TILE_HUE:
-                continue                        # many hues: figures, or grass with them, no tile
-            hue = (int(round(h - span)) % 180, int(round(h + span)) % 180)
+        hue = (0, 179) if s_hi < GREYISH else _hue_range(mine[:, 0])
+        if hue is None:
+            continue                            # many hues: figures, or grass with them, no tile
         out.append(((hue[0], int(max(0, s_lo - 15)), int(max(0, v_lo - 50))), (hue[1], int(min(255, s_hi + 25)), 255)))
     return tuple(out) or None
 
