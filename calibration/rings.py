@@ -34,8 +34,9 @@ pixels and the enemies' patches (template ``enemies``).
 """
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import cv2
 import numpy as np
@@ -148,7 +149,7 @@ def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False) -> tuple
     k = min(1.0, WORK / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
     seen, disagree = "no ring arena found in the screenshot", None
-    for inner in _strong_colours(small) + _flat_colours(small):
+    for inner in itertools.chain(_strong_colours(small), _later(_flat_colours, small)):
         for band, _ in _bands(_mask_blue(small, CameraLook(inner)))[:1]:
             tiles = _tile_range(small, band, inner)
             readings = []
@@ -254,6 +255,12 @@ def _strong_colours(image: np.ndarray) -> list[HSVRange]:
         out.append(((int((h - HUE_SPAN) % 180), int(max(30, s_lo - 30)), int(max(40, v_lo - 50))),
                     (int((h + HUE_SPAN) % 180), 255, 255)))
     return out
+
+
+def _later(colours: Callable[[np.ndarray], list[HSVRange]], image: np.ndarray) -> Iterator[HSVRange]:
+    """``colours(image)``, found only once the candidates before them are tried (its k-means
+    draws on OpenCV's random state, which the tiles' k-means after a strong colour reads)."""
+    yield from colours(image)
 
 
 def _flat_colours(image: np.ndarray) -> list[HSVRange]:
