@@ -7,8 +7,9 @@ game shows it) is taught by ``learn_camera``: the camera reader (``vision.rings_
 learns the inner ring's colour, the tile colours, the ring edges as shares of the outer
 radius, the fitted tilt as the next fits' start and how much lightness counts in telling
 figures from tiles (profile field ``camera_look``; a look that reads other positions and
-sizes or refuses them). Each strong colour of the picture is tried as the inner ring's; the
-first look whose reading agrees with what the user said is kept: the ``--board``, or the
+sizes or refuses them). Each strong colour of the picture is tried as the inner ring's, then
+every other colour of the arena's box (pale, grey, dark: an arena another tool draws flat);
+the first look whose reading agrees with what the user said is kept: the ``--board``, or the
 window's box and clicks (or ``--picks``, the same as JSON in screenshot pixels)::
 
     {"box": [x, y, width, height], "centre": [x, y], "rim": [x, y], "empty": [x, y], "enemy": [x, y]}
@@ -135,10 +136,12 @@ def agrees_with_picks(image: np.ndarray, examples: dict[str, tuple[int, int]]) -
     return why
 
 
-def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False,
+                 box: tuple[int, int, int, int] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile of a look seen through the game's camera (tilted or overhead) from one
-    screenshot: each strong colour of the picture is tried as the inner ring's; the tiles'
-    colours are taken around the band it makes; the first pair with which the camera reader
+    screenshot: each strong colour of the picture is tried as the inner ring's, then every
+    other colour of the arena's ``box`` (the picture when none is given: the board says
+    what, not where); the tiles' colours are taken around the band it makes; the first pair with which the camera reader
     finds an arena (disc, inner ring, three equal rings, 12 slice borders) whose reading
     ``accept`` takes (the given board, or the user's clicks) gives the ranges, the ring
     edges as shares of the outer radius and the fitted tilt (the next fits' starting
@@ -149,7 +152,9 @@ def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False) -> tuple
     k = min(1.0, WORK / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
     seen, disagree = "no ring arena found in the screenshot", None
-    for inner in itertools.chain(_strong_colours(small), _later(_flat_colours, small)):
+    x, y, w, h = (round(v * k) for v in box) if box is not None else (0, 0, small.shape[1], small.shape[0])
+    boxed = small[max(0, y):max(0, y + h), max(0, x):max(0, x + w)]
+    for inner in itertools.chain(_strong_colours(small), _later(_flat_colours, boxed)):
         for band, _ in _bands(_mask_blue(small, CameraLook(inner)))[:1]:
             tiles = _tile_range(small, band, inner)
             readings = []
@@ -271,6 +276,8 @@ def _flat_colours(image: np.ndarray) -> list[HSVRange]:
     lightness and saturation, not hue alone)."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).reshape(-1, 3)[::3].astype(np.float32)
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).reshape(-1, 3)[::3]
+    if len(lab) < 100 * FLAT_K:
+        return []
     _, labels, _ = cv2.kmeans(lab, FLAT_K, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0), 2,
                               cv2.KMEANS_PP_CENTERS)
     out = []
@@ -344,7 +351,7 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
         raise ProfileError(f"the click on {KINDS[1]} is {radius:.0f} px from the centre: click the arena's outer rim")
     found = arena_at(grey_full, grey, k, (cx * k, cy * k, radius * k), span=(0.85, 1.15))
     if found is None:
-        return learn_camera(image, agrees_with_picks(image, examples), sure=True)
+        return learn_camera(image, agrees_with_picks(image, examples), sure=True, box=region)
     arena = found[0]
     taken = [[not alike for alike in ring] for ring in _has_lookalike(unwarp(image, arena))]
     for kind, want in ((KINDS[2], False), (KINDS[3], True)):

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from calibration import profile as profiles
+from puzzlepilot.scenes.paint import shapes_scene
 from puzzlepilot.scenes.rings import KINDS, render_camera, render_menu, render_overworld
 from solvers.rings import Board, generate
 from tests.calibration.test_rings_calibration import camera_picks
@@ -23,7 +24,7 @@ from vision.profile import Profile
 from vision.rings import parse
 
 SIZE = (1280, 720)
-SHOT = {"slate": (20, "top"), "ink": (21, "overhead")}     # look: (seed, camera) of the screenshot calibrated on
+SHOT = {"slate": (20, "top"), "ink": (21, "top")}     # look: (seed, camera) of the screenshot calibrated on
 # other boards: seed, size (0.5× to 2×), JPEG quality, camera
 OTHERS = [(300, (640, 360), None, "top"), (301, (960, 540), 90, "overhead"), (303, (1920, 1080), None, "overhead"),
           (304, (2560, 1440), 75, "top"), (306, (960, 540), None, "top"), (311, (1280, 720), 90, "overhead")]
@@ -118,9 +119,29 @@ def test_the_profile_refuses_pictures_that_are_no_battle(slate: Profile) -> None
             parse(picture, slate)
 
 
+def test_picks_find_a_pale_ring_among_the_colours_of_their_box(store: Path, tmp_path: Path) -> None:
+    """Shapes of many colours and greys beside the arena: the picture's colours no longer
+    hold the pale ring's apart, the box's do (the picks say where the arena is)."""
+    seed, view = SHOT["slate"]
+    board = board_of(seed)
+    img = drawn("slate", seed, view=view)
+    img[:, :340], img[:, -340:] = shapes_scene(340, SIZE[1], seed), shapes_scene(340, SIZE[1], seed + 1)
+    picks = camera_picks(board, SIZE, view)
+    _, arena = render_camera(board, *SIZE, view, seed, hud=False, look="slate")
+    reach = round(arena.outer * 1.05)
+    picks["box"] = [round(arena.cx) - reach, round(arena.cy) - reach, 2 * reach, 2 * reach]
+    cv2.imwrite(str(tmp_path / "busy.png"), img)
+    (tmp_path / "picks.json").write_text(json.dumps(picks))
+    status, out, err = run(["calibrate", "rings", tmp_path / "busy.png", "--name", "busy", "--picks",
+                            tmp_path / "picks.json"])
+    assert (status, err) == (0, ""), err
+    assert profiles.load(store / "busy").get("board", str) == "/".join(board.relabelled().cells)
+
+
 def test_dark_rings_on_a_light_floor_calibrate_too(store: Path, tmp_path: Path) -> None:
     """Far from the game: dark indigo rings and a dark teal inner ring on a light floor,
-    from the game's overhead camera; other boards read right or refused."""
+    straight down; other boards, straight down and from the game's overhead camera, read
+    right or refused."""
     ink = calibrated("ink", tmp_path, store, "board")
     right = 0
     for seed, size, quality, view in OTHERS[1::2]:
