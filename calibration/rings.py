@@ -63,8 +63,10 @@ TILE_SHARE = 0.15    # least share of the pixels around the inner ring a tile co
 GREYISH = 60         # tiles with saturation under this take any hue
 TILE_HUE = 16        # most hue either side of a tile colour's centre (a tile has one hue)
 LIGHTS = (0.2, 0.5, 1.0)   # weights of lightness tried for telling figures from tiles, the game's first
-FLAT_K = 10        # colours a picture is split into for the inner ring's candidates of any colour
-FLAT_SHARE = 0.005  # least share of the picture such a colour covers
+FLAT_BIN = 6       # Lab histogram bin width for the inner ring's candidates of any colour
+FLAT_APART = 16    # least Lab distance between two such colours
+FLAT_SHARE = 0.004  # least share of the picture a bin of such a colour covers
+FLAT_MODES = 12    # most such colours tried
 GREY = 12          # a colour with saturation under this is grey: any hue, its lightness bounds it
 UNSTEADY = 2       # most ``held_out`` copies (of 5) of the screenshot a look learned from clicks may refuse
 
@@ -139,9 +141,9 @@ def agrees_with_picks(image: np.ndarray, examples: dict[str, tuple[int, int]]) -
 def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False,
                  box: tuple[int, int, int, int] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile of a look seen through the game's camera (tilted or overhead) from one
-    screenshot: each strong colour of the picture is tried as the inner ring's, then every
-    other colour of the arena's ``box`` (the picture when none is given: the board says
-    what, not where); the tiles' colours are taken around the band it makes; the first pair with which the camera reader
+    screenshot: each strong colour of the picture is tried as the inner ring's, then, when
+    none makes an arena, every other colour of the arena's ``box`` (the picture when none is
+    given: the board says what, not where); the tiles' colours are taken around the band it makes; the first pair with which the camera reader
     finds an arena (disc, inner ring, three equal rings, 12 slice borders) whose reading
     ``accept`` takes (the given board, or the user's clicks) gives the ranges, the ring
     edges as shares of the outer radius and the fitted tilt (the next fits' starting
@@ -151,10 +153,17 @@ def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False,
     cv2.setRNGSeed(0)                   # k-means starts alike: one screenshot, one profile
     k = min(1.0, WORK / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
-    seen, disagree = "no ring arena found in the screenshot", None
+    nothing = "no ring arena found in the screenshot"
+    seen, disagree = nothing, None
     x, y, w, h = (round(v * k) for v in box) if box is not None else (0, 0, small.shape[1], small.shape[0])
-    boxed = small[max(0, y):max(0, y + h), max(0, x):max(0, x + w)]
-    for inner in itertools.chain(_strong_colours(small), _later(_flat_colours, boxed)):
+
+    def flat() -> Iterator[HSVRange]:
+        """The other colours, when no strong one made an arena (else its reading decides);
+        found only then, as their search would change what OpenCV's random state gives the
+        tiles' k-means."""
+        if seen == nothing and disagree is None:
+            yield from _flat_colours(small[max(0, y):max(0, y + h), max(0, x):max(0, x + w)])
+    for inner in itertools.chain(_strong_colours(small), flat()):
         for band, _ in _bands(_mask_blue(small, CameraLook(inner)))[:1]:
             tiles = _tile_range(small, band, inner)
             readings = []
@@ -262,32 +271,33 @@ def _strong_colours(image: np.ndarray) -> list[HSVRange]:
     return out
 
 
-def _later(colours: Callable[[np.ndarray], list[HSVRange]], image: np.ndarray) -> Iterator[HSVRange]:
-    """``colours(image)``, found only once the candidates before them are tried (its k-means
-    draws on OpenCV's random state, which the tiles' k-means after a strong colour reads)."""
-    yield from colours(image)
-
-
 def _flat_colours(image: np.ndarray) -> list[HSVRange]:
-    """HSV ranges around every colour of the picture (k-means centres in Lab), pale, grey and
-    dark ones too, commonest first, each as tight as its pixels are (an arena drawn flat by
-    another tool has no light to allow for): the inner ring's candidates after the strong
-    colours (a pale grey-blue ring amid white tiles and grey joints is told from them by
-    lightness and saturation, not hue alone)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).reshape(-1, 3)[::3].astype(np.float32)
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).reshape(-1, 3)[::3]
-    if len(lab) < 100 * FLAT_K:
+    """HSV ranges around every colour of the picture, pale, grey and dark ones too: the
+    modes of its Lab histogram (bins ``FLAT_BIN`` wide, each at least ``FLAT_APART`` from a
+    commoner one and covering ``FLAT_SHARE`` of the picture), commonest first, each range as
+    tight as the pixels near its mode are (an arena drawn flat by another tool has no light
+    to allow for): the inner ring's candidates after the strong colours. A pale grey-blue
+    ring amid white tiles and grey joints is told from them by lightness and saturation, not
+    hue alone; modes, unlike k-means centres, do not merge a small ring into its neighbours."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).reshape(-1, 3)[::2].astype(np.float32)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).reshape(-1, 3)[::2].astype(float)
+    if len(lab) < 500:
         return []
-    _, labels, _ = cv2.kmeans(lab, FLAT_K, None, (cv2.TERM_CRITERIA_MAX_ITER + cv2.TERM_CRITERIA_EPS, 20, 1.0), 2,
-                              cv2.KMEANS_PP_CENTERS)
+    side = 256 // FLAT_BIN + 1
+    q = (lab // FLAT_BIN).astype(np.int64)
+    counts = np.bincount((q[:, 0] * side + q[:, 1]) * side + q[:, 2], minlength=side ** 3)
+    modes: list[np.ndarray] = []
     out = []
-    for label in np.argsort(-np.bincount(labels.ravel(), minlength=FLAT_K)):
-        mine = hsv[labels.ravel() == label].astype(float)
-        if len(mine) < FLAT_SHARE * len(hsv):
+    for at in np.argsort(-counts, kind="stable"):
+        if counts[at] < FLAT_SHARE * len(lab) or len(modes) == FLAT_MODES:
             break
-        lo, hi = np.percentile(mine[:, 1:], 20, axis=0), np.percentile(mine[:, 1:], 80, axis=0)
-        core = ((mine[:, 1:] >= lo) & (mine[:, 1:] <= hi)).all(axis=1)    # not the blends at its edges
-        hue = (0, 179) if hi[0] < GREY else _hue_range(mine[core, 0])
+        centre = (np.array([at // side ** 2, at // side % side, at % side]) + 0.5) * FLAT_BIN
+        if any(np.linalg.norm(centre - m) < FLAT_APART for m in modes):
+            continue
+        modes.append(centre)
+        mine = hsv[np.linalg.norm(lab - centre, axis=1) < FLAT_APART / 2]
+        lo, hi = np.percentile(mine[:, 1:], 10, axis=0), np.percentile(mine[:, 1:], 90, axis=0)
+        hue = (0, 179) if hi[0] < GREY else _hue_range(mine[mine[:, 1] >= lo[0], 0])
         if hue is not None:
             out.append(((hue[0], int(max(0, lo[0] - 12)), int(max(0, lo[1] - 25))),
                         (hue[1], int(min(255, hi[0] + 12)), int(min(255, hi[1] + 25)))))

@@ -120,8 +120,7 @@ def test_the_profile_refuses_pictures_that_are_no_battle(slate: Profile) -> None
 
 
 def test_picks_find_a_pale_ring_among_the_colours_of_their_box(store: Path, tmp_path: Path) -> None:
-    """Shapes of many colours and greys beside the arena: the picture's colours no longer
-    hold the pale ring's apart, the box's do (the picks say where the arena is)."""
+    """Shapes of many colours and greys beside the arena, outside the picks' box."""
     seed, view = SHOT["slate"]
     board = board_of(seed)
     img = drawn("slate", seed, view=view)
