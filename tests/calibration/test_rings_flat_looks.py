@@ -86,7 +86,7 @@ def test_the_board_teaches_the_pale_inner_ring_and_the_shot_reads_back(slate: Pr
     look = slate.get("camera_look", dict)
     (h0, s0, v0), (h1, s1, v1) = look["inner_hsv"]
     assert h0 <= 106 <= h1 and s0 <= 26 <= s1 < 50 and v0 <= 212 <= v1
-    assert look["tilt"] == 0.0
+    assert look["tilt"] == 0.0 and slate.get("arena", dict)["camera"]["roll"] == 0.0   # a circle shows no turn
     assert slate.get("board", str) == "/".join(board_of(SHOT["slate"][0]).relabelled().cells)
 
 
