@@ -8,7 +8,8 @@ desktop. LYNE: the default parse against the profile parse (background pinned) o
 game window on a 1080p desktop. Rings: the default parse of battles in the "earth" look
 against the profile parse of the same boards in the scenes' "paper" look, the profile
 calibrated from one 1280×720 frame; 0.5× to 2× that
-size and a 960×540 window on a 1366×768 desktop. Also the time ``learn`` takes on each
+size and a 960×540 window on a 1366×768 desktop; through the camera, the game's look against
+"dusk" (tilted) and "slate" (drawn flat, straight down, a pale inner ring). Also the time ``learn`` takes on each
 calibration frame. The style zoo: one-stroke looks far from the game's, each calibrated from
 one frame and read on its other pictures (kept / exact / refused / wrong).
 """
@@ -177,4 +178,19 @@ def run(bench: Bench) -> None:
             rows.append([f"{width}x{height}", base, taught, round(taught / base, 2)])
         bench.table("calibration_rings_camera", f"rings parse through the tilted camera, ms median of {runs}: the "
                     f"game's look vs the dusk look with its profile (learn: {learn_ms} ms)",
+                    ["frame", "default", "profile", "ratio"], rows)
+
+        rb = rings_board(20, 3, 3, kinds=rings_scene.KINDS)
+        shot, _ = rings_scene.render_camera(rb, 1280, 720, "top", 20, hud=False, look="slate")
+        prof, learn_ms = _learned(bench, "rings", rings_learner, shot, rb.relabelled(), Path(tmp) / "flat")
+        rb = rings_board(301, 2, 2, kinds=rings_scene.KINDS)        # read right in both looks at these sizes
+        rows = []
+        for width, height in [(1280, 720)] if bench.quick else [(640, 360), (1280, 720), (2560, 1440)]:
+            game = rings_scene.render_camera(rb, width, height, "overhead", 301, hud=False)[0]
+            slate = rings_scene.render_camera(rb, width, height, "top", 301, hud=False, look="slate")[0]
+            base = _median(bench, lambda: rings.parse(game), runs)
+            taught = _median(bench, lambda: rings.parse(slate, prof), runs)
+            rows.append([f"{width}x{height}", base, taught, round(taught / base, 2)])
+        bench.table("calibration_rings_flat", f"rings parse, ms median of {runs}: the game's look (overhead camera) vs "
+                    f"the slate look drawn straight down by another tool, with its profile (learn: {learn_ms} ms)",
                     ["frame", "default", "profile", "ratio"], rows)
