@@ -7,8 +7,9 @@ game shows it) is taught by ``learn_camera``: the camera reader (``vision.rings_
 learns the inner ring's colour, the tile colours, the ring edges as shares of the outer
 radius, the fitted tilt as the next fits' start and how much lightness counts in telling
 figures from tiles (profile field ``camera_look``; a look that reads other positions and
-sizes or refuses them). Each strong colour of the picture is tried as the inner ring's, then
-every other colour of the arena's box (pale, grey, dark: an arena another tool draws flat);
+sizes or refuses them). Each strong colour of the picture is tried as the inner ring's, then,
+when none makes an arena, every other colour of the arena's box (pale, grey, dark: an arena
+another tool draws flat, seen straight down);
 the first look whose reading agrees with what the user said is kept: the ``--board``, or the
 window's box and clicks (or ``--picks``, the same as JSON in screenshot pixels)::
 
@@ -143,11 +144,11 @@ def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False,
     """The profile of a look seen through the game's camera (tilted or overhead) from one
     screenshot: each strong colour of the picture is tried as the inner ring's, then, when
     none makes an arena, every other colour of the arena's ``box`` (the picture when none is
-    given: the board says what, not where); the tiles' colours are taken around the band it makes; the first pair with which the camera reader
-    finds an arena (disc, inner ring, three equal rings, 12 slice borders) whose reading
-    ``accept`` takes (the given board, or the user's clicks) gives the ranges, the ring
-    edges as shares of the outer radius and the fitted tilt (the next fits' starting
-    point). ``sure`` (clicks, no board): every weight of lightness that reads the arena must
+    given: the board says what, not where); the tiles' colours are taken around the band it
+    makes; the first pair with which the camera reader finds an arena (disc, inner ring,
+    three equal rings, 12 slice borders) whose reading ``accept`` takes (the given board, or
+    the user's clicks) gives the ranges, the ring edges as shares of the outer radius and
+    the fitted tilt (the next fits' starting point). ``sure`` (clicks, no board): every weight of lightness that reads the arena must
     read the same board, else that pair is passed over. ProfileError with the last
     disagreement when none does (else why no reading)."""
     cv2.setRNGSeed(0)                   # k-means starts alike: one screenshot, one profile

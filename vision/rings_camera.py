@@ -394,7 +394,7 @@ def _straight_down(p: np.ndarray) -> np.ndarray:
     """Camera p with no roll or tilt when it looks straight down (a round arena, no tilt or
     skew to speak of): a circle shows no turn, so the fit's roll there is whatever it
     wandered to, and the figures would be turned upright by it."""
-    if abs(p[3] / p[2] - 1.0) < ROUND and abs(p[4]) < ROUND and abs(p[6]) < ROUND:
+    if p[2] > 0 and abs(p[3] / p[2] - 1.0) < ROUND and abs(p[4]) < ROUND and abs(p[6]) < ROUND:
         p = p.copy()
         p[2] = p[3] = (p[2] + p[3]) / 2
         p[4] = p[5] = 0.0
