@@ -165,32 +165,23 @@ def run(bench: Bench) -> None:
                     f"(learn: {learn_ms} ms)", ["frame", "default", "profile", "ratio", "cells default", "cells profile",
                                                 "ratio"], rows)
 
-        rb = rings_board(20, 1, 3, kinds=rings_scene.KINDS)
-        shot, _ = rings_scene.render_camera(rb, 1280, 720, "tilted", 20, look="dusk")
-        prof, learn_ms = _learned(bench, "rings", rings_learner, shot, rb.relabelled(), Path(tmp) / "camera")
-        rb = rings_board(38, 1, 3, kinds=rings_scene.KINDS)         # read right in both looks at these sizes
-        rows = []
-        for width, height in [(1280, 720)] if bench.quick else [(640, 360), (1280, 720), (2560, 1440)]:
-            game, dusk = (rings_scene.render_camera(rb, width, height, "tilted", 38, look=look)[0]
-                          for look in ("game", "dusk"))
-            base = _median(bench, lambda: rings.parse(game), runs)
-            taught = _median(bench, lambda: rings.parse(dusk, prof), runs)
-            rows.append([f"{width}x{height}", base, taught, round(taught / base, 2)])
-        bench.table("calibration_rings_camera", f"rings parse through the tilted camera, ms median of {runs}: the "
-                    f"game's look vs the dusk look with its profile (learn: {learn_ms} ms)",
-                    ["frame", "default", "profile", "ratio"], rows)
-
-        rb = rings_board(20, 3, 3, kinds=rings_scene.KINDS)
-        shot, _ = rings_scene.render_camera(rb, 1280, 720, "top", 20, hud=False, look="slate")
-        prof, learn_ms = _learned(bench, "rings", rings_learner, shot, rb.relabelled(), Path(tmp) / "flat")
-        rb = rings_board(301, 2, 2, kinds=rings_scene.KINDS)        # read right in both looks at these sizes
-        rows = []
-        for width, height in [(1280, 720)] if bench.quick else [(640, 360), (1280, 720), (2560, 1440)]:
-            game = rings_scene.render_camera(rb, width, height, "overhead", 301, hud=False)[0]
-            slate = rings_scene.render_camera(rb, width, height, "top", 301, hud=False, look="slate")[0]
-            base = _median(bench, lambda: rings.parse(game), runs)
-            taught = _median(bench, lambda: rings.parse(slate, prof), runs)
-            rows.append([f"{width}x{height}", base, taught, round(taught / base, 2)])
-        bench.table("calibration_rings_flat", f"rings parse, ms median of {runs}: the game's look (overhead camera) vs "
-                    f"the slate look drawn straight down by another tool, with its profile (learn: {learn_ms} ms)",
-                    ["frame", "default", "profile", "ratio"], rows)
+        # table, what, look calibrated, its camera, the game look's camera, HUD, the boards calibrated on and read in
+        # both looks (generate's seed, groups and the third argument; the seed draws the scene too)
+        for name, what, look, view, game_view, hud, shot_board, read_board in (
+                ("calibration_rings_camera", " through the tilted camera, ms median of {runs}: the game's look vs "
+                 "the dusk look", "dusk", "tilted", "tilted", True, (20, 1, 3), (38, 1, 3)),
+                ("calibration_rings_flat", ", ms median of {runs}: the game's look (overhead camera) vs the slate "
+                 "look drawn straight down by another tool,", "slate", "top", "overhead", False, (20, 3, 3), (301, 2, 2))):
+            rb = rings_board(*shot_board, kinds=rings_scene.KINDS)
+            shot, _ = rings_scene.render_camera(rb, 1280, 720, view, shot_board[0], hud=hud, look=look)
+            prof, learn_ms = _learned(bench, "rings", rings_learner, shot, rb.relabelled(), Path(tmp) / look)
+            rb, seed = rings_board(*read_board, kinds=rings_scene.KINDS), read_board[0]
+            rows = []       # the board is read right in both looks at these sizes
+            for width, height in [(1280, 720)] if bench.quick else [(640, 360), (1280, 720), (2560, 1440)]:
+                game = rings_scene.render_camera(rb, width, height, game_view, seed, hud=hud)[0]
+                taught = rings_scene.render_camera(rb, width, height, view, seed, hud=hud, look=look)[0]
+                base_ms = _median(bench, lambda: rings.parse(game), runs)
+                taught_ms = _median(bench, lambda: rings.parse(taught, prof), runs)
+                rows.append([f"{width}x{height}", base_ms, taught_ms, round(taught_ms / base_ms, 2)])
+            bench.table(name, f"rings parse{what.format(runs=runs)} with its profile (learn: {learn_ms} ms)",
+                        ["frame", "default", "profile", "ratio"], rows)
