@@ -7,8 +7,10 @@ game shows it) is taught by ``learn_camera``: the camera reader (``vision.rings_
 learns the inner ring's colour, the tile colours, the ring edges as shares of the outer
 radius, the fitted tilt as the next fits' start and how much lightness counts in telling
 figures from tiles (profile field ``camera_look``; a look that reads other positions and
-sizes or refuses them). Each strong colour of the picture is tried as the inner ring's; the
-first look whose reading agrees with what the user said is kept: the ``--board``, or the
+sizes or refuses them). Each strong colour of the picture is tried as the inner ring's, then,
+when none makes an arena, every other colour of the arena's box (pale, grey, dark: an arena
+another tool draws flat, seen straight down);
+the first look whose reading agrees with what the user said is kept: the ``--board``, or the
 window's box and clicks (or ``--picks``, the same as JSON in screenshot pixels)::
 
     {"box": [x, y, width, height], "centre": [x, y], "rim": [x, y], "empty": [x, y], "enemy": [x, y]}
@@ -34,8 +36,9 @@ pixels and the enemies' patches (template ``enemies``).
 """
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import cv2
 import numpy as np
@@ -61,6 +64,11 @@ TILE_SHARE = 0.15    # least share of the pixels around the inner ring a tile co
 GREYISH = 60         # tiles with saturation under this take any hue
 TILE_HUE = 16        # most hue either side of a tile colour's centre (a tile has one hue)
 LIGHTS = (0.2, 0.5, 1.0)   # weights of lightness tried for telling figures from tiles, the game's first
+FLAT_BIN = 6       # Lab histogram bin width for the inner ring's candidates of any colour
+FLAT_APART = 16    # least Lab distance between two such colours
+FLAT_SHARE = 0.004  # least share of the picture a bin of such a colour covers
+FLAT_MODES = 12    # most such colours tried
+GREY = 12          # a colour with saturation under this is grey: any hue, its lightness bounds it
 UNSTEADY = 2       # most ``held_out`` copies (of 5) of the screenshot a look learned from clicks may refuse
 
 
@@ -131,21 +139,32 @@ def agrees_with_picks(image: np.ndarray, examples: dict[str, tuple[int, int]]) -
     return why
 
 
-def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def learn_camera(image: np.ndarray, accept: Accept, sure: bool = False,
+                 box: tuple[int, int, int, int] | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The profile of a look seen through the game's camera (tilted or overhead) from one
-    screenshot: each strong colour of the picture is tried as the inner ring's; the tiles'
-    colours are taken around the band it makes; the first pair with which the camera reader
-    finds an arena (disc, inner ring, three equal rings, 12 slice borders) whose reading
-    ``accept`` takes (the given board, or the user's clicks) gives the ranges, the ring
-    edges as shares of the outer radius and the fitted tilt (the next fits' starting
-    point). ``sure`` (clicks, no board): every weight of lightness that reads the arena must
+    screenshot: each strong colour of the picture is tried as the inner ring's, then, when
+    none makes an arena, every other colour of the arena's ``box`` (the picture when none is
+    given: the board says what, not where); the tiles' colours are taken around the band it
+    makes; the first pair with which the camera reader finds an arena (disc, inner ring,
+    three equal rings, 12 slice borders) whose reading ``accept`` takes (the given board, or
+    the user's clicks) gives the ranges, the ring edges as shares of the outer radius and
+    the fitted tilt (the next fits' starting point). ``sure`` (clicks, no board): every weight of lightness that reads the arena must
     read the same board, else that pair is passed over. ProfileError with the last
     disagreement when none does (else why no reading)."""
     cv2.setRNGSeed(0)                   # k-means starts alike: one screenshot, one profile
     k = min(1.0, WORK / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image
-    seen, disagree = "no ring arena found in the screenshot", None
-    for inner in _strong_colours(small):
+    nothing = "no ring arena found in the screenshot"
+    seen, disagree = nothing, None
+    x, y, w, h = (round(v * k) for v in box) if box is not None else (0, 0, small.shape[1], small.shape[0])
+
+    def flat() -> Iterator[HSVRange]:
+        """The other colours, when no strong one made an arena (else its reading decides);
+        found only then, as their search would change what OpenCV's random state gives the
+        tiles' k-means."""
+        if seen == nothing and disagree is None:
+            yield from _flat_colours(small[max(0, y):max(0, y + h), max(0, x):max(0, x + w)])
+    for inner in itertools.chain(_strong_colours(small), flat()):
         for band, _ in _bands(_mask_blue(small, CameraLook(inner)))[:1]:
             tiles = _tile_range(small, band, inner)
             readings = []
@@ -253,6 +272,51 @@ def _strong_colours(image: np.ndarray) -> list[HSVRange]:
     return out
 
 
+def _flat_colours(image: np.ndarray) -> list[HSVRange]:
+    """HSV ranges around every colour of the picture, pale, grey and dark ones too: the
+    modes of its Lab histogram (bins ``FLAT_BIN`` wide, each at least ``FLAT_APART`` from a
+    commoner one and covering ``FLAT_SHARE`` of the picture), commonest first, each range as
+    tight as the pixels near its mode are (an arena drawn flat by another tool has no light
+    to allow for): the inner ring's candidates after the strong colours. A pale grey-blue
+    ring amid white tiles and grey joints is told from them by lightness and saturation, not
+    hue alone; modes, unlike k-means centres, do not merge a small ring into its neighbours."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).reshape(-1, 3)[::2].astype(np.float32)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).reshape(-1, 3)[::2].astype(float)
+    if len(lab) < 500:
+        return []
+    side = 256 // FLAT_BIN + 1
+    q = (lab // FLAT_BIN).astype(np.int64)
+    counts = np.bincount((q[:, 0] * side + q[:, 1]) * side + q[:, 2], minlength=side ** 3)
+    modes: list[np.ndarray] = []
+    out = []
+    for at in np.argsort(-counts, kind="stable"):
+        if counts[at] < FLAT_SHARE * len(lab) or len(modes) == FLAT_MODES:
+            break
+        centre = (np.array([at // side ** 2, at // side % side, at % side]) + 0.5) * FLAT_BIN
+        if any(np.linalg.norm(centre - m) < FLAT_APART for m in modes):
+            continue
+        modes.append(centre)
+        mine = hsv[np.linalg.norm(lab - centre, axis=1) < FLAT_APART / 2]
+        lo, hi = np.percentile(mine[:, 1:], 10, axis=0), np.percentile(mine[:, 1:], 90, axis=0)
+        hue = (0, 179) if hi[0] < GREY else _hue_range(mine[mine[:, 1] >= lo[0], 0])
+        if hue is not None:
+            out.append(((hue[0], int(max(0, lo[0] - 12)), int(max(0, lo[1] - 25))),
+                        (hue[1], int(min(255, hi[0] + 12)), int(min(255, hi[1] + 25)))))
+    return out
+
+
+def _hue_range(hues: np.ndarray) -> tuple[int, int] | None:
+    """The hue range (low end above the high one when it wraps round red) holding the bulk
+    of ``hues``; None when they spread wider than ``TILE_HUE`` either side (no one colour)."""
+    turn = np.exp(1j * np.radians(hues * 2.0))
+    centre = np.angle(turn.mean())
+    spread = np.percentile(np.abs(np.angle(turn * np.exp(-1j * centre))), 95)
+    h, span = np.degrees(centre) / 2.0, max(8.0, np.degrees(spread) / 2.0 + 4.0)
+    if span > TILE_HUE:
+        return None
+    return int(round(h - span)) % 180, int(round(h + span)) % 180
+
+
 def _tile_range(image: np.ndarray, band: np.ndarray, inner: HSVRange) -> tuple[HSVRange, ...] | None:
     """HSV ranges that hold the tiles around an inner-ring band: one per colour covering
     ``TILE_SHARE`` of the annulus from 1.2 to 1.75 times the band's outline (the tiles; figures
@@ -274,15 +338,9 @@ def _tile_range(image: np.ndarray, band: np.ndarray, inner: HSVRange) -> tuple[H
         if len(mine) < TILE_SHARE * len(pixels):
             continue
         (s_lo, v_lo), (s_hi, _) = np.percentile(mine[:, 1:], 5, axis=0), np.percentile(mine[:, 1:], 95, axis=0)
-        hue = (0, 179)
-        if s_hi >= GREYISH:
-            turn = np.exp(1j * np.radians(mine[:, 0] * 2.0))
-            centre = np.angle(turn.mean())
-            spread = np.percentile(np.abs(np.angle(turn * np.exp(-1j * centre))), 95)
-            h, span = np.degrees(centre) / 2.0, max(8.0, np.degrees(spread) / 2.0 + 4.0)
-            if span > TILE_HUE:
-                continue                        # many hues: figures, or grass with them, no tile
-            hue = (int(round(h - span)) % 180, int(round(h + span)) % 180)
+        hue = (0, 179) if s_hi < GREYISH else _hue_range(mine[:, 0])
+        if hue is None:
+            continue                            # many hues: figures, or grass with them, no tile
         out.append(((hue[0], int(max(0, s_lo - 15)), int(max(0, v_lo - 50))), (hue[1], int(min(255, s_hi + 25)), 255)))
     return tuple(out) or None
 
@@ -304,7 +362,7 @@ def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
         raise ProfileError(f"the click on {KINDS[1]} is {radius:.0f} px from the centre: click the arena's outer rim")
     found = arena_at(grey_full, grey, k, (cx * k, cy * k, radius * k), span=(0.85, 1.15))
     if found is None:
-        return learn_camera(image, agrees_with_picks(image, examples), sure=True)
+        return learn_camera(image, agrees_with_picks(image, examples), sure=True, box=region)
     arena = found[0]
     taken = [[not alike for alike in ring] for ring in _has_lookalike(unwarp(image, arena))]
     for kind, want in ((KINDS[2], False), (KINDS[3], True)):

@@ -72,6 +72,7 @@ RIM_MAGENTA = 140       # lowest hue of its rim blurred into the blue ring (red 
 RIM_SAT = 30            # least saturation of a badge's rim, pale or blurred
 MAX_SKEW = 0.3          # side-to-side perspective a photo of the screen taken from one side may have
 MAX_ROLL = 0.35         # radians the picture may be turned (a photo of the screen held askew)
+ROUND = 0.02            # a camera whose ellipse is round within this share, with no tilt, looks straight down
 OUTLINE = 0.5           # share of a blob's main stand under which its feet on a farther tile close by are its outline
 OUTLINE_REACH = 0.7     # ring widths from that stand within which they may be (two figures a cell apart stand ~1 apart)
 BADGE = 2.5             # figure sizes a badge may be tall, at most
@@ -381,12 +382,23 @@ def seeds(found: list[tuple[np.ndarray, np.ndarray, np.ndarray]], look: CameraLo
     for hole, band, rim in found:
         (ex, ey), axes, _ = cv2.fitEllipse(hole)
         p0 = np.array([ex, ey, max(axes) / 2, min(axes) / 2, look.tilt, 0.0, 0.0, 1.4, 3.0])
-        p = _fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim], skew)
+        p = _straight_down(_fit(p0, [hole[:, 0, :].astype(float), band[:, 0, :].astype(float), rim], skew))
         blue, rim = p[CAM], p[CAM + 1]
         if p[2] > 0 and 0 < p[3] <= p[2] * 1.05 and abs(p[4]) < 0.5 and abs(p[5]) < MAX_ROLL and abs(p[6]) < MAX_SKEW \
                 and 1.1 < blue < 2.0 and rim > 1.6 * blue:
             cameras.append(p)
     return cameras
+
+
+def _straight_down(p: np.ndarray) -> np.ndarray:
+    """Camera p with no roll or tilt when it looks straight down (a round arena, no tilt or
+    skew to speak of): a circle shows no turn, so the fit's roll there is whatever it
+    wandered to, and the figures would be turned upright by it."""
+    if p[2] > 0 and abs(p[3] / p[2] - 1.0) < ROUND and abs(p[4]) < ROUND and abs(p[6]) < ROUND:
+        p = p.copy()
+        p[2] = p[3] = (p[2] + p[3]) / 2
+        p[4] = p[5] = 0.0
+    return p
 
 
 def _unwarp(image: np.ndarray, p: np.ndarray, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
@@ -461,7 +473,7 @@ def refit(image: np.ndarray, p: np.ndarray, radii: list[float], skew: bool = Fal
         strong = grad.max(axis=0) > np.median(grad.max(axis=0)) * 0.5
         ang = np.radians(angles[strong])
         groups.append(np.stack(_image(p, -best[strong] * np.cos(ang), best[strong] * np.sin(ang)), axis=1))
-    q = _fit(np.concatenate([p[:CAM], list(reversed(radii))[1:]]), groups, skew)
+    q = _straight_down(_fit(np.concatenate([p[:CAM], list(reversed(radii))[1:]]), groups, skew))
     return q[:CAM], [float(r) for r in reversed(np.concatenate([[1.0], q[CAM:]]))]
 
 

@@ -8,10 +8,12 @@ desktop. LYNE: the default parse against the profile parse (background pinned) o
 game window on a 1080p desktop. Rings: the default parse of battles in the "earth" look
 against the profile parse of the same boards in the scenes' "paper" look, the profile
 calibrated from one 1280×720 frame; 0.5× to 2× that
-size and a 960×540 window on a 1366×768 desktop. Also the time ``learn`` takes on each
-calibration frame. The style zoo: one-stroke and LYNE looks far from the games', each
-calibrated from one frame and read on its other pictures (kept / exact / refused / wrong);
-Klotski looks learnt by the lattice learner, beside the rules' profile of the same frame.
+size and a 960×540 window on a 1366×768 desktop; through the camera, the game's look against
+"dusk" (tilted) and "slate" (drawn flat, straight down, a pale inner ring). Also the time
+``learn`` takes on each calibration frame. The style zoo: one-stroke and LYNE looks far from
+the games', each calibrated from one frame and read on its other pictures (kept / exact /
+refused / wrong); Klotski looks learnt by the lattice learner, beside the rules' profile of
+the same frame.
 """
 from __future__ import annotations
 
@@ -212,17 +214,23 @@ def run(bench: Bench) -> None:
                     f"(learn: {learn_ms} ms)", ["frame", "default", "profile", "ratio", "cells default", "cells profile",
                                                 "ratio"], rows)
 
-        rb = rings_board(20, 1, 3, kinds=rings_scene.KINDS)
-        shot, _ = rings_scene.render_camera(rb, 1280, 720, "tilted", 20, look="dusk")
-        prof, learn_ms = _learned(bench, "rings", rings_learner, shot, rb.relabelled(), Path(tmp) / "camera")
-        rb = rings_board(38, 1, 3, kinds=rings_scene.KINDS)         # read right in both looks at these sizes
-        rows = []
-        for width, height in [(1280, 720)] if bench.quick else [(640, 360), (1280, 720), (2560, 1440)]:
-            game, dusk = (rings_scene.render_camera(rb, width, height, "tilted", 38, look=look)[0]
-                          for look in ("game", "dusk"))
-            base = _median(bench, lambda: rings.parse(game), runs)
-            taught = _median(bench, lambda: rings.parse(dusk, prof), runs)
-            rows.append([f"{width}x{height}", base, taught, round(taught / base, 2)])
-        bench.table("calibration_rings_camera", f"rings parse through the tilted camera, ms median of {runs}: the "
-                    f"game's look vs the dusk look with its profile (learn: {learn_ms} ms)",
-                    ["frame", "default", "profile", "ratio"], rows)
+        # table, what, look calibrated, its camera, the game look's camera, HUD, the boards calibrated on and read in
+        # both looks (generate's seed, groups and the third argument; the seed draws the scene too)
+        for name, what, look, view, game_view, hud, shot_board, read_board in (
+                ("calibration_rings_camera", " through the tilted camera, ms median of {runs}: the game's look vs "
+                 "the dusk look", "dusk", "tilted", "tilted", True, (20, 1, 3), (38, 1, 3)),
+                ("calibration_rings_flat", ", ms median of {runs}: the game's look (overhead camera) vs the slate "
+                 "look drawn straight down by another tool,", "slate", "top", "overhead", False, (20, 3, 3), (301, 2, 2))):
+            rb = rings_board(*shot_board, kinds=rings_scene.KINDS)
+            shot, _ = rings_scene.render_camera(rb, 1280, 720, view, shot_board[0], hud=hud, look=look)
+            prof, learn_ms = _learned(bench, "rings", rings_learner, shot, rb.relabelled(), Path(tmp) / look)
+            rb, seed = rings_board(*read_board, kinds=rings_scene.KINDS), read_board[0]
+            rows = []       # the board is read right in both looks at these sizes
+            for width, height in [(1280, 720)] if bench.quick else [(640, 360), (1280, 720), (2560, 1440)]:
+                game = rings_scene.render_camera(rb, width, height, game_view, seed, hud=hud)[0]
+                taught = rings_scene.render_camera(rb, width, height, view, seed, hud=hud, look=look)[0]
+                base_ms = _median(bench, lambda: rings.parse(game), runs)
+                taught_ms = _median(bench, lambda: rings.parse(taught, prof), runs)
+                rows.append([f"{width}x{height}", base_ms, taught_ms, round(taught_ms / base_ms, 2)])
+            bench.table(name, f"rings parse{what.format(runs=runs)} with its profile (learn: {learn_ms} ms)",
+                        ["frame", "default", "profile", "ratio"], rows)

@@ -365,14 +365,21 @@ def fixture_cases() -> list[FixtureCase]:
 CAMERAS = {  # view: (squash, tilt): the default tilted camera and "Change View"'s more overhead one
     "tilted": (0.55, 0.37),
     "overhead": (0.82, 0.14),
+    "top": (1.0, 0.0),                      # straight down, as other tools draw the arena
 }
 EDGES = (2.94, 2.47, 1.97, 1.46, 1.0)        # ring edge radii in disc radii, outer first (the real game's)
 FLOOR = {"disc": (250, 160, 104), "blue": (128, 210, 246), "cream": (255, 250, 204), "yellow": (255, 228, 104),
          "joint": (196, 168, 96), "rim": (40, 130, 48), "grass": (84, 196, 72)}
-FLOORS = {  # look: (floor colours, light): the game's, and "dusk", a look of our own for calibration
-    "game": (FLOOR, 1.0),                   # that the default reader refuses (no blue inner ring)
+FLOORS = {  # look: (floor colours, light): the game's, and looks of our own for calibration that the
+    "game": (FLOOR, 1.0),                   # default reader refuses (no blue inner ring): "dusk" (purple),
+    # and two drawn flat by another tool (light 0: no noise, light, shade or stands): "slate", a pale
+    # grey-blue inner ring amid white and sage tiles on wood, and "ink", dark rings on a light floor
     "dusk": ({"disc": (236, 200, 120), "blue": (168, 104, 214), "cream": (226, 226, 232), "yellow": (244, 206, 214),
               "joint": (120, 110, 130), "rim": (40, 130, 48), "grass": (84, 196, 72)}, 0.85),
+    "slate": ({"disc": (214, 150, 120), "blue": (190, 200, 212), "cream": (244, 244, 236), "yellow": (206, 228, 196),
+               "joint": (150, 156, 166), "rim": (64, 72, 88), "grass": (160, 128, 96)}, 0.0),
+    "ink": ({"disc": (44, 44, 60), "blue": (24, 96, 104), "cream": (56, 64, 112), "yellow": (76, 86, 140),
+             "joint": (200, 200, 196), "rim": (240, 236, 224), "grass": (240, 236, 224)}, 0.0),
 }
 
 
@@ -389,7 +396,8 @@ def draw_floor(arena: Arena, width: int, height: int, seed: int, look: str = "ga
     """The lit arena floor seen through the camera, with the grass around it and stands
     behind: every pixel is looked up on the plane (so edges and joints bend as the game's
     do), lit from the top left (``look``'s light: from the top right when dimmer), with a
-    band of shade from the stands across one side; ``look`` names the colours (``FLOORS``)."""
+    band of shade from the stands across one side; ``look`` names the colours (``FLOORS``);
+    a flat look (light 0) is only the colours."""
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float64)
     u, v = arena.plane(xs, ys)
     radius = np.hypot(u, v)
@@ -402,7 +410,8 @@ def draw_floor(arena: Arena, width: int, height: int, seed: int, look: str = "ga
     palette = {k: np.array(bgr(c), float) for k, c in colours.items()}
     img[:] = palette["grass"]
     rng = np.random.default_rng(seed)
-    img += rng.normal(0, 6, (height, width, 1))
+    if bright:
+        img += rng.normal(0, 6, (height, width, 1))
     img[(radius > edges[0]) & (radius < edges[0] + 0.35 * arena.width)] = palette["rim"]
     checker = (ring + slice_) % 2 == 0
     outer3 = (ring >= 1) & (ring <= 3)
@@ -416,6 +425,8 @@ def draw_floor(arena: Arena, width: int, height: int, seed: int, look: str = "ga
     img[((slice_off < joint) & (ring >= 1) & (ring <= 4)) | (on_ring_edge & (ring >= 1) & (ring <= 4))] = palette["joint"]
     rim = (ring == 5) & (radius > edges[-1] * 0.9) & (v < 0)     # the disc's near side shows its edge
     img[rim] = img[rim] * 0.8
+    if not bright:
+        return np.clip(img, 0, 255).astype(np.uint8)
     across = xs / width if bright >= 1.0 else 1.0 - xs / width
     light = bright * (1.08 - 0.12 * across - 0.06 * (ys / height))
     shade_x = width * (0.62 + 0.1 * rng.random())
