@@ -25,7 +25,8 @@ import cv2
 import numpy as np
 
 from vision.lattice import (EMPTY, LATTICE_VERSION, MIN_TOLERANCE, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
-                            distances, fit_places, lab, mosaic, read_classes, separations)
+                            Picture, distances, fit_places, lab, places, read_classes,
+                            separations)
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
 
@@ -117,10 +118,14 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     the user) and the class templates (one PNG strip), for a screenshot showing the board
     ``rows`` (its text, one string a row); ProfileError when the classes do not tell apart
     on any lattice or the look learnt does not read its own screenshot back as the board."""
+    given = rows
+    if EMPTY not in "".join(rows):
+        # with no empty place the board's own kinds could fit a lattice anywhere on the screen:
+        # the places around the board, outside it, stand for the empty ones and bound it
+        rows = [EMPTY * (len(rows[0]) + 2)] + [EMPTY + row + EMPTY for row in rows] + [EMPTY * (len(rows[0]) + 2)]
     classes = sorted(set("".join(rows)))
-    if len(classes) < 2 or EMPTY not in classes:
-        # with no empty place the board's own kinds can fit a lattice anywhere on the screen
-        raise ProfileError(f"the lattice is learnt from a board with empty places ('{EMPTY}') and another kind")
+    if len(classes) < 2:
+        raise ProfileError(f"the lattice is learnt from a board with two kinds of place or more, not only {classes[0]!r}")
     labels = np.array([[classes.index(ch) for ch in row] for row in rows])
     x0, y0 = (0, 0) if region is None else region[:2]
     crop = image if region is None else image[y0:y0 + region[3], x0:x0 + region[2]]
@@ -129,7 +134,7 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     if lat is None:
         raise ProfileError(f"the picture is too small for a board of {labels.shape[0]}×{labels.shape[1]} places")
     lat = fit_places(crop_lab, lat, _within(labels)).moved(x0, y0)
-    patches = mosaic(lab(image), lat)
+    patches = places(Picture(image), lat)
     templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
     spread = np.array([float(np.percentile(distances(patches[labels == c], templates[c:c + 1]), 90))
                        for c in range(len(classes))])
@@ -148,14 +153,16 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
                "pitch_share": [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)],
                "empty": EMPTY}
     look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
-                      tolerance)
+                      tolerance, min(section["pitch_share"]))
     try:
         _, got = read_classes(image, look)
     except NoBoardFound as exc:
         raise ProfileError(f"the look learnt does not read the screenshot back ({exc})") from None
-    if got != tight(rows):
+    if got != tight(given):
         raise ProfileError(f"the look learnt reads the screenshot as {'/'.join(got)}, not the given board")
+    if given is not rows:
+        lat = lat.sub(1, 1, lat.rows - 2, lat.cols - 2)
     (bx0, by0), (bx1, by1) = lat.centre(-0.5, -0.5), lat.centre(lat.rows - 0.5, lat.cols - 0.5)
-    data = {"lattice": section, "board": "/".join(rows), "pitch": [round(lat.px, 2), round(lat.py, 2)],
+    data = {"lattice": section, "board": "/".join(given), "pitch": [round(lat.px, 2), round(lat.py, 2)],
             "region": [max(0, round(bx0)), max(0, round(by0)), round(bx1 - bx0), round(by1 - by0)]}
     return data, {"classes": strip}
