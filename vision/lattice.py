@@ -310,7 +310,7 @@ def _align(view: np.ndarray, lat: Lattice, look: LearntLook, templates: np.ndarr
             window = best[y - reach:y + reach + 1, x - reach:x + reach + 1]
             wy, wx = np.unravel_index(int(window.argmin()), window.shape)
             own = d[y - reach + wy, x - reach + wx]
-            nearest, clear, _ = verdicts(np.sqrt(np.maximum(own, 0) / (3 * side ** 2)), look)
+            nearest, clear, _ = verdicts(np.sqrt(np.maximum(own, 0) / (3 * side ** 2)), look, FIND_LOOSE)
             if clear and look.board_classes[nearest]:
                 spots.append((r, c, left + x - reach + wx + side / 2 - 0.5, top + y - reach + wy + side / 2 - 0.5))
     if len({s[1] for s in spots}) < 2 or len({s[0] for s in spots}) < 2:
@@ -332,8 +332,10 @@ def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, 
 
     start = lat
     for _ in range(SETTLE_ROUNDS):
-        lat = _align(half, lat.scaled(0.5), look, half_templates)
-        lat = fit_places(view, lat.scaled(2), cost, FIT_ROUNDS, view=(view, 1.0))
+        aligned = _align(half, lat.scaled(0.5), look, half_templates).scaled(2)
+        if cost(mosaic(view, aligned, view=(view, 1.0))) < cost(mosaic(view, lat, view=(view, 1.0))):
+            lat = aligned
+        lat = fit_places(view, lat, cost, FIT_ROUNDS, view=(view, 1.0))
         ring = lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)
         nearest, clear, _ = verdicts(distances(mosaic(view, ring, view=(view, 1.0)), look.templates), look)
         on = clear & look.board_classes[nearest]
