@@ -24,7 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.lattice import (EMPTY, LATTICE_VERSION, MIN_TOLERANCE, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
+from vision.lattice import (EMPTY, LATTICE_VERSION, MIN_TOLERANCE, RIMS, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
                             Picture, distances, fit_places, lab, places, read_classes,
                             separations)
 from vision.common import NoBoardFound
@@ -112,6 +112,37 @@ def tight(rows: list[str]) -> list[str]:
     return [row[keep_c[0]:keep_c[-1] + 1] for row in rows[keep_r[0]:keep_r[-1] + 1]]
 
 
+def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, labels: np.ndarray, classes: list[str],
+            rim: float, share: list[float], board: list[str]) -> tuple[dict[str, Any], np.ndarray]:
+    """The profile's ``lattice`` section and the templates' strip for the classes' places
+    ``patches`` judged without ``rim`` (``vision.lattice.distances``); ProfileError when the
+    classes do not tell apart or the look does not read the screenshot back as ``board``."""
+    spread = np.array([float(np.percentile(distances(patches[labels == c], templates[c:c + 1], rim), 90))
+                       for c in range(len(classes))])
+    several = [s for s, c in zip(spread, range(len(classes))) if (labels == c).sum() > 1]
+    pooled = max(several) if several else MIN_TOLERANCE
+    spread = np.where([(labels == c).sum() > 1 for c in range(len(classes))], spread, pooled)
+    apart = separations(templates, rim)
+    if apart.min() < max(MIN_APART, 3 * spread.max()):
+        a, b = np.argsort(apart)[:2]
+        raise ProfileError(f"the board's {classes[a]!r} and {classes[b]!r} places look alike on every grid tried "
+                           "(is it the board the screenshot shows?)")
+    tolerance = np.minimum(np.maximum(SPREAD_FACTOR * spread, MIN_TOLERANCE), 0.5 * apart)
+    strip = cv2.cvtColor(np.clip(templates, 0, 255).round().astype(np.uint8).transpose(1, 0, 2, 3)
+                         .reshape(SIDE, SIDE * len(classes), 3), cv2.COLOR_LAB2BGR)
+    section = {"version": LATTICE_VERSION, "classes": classes, "tolerance": [round(float(t), 2) for t in tolerance],
+               "pitch_share": share, "empty": EMPTY, "rim": round(rim, 4)}
+    look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
+                      tolerance, min(share), round(rim, 4))
+    try:
+        _, got = read_classes(image, look)
+    except NoBoardFound as exc:
+        raise ProfileError(f"the look learnt does not read the screenshot back ({exc})") from None
+    if got != board:
+        raise ProfileError(f"the look learnt reads the screenshot as {'/'.join(got)}, not the given board")
+    return section, strip
+
+
 def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] | None = None
           ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """profile.json's fields (the ``lattice`` section; the board, its box and pitch for
@@ -136,30 +167,16 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     lat = fit_places(crop_lab, lat, _within(labels)).moved(x0, y0)
     patches = places(Picture(image), lat)
     templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
-    spread = np.array([float(np.percentile(distances(patches[labels == c], templates[c:c + 1]), 90))
-                       for c in range(len(classes))])
-    several = [s for s, c in zip(spread, range(len(classes))) if (labels == c).sum() > 1]
-    pooled = max(several) if several else MIN_TOLERANCE
-    spread = np.where([(labels == c).sum() > 1 for c in range(len(classes))], spread, pooled)
-    apart = separations(templates)
-    if apart.min() < max(MIN_APART, 3 * spread.max()):
-        a, b = np.argsort(apart)[:2]
-        raise ProfileError(f"the board's {classes[a]!r} and {classes[b]!r} places look alike on every grid tried "
-                           "(is it the board the screenshot shows?)")
-    tolerance = np.minimum(np.maximum(SPREAD_FACTOR * spread, MIN_TOLERANCE), 0.5 * apart)
-    strip = cv2.cvtColor(np.clip(templates, 0, 255).round().astype(np.uint8).transpose(1, 0, 2, 3)
-                         .reshape(SIDE, SIDE * len(classes), 3), cv2.COLOR_LAB2BGR)
-    section = {"version": LATTICE_VERSION, "classes": classes, "tolerance": [round(float(t), 2) for t in tolerance],
-               "pitch_share": [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)],
-               "empty": EMPTY}
-    look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
-                      tolerance, min(section["pitch_share"]))
-    try:
-        _, got = read_classes(image, look)
-    except NoBoardFound as exc:
-        raise ProfileError(f"the look learnt does not read the screenshot back ({exc})") from None
-    if got != tight(given):
-        raise ProfileError(f"the look learnt reads the screenshot as {'/'.join(got)}, not the given board")
+    share = [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)]
+    failures = []
+    for rim in RIMS:
+        try:
+            section, strip = _judged(image, patches, templates, labels, classes, rim, share, tight(given))
+            break
+        except ProfileError as exc:
+            failures.append(exc)
+    else:
+        raise failures[0]
     if given is not rows:
         lat = lat.sub(1, 1, lat.rows - 2, lat.cols - 2)
     (bx0, by0), (bx1, by1) = lat.centre(-0.5, -0.5), lat.centre(lat.rows - 0.5, lat.cols - 0.5)

@@ -27,6 +27,7 @@ from vision.common import NoBoardFound, Parse
 from vision.profile import Profile, ProfileError
 
 LATTICE_VERSION = 1       # the profile's ``lattice.version``: its learnt fields' format
+RIMS = (1 / 12, 0.0)      # the shares of a place's side at each edge its class may be judged without, tried in turn
 SIDE = 24                 # px: a template's side, one pitch
 FIND_SIDE = 8             # px: the pitch the lattice is searched at
 MOST_TRIED = 6            # rough lattices settled and judged, the most board places first
@@ -85,6 +86,7 @@ class LearntLook:
     templates: np.ndarray       # (classes, SIDE, SIDE, 3) float32 Lab
     tolerance: np.ndarray       # (classes,) Lab units
     pitch_share: float | None = None    # the calibration's pitch over its picture's width
+    rim: float = 0.0            # the share of a place's side at each edge not judged (``distances``)
 
     @property
     def board_classes(self) -> np.ndarray:
@@ -153,17 +155,22 @@ def mosaic(image_lab: np.ndarray, lat: Lattice, side: int = SIDE, view: tuple[np
     return out.reshape(lat.rows, side, lat.cols, side, -1).transpose(0, 2, 1, 3, 4)
 
 
-def distances(patches: np.ndarray, templates: np.ndarray) -> np.ndarray:
-    """RMS Lab distance of every patch (..., side, side, 3) to every template: (..., classes)."""
+def distances(patches: np.ndarray, templates: np.ndarray, rim: float = 0.0) -> np.ndarray:
+    """RMS Lab distance of every patch (..., side, side, 3) to every template: (..., classes),
+    over the patches' inner part (the outer ``rim`` share of each side, where a neighbour's
+    edge may show, left out)."""
+    m = round(rim * patches.shape[-2])
+    inner = (slice(m, patches.shape[-3] - m), slice(m, patches.shape[-2] - m))
+    patches, templates = patches[(..., *inner, slice(None))], templates[(slice(None), *inner, slice(None))]
     flat = patches.reshape(-1, int(np.prod(patches.shape[-3:]))).astype(np.float64)
     tpl = templates.reshape(len(templates), -1).astype(np.float64)
     squared = (flat ** 2).sum(axis=1)[:, None] + (tpl ** 2).sum(axis=1)[None] - 2 * flat @ tpl.T
     return np.sqrt(np.maximum(squared, 0) / flat.shape[1]).reshape(*patches.shape[:-3], len(templates))
 
 
-def separations(templates: np.ndarray) -> np.ndarray:
+def separations(templates: np.ndarray, rim: float = 0.0) -> np.ndarray:
     """Each class's distance to the nearest other class's template (inf for a lone class)."""
-    d = distances(templates, templates)
+    d = distances(templates, templates, rim)
     np.fill_diagonal(d, np.inf)
     return d.min(axis=1)
 
@@ -229,8 +236,11 @@ def look_of(profile: Profile) -> LearntLook:
     if share is not None and not (isinstance(share, list) and len(share) == 2 and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 1 for v in share)):
         raise ProfileError(f"profile {profile.name}: field 'lattice.pitch_share' must be two numbers in (0, 1]")
+    rim = section.get("rim", 0.0)
+    if not (isinstance(rim, (int, float)) and not isinstance(rim, bool) and 0 <= rim < 0.25):
+        raise ProfileError(f"profile {profile.name}: field 'lattice.rim' must be a number in [0, 0.25)")
     return LearntLook(tuple(classes), np.ascontiguousarray(templates), np.array(tolerance, np.float64),
-                      None if share is None else float(min(share)))
+                      None if share is None else float(min(share)), float(rim))
 
 
 def is_learnt(profile: Profile | None) -> bool:
@@ -337,7 +347,7 @@ def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, 
             lat = aligned
         lat = fit_places(view, lat, cost, FIT_ROUNDS, view=(view, 1.0))
         ring = lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)
-        nearest, clear, _ = verdicts(distances(mosaic(view, ring, view=(view, 1.0)), look.templates), look)
+        nearest, clear, _ = verdicts(distances(mosaic(view, ring, view=(view, 1.0)), look.templates, look.rim), look)
         on = clear & look.board_classes[nearest]
         rows, cols = np.nonzero(on)
         if len(rows) == 0:
@@ -364,7 +374,8 @@ def _judge(view: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarra
     (left, top), (right, bottom) = lat.centre(-1, -1), lat.centre(lat.rows, lat.cols)
     if left < 0 or top < 0 or right > w - 1 or bottom > h - 1:
         return "the board may go on past the picture's edge"
-    d = distances(mosaic(view, lat.sub(-1, -1, lat.rows + 2, lat.cols + 2), view=(view, 1.0)), look.templates)
+    d = distances(mosaic(view, lat.sub(-1, -1, lat.rows + 2, lat.cols + 2), view=(view, 1.0)), look.templates,
+                  look.rim)
     ring = np.ones(d.shape[:2], bool)
     ring[1:-1, 1:-1] = False
     nearest_out = d.argmin(axis=-1)
