@@ -72,11 +72,11 @@ def coarse(image_lab: np.ndarray, labels: np.ndarray) -> Lattice | None:
         vh, vw = sh - span_y, sw - span_x
         within = np.zeros((vh, vw), np.float32)
         s1 = np.zeros((vh, vw, both.shape[2]), np.float32)
-        for places in classes:
+        for spots in classes:
             sums = np.zeros_like(s1)
-            for r, c in places * COARSE:
+            for r, c in spots * COARSE:
                 sums += both[r:r + vh, c:c + vw]
-            within += sums[..., -1] - (sums[..., :-1] ** 2).sum(axis=2) / len(places)
+            within += sums[..., -1] - (sums[..., :-1] ** 2).sum(axis=2) / len(spots)
             s1 += sums
         scatter = s1[..., -1] - (s1[..., :-1] ** 2).sum(axis=2) / total
         ratio = (scatter - within) / (np.maximum(within, 0) + total * NOISE ** 2)
