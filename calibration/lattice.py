@@ -1,7 +1,7 @@
 """Learn a grid game's look from one screenshot and its board: the one learner of every look.
 
-The board text says what every place is (one-stroke: ``#``, ``.``, ``S``), so the look is
-fitted, not guessed: the lattice (origin, pitch in x and y; rows × columns from the board) is
+The board text says what every place is (one-stroke: ``#``, ``.``, ``S``; on a board with no
+``.`` the places around it stand for the empty kind), so the look is fitted, not guessed: the lattice (origin, pitch in x and y; rows × columns from the board) is
 the one on which places the board calls alike look alike and places it calls different
 differ. No colour, gap, grid line or marker is assumed.
 

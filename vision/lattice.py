@@ -7,10 +7,11 @@ the class's places differ from it. Nothing is assumed about colours, gaps, grid 
 markers: a class is what its places look like.
 
 Reading another screenshot of the app (another board and size, 0.5–2× the scale, a crop,
-JPEG): every pitch from a few pixels to half the picture is tried, the templates matched at
-that pitch (``cv2.matchTemplate``) and the lattice phase where most places are clearly a
-board class kept; the lattice is then fitted to the places to a fraction of a pixel and every
-place classified again at full size. A place inside the board that no class explains clearly,
+JPEG): the pitches near the calibration's share of the picture first, then every pitch from a
+few pixels to half the picture, the templates matched at that pitch (``cv2.matchTemplate``)
+and the lattice phase where most places are clearly a board class kept; the lattice is then
+fitted to the places to a fraction of a pixel and every place classified again at
+``SIDE`` px a pitch (only the views a scale needs are converted to Lab: :class:`Picture`). A place inside the board that no class explains clearly,
 a board that may go on past the picture's edge, or a place just outside it that could be part
 of the board refuses the reading: never a wrong board.
 """
