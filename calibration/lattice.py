@@ -1,7 +1,7 @@
 """Learn a grid game's look from one screenshot and its board: the one learner of every look.
 
-The board text says what every place is (one-stroke: ``#``, ``.``, ``S``), so the look is
-fitted, not guessed: the lattice (origin, pitch in x and y; rows × columns from the board) is
+The board text says what every place is (one-stroke: ``#``, ``.``, ``S``; on a board with no
+``.`` the places around it stand for the empty kind), so the look is fitted, not guessed: the lattice (origin, pitch in x and y; rows × columns from the board) is
 the one on which places the board calls alike look alike and places it calls different
 differ. No colour, gap, grid line or marker is assumed.
 
@@ -24,8 +24,8 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from vision.lattice import (EMPTY, LATTICE_VERSION, MIN_TOLERANCE, SIDE, SPREAD_FACTOR, Lattice, LearntLook, Rules,
-                            distances, fit_places, lab, mosaic, read_classes, separations)
+from vision.lattice import (EMPTY, LATTICE_VERSION, MIN_TOLERANCE, RIMS, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
+                            Picture, Rules, distances, fit_places, lab, places, read_classes, separations)
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
 
@@ -71,11 +71,11 @@ def coarse(image_lab: np.ndarray, labels: np.ndarray) -> Lattice | None:
         vh, vw = sh - span_y, sw - span_x
         within = np.zeros((vh, vw), np.float32)
         s1 = np.zeros((vh, vw, both.shape[2]), np.float32)
-        for places in classes:
+        for spots in classes:
             sums = np.zeros_like(s1)
-            for r, c in places * COARSE:
+            for r, c in spots * COARSE:
                 sums += both[r:r + vh, c:c + vw]
-            within += sums[..., -1] - (sums[..., :-1] ** 2).sum(axis=2) / len(places)
+            within += sums[..., -1] - (sums[..., :-1] ** 2).sum(axis=2) / len(spots)
             s1 += sums
         scatter = s1[..., -1] - (s1[..., :-1] ** 2).sum(axis=2) / total
         ratio = (scatter - within) / (np.maximum(within, 0) + total * NOISE ** 2)
@@ -111,33 +111,18 @@ def tight(rows: list[str]) -> list[str]:
     return [row[keep_c[0]:keep_c[-1] + 1] for row in rows[keep_r[0]:keep_r[-1] + 1]]
 
 
-def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] | None = None,
-          rules: Rules = Rules()) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """profile.json's fields (the ``lattice`` section; the board, its box and pitch for
-    the user) and the class templates (one PNG strip), for a screenshot showing the board
-    ``rows`` (its text, one string a row); ProfileError when the classes do not tell apart
-    on any lattice or the look learnt does not read its own screenshot back as the board;
-    ``rules``: the game's (``vision.lattice.RULES``)."""
-    classes = sorted(set("".join(rows)))
-    if len(classes) < 2 or EMPTY not in classes:
-        # with no empty place the board's own kinds can fit a lattice anywhere on the screen
-        raise ProfileError(f"the lattice is learnt from a board with empty places ('{EMPTY}') and another kind")
-    labels = np.array([[classes.index(ch) for ch in row] for row in rows])
-    x0, y0 = (0, 0) if region is None else region[:2]
-    crop = image if region is None else image[y0:y0 + region[3], x0:x0 + region[2]]
-    crop_lab = lab(crop)
-    lat = coarse(crop_lab, labels)
-    if lat is None:
-        raise ProfileError(f"the picture is too small for a board of {labels.shape[0]}×{labels.shape[1]} places")
-    lat = fit_places(crop_lab, lat, _within(labels)).moved(x0, y0)
-    patches = mosaic(lab(image), lat)
-    templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
-    spread = np.array([float(np.percentile(distances(patches[labels == c], templates[c:c + 1]), 90))
+def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, labels: np.ndarray, classes: list[str],
+            rim: float, share: list[float], board: list[str], rules: Rules) -> tuple[dict[str, Any], np.ndarray]:
+    """The profile's ``lattice`` section and the templates' strip for the classes' places
+    ``patches`` judged without ``rim`` (``vision.lattice.distances``) under the game's
+    ``rules``; ProfileError when the classes do not tell apart or the look does not read the
+    screenshot back as ``board``."""
+    spread = np.array([float(np.percentile(distances(patches[labels == c], templates[c:c + 1], rim), 90))
                        for c in range(len(classes))])
     several = [s for s, c in zip(spread, range(len(classes))) if (labels == c).sum() > 1]
     pooled = max(several) if several else MIN_TOLERANCE
     spread = np.where([(labels == c).sum() > 1 for c in range(len(classes))], spread, pooled)
-    apart = separations(templates)
+    apart = separations(templates, rim)
     if apart.min() < max(MIN_APART, 3 * spread.max()):
         a, b = np.argsort(apart)[:2]
         raise ProfileError(f"the board's {classes[a]!r} and {classes[b]!r} places look alike on every grid tried "
@@ -146,18 +131,57 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     strip = cv2.cvtColor(np.clip(templates, 0, 255).round().astype(np.uint8).transpose(1, 0, 2, 3)
                          .reshape(SIDE, SIDE * len(classes), 3), cv2.COLOR_LAB2BGR)
     section = {"version": LATTICE_VERSION, "classes": classes, "tolerance": [round(float(t), 2) for t in tolerance],
-               "pitch_share": [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)],
-               "empty": EMPTY}
+               "pitch_share": share, "empty": EMPTY, "rim": round(rim, 4)}
     look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
-                      tolerance, rules=rules)
+                      tolerance, min(share), round(rim, 4), rules)
     try:
         _, got = read_classes(image, look)
     except NoBoardFound as exc:
         raise ProfileError(f"the look learnt does not read the screenshot back ({exc})") from None
-    if got != tight(rows):
+    if got != board:
         raise ProfileError(f"the look learnt reads the screenshot as {'/'.join(got)}, not the given board")
+    return section, strip
+
+
+def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] | None = None,
+          rules: Rules = Rules()) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """profile.json's fields (the ``lattice`` section; the board, its box and pitch for
+    the user) and the class templates (one PNG strip), for a screenshot showing the board
+    ``rows`` (its text, one string a row); ProfileError when the classes do not tell apart
+    on any lattice or the look learnt does not read its own screenshot back as the board;
+    ``rules``: the game's (``vision.lattice.RULES``)."""
+    given = rows
+    if EMPTY not in "".join(rows):
+        # with no empty place the board's own kinds could fit a lattice anywhere on the screen:
+        # the places around the board, outside it, stand for the empty ones and bound it
+        rows = [EMPTY * (len(rows[0]) + 2)] + [EMPTY + row + EMPTY for row in rows] + [EMPTY * (len(rows[0]) + 2)]
+    classes = sorted(set("".join(rows)))
+    if len(classes) < 2:
+        raise ProfileError(f"the lattice is learnt from a board with two kinds of place or more, not only {classes[0]!r}")
+    labels = np.array([[classes.index(ch) for ch in row] for row in rows])
+    x0, y0 = (0, 0) if region is None else region[:2]
+    crop = image if region is None else image[y0:y0 + region[3], x0:x0 + region[2]]
+    crop_lab = lab(crop)
+    lat = coarse(crop_lab, labels)
+    if lat is None:
+        raise ProfileError(f"the picture is too small for a board of {labels.shape[0]}×{labels.shape[1]} places")
+    lat = fit_places(crop_lab, lat, _within(labels)).moved(x0, y0)
+    patches = places(Picture(image), lat)
+    templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
+    share = [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)]
+    failures = []
+    for rim in RIMS:
+        try:
+            section, strip = _judged(image, patches, templates, labels, classes, rim, share, tight(given), rules)
+            break
+        except ProfileError as exc:
+            failures.append(exc)
+    else:
+        raise failures[0]
+    if given is not rows:
+        lat = lat.sub(1, 1, lat.rows - 2, lat.cols - 2)
     (bx0, by0), (bx1, by1) = lat.centre(-0.5, -0.5), lat.centre(lat.rows - 0.5, lat.cols - 0.5)
-    data = {"lattice": section, "board": "/".join(rows), "pitch": [round(lat.px, 2), round(lat.py, 2)],
+    data = {"lattice": section, "board": "/".join(given), "pitch": [round(lat.px, 2), round(lat.py, 2)],
             "region": [max(0, round(bx0)), max(0, round(by0)), round(bx1 - bx0), round(by1 - by0)]}
     return data, {"classes": strip}
 

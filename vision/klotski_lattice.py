@@ -38,7 +38,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
-from vision.lattice import LATTICE_VERSION, Lattice, _pyramid, lab, mosaic
+from vision.lattice import LATTICE_VERSION, Lattice, lab, mosaic
 from vision.profile import Profile, ProfileError
 
 WORK = 16                 # px a pitch in the search
@@ -171,6 +171,14 @@ def _line_maps(work: np.ndarray, pitch: int) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
+def _octaves(image_lab: np.ndarray) -> list[np.ndarray]:
+    """The picture halved and halved again while it is longer than 128 px."""
+    levels = [image_lab]
+    while max(levels[-1].shape[:2]) > 128:
+        levels.append(cv2.pyrDown(levels[-1]))
+    return levels
+
+
 def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
            floor: tuple[np.ndarray, float, int] | None = None) -> list[tuple[float, Lattice]]:
     """Rough lattices (square pitch) of the weights' cells, scored by the weighted line
@@ -193,7 +201,7 @@ def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
               for r in range(rows) for c in range(cols) for which in (0, 1)]
     total = float(np.abs(w_across).sum() + np.abs(w_along).sum())
     found = []
-    levels = _pyramid(image_lab)
+    levels = _octaves(image_lab)
     while pitch >= least:
         k = WORK / pitch
         level = min(len(levels) - 1, max(0, int(np.floor(np.log2(1 / k)))))

@@ -7,15 +7,17 @@ the class's places differ from it. Nothing is assumed about colours, gaps, grid 
 markers: a class is what its places look like.
 
 Reading another screenshot of the app (another board and size, 0.5–2× the scale, a crop,
-JPEG): every pitch from a few pixels to half the picture is tried, the templates matched at
-that pitch (``cv2.matchTemplate``) and the lattice phase where most places are clearly a
-board class kept; the lattice is then fitted to the places to a fraction of a pixel and every
-place classified again at full size. A place inside the board that no class explains clearly,
+JPEG): the pitches near the calibration's share of the picture first, then every pitch from a
+few pixels to half the picture, the templates matched at that pitch (``cv2.matchTemplate``)
+and the lattice phase where most places are clearly a board class kept; the lattice is then
+fitted to the places to a fraction of a pixel and every place classified again at
+``SIDE`` px a pitch (only the views a scale needs are converted to Lab: :class:`Picture`). A place inside the board that no class explains clearly,
 a board that may go on past the picture's edge, or a place just outside it that could be part
 of the board refuses the reading: never a wrong board.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -26,9 +28,15 @@ from vision.common import NoBoardFound, Parse
 from vision.profile import Profile, ProfileError
 
 LATTICE_VERSION = 1       # the profile's ``lattice.version``: its learnt fields' format
+RIMS = (1 / 12, 0.0)      # the shares of a place's side at each edge its class may be judged without, tried in turn
 SIDE = 24                 # px: a template's side, one pitch
 FIND_SIDE = 8             # px: the pitch the lattice is searched at
 MOST_TRIED = 6            # rough lattices settled and judged, the most board places first
+FIT_PASSES = 4            # a fit's passes over its moves at one step, at most
+FIT_ROUNDS = 3            # a settling fit's steps: 1/8 of a pitch, halved this many times
+DRIFT = math.log(1.2)     # a settling lattice whose pitch strays further from its rough one is no board
+MOST_SETTLED = 400        # a rough lattice of more places is a texture, not a board: not settled
+MOST_PLACES = 40          # a lattice that grows past this many places a side is no board
 SETTLE_ROUNDS = 12        # most times a lattice is fitted and grown to its board's extent
 PITCH_STEP = 1.08         # the ratio between pitches tried
 EMPTY = "."               # the class of an empty place (a hole): the board is the rest
@@ -37,6 +45,7 @@ MIN_TOLERANCE = 10.0      # Lab units: the least distance a place may stray from
 SPREAD_FACTOR = 4.0       # times a class's spread at calibration: how far a place may stray
 FIND_LOOSE = np.inf        # the search at FIND_SIDE px a pitch: nearness to one class over the others only
 OUTSIDE_LOOSE = 2.5       # times the tolerance: a place around the board this near a board class may be one
+NEAR_STEPS = 2.5          # pitches this many steps from the calibration's share are tried first
 SMALLEST = 40             # the least pitch tried is this share of the picture's short side (at least 6 px)
 
 
@@ -58,6 +67,10 @@ class Lattice:
     def moved(self, dx: float = 0, dy: float = 0, kx: float = 1, ky: float = 1) -> "Lattice":
         """The lattice shifted by (dx, dy) and its pitch scaled by (kx, ky) about place (0, 0)."""
         return Lattice(self.x0 + dx, self.y0 + dy, self.px * kx, self.py * ky, self.rows, self.cols)
+
+    def scaled(self, k: float) -> "Lattice":
+        """The lattice in the picture resized by ``k`` (pixel centres at (x + 0.5) k - 0.5)."""
+        return Lattice((self.x0 + 0.5) * k - 0.5, (self.y0 + 0.5) * k - 0.5, self.px * k, self.py * k, self.rows, self.cols)
 
     def sub(self, r0: int, c0: int, rows: int, cols: int) -> "Lattice":
         """The part of the lattice of ``rows`` × ``cols`` places from place (r0, c0)."""
@@ -108,6 +121,7 @@ class LearntLook:
     templates: np.ndarray       # (classes, SIDE, SIDE, 3) float32 Lab
     tolerance: np.ndarray       # (classes,) Lab units
     pitch_share: float | None = None    # the calibration's pitch over its picture's width
+    rim: float = 0.0            # the share of a place's side at each edge not judged (``distances``)
     rules: Rules = field(default_factory=Rules)     # the game's (RULES)
 
     @property
@@ -118,6 +132,40 @@ class LearntLook:
 def lab(image: np.ndarray) -> np.ndarray:
     """The picture in OpenCV's 8-bit Lab, as float32 (distances in Lab units)."""
     return cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+class Picture:
+    """A screenshot seen at any scale in Lab: halved once per octave (BGR, by area) and only
+    the view a scale needs converted, so a 1080p frame is never converted whole."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.levels = [image]
+        self.views: dict[float, np.ndarray] = {}
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.levels[0].shape
+
+    def at(self, k: float) -> np.ndarray:
+        """The picture resized by ``k`` (by area when smaller), in Lab as :func:`lab`."""
+        if k not in self.views:
+            level = 0
+            while k * 2 ** (level + 1) <= 1 and min(self.levels[level].shape[:2]) >= 4:
+                if level + 1 == len(self.levels):
+                    self.levels.append(cv2.resize(self.levels[-1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+                level += 1
+            g = k * 2 ** level
+            base = self.levels[level]
+            self.views[k] = lab(base if g == 1 else cv2.resize(
+                base, None, fx=g, fy=g, interpolation=cv2.INTER_AREA if g < 1 else cv2.INTER_LINEAR))
+        return self.views[k]
+
+
+def places(picture: Picture, lat: Lattice, side: int = SIDE) -> np.ndarray:
+    """:func:`mosaic` of the lattice's places from the picture's view at ``side`` px a pitch."""
+    k = side / min(lat.px, lat.py)
+    view = picture.at(k)
+    return mosaic(view, lat.scaled(k), side, view=(view, 1.0))
 
 
 def reduced(image_lab: np.ndarray, pitch: float, side: int = SIDE) -> tuple[np.ndarray, float]:
@@ -143,15 +191,22 @@ def mosaic(image_lab: np.ndarray, lat: Lattice, side: int = SIDE, view: tuple[np
     return out.reshape(lat.rows, side, lat.cols, side, -1).transpose(0, 2, 1, 3, 4)
 
 
-def distances(patches: np.ndarray, templates: np.ndarray) -> np.ndarray:
-    """RMS Lab distance of every patch (..., side, side, 3) to every template: (..., classes)."""
-    flat = patches.reshape(*patches.shape[:-3], 1, -1)
-    return np.sqrt(((flat - templates.reshape(len(templates), -1)) ** 2).mean(axis=-1))
+def distances(patches: np.ndarray, templates: np.ndarray, rim: float = 0.0) -> np.ndarray:
+    """RMS Lab distance of every patch (..., side, side, 3) to every template: (..., classes),
+    over the patches' inner part (the outer ``rim`` share of each side, where a neighbour's
+    edge may show, left out)."""
+    m = round(rim * patches.shape[-2])
+    inner = (slice(m, patches.shape[-3] - m), slice(m, patches.shape[-2] - m))
+    patches, templates = patches[(..., *inner, slice(None))], templates[(slice(None), *inner, slice(None))]
+    flat = patches.reshape(-1, int(np.prod(patches.shape[-3:]))).astype(np.float64)
+    tpl = templates.reshape(len(templates), -1).astype(np.float64)
+    squared = (flat ** 2).sum(axis=1)[:, None] + (tpl ** 2).sum(axis=1)[None] - 2 * flat @ tpl.T
+    return np.sqrt(np.maximum(squared, 0) / flat.shape[1]).reshape(*patches.shape[:-3], len(templates))
 
 
-def separations(templates: np.ndarray) -> np.ndarray:
+def separations(templates: np.ndarray, rim: float = 0.0) -> np.ndarray:
     """Each class's distance to the nearest other class's template (inf for a lone class)."""
-    d = distances(templates, templates)
+    d = distances(templates, templates, rim)
     np.fill_diagonal(d, np.inf)
     return d.min(axis=1)
 
@@ -167,22 +222,24 @@ def verdicts(d: np.ndarray, look: LearntLook, loose: float = 1.0) -> tuple[np.nd
     return nearest, clear, (second - own) / np.maximum(second + own, 1e-6)
 
 
-def fit_places(image_lab: np.ndarray, lat: Lattice, cost: Any, rounds: int = 3) -> Lattice:
-    """The lattice moved and stretched, a little at a time, to lower ``cost(mosaic)``."""
-    view = reduced(image_lab, min(lat.px, lat.py))
-    best, best_cost = lat, cost(mosaic(image_lab, lat, view=view))
+def fit_places(image_lab: np.ndarray, lat: Lattice, cost: Any, rounds: int = 3,
+               view: tuple[np.ndarray, float] | None = None, side: int = SIDE) -> Lattice:
+    """The lattice moved and stretched, a little at a time, to lower ``cost(mosaic)``;
+    ``view`` and ``side`` as for :func:`mosaic`."""
+    view = view or reduced(image_lab, min(lat.px, lat.py), side)
+    best, best_cost = lat, cost(mosaic(image_lab, lat, side, view=view))
     for step in (1 / 8, 1 / 16, 1 / 32, 1 / 64)[:rounds + 1]:
         moves = ({"dx": step * lat.px}, {"dx": -step * lat.px}, {"dy": step * lat.py}, {"dy": -step * lat.py},
                  {"kx": 1 + step / max(1, lat.cols)}, {"kx": 1 - step / max(1, lat.cols)},
                  {"ky": 1 + step / max(1, lat.rows)}, {"ky": 1 - step / max(1, lat.rows)})
-        improved = True
-        while improved:
-            improved = False
+        improved, passes = True, 0
+        while improved and passes < FIT_PASSES:
+            improved, passes = False, passes + 1
             for move in moves:
                 trial = best.moved(**move)
                 if trial.px <= 2 or trial.py <= 2:
                     continue
-                c = cost(mosaic(image_lab, trial, view=view))
+                c = cost(mosaic(image_lab, trial, side, view=view))
                 if c < best_cost - 1e-6:
                     best, best_cost, improved = trial, c, True
     return best
@@ -215,8 +272,11 @@ def look_of(profile: Profile) -> LearntLook:
     if share is not None and not (isinstance(share, list) and len(share) == 2 and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 1 for v in share)):
         raise ProfileError(f"profile {profile.name}: field 'lattice.pitch_share' must be two numbers in (0, 1]")
+    rim = section.get("rim", 0.0)
+    if not (isinstance(rim, (int, float)) and not isinstance(rim, bool) and 0 <= rim < 0.25):
+        raise ProfileError(f"profile {profile.name}: field 'lattice.rim' must be a number in [0, 0.25)")
     return LearntLook(tuple(classes), np.ascontiguousarray(templates), np.array(tolerance, np.float64),
-                      None if share is None else float(min(share)), RULES.get(profile.game, Rules()))
+                      None if share is None else float(min(share)), float(rim), RULES.get(profile.game, Rules()))
 
 
 def is_learnt(profile: Profile | None) -> bool:
@@ -236,24 +296,13 @@ def _pitches(h: int, w: int) -> list[float]:
     return pitches
 
 
-def _pyramid(image_lab: np.ndarray) -> list[np.ndarray]:
-    """The picture halved and halved again while it is longer than 64 px."""
-    levels = [image_lab]
-    while max(levels[-1].shape[:2]) > 128:
-        levels.append(cv2.pyrDown(levels[-1]))
-    return levels
-
-
-def _rough(levels: list[np.ndarray], look: LearntLook, small_templates: np.ndarray,
+def _rough(picture: Picture, look: LearntLook, small_templates: np.ndarray,
            pitch: float) -> tuple[float, Lattice] | None:
     """The rough lattice at one pitch: the phase where most places are clearly a board
     class, and the block of such places (each within two places of another) that holds
     the most, with the sum of their margins; None when fewer than two places are."""
     f = FIND_SIDE / pitch
-    level = min(len(levels) - 1, max(0, int(np.floor(np.log2(1 / f)))))
-    base = levels[level]
-    g = f * 2 ** level
-    small = cv2.resize(base, None, fx=g, fy=g, interpolation=cv2.INTER_AREA if g < 1 else cv2.INTER_LINEAR)
+    small = picture.at(f)
     if min(small.shape[:2]) < 2 * FIND_SIDE:
         return None
     d = np.stack([np.sqrt(np.maximum(cv2.matchTemplate(small, t, cv2.TM_SQDIFF), 0) / (3 * FIND_SIDE ** 2))
@@ -281,14 +330,60 @@ def _rough(levels: list[np.ndarray], look: LearntLook, small_templates: np.ndarr
                    step * FIND_SIDE, step * FIND_SIDE, int(rows.max() - rows.min() + 1), int(cols.max() - cols.min() + 1))
 
 
-def _settle(image_lab: np.ndarray, lat: Lattice, look: LearntLook) -> tuple[Lattice, np.ndarray, np.ndarray]:
-    """The lattice fitted to its places (each as near its nearest class as can be) and grown
-    or shrunk to the board places' extent; with the nearest class and clearness of every
-    place of a one-place ring around it."""
+def _align(view: np.ndarray, lat: Lattice, look: LearntLook, templates: np.ndarray) -> Lattice:
+    """The lattice (in ``view``, about the ``templates``' side a pitch) re-estimated from
+    where a board class matches best within a quarter pitch of each place's centre: a line fitted through
+    those spots by column and by row. The lattice as it was when fewer than two columns or
+    rows of places are clearly a board class."""
+    side = templates.shape[1]
+    x0, y0 = lat.centre(-1, -1)
+    left, top = max(0, int(x0 - side)), max(0, int(y0 - side))
+    right = min(view.shape[1], int(x0 + (lat.cols + 1) * lat.px + side) + 1)
+    bottom = min(view.shape[0], int(y0 + (lat.rows + 1) * lat.py + side) + 1)
+    crop = view[top:bottom, left:right]
+    if crop.shape[0] <= side or crop.shape[1] <= side:
+        return lat
+    d = np.stack([cv2.matchTemplate(crop, t, cv2.TM_SQDIFF) for t in templates], axis=-1)
+    best = np.where(look.board_classes, d, np.inf).min(axis=-1)
+    reach = max(1, int(min(lat.px, lat.py) / 4))
+    spots = []
+    for r in range(lat.rows):
+        for c in range(lat.cols):
+            cx, cy = lat.centre(r, c)
+            x, y = int(round(cx - left - side / 2 + 0.5)), int(round(cy - top - side / 2 + 0.5))
+            if not (0 <= x - reach and x + reach < best.shape[1] and 0 <= y - reach and y + reach < best.shape[0]):
+                continue
+            window = best[y - reach:y + reach + 1, x - reach:x + reach + 1]
+            wy, wx = np.unravel_index(int(window.argmin()), window.shape)
+            own = d[y - reach + wy, x - reach + wx]
+            nearest, clear, _ = verdicts(np.sqrt(np.maximum(own, 0) / (3 * side ** 2)), look, FIND_LOOSE)
+            if clear and look.board_classes[nearest]:
+                spots.append((r, c, left + x - reach + wx + side / 2 - 0.5, top + y - reach + wy + side / 2 - 0.5))
+    if len({s[1] for s in spots}) < 2 or len({s[0] for s in spots}) < 2:
+        return lat
+    r, c, x, y = np.array(spots, np.float64).T
+    px, ox = np.polyfit(c, x, 1)
+    py, oy = np.polyfit(r, y, 1)
+    return Lattice(float(ox), float(oy), float(px), float(py), lat.rows, lat.cols)
+
+
+def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, half_templates: np.ndarray
+            ) -> tuple[Lattice, np.ndarray, np.ndarray]:
+    """The lattice fitted to its places (each as near its nearest class as can be, at half
+    the templates' side) and grown or shrunk to the board places' extent; with the nearest
+    class and clearness of every place of a one-place ring around it. ``view``: the picture
+    at about ``SIDE`` px a pitch, which the lattice is in; ``half``: at half that."""
+    def cost(m: np.ndarray) -> float:
+        return float(distances(m, look.templates).min(axis=-1).mean())
+
+    start = lat
     for _ in range(SETTLE_ROUNDS):
-        lat = fit_places(image_lab, lat, lambda m: float(distances(m, look.templates).min(axis=-1).mean()))
+        aligned = _align(half, lat.scaled(0.5), look, half_templates).scaled(2)
+        if cost(mosaic(view, aligned, view=(view, 1.0))) < cost(mosaic(view, lat, view=(view, 1.0))):
+            lat = aligned
+        lat = fit_places(view, lat, cost, FIT_ROUNDS, view=(view, 1.0))
         ring = lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)
-        nearest, clear, _ = verdicts(distances(mosaic(image_lab, ring), look.templates), look)
+        nearest, clear, _ = verdicts(distances(mosaic(view, ring, view=(view, 1.0)), look.templates, look.rim), look)
         on = clear & look.board_classes[nearest]
         rows, cols = np.nonzero(on)
         if len(rows) == 0:
@@ -297,6 +392,9 @@ def _settle(image_lab: np.ndarray, lat: Lattice, look: LearntLook) -> tuple[Latt
         if (r0, c0, r1, c1) == (1, 1, lat.rows, lat.cols):
             return lat, nearest, clear
         lat = ring.sub(r0, c0, r1 - r0 + 1, c1 - c0 + 1)
+        if max(lat.rows, lat.cols) > MOST_PLACES or max(abs(math.log(lat.px / start.px)),
+                                                        abs(math.log(lat.py / start.py))) > DRIFT:
+            break
     raise NoBoardFound("the learnt look's places make no steady grid")
 
 
@@ -312,10 +410,11 @@ def _around(lat: Lattice, h: int, w: int, whole: bool) -> tuple[tuple[int, int],
     return (r0, c0), lat.sub(-r0, -c0, rows, cols)
 
 
-def _judge(image_lab: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarray, look: LearntLook) -> str:
-    """Why a settled lattice is no board ("" when it is one): a place no class explains, a
-    board that may go on past the picture's edge, a place around it that could be a board's."""
-    h, w = image_lab.shape[:2]
+def _judge(view: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarray, look: LearntLook) -> str:
+    """Why a settled lattice (in ``view``, as for :func:`_settle`) is no board ("" when it
+    is one): a place no class explains, a board that may go on past the picture's edge, a
+    place around it that could be a board's."""
+    h, w = view.shape[:2]
     inner_clear = clear[1:-1, 1:-1]
     if not inner_clear.all():
         r, c = np.argwhere(~inner_clear)[0]
@@ -325,7 +424,7 @@ def _judge(image_lab: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.n
     if left < 0 or top < 0 or right > w - 1 or bottom > h - 1:
         return "the board may go on past the picture's edge"
     (r0, c0), around = _around(lat, h, w, look.rules.parts)
-    d = distances(mosaic(image_lab, around), look.templates)
+    d = distances(mosaic(view, around, view=(view, 1.0)), look.templates, look.rim)
     ring = np.ones(d.shape[:2], bool)
     ring[r0:r0 + lat.rows, c0:c0 + lat.cols] = False
     nearest_out = d.argmin(axis=-1)
@@ -344,26 +443,51 @@ def _judge(image_lab: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.n
 def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tuple[Lattice, list[str]]:
     """The lattice of the board in a screenshot and its rows of class characters; ``valid``
     (rows → why they are no board, "" when they are one) judges a reading by the game's
-    rules. Every pitch gives a rough lattice; they are settled and judged, the one whose board
-    places cover the most of the picture most clearly first, and the first whose every place is clear is the reading.
-    NoBoardFound with the reason when none is."""
-    image_lab = lab(image)
-    levels = _pyramid(image_lab)
+    rules. The pitches near the calibration's (its share of the picture's width) are tried
+    first, the rough lattice that holds the most board places most clearly settled and
+    judged; when it is no board, every pitch gives a rough lattice, and they are settled and
+    judged, the one whose board places cover the most of the picture most clearly first.
+    The first lattice whose every place is clear is the reading; NoBoardFound with the
+    reason when none is."""
+    picture = Picture(image)
     small_templates = np.stack([cv2.resize(t, (FIND_SIDE, FIND_SIDE), interpolation=cv2.INTER_AREA)
                                 for t in look.templates])
-    rough = [found for pitch in _pitches(*image.shape[:2]) if (found := _rough(levels, look, small_templates, pitch))]
-    reasons = []
-    for _, candidate in sorted(rough, key=lambda item: -item[0] * item[1].px * item[1].py)[:MOST_TRIED]:
+    half_templates = np.stack([cv2.resize(t, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA)
+                               for t in look.templates])
+    pitches = _pitches(*image.shape[:2])
+    near = 0
+    if look.pitch_share:
+        off = {p: abs(math.log(p / (look.pitch_share * image.shape[1]))) for p in pitches}
+        pitches.sort(key=off.__getitem__)
+        near = sum(off[p] <= NEAR_STEPS * math.log(PITCH_STEP) for p in pitches)
+    rough: list[tuple[float, Lattice]] = []
+    reasons: list[str] = []
+    tried: list[Lattice] = []
+
+    def attempt(candidate: Lattice) -> tuple[Lattice, list[str]] | None:
+        tried.append(candidate)
+        k = SIDE / min(candidate.px, candidate.py)
+        view = picture.at(k)
         try:
-            lat, nearest, clear = _settle(image_lab, candidate, look)
+            lat, nearest, clear = _settle(view, picture.at(k / 2), candidate.scaled(k), look, half_templates)
         except NoBoardFound as exc:
             reasons.append(str(exc))
-            continue
-        rows = ["".join(look.classes[k] for k in row) for row in nearest[1:-1, 1:-1]]
-        reason = _judge(image_lab, lat, nearest, clear, look) or (valid(rows) if valid else "")
-        if not reason:
-            return lat, rows
-        reasons.append(reason)
+            return None
+        rows = ["".join(look.classes[c] for c in row) for row in nearest[1:-1, 1:-1]]
+        reason = _judge(view, lat, nearest, clear, look) or (valid(rows) if valid else "")
+        if reason:
+            reasons.append(reason)
+            return None
+        return lat.scaled(1 / k), rows
+
+    def best(found: list[tuple[float, Lattice]]) -> list[Lattice]:
+        return [lat for _, lat in sorted(found, key=lambda item: -item[0] * item[1].px * item[1].py)]
+
+    for stage, most in ((pitches[:near], 1), (pitches[near:], MOST_TRIED)):
+        rough += [found for pitch in stage if (found := _rough(picture, look, small_templates, pitch))]
+        for candidate in [lat for lat in best(rough) if lat not in tried and lat.rows * lat.cols <= MOST_SETTLED][:most]:
+            if (read := attempt(candidate)):
+                return read
     raise NoBoardFound(f"the learnt look reads no board: {reasons[0] if reasons else 'no grid of its places'}")
 
 

@@ -110,9 +110,34 @@ def test_a_board_the_screenshot_does_not_show_is_refused() -> None:
         lattice.learn(img, ["##S##", "#####", "#####", "##.##"])
 
 
+def test_a_board_with_no_hole_calibrates_and_reads_back(tmp_path: Path) -> None:
+    """No '.' on the board: the places around it stand for the empty kind and bound the lattice,
+    so the board reads back and another hole-less board of the look, at another size, reads."""
+    board = Board.from_text("##S#\n####\n####")
+    img, truth = zoo.render(board, zoo.LOOKS["rose-square-colour"])
+    data, templates = lattice.learn(img, board.to_text().split("\n"))
+    assert data["board"] == truth.board and data["lattice"]["classes"] == ["#", ".", "S"]
+    x, y = truth.cells[0]
+    assert abs(data["region"][0] - (x - truth.pitch / 2)) < 0.1 * truth.pitch
+    prof = profiles.save({**data, "game": "onestroke", "name": "holeless"}, templates, tmp_path / "holeless")
+    assert read(img, prof) == truth.board
+    other, other_truth = zoo.render(Board.from_text("###\n#S#\n###"), zoo.LOOKS["rose-square-colour"], 900, 1600)
+    assert read(other, prof) == other_truth.board
+
+
+def test_a_picture_with_no_board_does_not_calibrate() -> None:
+    """The given hole-less board is not on the screenshot (the look's background only): refused
+    because no lattice tells its places from the places around it."""
+    img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS["rose-square-colour"])
+    blank = np.ascontiguousarray(np.broadcast_to(img[300:301, 20:21], img.shape))
+    with pytest.raises(ProfileError, match="look alike"):
+        lattice.learn(blank, ["##S#", "####", "####"])
+
+
 @pytest.mark.parametrize("change, field", [
     ({"version": 2}, "lattice.version"), ({"classes": ["#"]}, "lattice.classes"),
     ({"tolerance": [1, 2]}, "lattice.tolerance"), ({"pitch_share": [0, 1]}, "lattice.pitch_share"),
+    ({"rim": 0.5}, "lattice.rim"),
 ])
 def test_a_profile_of_another_format_is_refused_naming_the_field(learnt: dict[str, Profile], tmp_path: Path,
                                                                   change: dict, field: str) -> None:
