@@ -10,9 +10,12 @@ few thousand byte compares and the hints never blink. Only a changed frame is gr
 again with the overlay hidden and parsed; a board equal to the last one keeps its hints,
 a new board is solved and its hints drawn, and a board that disappears takes its hints
 away. When the window moves, the board is read again and its hints follow it. With
-``--play`` the solution is played once the frame has settled, and the loop checks that the
+``--play`` the solution is played once the frame, or the board's own area in it, has
+settled (a window may animate around its board all the time), and the loop checks that the
 level really changed (retrying once, waiting ``--confirm`` seconds each time) before it
-counts the level. Ctrl-C stops.
+counts the level. A game whose board shows the moves made (Klotski: its ``progress``) is
+played one move at a time, each checked on the settled board before the next; a move
+that did not land stops the loop, saying which. Ctrl-C stops.
 
 ``--hints step`` draws one step of the answer at a time (a LYNE path, a ring move), in the
 order to make them. The steps move on as the board does: a game whose board shows the
@@ -46,6 +49,8 @@ from vision.profile import Profile
 
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
 CONFIRM_SECONDS = 4.0   # how long a played level may take to give way to the next
+SETTLED_READS = 2       # a changed frame's board read unchanged so many times in a row has settled
+SETTLE_GAP = 0.05       # s between two grabs whose board areas must be equal (a move's picture has settled)
 HINT_KINDS = ("overlay", "step", "window", "none")
 NO_BOARD = ""           # stepping: the candidate when a frame showed no board (no board text is empty)
 
@@ -98,10 +103,13 @@ class Idle:
 
 @dataclass(frozen=True)
 class Same:
-    """The frame changed, but shows the board already solved."""
+    """The frame changed, but shows the board already solved; ``settled``: the board's
+    own area is as in the frame read before (what changed lies around it: an animated
+    background, a clock)."""
 
     image: np.ndarray
     parse: Parse
+    settled: bool = False
 
 
 @dataclass(frozen=True)
@@ -166,6 +174,7 @@ class Watcher:
         self.reached: str | None = None       # stepping: the board text last reached along its answer
         self.candidate: str | None = None     # stepping: a new board text (or NO_BOARD) read once
         self.level: Any = None                # the board of the level on screen as first read
+        self.area: np.ndarray | None = None   # the board's area in the frame read last
 
     def changed(self, image: np.ndarray, ignore: np.ndarray | None = None) -> bool:
         """Whether the frame differs from the last one remembered (a coarse sample; a
@@ -231,9 +240,10 @@ class Watcher:
             had = self.current is not None
             self.current = self.reached = self.candidate = self.level = None
             return Gone(image) if had else Nothing(image)
+        area, self.area = self.area, board_area(image, found)
         if self.is_current(found):
             self.candidate = None
-            return Same(image, found)
+            return Same(image, found, area is not None and np.array_equal(area, self.area))
         text = found.board.to_text()
         done = self.along(found)
         if done is not None:
@@ -259,6 +269,21 @@ class Watcher:
         hook = get(found.game).follows
         return cur is not None and cur.parse.game == found.game and hook is not None and \
             self.level is not None and hook(self.level, found.board)
+
+
+def board_box(parse: Parse, shape: tuple[int, ...]) -> tuple[slice, slice]:
+    """The rows and columns of a frame of ``shape`` the board read covers: its cells'
+    centres and about a cell more all round."""
+    xs, ys = zip(*parse.cells)
+    pad = max(max(xs) - min(xs), max(ys) - min(ys), 1.0) / max(1.0, len(parse.cells) ** 0.5) + 2
+    return (slice(max(0, int(min(ys) - pad)), min(shape[0], int(max(ys) + pad) + 1)),
+            slice(max(0, int(min(xs) - pad)), min(shape[1], int(max(xs) + pad) + 1)))
+
+
+def board_area(image: np.ndarray, parse: Parse) -> np.ndarray:
+    """The pixels of the board read (a copy): whether a board has settled is judged on
+    them alone, not on the rest of the window, which may animate all the time."""
+    return image[board_box(parse, image.shape)].copy()
 
 
 # ---------------------------------------------------------------------------- the loop
@@ -309,6 +334,7 @@ class LiveLoop:
         self.plan_options = plan_options or {}
         self.shown_step = 0                         # stepping: the step whose hints are up
         self.drawing: tuple[Parse, np.ndarray] | None = None   # stepping: changed, same board; moves on once settled
+        self.still = 0                              # the board's area read unchanged so many times in a row
 
     def hint_mask(self) -> np.ndarray | None:
         """The pixels of the frame our hints cover (None: they cover none)."""
@@ -422,8 +448,14 @@ class LiveLoop:
             self.play(record)
 
     def on_same(self, step: Same) -> None:
-        """Stepping through a game whose board reads the same while a step is made: the
-        step moves on once the frame settles."""
+        """A solved level waiting to be played is played once its board has settled, read
+        the same ``SETTLED_READS`` times more (the window around it may never settle). Stepping through a game whose board reads the
+        same while a step is made: the step moves on once the frame settles."""
+        self.still = self.still + 1 if step.settled else 0
+        if self.pending is not None and self.still >= SETTLED_READS:
+            record, self.pending = self.pending, None
+            self.play(record)
+            return
         current = self.watcher.current
         if self.watcher.stepping and current is not None and current.result.solved and \
                 get(step.parse.game).progress is None:
@@ -447,7 +479,7 @@ class LiveLoop:
         """A board just solved: a level to count (unsolvable, hinted, or waiting to be
         played), or the player's own moves on the level on screen."""
         self.pending = self.drawing = None
-        self.shown_step = 0
+        self.shown_step = self.still = 0
         if step.follows:
             self.follow(step)
             return
@@ -487,12 +519,16 @@ class LiveLoop:
         for attempt in (1, 2):
             current = self.watcher.current
             rect = self.source.rect()
-            actions = get(record.game).plan(current.parse.shifted(rect.left, rect.top), current.result.solution,
-                                            **self.plan_options.get(record.game, {}))
+            game = get(record.game)
+            actions = game.plan(current.parse.shifted(rect.left, rect.top), current.result.solution,
+                                **self.plan_options.get(record.game, {}))
             if not actions:
                 self.finish(record, "hints shown (nothing to play: the game takes no mouse moves)")
                 return
-            self.driver.perform(actions)
+            if self.dry_run or game.progress is None or len(actions) != game.steps(current.result.solution):
+                self.driver.perform(actions)
+            else:
+                self.perform_checked(current, actions)
             if self.dry_run:
                 self.finish(record, "dry run")
                 return
@@ -505,6 +541,47 @@ class LiveLoop:
             self.log(f"level {record.number}: the board did not change after playing it; trying again")
         raise LiveError(f"level {record.number} did not change after playing it twice; stopping "
                         "(is the game window in front, and does the mouse reach it?)")
+
+    def perform_checked(self, current: New, actions: list[Any]) -> None:
+        """Play a game whose board shows the moves made one action (one move) at a time:
+        after each but the last (the level ends with it, which ``wait_for_change``
+        confirms), wait for the board to settle and check that it shows the position the
+        answer reaches; LiveError saying which move did not land otherwise (a drag the
+        game did not take, or a piece moved by hand)."""
+        progress = get(current.parse.game).progress
+        assert progress is not None and self.driver is not None
+        board, solution = current.parse.board, current.result.solution
+        for done, action in enumerate(actions[:-1], 1):
+            self.driver.perform([action])
+            deadline = time.monotonic() + self.confirm
+            seen: Parse | None = None
+            while time.monotonic() < deadline:
+                seen = self.watcher.read(self.settled_grab(current.parse, deadline))
+                # A settled board the vision refuses (unsure of it) cannot be checked: the
+                # next readable one is.
+                if seen is None or seen.game == current.parse.game and progress(board, solution, seen.board) == done:
+                    break
+                time.sleep(self.period)
+            else:
+                assert seen is not None
+                shown = seen.board.to_text().replace("\n", "/")
+                raise LiveError(f"move {done} of {len(actions)} did not land as planned: after "
+                                f"{self.confirm:g} s the board shows {shown}; stopping (did the game take "
+                                "the drag? was a piece moved by hand?)")
+        self.driver.perform(actions[-1:])
+
+    def settled_grab(self, parse: Parse, deadline: float) -> np.ndarray:
+        """A frame (without our hints) whose board area, where ``parse`` read the board, is
+        as in the frame grabbed just before; the last one grabbed at ``deadline``."""
+        image = self.clean_grab()
+        while time.monotonic() < deadline:
+            time.sleep(min(self.period, SETTLE_GAP))
+            again = self.clean_grab()
+            box = board_box(parse, again.shape)
+            if again.shape == image.shape and np.array_equal(image[box], again[box]):
+                return again
+            image = again
+        return image
 
     def wait_for_change(self) -> np.ndarray | None:
         """The first changed frame after playing, once the board on screen is no longer

@@ -1,0 +1,109 @@
+"""The live loop playing Klotski, a game whose board shows the moves made (fake screen, no
+display): one move at a time, each checked on the settled board before the next; a move
+that did not land stops it, saying which; a board the vision refuses is let through; and a
+window animating around a settled board is played all the same."""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import puzzlepilot.live as live
+from puzzlepilot.games import get
+from puzzlepilot.live import LiveError, LiveLoop, Watcher
+from puzzlepilot.scenes.klotski import render, scrambled
+from solvers.klotski import STEPS, Board, layout, solve, validate
+from tests.live.fakes import VIEW, FakeSource
+
+GAME = get("klotski")
+START = scrambled(layout("横刀立马"), 77, 0)   # a few moves from the end
+
+
+def positions(board: Board) -> list[Board]:
+    """The board, then the position after each move of its answer."""
+    answer = solve(board).solution
+    assert answer and not validate(board, answer)
+    out, at = [board], {p.name: p for p in board.pieces}
+    for move in answer:
+        p = at[move["piece"]]
+        for letter in move["path"]:
+            p = replace(p, row=p.row + STEPS[letter][0], col=p.col + STEPS[letter][1])
+        at[p.name] = p
+        out.append(replace(board, pieces=tuple(at.values())))
+    return out
+
+
+def frame(board: Board | None) -> np.ndarray:
+    if board is None:
+        return np.full((VIEW[1], VIEW[0], 3), 240, np.uint8)
+    return render(board, cell=60, size=VIEW)[0]
+
+
+class MovingDriver:
+    """Plays by showing the next frame after each call (a move landed, or what ``frames``
+    says the game showed instead)."""
+
+    def __init__(self, source: FakeSource) -> None:
+        self.source = source
+        self.performed: list[list] = []
+
+    def perform(self, actions: list) -> None:
+        self.performed.append(actions)
+        if len(self.source.frames) > 1:
+            self.source.frames.pop(0)
+
+
+@pytest.fixture(autouse=True)
+def fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "CONFIRM_SECONDS", 0.3)
+
+
+def play(frames: list[np.ndarray], source: FakeSource | None = None) -> tuple[MovingDriver, list[str]]:
+    source = source or FakeSource(frames)
+    driver, lines = MovingDriver(source), []
+    LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=1).run(time.monotonic() + 20)
+    return driver, lines
+
+
+def test_each_move_is_played_alone_and_the_level_counts_once_it_is_solved() -> None:
+    way = positions(START)
+    driver, lines = play([frame(b) for b in way])
+    assert [len(actions) for actions in driver.performed] == [1] * (len(way) - 1)
+    assert lines == [f"level 1: klotski 5x4, solve {lines[0].split('solve ')[1].split(' ms')[0]} ms, "
+                     f"{len(way) - 1} moves, played"]
+
+
+def test_a_move_that_did_not_land_stops_the_loop_saying_which() -> None:
+    way = positions(START)
+    assert len(way) > 3
+    with pytest.raises(LiveError, match=f"move 2 of {len(way) - 1} did not land as planned"):
+        play([frame(way[0]), frame(way[1]), frame(way[1]), frame(way[3])])
+
+
+def test_a_board_the_vision_refuses_after_a_move_is_let_through_and_the_next_one_checked() -> None:
+    way = positions(START)
+    driver, lines = play([frame(way[0]), frame(None), *(frame(b) for b in way[2:])])
+    assert len(driver.performed) == len(way) - 1 and lines[-1].endswith("played")
+
+
+class AnimatedSource(FakeSource):
+    """The game with a corner of its window, away from the board, changing every frame."""
+
+    def __init__(self, frames: list[np.ndarray]) -> None:
+        super().__init__(frames)
+        self.ticks = 0
+
+    def grab(self) -> np.ndarray:
+        image = super().grab()
+        self.ticks += 1
+        image[:24, :24] = (self.ticks * 37) % 256
+        return image
+
+
+def test_a_level_is_played_once_its_board_settles_though_the_window_around_it_never_does() -> None:
+    way = positions(START)
+    frames = [frame(b) for b in way]
+    driver, lines = play(frames, AnimatedSource(frames))
+    assert len(driver.performed) == len(way) - 1 and lines[-1].endswith("played")
