@@ -1,7 +1,8 @@
 """The live loop playing Klotski, a game whose board shows the moves made (fake screen, no
 display): one move at a time, each checked on the settled board before the next; a move
-that did not land stops it, saying which; a board the vision refuses is let through; and a
-window animating around a settled board is played all the same."""
+that did not land stops it, saying which; a board the vision refuses is let through; a
+window animating around a settled board is played all the same; and step hints follow the
+board move by move."""
 from __future__ import annotations
 
 import time
@@ -12,10 +13,10 @@ import pytest
 
 import puzzlepilot.live as live
 from puzzlepilot.games import get
-from puzzlepilot.live import LiveError, LiveLoop, Watcher
+from puzzlepilot.live import Advance, LiveError, LiveLoop, New, Unsettled, Watcher
 from puzzlepilot.scenes.klotski import render, scrambled
 from solvers.klotski import STEPS, Board, layout, solve, validate
-from tests.live.fakes import VIEW, FakeSource
+from tests.live.fakes import VIEW, FakeHints, FakeSource
 
 GAME = get("klotski")
 START = scrambled(layout("横刀立马"), 77, 0)   # a few moves from the end
@@ -107,3 +108,25 @@ def test_a_level_is_played_once_its_board_settles_though_the_window_around_it_ne
     frames = [frame(b) for b in way]
     driver, lines = play(frames, AnimatedSource(frames))
     assert len(driver.performed) == len(way) - 1 and lines[-1].endswith("played")
+
+
+def test_step_hints_show_each_move_in_turn_as_the_board_reaches_it() -> None:
+    """``--hints step``: the arrow of move k+1 once the board shows k moves made; none when
+    all are made."""
+    way = positions(START)
+    source, hints, lines = FakeSource([frame(way[0])]), FakeHints(), []
+    loop = LiveLoop(source, Watcher([GAME], stepping=True), lines.append, hints=hints, fps=100)
+    assert isinstance(loop.tick(), Unsettled) and isinstance(loop.tick(), New)
+    start, solution = loop.watcher.current.parse, loop.watcher.current.result.solution
+    assert len(solution) == len(way) - 1 >= 2
+    assert hints.calls[-1][1] == GAME.hints(start.shifted(100, 50), solution, step=0)
+    for done in range(1, len(solution)):
+        source.frames = [frame(way[done])]
+        step = loop.tick()
+        assert isinstance(step, Advance) and step.done == done
+        # drawn from the level's start, where the latest reading puts the board
+        at = replace(step.parse, board=start.board).shifted(100, 50)
+        assert hints.calls[-1][1] == GAME.hints(at, solution, step=done)
+    source.frames = [frame(way[-1])]
+    assert isinstance(loop.tick(), Advance) and hints.calls[-1] == ("clear",)
+    assert lines[-1] == f"all {len(solution)} steps made"
