@@ -59,8 +59,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", metavar="GAME", help=f"the game ({', '.join(GAMES)}); default: recognise any")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--window", metavar="TITLE",
-                       help="capture the window whose title contains TITLE (several such windows are "
-                            "listed and refused: give the full title or --window-id)")
+                       help="capture the window whose title contains TITLE (on X11 also its program's "
+                            "name, e.g. Klotski for GNOME Klotski, titled with its puzzle's name; several "
+                            "such windows are listed and refused: give the full title or --window-id)")
     where.add_argument("--window-id", type=window_id, metavar="ID",
                        help="capture the window with this X window id (0x… or decimal, as listed)")
     where.add_argument("--region", metavar="X,Y,W,H", help="capture a fixed screen rectangle")

@@ -73,6 +73,11 @@ def launch(home: Path, puzzle: int, size: tuple[int, int] = SIZE) -> Iterator[tu
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=10)
+        # GTK's document portal, started in its session, mounts a FUSE folder in ``home``;
+        # it goes with the portal, a moment later: ``home`` can be removed after that.
+        doc, deadline = home / "cache" / "doc", time.monotonic() + START_SECONDS
+        while os.path.ismount(doc) and time.monotonic() < deadline:
+            time.sleep(0.1)
 
 
 @contextmanager
@@ -95,7 +100,8 @@ def play(puzzle: int) -> list[object]:
     """One puzzle started and played by ``live --play``: [number, name, moves, seconds, outcome]."""
     from vision.capture import find_windows
 
-    with tempfile.TemporaryDirectory(prefix="puzzlepilot-gk") as home, launch(Path(home), puzzle) as (title, wid):
+    with tempfile.TemporaryDirectory(prefix="puzzlepilot-gk", ignore_cleanup_errors=True) as home, \
+            launch(Path(home), puzzle) as (title, wid):
         start = time.monotonic()
         live = subprocess.Popen([sys.executable, "-m", "puzzlepilot", "live", "--game", "klotski",
                                  "--window-id", str(wid), "--play", "--hints", "none", "--levels", "1"],

@@ -1,7 +1,8 @@
-"""``puzzlepilot live --play`` on the real GNOME Klotski under Xvfb with openbox: the
-command reads the game's window, plays its answer one checked move at a time with the mouse,
-and the game itself says the level is completed (its title); skipped when the game is not
-installed (Debian: apt-get install gnome-klotski dbus)."""
+"""``puzzlepilot live --window Klotski --play`` on the real GNOME Klotski under Xvfb with
+openbox: the command finds the game's window by its program (its title is the puzzle's),
+reads it, plays its answer one checked move at a time with the mouse, and the game itself
+says the level is completed (its title); skipped when the game is not installed (Debian:
+apt-get install gnome-klotski dbus)."""
 from __future__ import annotations
 
 from solvers.klotski import GNOME_PUZZLES, Board
@@ -14,7 +15,8 @@ from vision.capture import find_windows
 def test_live_play_solves_a_gnome_klotski_puzzle_and_the_game_says_so(display, tmp_path):
     title = PUZZLES[0][0]
     with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500)):
-        live = puzzlepilot("live", "--game", "klotski", "--window", title, "--play", "--hints", "none",
+        # the window is titled with the puzzle's name: found by its program's
+        live = puzzlepilot("live", "--game", "klotski", "--window", "Klotski", "--play", "--hints", "none",
                            "--levels", "1", "--speed", "3")
         try:
             out, err = live.communicate(timeout=90)
