@@ -77,6 +77,12 @@ def steps(solution: Any) -> int:
     return len(solution)
 
 
+def one_cell(solution: Any) -> list[dict[str, str]]:
+    """The answer with every move cut into moves of one cell: ``plan`` then makes one drag
+    per cell, for a game that moves a piece one cell per drag."""
+    return [{"piece": move["piece"], "path": step} for move in solution for step in move["path"]]
+
+
 def progress(board: Board, solution: Any, seen: Board) -> int | None:
     """How many of the answer's first moves take ``board`` to the position ``seen`` (each
     piece's cells, the target's, the walls, gates and goal alike; names aside, as the

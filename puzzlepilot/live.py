@@ -14,8 +14,9 @@ away. When the window moves, the board is read again and its hints follow it. Wi
 settled (a window may animate around its board all the time), and the loop checks that the
 level really changed (retrying once, waiting ``--confirm`` seconds each time) before it
 counts the level. A game whose board shows the moves made (Klotski: its ``progress``) is
-played one move at a time, each checked on the settled board before the next; a move
-that did not land stops the loop, saying which. Ctrl-C stops.
+played one move at a time, each checked on the settled board before the next; a game that
+moved a piece only part of a drag's way is played one cell per drag from then on (learnt
+once per session), and a move that did not land stops the loop, saying which. Ctrl-C stops.
 
 ``--hints step`` draws one step of the answer at a time (a LYNE path, a ring move), in the
 order to make them. The steps move on as the board does: a game whose board shows the
@@ -336,6 +337,7 @@ class LiveLoop:
         self.shown_step = 0                         # stepping: the step whose hints are up
         self.drawing: tuple[Parse, np.ndarray] | None = None   # stepping: changed, same board; moves on once settled
         self.still = 0                              # the board's area read unchanged so many times in a row
+        self.one_cell = False                       # learnt: the game moves a piece one cell per drag
 
     def hint_mask(self) -> np.ndarray | None:
         """The pixels of the frame our hints cover (None: they cover none)."""
@@ -521,15 +523,17 @@ class LiveLoop:
             current = self.watcher.current
             rect = self.source.rect()
             game = get(record.game)
-            actions = game.plan(current.parse.shifted(rect.left, rect.top), current.result.solution,
-                                **self.plan_options.get(record.game, {}))
+            parse, solution = current.parse.shifted(rect.left, rect.top), current.result.solution
+            if self.one_cell and game.one_cell is not None:
+                solution = game.one_cell(solution)
+            actions = game.plan(parse, solution, **self.plan_options.get(record.game, {}))
             if not actions:
                 self.finish(record, "hints shown (nothing to play: the game takes no mouse moves)")
                 return
-            if self.dry_run or game.progress is None or len(actions) != game.steps(current.result.solution):
+            if self.dry_run or game.progress is None or len(actions) != game.steps(solution):
                 self.driver.perform(actions)
             else:
-                self.perform_checked(current, actions)
+                self.perform_checked(current.parse, parse, solution, actions)
             if self.dry_run:
                 self.finish(record, "dry run")
                 return
@@ -543,33 +547,60 @@ class LiveLoop:
         raise LiveError(f"level {record.number} did not change after playing it twice; stopping "
                         "(is the game window in front, and does the mouse reach it?)")
 
-    def perform_checked(self, current: New, actions: list[Any]) -> None:
-        """Play a game whose board shows the moves made one action (one move) at a time:
-        after each but the last (the level ends with it, which ``wait_for_change``
-        confirms), wait for the board to settle and check that it shows the position the
-        answer reaches; LiveError saying which move did not land otherwise (a drag the
-        game did not take, or a piece moved by hand)."""
-        progress = get(current.parse.game).progress
+    def perform_checked(self, read: Parse, parse: Parse, solution: Any, actions: list[Any]) -> None:
+        """Play a game whose board shows the moves made one action (one move) at a time,
+        and after each wait for the board to settle and check it: after a move before the
+        last, the board must show the position the answer reaches (or be one the vision
+        refuses: unsure, it cannot be checked; the next one is); after the last, any board
+        but a position short of the end along the answer (the level ends: a banner, the
+        next level). ``read`` is the level's reading in the frame, ``parse`` on the screen.
+
+        A game that moved a piece only part of a longer drag's way (it takes one cell per
+        drag) is learnt as such for the rest of the session: the answer is played on from
+        there one cell per drag (its ``one_cell``). Any other miss is a LiveError saying
+        which move did not land (a drag the game did not take, a piece moved by hand)."""
+        game = get(read.game)
+        progress = game.progress
         assert progress is not None and self.driver is not None
-        board, solution = current.parse.board, current.result.solution
-        for done, action in enumerate(actions[:-1], 1):
-            self.driver.perform([action])
-            deadline = time.monotonic() + self.confirm
-            seen: Parse | None = None
-            while time.monotonic() < deadline:
-                seen = self.watcher.read(self.settled_grab(current.parse, deadline))
-                # A settled board the vision refuses (unsure of it) cannot be checked: the
-                # next readable one is.
-                if seen is None or seen.game == current.parse.game and progress(board, solution, seen.board) == done:
-                    break
-                time.sleep(self.period)
-            else:
+        board, done = read.board, 0
+        while done < len(actions):
+            self.driver.perform([actions[done]])
+            done += 1
+            last = done == len(actions)
+
+            def fits(shown: Any) -> bool:
+                at = progress(board, solution, shown)
+                return at == done or last and at is None
+
+            seen = self.reading_at(read, fits)
+            if seen is None or seen.game == read.game and fits(seen.board):
+                continue
+            cut = game.one_cell
+            cells = None if cut is None or self.one_cell else progress(board, cut(solution), seen.board)
+            # moved, but not all the way: between the cells before this move and its last
+            if cells is None or not len(cut(solution[:done - 1])) < cells < len(cut(solution[:done])):
                 assert seen is not None
-                shown = seen.board.to_text().replace("\n", "/")
                 raise LiveError(f"move {done} of {len(actions)} did not land as planned: after "
-                                f"{self.confirm:g} s the board shows {shown}; stopping (did the game take "
-                                "the drag? was a piece moved by hand?)")
-        self.driver.perform(actions[-1:])
+                                f"{self.confirm:g} s the board shows {seen.board.to_text().replace(chr(10), '/')}; "
+                                "stopping (did the game take the drag? was a piece moved by hand?)")
+            self.one_cell = True
+            self.log(f"move {done} moved its piece only part of the way: the game takes one cell per drag; "
+                     "playing one cell per drag from here on")
+            solution = cut(solution)
+            actions, done = game.plan(parse, solution, **self.plan_options.get(read.game, {})), cells
+
+    def reading_at(self, read: Parse, fits: Callable[[Any], bool]) -> Parse | None:
+        """The board read from a settled frame once the vision refuses it (None) or it is
+        the level's game's and ``fits`` it, waiting up to ``confirm`` seconds (a move's
+        picture may take a while to land); else the last reading."""
+        deadline = time.monotonic() + self.confirm
+        seen: Parse | None = None
+        while time.monotonic() < deadline:
+            seen = self.watcher.read(self.settled_grab(read, deadline))
+            if seen is None or seen.game == read.game and fits(seen.board):
+                break
+            time.sleep(self.period)
+        return seen
 
     def settled_grab(self, parse: Parse, deadline: float) -> np.ndarray:
         """A frame (without our hints) whose board area, where ``parse`` read the board, is

@@ -115,7 +115,9 @@ def play(puzzle: int) -> list[object]:
         seconds = time.monotonic() - start
         moves = next((w for line in out.splitlines() for w in line.split(", ") if w.endswith(" moves")), "-")
         done = live.returncode == 0 and _wait(lambda: find_windows("Level completed"), 10.0)
-        last = (err.strip().splitlines() or ["the game did not say 'Level completed.'"])[-1]
+        # why not: the command's last word (stderr; else its level line, e.g. "no solution")
+        last = (err.strip().splitlines() or out.strip().splitlines()[1:] or
+                ["the game did not say 'Level completed.'"])[-1]
         return [puzzle, title, moves.removesuffix(" moves"), round(seconds, 1),
                 "played" if done else last.removeprefix("puzzlepilot: ")[:120]]
 

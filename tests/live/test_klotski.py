@@ -26,6 +26,10 @@ def positions(board: Board) -> list[Board]:
     """The board, then the position after each move of its answer."""
     answer = solve(board).solution
     assert answer and not validate(board, answer)
+    return positions_along(board, answer)
+
+
+def positions_along(board: Board, answer: list) -> list[Board]:
     out, at = [board], {p.name: p for p in board.pieces}
     for move in answer:
         p = at[move["piece"]]
@@ -130,3 +134,31 @@ def test_step_hints_show_each_move_in_turn_as_the_board_reaches_it() -> None:
     source.frames = [frame(way[-1])]
     assert isinstance(loop.tick(), Advance) and hints.calls[-1] == ("clear",)
     assert lines[-1] == f"all {len(solution)} steps made"
+
+
+def cells_of(board: Board) -> list[Board]:
+    """The board, then the position after each cell of its answer's moves (a game that moves
+    a piece one cell per drag shows these)."""
+    return positions_along(board, GAME.one_cell(solve(board).solution))
+
+
+def test_a_game_that_moves_one_cell_per_drag_is_learnt_and_played_cell_by_cell() -> None:
+    answer = solve(START).solution
+    assert any(len(move["path"]) > 1 for move in answer)
+    way = cells_of(START)
+    source = FakeSource([frame(b) for b in way])
+    driver, lines = MovingDriver(source), []
+    LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=1).run(time.monotonic() + 30)
+    first = next(i for i, move in enumerate(answer) if len(move["path"]) > 1)
+    assert lines[0] == (f"move {first + 1} moved its piece only part of the way: the game takes one cell per drag; "
+                        "playing one cell per drag from here on")
+    assert lines[-1].endswith("played")
+    drags = [actions[0] for actions in driver.performed]
+    assert all(len(d.points) == 2 for d in drags[first + 1:])     # one cell each from there on
+    assert len(drags) == first + 1 + len(way) - 1 - len(GAME.one_cell(answer[:first])) - 1
+
+
+def test_a_last_move_that_did_not_land_stops_the_loop() -> None:
+    way = positions(START)
+    with pytest.raises(LiveError, match=f"move {len(way) - 1} of {len(way) - 1} did not land as planned"):
+        play([frame(b) for b in way[:-1]] + [frame(way[-2])])
