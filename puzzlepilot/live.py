@@ -50,6 +50,7 @@ from vision.profile import Profile
 
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
 CONFIRM_SECONDS = 4.0   # how long a played level may take to give way to the next
+REPLAYS = 3             # drags a game missed that are played again, per level
 SETTLED_READS = 2       # a changed frame's board read unchanged so many times in a row has settled
 SETTLE_GAP = 0.05       # s between two grabs whose board areas must be equal (a move's picture has settled)
 HINT_KINDS = ("overlay", "step", "window", "none")
@@ -555,14 +556,16 @@ class LiveLoop:
         but a position short of the end along the answer (the level ends: a banner, the
         next level). ``read`` is the level's reading in the frame, ``parse`` on the screen.
 
-        A game that moved a piece only part of a longer drag's way (it takes one cell per
+        A board back at an earlier position of the answer (a drag the game missed) is
+        played on from there, up to ``REPLAYS`` times a level. A game that moved a piece
+        only part of a longer drag's way (it takes one cell per
         drag) is learnt as such for the rest of the session: the answer is played on from
         there one cell per drag (its ``one_cell``). Any other miss is a LiveError saying
         which move did not land (a drag the game did not take, a piece moved by hand)."""
         game = get(read.game)
         progress = game.progress
         assert progress is not None and self.driver is not None
-        board, done = read.board, 0
+        board, done, replays = read.board, 0, 0
         while done < len(actions):
             self.driver.perform([actions[done]])
             done += 1
@@ -574,6 +577,14 @@ class LiveLoop:
 
             seen = self.reading_at(read, fits)
             if seen is None or seen.game == read.game and fits(seen.board):
+                continue
+            at = progress(board, solution, seen.board) if seen.game == read.game else None
+            if at is not None and at < done and replays < REPLAYS:
+                # a position before this move along the answer: the game missed a drag (a
+                # busy machine may lose the motion between press and release); play on from there
+                replays += 1
+                self.log(f"move {at + 1} did not move its piece (the game missed the drag): playing on from it")
+                done = at
                 continue
             cut = game.one_cell
             cells = None if cut is None or self.one_cell else progress(board, cut(solution), seen.board)

@@ -17,7 +17,7 @@ def test_live_play_solves_a_gnome_klotski_puzzle_and_the_game_says_so(display, t
     with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500)):
         # the window is titled with the puzzle's name: found by its program's
         live = puzzlepilot("live", "--game", "klotski", "--window", "Klotski", "--play", "--hints", "none",
-                           "--levels", "1", "--speed", "3")
+                           "--levels", "1", "--speed", "2")
         try:
             out, err = live.communicate(timeout=90)
         finally:

@@ -162,3 +162,11 @@ def test_a_last_move_that_did_not_land_stops_the_loop() -> None:
     way = positions(START)
     with pytest.raises(LiveError, match=f"move {len(way) - 1} of {len(way) - 1} did not land as planned"):
         play([frame(b) for b in way[:-1]] + [frame(way[-2])])
+
+
+def test_a_drag_the_game_missed_is_played_again() -> None:
+    way = positions(START)
+    driver, lines = play([frame(way[0]), frame(way[1]), frame(way[1]), *(frame(b) for b in way[2:])])
+    assert lines[0] == "move 2 did not move its piece (the game missed the drag): playing on from it"
+    assert lines[-1].endswith("played") and len(driver.performed) == len(way)
+    assert driver.performed[1] == driver.performed[2]
