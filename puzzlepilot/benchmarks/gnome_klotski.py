@@ -73,6 +73,10 @@ def launch(home: Path, puzzle: int, size: tuple[int, int] = SIZE) -> Iterator[tu
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=10)
+        # its windows gone: the next game's may get the same ids, and must be told new
+        deadline = time.monotonic() + START_SECONDS
+        while {wid for _, _, wid in find_windows("")} - before and time.monotonic() < deadline:
+            time.sleep(0.1)
         # GTK's document portal, started in its session, mounts a FUSE folder in ``home``;
         # it goes with the portal, a moment later: ``home`` can be removed after that.
         doc, deadline = home / "cache" / "doc", time.monotonic() + START_SECONDS
