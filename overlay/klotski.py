@@ -18,7 +18,7 @@ import numpy as np
 
 from overlay.actions import Action, Drag
 from overlay.draw import Label, Polyline, Shape
-from solvers.klotski import Piece
+from solvers.klotski import STEPS, Board, Piece
 from vision.common import Parse
 from vision.klotski import KlotskiGeometry
 
@@ -72,20 +72,54 @@ def plan(parse: Parse[KlotskiGeometry], solution: Any) -> list[Action]:
     return [Drag(points) for points in move_paths(parse, solution)]
 
 
-def hints(parse: Parse[KlotskiGeometry], solution: Any) -> list[Shape]:
-    """The next move as an arrow from the piece's centre along its path, and how many
-    moves are left."""
+def steps(solution: Any) -> int:
+    """Hints come one move at a time with ``step``, as ``plan`` plays them: one drag each."""
+    return len(solution)
+
+
+def one_cell(solution: Any) -> list[dict[str, str]]:
+    """The answer with every move cut into moves of one cell: ``plan`` then makes one drag
+    per cell, for a game that moves a piece one cell per drag."""
+    return [{"piece": move["piece"], "path": step} for move in solution for step in move["path"]]
+
+
+def progress(board: Board, solution: Any, seen: Board) -> int | None:
+    """How many of the answer's first moves take ``board`` to the position ``seen`` (each
+    piece's cells, the target's, the walls, gates and goal alike; names aside, as the
+    vision letters pieces in reading order), or None when ``seen`` is no position along it."""
+    def layout(b: Board, pieces: Any) -> tuple[Any, ...]:
+        return (b.rows, b.cols, frozenset(frozenset(p.cells()) for p in pieces), b.goal, b.walls, b.gates,
+                b.marks, frozenset(next(p for p in pieces if p.name == b.target).cells()))
+
+    want = layout(seen, seen.pieces)
+    at = {p.name: p for p in board.pieces}
+    for done in range(len(solution) + 1):
+        if layout(board, at.values()) == want:
+            return done
+        if done < len(solution):
+            piece = at[solution[done]["piece"]]
+            dr, dc = (sum(STEPS[s][k] for s in solution[done]["path"]) for k in (0, 1))
+            at[piece.name] = replace(piece, row=piece.row + dr, col=piece.col + dc)
+    return None
+
+
+def hints(parse: Parse[KlotskiGeometry], solution: Any, step: int | None = None) -> list[Shape]:
+    """The next move (or move ``step``, 0-based, from where the moves before it leave its
+    piece) as an arrow from the piece's centre along its path, and its number of all."""
+    if step is not None and not 0 <= step < len(solution):
+        raise ValueError(f"step {step} is out of range: the answer has {len(solution)} moves")
     if not solution:
         return []
-    points = move_paths(parse, solution[:1])[0]
+    k = step or 0
+    points = move_paths(parse, solution[:k + 1])[k]
     pitch = min(parse.geometry.pitch)
-    dx, dy = STEP[solution[0]["path"][0]]
+    dx, dy = STEP[solution[k]["path"][0]]
     # the label sits behind the arrow's start, clear of the path it points along
     label = (points[0][0] - 0.35 * pitch * dx, points[0][1] - 0.35 * pitch * dy)
     return [
         Polyline(points, HALO, width=0.16 * pitch, arrows="end"),
         Polyline(points, ARROW, width=0.09 * pitch, arrows="end"),
-        Label(label, f"{solution[0]['piece']}: 1/{len(solution)}", size=max(10.0, 0.2 * pitch)),
+        Label(label, f"{solution[k]['piece']}: {k + 1}/{len(solution)}", size=max(10.0, 0.2 * pitch)),
     ]
 
 

@@ -8,8 +8,8 @@ what each must hold and what it may):
   ``checker``: the independent rule checker ``validate``;
 - ``vision``: ``parse``, a screenshot → ``vision.common.Parse`` (optionally
   ``profile_keymap`` and ``lacks``);
-- ``overlay``: ``hints`` (optionally ``sheet``, ``steps``, ``progress``, ``follows``,
-  ``stuck``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``
+- ``overlay``: ``hints`` (optionally ``sheet``, ``steps``, ``progress``, ``one_cell``,
+  ``follows``, ``stuck``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``
   and ``EXAMPLE_KEYMAP``);
 - ``calibration``: the learner, ``learn`` and ``KINDS`` (optionally ``read_picks``);
 - ``practice``: the practice board (``VIEW``, ``new_level``; optionally ``SIZES``,
@@ -50,7 +50,7 @@ PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "solver": (("solve",), ("prepare",)),
     "checker": (("validate",), ()),
     "vision": (("parse",), ("profile_keymap", "lacks")),
-    "overlay": (("hints",), ("sheet", "steps", "progress", "follows", "stuck")),
+    "overlay": (("hints",), ("sheet", "steps", "progress", "one_cell", "follows", "stuck")),
     "actions": (("plan",), ("load_keymap", "EXAMPLE_KEYMAP")),
     "calibration": (("learn", "KINDS"), ("read_picks", "PICKS_WITHOUT_BOARD")),
     "practice": (("VIEW", "new_level"), ("SIZES", "level_from_text", "read_keymap")),
@@ -216,6 +216,13 @@ class Game:
         board ``seen``, None when ``seen`` is not on the way; None for games whose board
         reads the same while the steps are made (their steps advance on other changes)."""
         return self._optional("overlay", "progress")
+
+    @property
+    def one_cell(self) -> Callable[[Any], Any] | None:
+        """solution → the same answer in moves of one cell each (``plan`` then drags one cell
+        at a time), for a game that moves a piece one cell per drag; None for games without
+        such moves."""
+        return self._optional("overlay", "one_cell")
 
     @property
     def follows(self) -> Callable[[Any, Any], bool] | None:

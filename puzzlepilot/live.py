@@ -10,9 +10,13 @@ few thousand byte compares and the hints never blink. Only a changed frame is gr
 again with the overlay hidden and parsed; a board equal to the last one keeps its hints,
 a new board is solved and its hints drawn, and a board that disappears takes its hints
 away. When the window moves, the board is read again and its hints follow it. With
-``--play`` the solution is played once the frame has settled, and the loop checks that the
+``--play`` the solution is played once the frame, or the board's own area in it, has
+settled (a window may animate around its board all the time), and the loop checks that the
 level really changed (retrying once, waiting ``--confirm`` seconds each time) before it
-counts the level. Ctrl-C stops.
+counts the level. A game whose board shows the moves made (Klotski: its ``progress``) is
+played one move at a time, each checked on the settled board before the next; a game that
+moved a piece only part of a drag's way is played one cell per drag from then on (learnt
+once per session), and a move that did not land stops the loop, saying which. Ctrl-C stops.
 
 ``--hints step`` draws one step of the answer at a time (a LYNE path, a ring move), in the
 order to make them. The steps move on as the board does: a game whose board shows the
@@ -46,6 +50,9 @@ from vision.profile import Profile
 
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
 CONFIRM_SECONDS = 4.0   # how long a played level may take to give way to the next
+REPLAYS = 3             # drags a game missed that are played again, per level
+SETTLED_READS = 2       # a changed frame's board read unchanged so many times in a row has settled
+SETTLE_GAP = 0.05       # s between two grabs whose board areas must be equal (a move's picture has settled)
 HINT_KINDS = ("overlay", "step", "window", "none")
 NO_BOARD = ""           # stepping: the candidate when a frame showed no board (no board text is empty)
 
@@ -54,8 +61,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", metavar="GAME", help=f"the game ({', '.join(GAMES)}); default: recognise any")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--window", metavar="TITLE",
-                       help="capture the window whose title contains TITLE (several such windows are "
-                            "listed and refused: give the full title or --window-id)")
+                       help="capture the window whose title contains TITLE (on X11 also its program's "
+                            "name, e.g. Klotski for GNOME Klotski, titled with its puzzle's name; several "
+                            "such windows are listed and refused: give the full title or --window-id)")
     where.add_argument("--window-id", type=window_id, metavar="ID",
                        help="capture the window with this X window id (0x… or decimal, as listed)")
     where.add_argument("--region", metavar="X,Y,W,H", help="capture a fixed screen rectangle")
@@ -98,10 +106,13 @@ class Idle:
 
 @dataclass(frozen=True)
 class Same:
-    """The frame changed, but shows the board already solved."""
+    """The frame changed, but shows the board already solved; ``settled``: the board's
+    own area is as in the frame read before (what changed lies around it: an animated
+    background, a clock)."""
 
     image: np.ndarray
     parse: Parse
+    settled: bool = False
 
 
 @dataclass(frozen=True)
@@ -174,6 +185,7 @@ class Watcher:
         self.candidate: str | None = None     # stepping: a new board text (or NO_BOARD) read once
         self.level: Any = None                # the board of the level on screen as first read
         self.lost: tuple[New, str | None, Any] | None = None   # stepping: current, reached, level when it went
+        self.area: np.ndarray | None = None   # the board's area in the frame read last
 
     def changed(self, image: np.ndarray, ignore: np.ndarray | None = None) -> bool:
         """Whether the frame differs from the last one remembered (a coarse sample; a
@@ -241,6 +253,7 @@ class Watcher:
                 self.lost = (self.current, self.reached, self.level)
             self.current = self.reached = self.candidate = self.level = None
             return Gone(image) if had else Nothing(image)
+        area, self.area = self.area, board_area(image, found)
         lost, self.lost = self.lost, None
         if lost is not None and self.current is None:
             self.current, self.reached, self.level = lost
@@ -250,7 +263,7 @@ class Watcher:
             self.current = self.reached = self.level = None
         if self.is_current(found):
             self.candidate = None
-            return Same(image, found)
+            return Same(image, found, area is not None and np.array_equal(area, self.area))
         text = found.board.to_text()
         done = self.along(found)
         if done is not None:
@@ -276,6 +289,21 @@ class Watcher:
         hook = get(found.game).follows
         return cur is not None and cur.parse.game == found.game and hook is not None and \
             self.level is not None and hook(self.level, found.board)
+
+
+def board_box(parse: Parse, shape: tuple[int, ...]) -> tuple[slice, slice]:
+    """The rows and columns of a frame of ``shape`` the board read covers: its cells'
+    centres and about a cell more all round."""
+    xs, ys = zip(*parse.cells)
+    pad = max(max(xs) - min(xs), max(ys) - min(ys), 1.0) / max(1.0, len(parse.cells) ** 0.5) + 2
+    return (slice(max(0, int(min(ys) - pad)), min(shape[0], int(max(ys) + pad) + 1)),
+            slice(max(0, int(min(xs) - pad)), min(shape[1], int(max(xs) + pad) + 1)))
+
+
+def board_area(image: np.ndarray, parse: Parse) -> np.ndarray:
+    """The pixels of the board read (a copy): whether a board has settled is judged on
+    them alone, not on the rest of the window, which may animate all the time."""
+    return image[board_box(parse, image.shape)].copy()
 
 
 # ---------------------------------------------------------------------------- the loop
@@ -326,6 +354,8 @@ class LiveLoop:
         self.plan_options = plan_options or {}
         self.shown_step = 0                         # stepping: the step whose hints are up
         self.drawing: tuple[Parse, np.ndarray] | None = None   # stepping: changed, same board; moves on once settled
+        self.still = 0                              # the board's area read unchanged so many times in a row
+        self.one_cell = False                       # learnt: the game moves a piece one cell per drag
 
     def hint_mask(self) -> np.ndarray | None:
         """The pixels of the frame our hints cover (None: they cover none)."""
@@ -441,8 +471,14 @@ class LiveLoop:
             self.play(record)
 
     def on_same(self, step: Same) -> None:
-        """Stepping through a game whose board reads the same while a step is made: the
-        step moves on once the frame settles."""
+        """A solved level waiting to be played is played once its board has settled, read
+        the same ``SETTLED_READS`` times more (the window around it may never settle). Stepping through a game whose board reads the
+        same while a step is made: the step moves on once the frame settles."""
+        self.still = self.still + 1 if step.settled else 0
+        if self.pending is not None and self.still >= SETTLED_READS:
+            record, self.pending = self.pending, None
+            self.play(record)
+            return
         current = self.watcher.current
         if self.watcher.stepping and current is not None and current.result.solved and \
                 get(step.parse.game).progress is None:
@@ -475,7 +511,7 @@ class LiveLoop:
         """A board just solved: a level to count (unsolvable, hinted, or waiting to be
         played), or the player's own moves on the level on screen."""
         self.pending = self.drawing = None
-        self.shown_step = 0
+        self.shown_step = self.still = 0
         if step.follows:
             self.follow(step)
             return
@@ -515,12 +551,18 @@ class LiveLoop:
         for attempt in (1, 2):
             current = self.watcher.current
             rect = self.source.rect()
-            actions = get(record.game).plan(current.parse.shifted(rect.left, rect.top), current.result.solution,
-                                            **self.plan_options.get(record.game, {}))
+            game = get(record.game)
+            parse, solution = current.parse.shifted(rect.left, rect.top), current.result.solution
+            if self.one_cell and game.one_cell is not None:
+                solution = game.one_cell(solution)
+            actions = game.plan(parse, solution, **self.plan_options.get(record.game, {}))
             if not actions:
                 self.finish(record, "hints shown (nothing to play: the game takes no mouse moves)")
                 return
-            self.driver.perform(actions)
+            if self.dry_run or game.progress is None or len(actions) != game.steps(solution):
+                self.driver.perform(actions)
+            else:
+                self.perform_checked(current.parse, parse, solution, actions)
             if self.dry_run:
                 self.finish(record, "dry run")
                 return
@@ -533,6 +575,84 @@ class LiveLoop:
             self.log(f"level {record.number}: the board did not change after playing it; trying again")
         raise LiveError(f"level {record.number} did not change after playing it twice; stopping "
                         "(is the game window in front, and does the mouse reach it?)")
+
+    def perform_checked(self, read: Parse, parse: Parse, solution: Any, actions: list[Any]) -> None:
+        """Play a game whose board shows the moves made one action (one move) at a time,
+        and after each wait for the board to settle and check it: after a move before the
+        last, the board must show the position the answer reaches (or be one the vision
+        refuses: unsure, it cannot be checked; the next one is); after the last, any board
+        but a position short of the end along the answer (the level ends: a banner, the
+        next level). ``read`` is the level's reading in the frame, ``parse`` on the screen.
+
+        A board back at an earlier position of the answer (a drag the game missed) is
+        played on from there, up to ``REPLAYS`` times a level. A game that moved a piece
+        only part of a longer drag's way (it takes one cell per
+        drag) is learnt as such for the rest of the session: the answer is played on from
+        there one cell per drag (its ``one_cell``). Any other miss is a LiveError saying
+        which move did not land (a drag the game did not take, a piece moved by hand)."""
+        game = get(read.game)
+        progress = game.progress
+        assert progress is not None and self.driver is not None
+        board, done, replays = read.board, 0, 0
+        while done < len(actions):
+            self.driver.perform([actions[done]])
+            done += 1
+            last = done == len(actions)
+
+            def fits(shown: Any) -> bool:
+                at = progress(board, solution, shown)
+                return at == done or last and at is None
+
+            seen = self.reading_at(read, fits)
+            if seen is None or seen.game == read.game and fits(seen.board):
+                continue
+            at = progress(board, solution, seen.board) if seen.game == read.game else None
+            if at is not None and at < done and replays < REPLAYS:
+                # a position before this move along the answer: the game missed a drag (a
+                # busy machine may lose the motion between press and release); play on from there
+                replays += 1
+                self.log(f"move {at + 1} did not move its piece (the game missed the drag): playing on from it")
+                done = at
+                continue
+            cut = game.one_cell
+            cells = None if cut is None or self.one_cell else progress(board, cut(solution), seen.board)
+            # moved, but not all the way: between the cells before this move and its last
+            if cells is None or not len(cut(solution[:done - 1])) < cells < len(cut(solution[:done])):
+                assert seen is not None
+                raise LiveError(f"move {done} of {len(actions)} did not land as planned: after "
+                                f"{self.confirm:g} s the board shows {seen.board.to_text().replace(chr(10), '/')}; "
+                                "stopping (did the game take the drag? was a piece moved by hand?)")
+            self.one_cell = True
+            self.log(f"move {done} moved its piece only part of the way: the game takes one cell per drag; "
+                     "playing one cell per drag from here on")
+            solution = cut(solution)
+            actions, done = game.plan(parse, solution, **self.plan_options.get(read.game, {})), cells
+
+    def reading_at(self, read: Parse, fits: Callable[[Any], bool]) -> Parse | None:
+        """The board read from a settled frame once the vision refuses it (None) or it is
+        the level's game's and ``fits`` it, waiting up to ``confirm`` seconds (a move's
+        picture may take a while to land); else the last reading."""
+        deadline = time.monotonic() + self.confirm
+        seen: Parse | None = None
+        while time.monotonic() < deadline:
+            seen = self.watcher.read(self.settled_grab(read, deadline))
+            if seen is None or seen.game == read.game and fits(seen.board):
+                break
+            time.sleep(self.period)
+        return seen
+
+    def settled_grab(self, parse: Parse, deadline: float) -> np.ndarray:
+        """A frame (without our hints) whose board area, where ``parse`` read the board, is
+        as in the frame grabbed just before; the last one grabbed at ``deadline``."""
+        image = self.clean_grab()
+        while time.monotonic() < deadline:
+            time.sleep(min(self.period, SETTLE_GAP))
+            again = self.clean_grab()
+            box = board_box(parse, again.shape)
+            if again.shape == image.shape and np.array_equal(image[box], again[box]):
+                return again
+            image = again
+        return image
 
     def wait_for_change(self) -> np.ndarray | None:
         """The first changed frame after playing, once the board on screen is no longer

@@ -70,7 +70,7 @@ class Options:
     log: bool
     view: tuple[int, int] | None
     position: tuple[int, int]
-    board: str | None = None    # --board: the first level's board text
+    first: Level | None = None  # --board: the first level, made from its board text
     level_options: dict[str, Any] = field(default_factory=dict)   # --keymap: new_level's keymap=
 
 
@@ -125,18 +125,18 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"--size for {args.game} is {sizes[0]}x{sizes[0]} to {sizes[1]}x{sizes[1]}")
     if args.view is not None and not MIN_VIEW <= min(args.view) <= max(args.view) <= MAX_VIEW:
         raise UsageError(f"--view must be {MIN_VIEW}x{MIN_VIEW} to {MAX_VIEW}x{MAX_VIEW}")
-    board = None
+    first = None
     if args.board is not None:
         if entry.level_from_text is None:
             raise UsageError(f"the {args.game} board takes no --board")
-        board = read_board_text(args.board, io)
-        entry.board.from_text(board)   # a malformed text fails here, before any window
+        # a malformed text, or one the board cannot show, fails here, before any window
+        first = entry.level_from_text(read_board_text(args.board, io), args.view or entry.practice_board.VIEW)
     level_options = {}
     if args.keymap is not None:
         if entry.read_keymap is None:
             raise UsageError(f"the {args.game} board takes no --keymap")
         level_options["keymap"] = entry.read_keymap(Path(args.keymap))
-    options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at, board,
+    options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at, first,
                       level_options)
     try:
         import tkinter
@@ -202,8 +202,8 @@ class PracticeWindow:
             return
         self.number += 1
         seed = self.options.seed + self.number - 1
-        if self.options.board is not None and self.number == 1:
-            self.level = self.game.level_from_text(self.options.board, self.view)
+        if self.options.first is not None and self.number == 1:
+            self.level = self.options.first
         else:
             self.level = self.game.new_level(seed, self.options.size, self.view, **self.options.level_options)
         self.show(self.level.picture())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from puzzlepilot.scenes.klotski import STYLES, render
+from solvers.common import BoardError
 from solvers.klotski import LAYOUTS, Board, Piece, generate, solve
 
 VIEW = (480, 640)
@@ -34,8 +35,13 @@ def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int]) ->
 
 
 def level_from_text(text: str, view: tuple[int, int]) -> "KlotskiLevel":
-    """A level starting from a given board text (``--board``)."""
-    return KlotskiLevel(Board.from_text(text), "your board", 1, view)
+    """A level starting from a given board text (``--board``); BoardError for a board with
+    what this board does not draw or play by (walls, gates, goal cells, shaped pieces)."""
+    board = Board.from_text(text)
+    if board.walls or board.gates or board.marks or any(p.form is not None for p in board.pieces):
+        raise BoardError("the Klotski practice board plays only rectangles in an open frame, not walls, "
+                         "gates, goal cells or shaped pieces (puzzlepilot solve takes this board)")
+    return KlotskiLevel(board, "your board", 1, view)
 
 
 class KlotskiLevel:

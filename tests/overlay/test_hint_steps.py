@@ -64,7 +64,8 @@ def test_a_board_off_the_answers_way_is_no_progress(battle) -> None:
     assert RINGS.progress(board, solution, off) is None
 
 
-def test_lyne_steps_are_its_paths_and_games_without_steps_have_one() -> None:
+def test_lyne_steps_are_its_paths_klotski_steps_its_moves_and_games_without_steps_have_one() -> None:
     assert get("lyne").steps({"t": [[0, 0], [0, 1]], "d": [[1, 0], [1, 1]]}) == 2
-    for name in set(GAMES) - {"rings", "lyne"}:
+    assert get("klotski").steps([{"piece": "A", "path": "UL"}, {"piece": "B", "path": "D"}]) == 2
+    for name in set(GAMES) - {"rings", "lyne", "klotski"}:
         assert GAMES[name].steps([1, 2, 3]) == 1 and GAMES[name].progress is None

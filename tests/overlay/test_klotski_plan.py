@@ -2,14 +2,16 @@
 piece it moves; played back on the board they solve it; the hint is the next move."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from overlay.actions import Drag
 from overlay.draw import Label, Polyline
-from overlay.klotski import CELL, MOVING, PANELS_PER_ROW, hints, plan, sheet
+from overlay.klotski import CELL, MOVING, PANELS_PER_ROW, hints, plan, progress, sheet, steps
 from puzzlepilot.scenes.klotski import render, scrambled
-from solvers.klotski import layout, solve, validate
+from solvers.klotski import STEPS, layout, solve, validate
 from vision.klotski import parse
 
 
@@ -94,3 +96,41 @@ def test_the_sheet_shows_every_move_on_its_own_board_in_order(scene):
             dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[step]
             r, c = r + dr, c + dc
         at[move["piece"]] = (r, c)
+
+
+def test_progress_counts_the_moves_a_position_shows_made_and_nothing_else_is_on_the_way(scene):
+    """Every position the answer passes through, read back under the vision's names,
+    shows that many moves made; a longer move made only in part, and the board with a wall
+    more, are on no step of the way."""
+    found, solution, _ = scene
+    board = found.board
+
+    def shown(pieces):
+        return replace(board, pieces=tuple(sorted(pieces, key=lambda p: (p.row, p.col)))).relabelled()
+
+    at = {p.name: p for p in board.pieces}
+    partial = 0
+    for done in range(len(solution) + 1):
+        assert progress(board, solution, shown(at.values())) == done
+        if done < len(solution):
+            p = at[solution[done]["piece"]]
+            for i, letter in enumerate(solution[done]["path"]):
+                p = replace(p, row=p.row + STEPS[letter][0], col=p.col + STEPS[letter][1])
+                if i + 1 < len(solution[done]["path"]):
+                    partial += 1
+                    assert progress(board, solution, shown({**at, p.name: p}.values())) is None
+            at[p.name] = p
+    assert partial > 0
+    assert progress(board, solution, replace(board, walls=frozenset({(0, 0)}))) is None
+
+
+def test_hints_of_a_step_draw_that_move_from_where_the_moves_before_leave_its_piece(scene):
+    found, solution, _ = scene
+    assert steps(solution) == len(solution)
+    for k in (0, len(solution) - 1):
+        halo, arrow, label = hints(found, solution, step=k)
+        assert arrow.points == plan(found, solution)[k].points
+        assert label.text == f"{solution[k]['piece']}: {k + 1}/{len(solution)}"
+    assert hints(found, solution) == hints(found, solution, step=0)
+    with pytest.raises(ValueError, match="out of range"):
+        hints(found, solution, step=len(solution))

@@ -8,7 +8,7 @@ import pytest
 from overlay.klotski import plan
 from puzzlepilot.practice import boards
 from puzzlepilot.practice.klotski import PLAYABLE, VIEW, level_from_text, new_level
-from solvers.klotski import solve
+from solvers.klotski import GNOME_PUZZLES, solve
 from vision.klotski import parse
 
 
@@ -83,6 +83,11 @@ def test_board_option_is_checked_before_any_window_opens():
     assert status == 2 and "rectangle" in err and len(err.strip().splitlines()) == 1
     status, err = run(["practice", "onestroke", "--board", "-"], "S#\n")
     assert status == 2 and "--board" in err
+    # walls, gates, goal cells and shaped pieces are not drawn here: refused, not ignored
+    for name, (text, _) in GNOME_PUZZLES.items():
+        status, err = run(["practice", "klotski", "--board", "-"], text.replace("/", "\n"))
+        assert status == 2 and "not walls, gates, goal cells or shaped pieces" in err, name
+        assert len(err.strip().splitlines()) == 1
 
 
 def test_board_text_level_starts_from_that_board():

@@ -5,9 +5,6 @@ the window's default size and a larger one; skipped when the game is not install
 from __future__ import annotations
 
 import os
-import shutil
-import signal
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -17,6 +14,7 @@ import numpy as np
 import pytest
 
 from overlay.klotski import plan
+from puzzlepilot.benchmarks.gnome_klotski import installed, launch
 from puzzlepilot.games import GAMES
 from solvers.klotski import STEPS, Board, solve
 from tests.display import wait_until, xdotool
@@ -25,8 +23,7 @@ from vision.capture import find_windows, region_source
 from vision.common import NoBoardFound, Parse
 from vision.gnome_klotski import encloses, gate_ends, in_opening
 
-GAME = shutil.which("gnome-klotski") or shutil.which("gnome-klotski", path="/usr/games")
-needs_game = pytest.mark.skipif(GAME is None or shutil.which("dbus-run-session") is None,
+needs_game = pytest.mark.skipif(installed() is None,
                                 reason="gnome-klotski or dbus-run-session is not installed "
                                        "(Debian/Ubuntu: apt-get install gnome-klotski dbus)")
 
@@ -36,24 +33,12 @@ PUZZLES = {0: ("Only 18 Steps", ONLY_18_STEPS), 6: ("Red Donkey", RED_DONKEY), 9
 
 @contextmanager
 def gnome_klotski(display: str, home: Path, puzzle: int, size: tuple[int, int]) -> Iterator[str]:
-    """The game showing ``puzzle`` in a window of ``size``, its settings, D-Bus session and
-    folders in ``home``; yields the window's title."""
-    settings = home / "config" / "glib-2.0" / "settings"
-    settings.mkdir(parents=True)
-    (settings / "keyfile").write_text(f"[org/gnome/Klotski]\nlevel={puzzle}\n"
-                                      f"window-width={size[0]}\nwindow-height={size[1]}\n")
-    env = {**os.environ, "DISPLAY": display, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
-           "XDG_DATA_HOME": str(home / "data"), "XDG_CACHE_HOME": str(home / "cache"),
-           "GSETTINGS_BACKEND": "keyfile", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1"}
-    game = subprocess.Popen(["dbus-run-session", GAME], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        title = PUZZLES[puzzle][0]
-        wait_until(lambda: find_windows(title), f"GNOME Klotski's window {title!r}", timeout=20, every=0.2)
+    """The game on ``display`` showing ``puzzle`` in a window of ``size``, its settings, D-Bus
+    session and folders in ``home``; yields the window's title, the puzzle's name."""
+    assert os.environ["DISPLAY"] == display
+    with launch(home, puzzle, size) as (title, _):
+        assert title == PUZZLES[puzzle][0]
         yield title
-    finally:
-        os.killpg(game.pid, signal.SIGTERM)
-        game.wait(timeout=10)
 
 
 def read(title: str) -> Board | None:

@@ -88,7 +88,8 @@ class WindowFinder(Protocol):
     """A platform's window lookup."""
 
     def find(self, title: str) -> list[WindowInfo]:
-        """Visible windows whose title contains ``title`` (case-insensitive)."""
+        """Visible windows whose title contains ``title`` (case-insensitive; on X11 also
+        those whose program's name, ``WM_CLASS``, contains it)."""
         ...
 
     def rect(self, wid: int) -> Rect:

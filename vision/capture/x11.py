@@ -10,7 +10,7 @@ from vision.capture import CaptureError, Rect, WindowInfo, xlib_quiet
 
 
 class XlibFinder:
-    """Finds mapped windows by title and follows their client rectangle."""
+    """Finds mapped windows by title (or program) and follows their client rectangle."""
 
     def __init__(self) -> None:
         from Xlib import X, display, error
@@ -36,6 +36,12 @@ class XlibFinder:
             return name.decode("latin-1")
         return name or ""
 
+    @staticmethod
+    def _program(window: object) -> str:
+        """The window's program and class names (``WM_CLASS``), lower case: a game whose
+        title names only the level on show (GNOME Klotski's) is found by its program."""
+        return " ".join(window.get_wm_class() or ()).lower()
+
     def _client_rect(self, window: object) -> Rect:
         geometry = window.get_geometry()
         origin = self._root.translate_coords(window, 0, 0)
@@ -51,7 +57,7 @@ class XlibFinder:
                 if window.get_attributes().map_state != self._X.IsViewable:
                     continue
                 name = self._title(window)
-                if name and wanted in name.lower():
+                if name and (wanted in name.lower() or wanted in self._program(window)):
                     rect = self._client_rect(window)
                     if rect.width > 1 and rect.height > 1:
                         found.append((name, rect, int(window.id)))

@@ -1,0 +1,31 @@
+"""``puzzlepilot live --window Klotski --play`` on the real GNOME Klotski under Xvfb with
+openbox: the command finds the game's window by its program (its title is the puzzle's),
+reads it, plays its answer one checked move at a time with the mouse, and the game itself
+says the level is completed (its title); skipped when the game is not installed (Debian:
+apt-get install gnome-klotski dbus)."""
+from __future__ import annotations
+
+from solvers.klotski import GNOME_PUZZLES, Board
+from tests.display import desktop, puzzlepilot, wait_until
+from tests.vision.test_gnome_klotski import PUZZLES, gnome_klotski, needs_game
+from vision.capture import find_windows
+
+
+@needs_game
+def test_live_play_solves_a_gnome_klotski_puzzle_and_the_game_says_so(display, tmp_path):
+    title = PUZZLES[0][0]
+    with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500)):
+        # the window is titled with the puzzle's name: found by its program's
+        live = puzzlepilot("live", "--game", "klotski", "--window", "Klotski", "--play", "--hints", "none",
+                           "--levels", "1", "--speed", "2")
+        try:
+            out, err = live.communicate(timeout=90)
+        finally:
+            live.kill()
+        assert live.returncode == 0, err
+        played = out.splitlines()[-1]
+        completed = wait_until(lambda: find_windows("Level completed"), "the game's 'Level completed.'", timeout=10)
+    board = Board.from_text(GNOME_PUZZLES[title][0].replace("/", "\n"))
+    moves = GNOME_PUZZLES[title][1]
+    assert played.startswith(f"level 1: klotski {board.size},") and played.endswith(f", {moves} moves, played")
+    assert [t for t, _, _ in completed] == ["Level completed."]
