@@ -67,6 +67,7 @@ LOOK_EDGE, LOOK_LIKE, LOOK_NONE = 0.5, 0.3, 0.12
 LOOK_SURE = 0.35       # every side between pieces of the calibration's screenshot matches its look this well, or none is kept
 LOOK_BLUR = 1.0        # px (Gaussian σ): blurred so, the sides between pieces still match the look LOOK_EDGE on average
 REFIT = 0.7            # a grid fitted to its inner lines' edges must lie on this share of the guess's edge
+NO_LOOK_PITCH = 60     # px: with no learned look, a calibrated reading shrinks a picture to no smaller pitch
 LEAN_MAX, LEAN_MIN = 6.0, 0.3   # degrees: ``lean`` looks this far from upright; a grid reads turned less
 
 
@@ -955,7 +956,7 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     sides between pieces are a pixel or two wide and the edge measure and the learned look
     disagree on them; enlarged, they read as calibrated — 巧过五关 calibrated at 0.5–0.85×
     read 33 → 60 of 96 positions, none wrong; bilinear read 21; with no ``look``, a
-    picture is shrunk no more than with no profile) — and ``shape``
+    picture is not shrunk to a pitch under NO_LOOK_PITCH) — and ``shape``
     (rows, cols): only grids of that shape, which must stop where their lines do as any
     (a larger board of the same look, 6×4 read with a 5×4 profile, read as five of its
     rows); a picture shrunk to be read, and refused, is then read
@@ -965,13 +966,16 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     without a shape: there the retries read parts of the board, wrong.) ``look``: the
     sides' look the profile learned (``read_grid``); ``hint``: the grid where the profile's
     screenshot had it, scaled to this picture's width (tried first, fitted to its lines)."""
-    scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     if work_pitch is not None and pitch is not None:
-        # with no look to match, no smaller than with no profile: a shrink loses sides a
-        # pixel or two wide (186 px light wood photographed at 1.3×, shrunk back to its
-        # calibrated pitch, lost the side between two 1×1 tiles and read them as a 1×2)
-        calibrated = work_pitch / ((pitch[0] + pitch[1]) / 2)
-        scale = calibrated if look is not None else max(scale, calibrated)
+        # with no look to match, not shrunk to a pitch under NO_LOOK_PITCH: a shrink loses
+        # sides a pixel or two wide (186 px light wood photographed at 1.3×, shrunk back to
+        # its calibrated 43 px pitch, lost the side between two 1×1 tiles: read as a 1×2)
+        expected = (pitch[0] + pitch[1]) / 2
+        scale = work_pitch / expected
+        if look is None:
+            scale = max(scale, min(1.0, NO_LOOK_PITCH / expected))
+    else:
+        scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     first: NoBoardFound | None = None
     scales = [scale]
     if shape is not None and scale != 1:    # shrunk: a little smaller; enlarged: as it is
