@@ -45,6 +45,7 @@ JOIN, SPLIT = 0.82, 0.9    # share of a side that is one straight edge: below, o
 FLAT_STD = 16.0        # an empty cell's colour varies less (per channel) ...
 FLAT_EDGES = 0.04      # ... and has fewer edge pixels than this share
 GROW_STD, GROW_EDGES = 20.0, 0.1   # ... or these next to an empty cell with no edge between them
+PLAIN_GAP = 0.02       # the plainest cells have this share of edge pixels less than every other cell (``_plainest``)
 FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
 MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
@@ -64,7 +65,9 @@ CORNER, CORNER_SLACK = 0.5, 0.12   # whole length must run on from a corner over
 LOOK_SAMPLES, LOOK_SPAN, LOOK_SHIFT = 13, 0.1, 6
 LOOK_EDGE, LOOK_LIKE, LOOK_NONE = 0.5, 0.3, 0.12
 LOOK_SURE = 0.35       # every side between pieces of the calibration's screenshot matches its look this well, or none is kept
+LOOK_BLUR = 1.0        # px (Gaussian σ): blurred so, the sides between pieces still match the look LOOK_EDGE on average
 REFIT = 0.7            # a grid fitted to its inner lines' edges must lie on this share of the guess's edge
+NO_LOOK_PITCH = 60     # px: with no learned look, a calibrated reading shrinks a picture to no smaller pitch
 LEAN_MAX, LEAN_MIN = 6.0, 0.3   # degrees: ``lean`` looks this far from upright; a grid reads turned less
 
 
@@ -519,8 +522,9 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     piece shows its side along an empty cell, so a cell with no edge (under JOIN) toward
     an empty one is empty too when nearly even (GROW_STD within each ninth of it, a
     floor's shading aside, and GROW_EDGES: brush strokes of a painted background,
-    一心一意); with no even cell, the nearly even ones are empty when every other cell has
-    twice their edges or more (a shaded floor, 186 px wide light wood) — but shaded cells
+    一心一意); with no even cell, or only cells with far more edges, the plainest cells
+    are empty when far plainer than every other (``_plainest``: a shaded floor, 186 px
+    wide light wood, whose plain 曹操 a resize blurs into an even cell) — but shaded cells
     grown into a rectangle with an edge all round may as well be a piece (``_outlined``;
     an even cell but for a few edges, 曹营 painted on the floor, is not); and an even cell
     with no edge toward a cell that is not empty, and of another colour than the floor, is
@@ -540,12 +544,14 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
         local += np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *part) - mean ** 2)).max(1) / 9
     edges = e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols)
     empty = (spread < FLAT_STD) & (edges < FLAT_EDGES)
-    if floor is not None:
-        for r, c in zip(*np.nonzero(empty)):
-            empty[r, c] = np.linalg.norm(means[r, c] - floor) < FLOOR_DISTANCE
     nearly = (local.reshape(g.rows, g.cols) < GROW_STD) & (edges < GROW_EDGES)
-    if not empty.any() and nearly.any() and edges[~nearly].min(initial=1.0) >= 2 * edges[nearly].max():
-        empty = nearly.copy()       # none even, but some nearly so and far plainer than the rest
+    plainest = _plainest(edges, colours, nearly)
+    if floor is not None:
+        for cells in (empty, plainest):
+            for r, c in zip(*np.nonzero(cells)):
+                cells[r, c] = np.linalg.norm(means[r, c] - floor) < FLOOR_DISTANCE
+    if plainest.any() and (not empty.any() or _far_plainer(edges[plainest].max(), edges[empty].min())):
+        empty = plainest        # none even, or only cells with far more edges: a shaded floor, a plain piece
     if not empty.any():
         raise NoBoardFound("no empty cell")
     plain = empty | ((spread < FLAT_STD) & (edges < GROW_EDGES))    # even but for a few edges (text)
@@ -564,6 +570,32 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
         raise NoBoardFound("the even cells differ in colour: flat pieces, not floor")
     return empty, colours
+
+
+def _far_plainer(a: float, b: float) -> bool:
+    """Whether a share of edge pixels ``a`` is far under ``b``: half of it or less, and
+    PLAIN_GAP less."""
+    return b >= max(2 * a, a + PLAIN_GAP)
+
+
+def _plainest(edges: np.ndarray, colours: np.ndarray, nearly: np.ndarray) -> np.ndarray:
+    """The cells with the fewest edges, when they are far plainer (``_far_plainer``) than
+    every other cell, all ``nearly`` even and of one colour (within FLOOR_DISTANCE of
+    their mean): the most such cells; none when no count of cells is. A floor shaded
+    toward the picture's corners is not even, and a plain piece blurred by a resize can
+    be (186 px light wood: the floor's cells 0–0.5 % edge pixels, 曹操's 4–10 %, the
+    other pieces' 29 % or more)."""
+    order = np.argsort(edges, axis=None, kind="stable")
+    flat, near, colour = edges.ravel()[order], nearly.ravel()[order], colours.reshape(-1, 3)[order]
+    out = np.zeros(edges.size, bool)
+    for k in range(min(len(order) - 1, int(np.argmin(near)) if not near.all() else len(order) - 1), 0, -1):
+        if not _far_plainer(flat[k - 1], flat[k]):
+            continue
+        mean = colour[:k].mean(0)
+        if np.linalg.norm(colour[:k] - mean, axis=1).max() <= FLOOR_DISTANCE:
+            out[order[:k]] = True
+            break
+    return out.reshape(edges.shape)
 
 
 def _outlined(empty: np.ndarray, plain: np.ndarray, vs: np.ndarray, hs: np.ndarray) -> np.ndarray:
@@ -668,9 +700,13 @@ def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook |
     between two pieces of the picture matches the mean less than LOOK_SURE: the app draws
     them too unlike each other (frames of many colours) for the look to judge them; or
     when a side between two cells of one piece matches it LOOK_LIKE or more: the look
-    would take the app's own pictures for sides (横刀立马's ink paintings, 0.39)."""
+    would take the app's own pictures for sides (横刀立马's ink paintings, 0.39); or when,
+    the screenshot blurred by LOOK_BLUR, those sides match it under LOOK_EDGE on average:
+    a side a pixel or two wide, which a resize or a turn of 1–2° smears out of its look
+    (186 px light wood: 0.89 → 0.38; the other apps' 0.64 or more)."""
     found: dict[tuple[str, bool], list[np.ndarray]] = {}
     inside: list[tuple[bool, np.ndarray]] = []          # sides between two cells of one piece
+    splits: list[tuple[bool, int, int]] = []            # (vertical, line, cell) of the sides between two pieces
     padded = np.pad(owner, 1, constant_values=-2)       # -2: outside the board
     for vertical in (True, False):
         lines = g.cols + 1 if vertical else g.rows + 1
@@ -686,6 +722,8 @@ def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook |
                         inside.append((vertical, _section(image, g, vertical, k, j)))
                     continue
                 section = _section(image, g, vertical, k, j)
+                if kind == "split":
+                    splits.append((vertical, k, j))
                 if second >= 0 and (kind != "split"):       # the piece is second: turn it first
                     section = section[::-1]
                 found.setdefault((kind, vertical), []).append(section)
@@ -698,7 +736,12 @@ def learn_look(image: np.ndarray, g: GridGuess, owner: np.ndarray) -> SideLook |
     matches = [look_match(section, look.split[0 if vertical else 1])
                for vertical in (True, False) for section in found.get(("split", vertical), [])]
     within = [look_match(section, look.split[0 if vertical else 1]) for vertical, section in inside]
-    return look if min(matches, default=0.0) >= LOOK_SURE and max(within, default=0.0) < LOOK_LIKE else None
+    if min(matches, default=0.0) < LOOK_SURE or max(within, default=0.0) >= LOOK_LIKE:
+        return None
+    blurred = cv2.GaussianBlur(image, (0, 0), LOOK_BLUR)
+    kept = [look_match(_section(blurred, g, vertical, k, j), look.split[0 if vertical else 1])
+            for vertical, k, j in splits]
+    return look if np.mean(kept) >= LOOK_EDGE else None
 
 
 def _side_kind(first: int, second: int) -> str | None:
@@ -912,7 +955,8 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     calibrated (a smaller picture is enlarged, bicubic: at half the calibrated pitch the
     sides between pieces are a pixel or two wide and the edge measure and the learned look
     disagree on them; enlarged, they read as calibrated — 巧过五关 calibrated at 0.5–0.85×
-    read 33 → 60 of 96 positions, none wrong; bilinear read 21) — and ``shape``
+    read 33 → 60 of 96 positions, none wrong; bilinear read 21; with no ``look``, a
+    picture is not shrunk to a pitch under NO_LOOK_PITCH) — and ``shape``
     (rows, cols): only grids of that shape, which must stop where their lines do as any
     (a larger board of the same look, 6×4 read with a 5×4 profile, read as five of its
     rows); a picture shrunk to be read, and refused, is then read
@@ -923,7 +967,13 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     sides' look the profile learned (``read_grid``); ``hint``: the grid where the profile's
     screenshot had it, scaled to this picture's width (tried first, fitted to its lines)."""
     if work_pitch is not None and pitch is not None:
-        scale = work_pitch / ((pitch[0] + pitch[1]) / 2)
+        # with no look to match, not shrunk to a pitch under NO_LOOK_PITCH: a shrink loses
+        # sides a pixel or two wide (186 px light wood photographed at 1.3×, shrunk back to
+        # its calibrated 43 px pitch, lost the side between two 1×1 tiles: read as a 1×2)
+        expected = (pitch[0] + pitch[1]) / 2
+        scale = work_pitch / expected
+        if look is None:
+            scale = max(scale, min(1.0, NO_LOOK_PITCH / expected))
     else:
         scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     first: NoBoardFound | None = None

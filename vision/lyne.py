@@ -758,6 +758,8 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     other = 1 - _near(roi, np.array(hub), BACK_TOL)
     empty = _near(roi, background, BACK_TOL)
     found, contrast, off_cream, along_axis, cream_places, filled_sides = {}, {}, {}, [], [], []
+    opened: dict[str, bool] = {}        # the place shows the background across a hole's width
+    unsure: list[str] = []              # places above or below that path lines leave undecided
 
     def undecided(name: str) -> NoBoardFound:
         return NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
@@ -784,13 +786,15 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         line = other[max(0, py - 1):py + 2, :].any(axis=0) if dx == 0 else other[:, max(0, px - 1):px + 2].any(axis=1)
         reach = min(_reach(line, px if dx == 0 else py), _reach(line, nominal))
         filled = best >= 0.85 and reach >= 0.0825 * width
-        found[name] = open_hole >= 0.3 and reach >= 0.05 * width or filled
+        opened[name] = open_hole >= 0.3 and reach >= 0.05 * width
+        found[name] = opened[name] or filled
         middle = roi[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3).mean(axis=0)
         contrast[name], off_cream[name] = float(np.linalg.norm(middle - hub)), float(np.abs(middle - cream).max())
         if dy and open_hole >= 0.3 and found[name] and _along_axis(empty, (px, py), cy, dy, width):
             # blurred, a cream path line along the axis blends with the hub to about the
             # background's colour (paddlepop), as far as the hub's outline
-            raise undecided(name)
+            unsure.append(name)
+            continue
         doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
         if dy and doubt is None and _along_axis(other, (px, py), cy, dy, width) and (
                 found[name] and reach < 0.0825 * width or not found[name] and _open_beside(empty, (nominal_x, nominal_y), width)):
@@ -812,7 +816,7 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         elif dy and doubt is None and found[name] and open_hole < 0.3:
             cream_places.append(name)
         elif doubt:
-            raise undecided(name)
+            unsure.append(name)
         if open_hole < 0.3 and not dy:
             filled_sides.append(contrast[name])
     # a line along the axis with the diagonals beside it passes for a filled hole when
@@ -836,12 +840,21 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     for name, narrowing in along_axis:
         if not filled_sides or not 0.75 * min(filled_sides) <= contrast[name] < 1.5 * max(filled_sides) \
                 or narrowing >= 0.55 or off_cream[name] > 45:
-            raise undecided(name)
+            unsure.append(name)
     # so must every cream place above or below read as a filled hole: where a path turns
     # through the centre, the blurred corner of two lines fills the place like a hole (3 read as 4)
     for name in cream_places:
         if filled_sides and contrast[name] < 0.45 * min(filled_sides):
-            raise undecided(name)
+            unsure.append(name)
+    # the game lays the holes out in order, above before below: a place a path line
+    # leaves unsure follows from the other one where that is clear — an open hole below
+    # (the background showing) means one above, no hole above means none below
+    if unsure == ["up"] and found["down"] and opened["down"]:
+        found["up"] = True
+    elif unsure == ["down"] and not found["up"]:
+        found["down"] = False
+    elif unsure:
+        raise undecided(unsure[0])
     if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
         raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
     return 2 + found["up"] + found["down"]

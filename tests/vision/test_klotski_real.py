@@ -198,6 +198,19 @@ def test_a_tiny_capture_cut_below_its_last_row_reads_as_the_real_one_does():
     assert tally["right"] >= 0.6 * sum(tally.values()), tally
 
 
+@pytest.mark.skipif("klotski/ghj_lightwood_small.jpg" not in LABELS, reason="no light-wood capture")
+@pytest.mark.parametrize("scale", [0.7, 0.85, 1.3, 2.0])
+def test_the_tiny_light_wood_capture_resized_reads(scale):
+    """The 186 px light-wood capture resized: its floor is shaded toward the corners (not
+    even) and its 曹操 tile plain, so a resize's blur once made 曹操 the plainest-but-one
+    cell, taken for floor (every size but 1× refused); the floor is the cells far plainer
+    than every other."""
+    name = "klotski/ghj_lightwood_small.jpg"
+    image = shot(name)
+    sized = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    assert parse(sized).board.to_text().replace("\n", "/") == same(LABELS[name])
+
+
 @pytest.mark.parametrize("name", LABELS.get("not_a_board", []))
 def test_the_captures_of_no_klotski_board_are_refused_saying_why(name):
     """The level menu of thumbnails, another wooden puzzle and the other games' screens

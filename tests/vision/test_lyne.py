@@ -417,13 +417,28 @@ def test_frames_of_a_level_being_played_read_exactly_or_are_refused(seed, palett
     (145, "original", "crop"),
     # the tight second look, or a wallpaper's area, said "a blob ... that is no LYNE node"
     (101, "paddlepop", "crop"),
-    (5, "smoking room", "video"),
+    # ((5, "smoking room", "video") was one too: its hub's undecided place below now
+    # follows from the place above, the hub reads 3, right, and a terminal refuses the frame)
 ])
 def test_a_frame_refused_for_a_hubs_doubtful_hole_says_so(seed, palette, loss):
     # the property test's frames: the reason reported is the one that decided the refusal
     image, _ = recorded(seed, palette, loss)
     with pytest.raises(NoBoardFound, match=r"^a hub at .* whose (up|down) hole is not told apart from path lines$"):
         parse(image)
+
+
+@pytest.mark.parametrize("seed, palette, loss", [
+    # a path line along the hub's axis leaves the place below undecided, and the place
+    # above shows no hole: the game lays holes out above first, so there is none below
+    (1, "desert", "gif"), (10, "tulip", "crop"), (45, "tangerine", "gif"),
+    # the place above undecided under a line, an open hole below: there is one above too
+    (25, "desert", "gif"),
+])
+def test_a_hole_place_under_a_path_line_follows_from_the_other_place(seed, palette, loss):
+    # the property test's frames mid-play, once refused ("... hole is not told apart
+    # from path lines"): read, and right
+    image, truth = playing(seed, palette, loss)
+    assert read_or_refused(image) == truth.board
 
 
 def test_an_open_hole_under_a_path_line_along_a_hubs_axis_is_not_missed():
