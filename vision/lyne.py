@@ -228,10 +228,12 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
     # with no bound on the opening when it was bounded: in a small crop scaled up to the
     # work size, a path being drawn (a single line in its shape's colour, 0.08 of a pitch)
     # is wider than the bound, and joins the nodes it passes into one blob
+    opened = OPEN_CAP       # how far the last look's opening went
     for tol, cap in ((BACK_TOL, OPEN_CAP), (TIGHT_TOL, OPEN_CAP), (BACK_TOL, None)):
-        if cap is None and colours.opened < OPEN_CAP:
+        if cap is None and opened < OPEN_CAP:
             continue   # the opening was not bounded: the same look again
         fg, colours = segment(work, background, cream, tol, cap)
+        opened = colours.opened
         stage("lyne-mask", lambda: fg * 255)
         colours.light = light if native is not None else None   # the native crop is flattened node by node
         try:

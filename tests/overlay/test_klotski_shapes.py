@@ -38,7 +38,7 @@ def test_the_sheet_draws_walls_and_a_shaped_target_cell_by_cell():
     found, solution = agatka()
     board = found.board
     picture = sheet(np.zeros((200, 200, 3), np.uint8), found, solution)
-    pw, ph = board.cols * CELL + 12, board.rows * CELL + 34
+    ph = board.rows * CELL + 34       # one panel's height: the sheet's panels sit eight to a row
     top = picture.shape[0] - -(-len(solution) // 8) * ph
     panel = picture[top + 4:top + 4 + board.rows * CELL, 6:6 + board.cols * CELL].astype(int)
 
