@@ -44,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object at the end")
 
 
+SCREEN = (1920, 1080)       # px: the private Xvfb every target that draws shares (one a run)
+
+
 @dataclass
 class Bench:
     """What a benchmark module gets: timing helpers and a table printer that also keeps
@@ -56,17 +59,15 @@ class Bench:
     resources: ExitStack = field(default_factory=ExitStack)   # closed when the whole run ends
     screen: tuple[int, int] | None = None                     # the private Xvfb's size, once started
 
-    def private_screen(self, size: tuple[int, int]) -> None:
-        """A private Xvfb of ``size`` (DISPLAY pointing at it) for the rest of the run,
+    def private_screen(self) -> None:
+        """A private Xvfb of ``SCREEN`` (DISPLAY pointing at it) for the rest of the run,
         started on first use and shared by every target that draws: Tk cannot open a window
         after a display it has used is gone (the process dies with "XIO: fatal IO error")."""
         if self.screen is None:
             from puzzlepilot.demo import private_display
 
-            self.resources.enter_context(private_display(size))
-            self.screen = size
-        elif self.screen != size:
-            raise ValueError(f"the private screen is {self.screen}, not {size}")
+            self.resources.enter_context(private_display(SCREEN))
+            self.screen = SCREEN
 
     @staticmethod
     def timed(fn: Callable[[], Any]) -> tuple[float, Any]:

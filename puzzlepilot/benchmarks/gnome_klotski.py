@@ -31,7 +31,6 @@ QUICK = (0, 6, 9)           # Only 18 Steps, Red Donkey, Agatka
 SIZE = (600, 500)           # the window's size, as the game's settings give it
 LEVEL_SECONDS = 240.0       # the most one puzzle may take, read, solved and played
 START_SECONDS = 60.0        # the most the game may take to show its window (slow on a busy machine)
-SCREEN = (1280, 800)
 
 
 def installed() -> str | None:
@@ -139,7 +138,7 @@ def run(bench: Bench) -> None:
     if installed() is None:
         bench.progress("gnome-klotski: not installed (apt-get install gnome-klotski dbus); skipped")
         return
-    bench.private_screen(SCREEN)
+    bench.private_screen()
     rows = []
     with window_manager():
         for puzzle in QUICK if bench.quick else range(PUZZLES):

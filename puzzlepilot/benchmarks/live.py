@@ -25,13 +25,12 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from puzzlepilot.bench import Bench, ms, summary
+from puzzlepilot.bench import SCREEN, Bench, ms, summary
 from puzzlepilot.games import get
 from puzzlepilot.live import LiveLoop, New, Watcher
 from puzzlepilot.scenes.onestroke import render_phone
 from solvers.onestroke import generate
 
-SCREEN = (1920, 1080)
 FPS = 10
 
 
@@ -109,7 +108,7 @@ def _overlay(bench: Bench, stack: ExitStack) -> tuple[Any, Any, str]:
     of it on the user's), else on the user's display, and the Tk root it is drawn in; else
     None."""
     if shutil.which("Xvfb") is not None:
-        bench.private_screen(SCREEN)
+        bench.private_screen()
     elif not os.environ.get("DISPLAY"):
         return None, None, "none: no display, hints not drawn"
     import tkinter
