@@ -72,8 +72,10 @@ def private_display(size: tuple[int, int] = SCREEN) -> Iterator[str]:
         raise UsageError("no display (DISPLAY is not set) and no Xvfb to start one: "
                          "install xvfb, or run this on a desktop")
     read, write = os.pipe()
+    # -noreset: by default the server resets when its last client leaves (a game closed
+    # between two tests), and a connection made during the reset breaks
     proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", f"{size[0]}x{size[1]}x24",
-                             "-nolisten", "tcp"], pass_fds=(write,),
+                             "-nolisten", "tcp", "-noreset"], pass_fds=(write,),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write)
     saved = {k: os.environ.get(k) for k in ("DISPLAY", "XAUTHORITY")}

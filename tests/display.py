@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -394,10 +395,13 @@ def desktop(kind: str) -> Iterator[str]:
     try:
         for program in programs:
             argv, running, what = _DESKTOP_PROGRAMS[program]
-            proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            said = tempfile.TemporaryFile()     # what it says, for the message when it fails (a pipe could fill)
+            proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=said)
             started.append(proc)
             wait_until(lambda: running() or proc.poll() is not None, what)
-            assert proc.poll() is None, f"{program} exited at once ({proc.returncode})"
+            if proc.poll() is not None:
+                said.seek(0)
+                raise AssertionError(f"{program} exited at once ({proc.returncode}): {said.read()[-500:]!r}")
         yield kind
     finally:
         for proc in reversed(started):
