@@ -5,8 +5,9 @@
 Targets are games (onestroke, lyne, klotski, rings, valves), ``live``, ``calibration``,
 ``vision`` (every game's parse of a 1080p frame, and the live step to hints drawn),
 ``cold`` (whole commands in fresh processes) and ``gnome-klotski`` (the real game's puzzles
-played to the end by ``live --play``); no target runs them all. Every figure is printed as a table; ratios against the baseline, measured in the
-same run, are what to compare between machines.
+played to the end by ``live --play``); no target runs them all. Every figure is printed
+as a table; ratios against the baseline, measured in the same run, are what to compare
+between machines.
 """
 from __future__ import annotations
 

@@ -472,8 +472,9 @@ class LiveLoop:
 
     def on_same(self, step: Same) -> None:
         """A solved level waiting to be played is played once its board has settled, read
-        the same ``SETTLED_READS`` times more (the window around it may never settle). Stepping through a game whose board reads the
-        same while a step is made: the step moves on once the frame settles."""
+        the same ``SETTLED_READS`` times more (the window around it may never settle).
+        Stepping through a game whose board reads the same while a step is made: the step
+        moves on once the frame settles."""
         self.still = self.still + 1 if step.settled else 0
         if self.pending is not None and self.still >= SETTLED_READS:
             record, self.pending = self.pending, None
