@@ -433,12 +433,21 @@ class Glyph:
     height: int
 
 
+def game_height(image: np.ndarray) -> int:
+    """How tall the game's 16:9 picture is in a capture: its height, or less in a portrait
+    capture (a phone's, the game letterboxed across its width), so that the panel's least
+    size follows the game, not the bands above and below it."""
+    h, w = image.shape[:2]
+    return min(h, round(w * 9 / 16))
+
+
 def white_panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Where the real game's "Ring Moves ×N" panel can be: the white boxes in the top right
     (x, y, w, h), largest first (a white window beside the game's can be larger). The panel
     sits at the game's right edge, so a capture window's thin white frame is cut off it."""
     h, w = image.shape[:2]
     x0, y1 = int(w * 0.55), int(h * 0.6)
+    span = game_height(image)
     k = min(1.0, PANEL_SEARCH / w)                  # searched small: a panel is large
     roi = image[:y1, x0:]
     roi = cv2.resize(roi, None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST) if k < 1 else roi
@@ -448,7 +457,7 @@ def white_panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
     white &= cv2.dilate(cv2.morphologyEx(white, cv2.MORPH_OPEN, square), square)   # the panel's own edge kept
     _, _, stats, _ = cv2.connectedComponentsWithStats(white)
     boxes = [(round(x / k) + x0, round(y / k), round(bw / k), round(bh / k)) for x, y, bw, bh, area in stats[1:]
-             if bw >= 0.08 * w * k and bh >= 0.06 * h * k and 1.1 <= bw / bh <= 3.5 and area >= 0.5 * bw * bh]
+             if bw >= 0.08 * w * k and bh >= 0.06 * span * k and 1.1 <= bw / bh <= 3.5 and area >= 0.5 * bw * bh]
     return sorted(boxes, key=lambda b: -b[2] * b[3])
 
 
@@ -569,13 +578,13 @@ def panels(image: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Boxes (x, y, w, h) of wide rectangular panels in the top right third, widest first:
     the places a "Ring Moves ×N" label can be (for the OCR fallback)."""
     h, w = image.shape[:2]
-    x0, y1 = w // 2, h // 3
+    x0, y1, span = w // 2, h // 3, game_height(image)
     grey = cv2.cvtColor(image[:y1, x0:], cv2.COLOR_BGR2GRAY)
     contours, _ = cv2.findContours(cv2.Canny(grey, 60, 160), cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     boxes = set()
     for c in contours:
         x, y, bw, bh = cv2.boundingRect(c)
-        if (0.03 * h <= bh <= 0.2 * h and 2.5 * bh <= bw and cv2.contourArea(c) > 0.8 * bw * bh):
+        if (0.03 * span <= bh <= 0.2 * span and 2.5 * bh <= bw and cv2.contourArea(c) > 0.8 * bw * bh):
             boxes.add((x + x0, y, bw, bh))
     return sorted(boxes, key=lambda b: -b[2] / b[3])
 

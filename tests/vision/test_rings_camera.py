@@ -88,6 +88,18 @@ def test_the_real_panel_reads_by_digit_templates_without_a_process(size, monkeyp
 
 
 @needs_real
+@pytest.mark.parametrize("phone", [(320, 480), (360, 780)])
+def test_the_real_panel_reads_in_a_phone_capture_of_the_game_letterboxed(phone):
+    """Issue 29: the game filling a portrait capture's width (bands above and below) keeps
+    its budget; the panel's least size follows the game's picture, not the capture."""
+    width, height = phone
+    game = cv2.resize(load_image(CAPTURE), (width, round(width * 9 / 16)), interpolation=cv2.INTER_AREA)
+    top = (height - game.shape[0]) // 2
+    frame = cv2.copyMakeBorder(game, top, height - game.shape[0] - top, 0, 0, cv2.BORDER_CONSTANT, value=(20, 20, 20))
+    assert read_budget(frame) == Budget(2, "digits")
+
+
+@needs_real
 def test_no_panel_is_said_and_never_defaults_silently(capsys, tmp_path):
     """Issue 15: an unreadable budget used to become 3 without a word."""
 
