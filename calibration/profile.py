@@ -92,6 +92,15 @@ def save(data: dict[str, Any], templates: dict[str, np.ndarray], dest: Path) -> 
     return load(dest)
 
 
+def keep(profile: Profile, fields: dict[str, Any]) -> Profile:
+    """The profile with ``fields`` set in its profile.json (what play learnt, such as how
+    the game takes input), written back as :func:`save` writes: atomically, and only over a
+    folder this tool wrote (ProfileError otherwise, with nothing written)."""
+    templates = {key: profile.template(key) for key in profile.get("templates", dict)}
+    data = {key: value for key, value in profile.data.items() if key not in ("version", "templates")}
+    return save({**data, **fields}, templates, profile.folder)
+
+
 def stored() -> list[tuple[str, Profile | ProfileError]]:
     """Every profile stored by name: the profile, or the error that keeps it from loading."""
     root = profiles_dir()

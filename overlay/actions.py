@@ -8,9 +8,12 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class Drag:
-    """Press at the first point, move through every point in order, release at the last."""
+    """Press at the first point, move through every point in order, release at the last;
+    with ``rest``, stay that many seconds on each point after the first (a game that takes
+    a cell only once the pointer rests on it)."""
 
     points: tuple[Point, ...]
+    rest: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,7 @@ def describe(action: Action) -> str:
     """One line for people and for ``--dry-run``."""
     if isinstance(action, Drag):
         pts = " → ".join(f"({x:.0f},{y:.0f})" for x, y in action.points)
-        return f"drag {pts}"
+        return f"drag {pts}" + (f", resting {action.rest:g} s on each" if action.rest else "")
     if isinstance(action, Click):
         return f"click ({action.point[0]:.0f},{action.point[1]:.0f})"
     return f"key {action.key}"

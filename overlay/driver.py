@@ -107,7 +107,7 @@ class Driver:
                 self._expect(self._at)   # the user may have moved it between actions
                 self._log(describe(action))
                 if isinstance(action, Drag):
-                    self._drag(action.points)
+                    self._drag(action.points, action.rest)
                 elif isinstance(action, Click):
                     self._drag((action.point,))
                 elif isinstance(action, Key):
@@ -179,10 +179,11 @@ class Driver:
             raise DriverStopped(f"the game window is not under the pointer at ({x},{y}) "
                                 "(closed, moved or covered by another window)")
 
-    def _drag(self, points: tuple[Point, ...]) -> None:
-        """Press at the first point, glide through the others, release; a click is a drag
-        of one point. The button is held a moment at both ends: games that sample input
-        once per frame miss a press and release sent together."""
+    def _drag(self, points: tuple[Point, ...], rest: float = 0.0) -> None:
+        """Press at the first point, glide through the others (resting ``rest`` seconds on
+        each, whatever the speed: the game asks it), release; a click is a drag of one
+        point. The button is held a moment at both ends: games that sample input once per
+        frame miss a press and release sent together."""
         self._move(points[0])
         self._check_under_pointer()   # before pressing: the press must reach the game
         self._holding = True
@@ -191,6 +192,9 @@ class Driver:
             time.sleep(SETTLE / self._speed)
             for a, b in zip(points, points[1:]):
                 self._glide(a, b)
+                if rest:
+                    time.sleep(rest)
+                    self._expect(b)
             if len(points) > 1:
                 time.sleep(SETTLE / self._speed)
             self._expect(self._at)

@@ -16,7 +16,11 @@ level really changed (retrying once, waiting ``--confirm`` seconds each time) be
 counts the level. A game whose board shows the moves made (Klotski: its ``progress``) is
 played one move at a time, each checked on the settled board before the next; a game that
 moved a piece only part of a drag's way is played one cell per drag from then on (learnt
-once per session), and a move that did not land stops the loop, saying which. Ctrl-C stops.
+once per session), and a move that did not land stops the loop, saying which. A game whose
+board does not show the moves made and that did not take a drag gliding through the cells
+is played again resting on each; when that works the rest is kept too. What is learnt of
+how the game takes input is written into the ``--profile`` given (one this tool wrote: its
+field ``input``), and read from it next time. Ctrl-C stops.
 
 ``--hints step`` draws one step of the answer at a time (a LYNE path, a ring move), in the
 order to make them. The steps move on as the board does: a game whose board shows the
@@ -37,6 +41,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from overlay.actions import Drag
 from overlay.driver import DriverStopped, InputDriver, open_driver
 from overlay.surface import HintSurface, OverlayError
 from puzzlepilot.errors import UsageError
@@ -46,11 +51,13 @@ from solvers.common import SolveResult
 from vision import capture
 from vision.capture import CaptureError, Rect, Source
 from vision.common import NoBoardFound, Parse
-from vision.profile import Profile
+from vision.profile import Profile, ProfileError
 
 SAMPLE_STEP = 8         # the change check compares every 8th pixel of every 8th row
 CONFIRM_SECONDS = 4.0   # how long a played level may take to give way to the next
 REPLAYS = 3             # drags a game missed that are played again, per level
+REST = 0.25             # s on each cell for a game that takes a cell only once the pointer rests on it
+MAX_REST = 5.0          # s: a profile's rest on each cell, at most
 SETTLED_READS = 2       # a changed frame's board read unchanged so many times in a row has settled
 SETTLE_GAP = 0.05       # s between two grabs whose board areas must be equal (a move's picture has settled)
 HINT_KINDS = ("overlay", "step", "window", "none")
@@ -343,7 +350,8 @@ class LiveLoop:
                  levels: int | None = None,
                  on_level: Callable[[LevelRecord], None] | None = None,
                  alive: Callable[[], None] | None = None, dry_run: bool = False,
-                 confirm: float | None = None, plan_options: dict[str, dict[str, Any]] | None = None) -> None:
+                 confirm: float | None = None, plan_options: dict[str, dict[str, Any]] | None = None,
+                 learnt: Callable[["LiveLoop"], None] | None = None) -> None:
         self.source, self.watcher, self.log = source, watcher, log
         self.hints, self.driver, self.period = hints, driver, 1.0 / fps
         self.levels, self.on_level, self.alive, self.dry_run = levels, on_level, alive, dry_run
@@ -356,6 +364,8 @@ class LiveLoop:
         self.drawing: tuple[Parse, np.ndarray] | None = None   # stepping: changed, same board; moves on once settled
         self.still = 0                              # the board's area read unchanged so many times in a row
         self.one_cell = False                       # learnt: the game moves a piece one cell per drag
+        self.rest = 0.0                             # learnt: s a drag rests on each cell (0: it glides through)
+        self.learnt = learnt                        # told when the loop learns how the game takes input
 
     def hint_mask(self) -> np.ndarray | None:
         """The pixels of the frame our hints cover (None: they cover none)."""
@@ -547,7 +557,10 @@ class LiveLoop:
         self.show_hints(step.parse, step.result.solution, step.image)
 
     def play(self, record: LevelRecord) -> None:
-        """Play the level on screen, then make sure the game moved on; one retry."""
+        """Play the level on screen, then make sure the game moved on; one retry. A game
+        whose board does not show the moves made (no ``progress``) is played the second
+        time resting ``REST`` seconds on each cell of every drag: a game that took the
+        path only so is learnt as such for the rest of the session."""
         assert self.watcher.current is not None
         for attempt in (1, 2):
             current = self.watcher.current
@@ -557,6 +570,10 @@ class LiveLoop:
             if self.one_cell and game.one_cell is not None:
                 solution = game.one_cell(solution)
             actions = game.plan(parse, solution, **self.plan_options.get(record.game, {}))
+            rest = self.rest or (REST if attempt == 2 and game.progress is None else 0.0)
+            resting = rest > 0 and any(isinstance(a, Drag) for a in actions)
+            if resting:
+                actions = [replace(a, rest=rest) if isinstance(a, Drag) else a for a in actions]
             if not actions:
                 self.finish(record, "hints shown (nothing to play: the game takes no mouse moves)")
                 return
@@ -571,9 +588,16 @@ class LiveLoop:
             if after is not None:
                 record.after = after
                 self.clear_hints()      # the played path is no help on the next level
+                if resting and not self.rest:
+                    self.rest = rest
+                    self.log(f"the game took the path only with a rest on each cell: resting {rest:g} s "
+                             "on each from here on")
+                    if self.learnt is not None:
+                        self.learnt(self)
                 self.finish(record, "played" if attempt == 1 else "played (second try)")
                 return
-            self.log(f"level {record.number}: the board did not change after playing it; trying again")
+            self.log(f"level {record.number}: the board did not change after playing it; trying again"
+                     + (f", resting {REST:g} s on each cell" if not self.rest and game.progress is None else ""))
         raise LiveError(f"level {record.number} did not change after playing it twice; stopping "
                         "(is the game window in front, and does the mouse reach it?)")
 
@@ -605,7 +629,12 @@ class LiveLoop:
                 return at == done or last and at is None
 
             seen = self.reading_at(read, fits)
-            if seen is None or seen.game == read.game and fits(seen.board):
+            cut = game.one_cell
+            cells = None if seen is None or seen.game != read.game or cut is None or self.one_cell \
+                else progress(board, cut(solution), seen.board)
+            # moved, but not all the way: between the cells before this move and its last
+            partly = cells is not None and len(cut(solution[:done - 1])) < cells < len(cut(solution[:done]))
+            if not partly and (seen is None or seen.game == read.game and fits(seen.board)):
                 continue
             at = progress(board, solution, seen.board) if seen.game == read.game else None
             if at is not None and at < done and replays < REPLAYS:
@@ -615,17 +644,15 @@ class LiveLoop:
                 self.log(f"move {at + 1} did not move its piece (the game missed the drag): playing on from it")
                 done = at
                 continue
-            cut = game.one_cell
-            cells = None if cut is None or self.one_cell else progress(board, cut(solution), seen.board)
-            # moved, but not all the way: between the cells before this move and its last
-            if cells is None or not len(cut(solution[:done - 1])) < cells < len(cut(solution[:done])):
-                assert seen is not None
+            if not partly:
                 raise LiveError(f"move {done} of {len(actions)} did not land as planned: after "
                                 f"{self.confirm:g} s the board shows {seen.board.to_text().replace(chr(10), '/')}; "
                                 "stopping (did the game take the drag? was a piece moved by hand?)")
             self.one_cell = True
             self.log(f"move {done} moved its piece only part of the way: the game takes one cell per drag; "
                      "playing one cell per drag from here on")
+            if self.learnt is not None:
+                self.learnt(self)
             solution = cut(solution)
             actions, done = game.plan(parse, solution, **self.plan_options.get(read.game, {})), cells
 
@@ -667,7 +694,9 @@ class LiveLoop:
                 self.watcher.remember(image)
                 if first is None:
                     first = image
-                if not self.watcher.is_current(self.watcher.read(image)):
+                seen = self.watcher.read(image)
+                # the level with part of the answer made (a path drawn in part) is not the next one
+                if not self.watcher.is_current(seen) and not (seen is not None and self.watcher.follows(seen)):
                     self.watcher.forget()   # the next tick reads this board as its own step
                     return first
             if self.hints is not None:
@@ -734,11 +763,40 @@ def plan_options(args: argparse.Namespace, profile: Profile | None) -> dict[str,
         raise UsageError(f"--keymap: {exc}") from None
 
 
+def input_style(profile: Profile) -> tuple[float, bool]:
+    """How the game takes input, as play learnt it and kept it in the profile (its field
+    ``input``: ``rest``, seconds on each cell of a drag, and ``one_cell``, a piece moved one
+    cell per drag); (0, False) when the profile has none. ProfileError naming a bad field."""
+    style = profile.get("input", dict, {})
+    rest, one_cell = style.get("rest", 0.0), style.get("one_cell", False)
+    if not (isinstance(rest, (int, float)) and not isinstance(rest, bool) and 0 <= rest <= MAX_REST):
+        raise ProfileError(f"profile {profile.name}: field 'input.rest' must be seconds from 0 to {MAX_REST:g}")
+    if not isinstance(one_cell, bool):
+        raise ProfileError(f"profile {profile.name}: field 'input.one_cell' must be true or false")
+    return float(rest), one_cell
+
+
+def keeper(profile: Profile, log: Callable[[str], None]) -> Callable[[LiveLoop], None]:
+    """What the loop calls when it learns how the game takes input: the style written into
+    the profile (only a profile folder this tool wrote; else it says why not)."""
+    def keep_style(loop: LiveLoop) -> None:
+        from calibration.profile import keep
+
+        try:
+            keep(profile, {"input": {"rest": loop.rest, "one_cell": loop.one_cell}})
+        except ProfileError as exc:
+            log(f"how the game takes input is not kept in the profile: {exc}")
+            return
+        log(f"kept in profile {profile.name}: next time it is played so from the first move")
+    return keep_style
+
+
 def main(args: argparse.Namespace, io: IO) -> int:
     check_options(args)
     games = [get(args.game)] if args.game else list(GAMES.values())
     profile = load_profile(args.profile) if args.profile else None
     options = plan_options(args, profile)
+    rest, one_cell = input_style(profile) if profile is not None else (0.0, False)
 
     def log(text: str) -> None:
         io.out(text)
@@ -759,7 +817,9 @@ def main(args: argparse.Namespace, io: IO) -> int:
                                  **speed)
         loop = LiveLoop(source, Watcher(games, profile, stepping=args.hints == "step"), log, hints=hints,
                         driver=driver, fps=args.fps, levels=args.levels, dry_run=args.dry_run,
-                        confirm=args.confirm, plan_options=options)
+                        confirm=args.confirm, plan_options=options,
+                        learnt=keeper(profile, log) if profile is not None else None)
+        loop.rest, loop.one_cell = rest, one_cell
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
         try:
             loop.run()

@@ -140,3 +140,31 @@ def test_a_malformed_profile_colour_is_refused_naming_the_field(tmp_path, colour
     shot = Path(__file__).resolve().parents[2] / "fixtures" / "klotski" / "flat_60_zhihuiruoding.png"
     status, out, err = run(["solve", shot, "--profile", tmp_path])
     assert status == 2 and out == "" and "board_colour" in err and err.count("\n") == 1
+
+
+def test_how_a_game_takes_input_is_kept_in_a_profile_the_tool_wrote_and_nowhere_else(store: Path) -> None:
+    """Issue 28 §5: live --play keeps what it learnt (a rest on each cell, one cell per drag)
+    in the profile it was given, when the tool wrote it; a user's folder is left as it was."""
+    from puzzlepilot.live import input_style
+
+    saved = profiles.save({"game": "onestroke", "name": "phone", "pitch": 130}, {"cell": tile(200)}, store / "phone")
+    assert input_style(saved) == (0.0, False)
+    kept = profiles.keep(saved, {"input": {"rest": 0.25, "one_cell": False}})
+    assert input_style(profiles.load(store / "phone")) == (0.25, False)
+    assert kept.data["pitch"] == 130 and (kept.template("cell") == 200).all() and profiles.owned(store / "phone")
+    mine = store / "mine"
+    mine.mkdir()
+    (mine / "profile.json").write_text(json.dumps({"version": 1, "game": "onestroke", "name": "mine"}))
+    before = (mine / "profile.json").read_bytes()
+    with pytest.raises(ProfileError):
+        profiles.keep(profiles.load(mine), {"input": {"rest": 0.25}})
+    assert (mine / "profile.json").read_bytes() == before and sorted(p.name for p in mine.iterdir()) == ["profile.json"]
+
+
+@pytest.mark.parametrize("style", [{"rest": -1}, {"rest": 99}, {"rest": True}, {"one_cell": 1}, []])
+def test_a_bad_input_style_in_a_profile_names_the_field(store: Path, style) -> None:
+    from puzzlepilot.live import input_style
+
+    saved = profiles.save({"game": "onestroke", "name": "p", "input": style}, {"cell": tile(1)}, store / "p")
+    with pytest.raises(ProfileError, match="'input"):
+        input_style(saved)

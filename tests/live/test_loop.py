@@ -239,6 +239,49 @@ def test_a_level_that_does_not_change_is_played_twice_then_the_loop_stops(monkey
     assert len(driver.performed) == 2 and "trying again" in lines[0]
 
 
+class RestingGame(FakeDriver):
+    """A game that takes a cell only after a rest on it: a glide draws two cells of the path;
+    a drag resting on each cell ends the level."""
+
+    def __init__(self, source: FakeSource, path: list[tuple[int, int]]) -> None:
+        super().__init__(source)
+        self.path = path
+
+    def perform(self, actions: list) -> None:
+        self.performed.append(actions)
+        if all(a.rest > 0 for a in actions):
+            self.source.frames[:] = self.source.frames[1:]
+        else:
+            self.source.frames[0] = frame(BOARD_A, self.path[:2])
+
+
+def test_a_path_drawn_in_part_is_no_level_played_and_the_retry_rests_on_each_cell(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28 §5: a glide that drew part of the path is not counted as played (the board
+    is the level with a path begun); played again resting on each cell, the level ends and
+    the rest is kept for the next levels."""
+    fast(monkeypatch)
+    path = [tuple(cell) for cell in GAME.solve(BOARD_A).solution]
+    source = FakeSource([frame(BOARD_A), frame(BOARD_B), frame(None)])
+    driver, lines, learnt = RestingGame(source, path), [], []
+    LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=2, learnt=learnt.append).run()
+    assert [[a.rest for a in actions] for actions in driver.performed] == [[0.0], [live.REST], [live.REST]]
+    assert "trying again, resting" in lines[0] and "rest on each cell" in lines[1], lines
+    assert lines[2].endswith("played (second try)") and lines[3].endswith("played"), lines
+    assert len(learnt) == 1 and learnt[0].rest == live.REST      # told once: kept in a profile
+
+
+def test_a_rest_kept_in_the_profile_is_played_from_the_first_try(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast(monkeypatch)
+    path = [tuple(cell) for cell in GAME.solve(BOARD_A).solution]
+    source = FakeSource([frame(BOARD_A), frame(None)])
+    driver, lines = RestingGame(source, path), []
+    loop = LiveLoop(source, Watcher([GAME]), lines.append, driver=driver, fps=100, levels=1)
+    loop.rest = 0.4
+    loop.run()
+    assert [[a.rest for a in actions] for actions in driver.performed] == [[0.4]] and lines[0].endswith("played")
+
+
 def test_an_unsolvable_board_is_logged_and_not_played(monkeypatch: pytest.MonkeyPatch) -> None:
     source = FakeSource([frame(UNSOLVABLE)])
     driver, lines = FakeDriver(source), []
