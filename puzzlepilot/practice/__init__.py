@@ -1,12 +1,17 @@
 """Practice boards: a Tk window that plays a game by its rules, in the fixtures' look.
 
     puzzlepilot practice GAME [--seed N] [--size RxC] [--board FILE] [--levels N] [--log]
-                              [--keymap FILE]
+                              [--keymap FILE] [--one-cell] [--dwell MS] [--animate]
 
 Each level is a solvable board drawn by the game's scene code (``puzzlepilot/scenes``), so
 the vision reads exactly what its fixtures test, and the live loop can be tried, tested
 and demonstrated without the real game. Solving a level shows a banner, then the next
 level (seed + 1) follows; with ``--levels N`` a closing screen follows the N-th.
+
+Real games take input in their own ways, and a board can behave as they do: ``--one-cell``
+(Klotski: a drag moves a piece one cell at most), ``--dwell MS`` (one-stroke: a cell joins
+the path only once the pointer has rested on it MS milliseconds) and ``--animate`` (a band
+below the board where bubbles drift all the time, as an animated backdrop does).
 
 A game adds its board as the module its registry entry names (``Game.practice``, by
 default ``puzzlepilot/practice/<game>.py``) with ``VIEW`` (the default window size,
@@ -15,14 +20,19 @@ columns ``--size`` may ask for; without it the board has one size) and
 ``new_level(seed, size, view) -> Level`` (and, for ``--board``, optionally
 ``level_from_text(text, view) -> Level``, the first level; for ``--keymap``, optionally
 ``read_keymap(path) -> keymap``, which ``new_level`` then gets as ``keymap=``, and levels
-with a ``key(name)`` method, given each key pressed by its pyautogui name); the window,
+with a ``key(name)`` method, given each key pressed by its pyautogui name; ``BEHAVIOURS``,
+the input behaviours among ``one_cell`` and ``dwell`` that its levels take, which
+``new_level`` and ``level_from_text`` then get by name, a level with a dwell calling for a
+``wake()`` after ``wake_in()`` seconds); the window,
 picture display, mouse and key plumbing, banner, level sequence and event log live here,
 once.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import reprlib
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
@@ -39,6 +49,10 @@ BACKGROUND = "#f9f9f9"
 MIN_VIEW = 120          # pixels: smaller windows leave too little of a board to play
 MAX_VIEW = 8_192        # pixels: larger than any screen; a window's frames are drawn at its size
 MAX_PAIR = 100_000      # any number of --size, --view, --at (a window far off every screen)
+MAX_DWELL_MS = 5_000    # --dwell: longer rests than any game asks
+BAND = 48               # --animate: the height of the animated band below the board, pixels
+ANIMATE_MS = 120        # --animate: a new frame of the band this often
+BUBBLES = 10            # --animate: bubbles drifting across the band
 # Tk keysyms (lower-cased) and pyautogui aliases → the one name a level is given.
 KEY_NAMES = {"return": "enter", "kp_enter": "enter", "escape": "esc", "prior": "pageup", "next": "pagedown",
              "pgup": "pageup", "pgdn": "pagedown", "shift_l": "shift", "shift_r": "shift",
@@ -71,7 +85,8 @@ class Options:
     view: tuple[int, int] | None
     position: tuple[int, int]
     first: Level | None = None  # --board: the first level, made from its board text
-    level_options: dict[str, Any] = field(default_factory=dict)   # --keymap: new_level's keymap=
+    level_options: dict[str, Any] = field(default_factory=dict)   # new_level's keymap= and behaviours
+    animate: bool = False       # --animate: a band of drifting bubbles below the board
 
 
 def boards() -> list[str]:
@@ -90,6 +105,44 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--at", type=_pair(","), default=(40, 40), metavar="X,Y", help="window position on screen (default 40,40)")
     p.add_argument("--keymap", metavar="FILE",
                    help="play with these keys too (rings: the JSON key map live --play --keymap takes)")
+    p.add_argument("--one-cell", action="store_true",
+                   help="klotski: a drag moves a piece one cell at most, as some games do")
+    p.add_argument("--dwell", type=int, metavar="MS",
+                   help="onestroke: a cell joins the path only once the pointer rests on it MS milliseconds")
+    p.add_argument("--animate", action="store_true",
+                   help="bubbles drift all the time in a band below the board, as an animated backdrop does")
+
+
+def behaviour_options(args: argparse.Namespace, takes: tuple[str, ...]) -> dict[str, Any]:
+    """The input behaviours asked for (``--one-cell``, ``--dwell``) as the board's levels
+    take them (``one_cell=True``, ``dwell`` in seconds); UsageError for one the game's
+    board does not have, or a dwell out of range."""
+    asked = {}
+    if args.one_cell:
+        asked["one_cell"] = ("--one-cell", True)
+    if args.dwell is not None:
+        if not 0 < args.dwell <= MAX_DWELL_MS:
+            raise UsageError(f"--dwell is 1 to {MAX_DWELL_MS:,} milliseconds")
+        asked["dwell"] = ("--dwell", args.dwell / 1000)
+    for name, (option, _) in asked.items():
+        if name not in takes:
+            raise UsageError(f"the {args.game} board takes no {option}")
+    return {name: value for name, (_, value) in asked.items()}
+
+
+def bubbles(picture: np.ndarray, seconds: float) -> np.ndarray:
+    """``--animate``: the picture over a band of ``BAND`` pixels (its bottom row's colour)
+    where ``BUBBLES`` bubbles drift to the right, as they stand ``seconds`` in."""
+    import cv2
+
+    w = picture.shape[1]
+    band = np.repeat(picture[-1:], BAND, axis=0)
+    r = BAND // 3
+    for i in range(BUBBLES):
+        x = round((i * w / BUBBLES + seconds * w / 4) % (w + 2 * r)) - r
+        y = round(BAND / 2 + BAND / 6 * np.sin(i + 3 * seconds))
+        cv2.circle(band, (x, y), r, (60 + 17 * i, 180 - 9 * i, 220 - 15 * i), -1, cv2.LINE_AA)
+    return np.vstack([picture, band])
 
 
 def key_name(name: str) -> str:
@@ -125,19 +178,21 @@ def main(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"--size for {args.game} is {sizes[0]}x{sizes[0]} to {sizes[1]}x{sizes[1]}")
     if args.view is not None and not MIN_VIEW <= min(args.view) <= max(args.view) <= MAX_VIEW:
         raise UsageError(f"--view must be {MIN_VIEW}x{MIN_VIEW} to {MAX_VIEW}x{MAX_VIEW}")
+    behaviours = behaviour_options(args, getattr(entry.practice_board, "BEHAVIOURS", ()))
     first = None
     if args.board is not None:
         if entry.level_from_text is None:
             raise UsageError(f"the {args.game} board takes no --board")
         # a malformed text, or one the board cannot show, fails here, before any window
-        first = entry.level_from_text(read_board_text(args.board, io), args.view or entry.practice_board.VIEW)
-    level_options = {}
+        first = entry.level_from_text(read_board_text(args.board, io), args.view or entry.practice_board.VIEW,
+                                      **behaviours)
+    level_options = dict(behaviours)
     if args.keymap is not None:
         if entry.read_keymap is None:
             raise UsageError(f"the {args.game} board takes no --keymap")
         level_options["keymap"] = entry.read_keymap(Path(args.keymap))
     options = Options(args.game, args.seed, args.size, args.levels, args.log, args.view, args.at, first,
-                      level_options)
+                      level_options, args.animate)
     try:
         import tkinter
     except ImportError:
@@ -159,14 +214,17 @@ class PracticeWindow:
 
         self.root, self.game, self.options, self.io = root, game, options, io
         self.view = options.view or game.VIEW
+        width, height = self.view[0], self.view[1] + (BAND if options.animate else 0)
         root.title(f"{TITLE} — {options.game}")
-        root.geometry(f"{self.view[0]}x{self.view[1]}+{options.position[0]}+{options.position[1]}")
+        root.geometry(f"{width}x{height}+{options.position[0]}+{options.position[1]}")
         root.resizable(False, False)
-        self.canvas = tkinter.Canvas(root, width=self.view[0], height=self.view[1], bd=0,
+        self.canvas = tkinter.Canvas(root, width=width, height=height, bd=0,
                                      highlightthickness=0, background=BACKGROUND)
         self.canvas.pack()
-        self.photo = tkinter.PhotoImage(master=root, width=self.view[0], height=self.view[1])
+        self.photo = tkinter.PhotoImage(master=root, width=width, height=height)
         self.canvas.create_image(0, 0, anchor="nw", image=self.photo)
+        self.shown: np.ndarray | None = None   # the picture on show (--animate: under the band)
+        self.started = time.monotonic()
         self.redraw_due = False
         self.number = 0
         self.level: Level | None = None
@@ -178,6 +236,8 @@ class PracticeWindow:
 
     def run(self) -> None:
         self.next_level()
+        if self.options.animate:
+            self.animate()
         if self.options.level_options.get("keymap"):
             self.root.update()
             self.root.focus_force()     # keys go to the focused window: it should be this one
@@ -209,10 +269,20 @@ class PracticeWindow:
         self.show(self.level.picture())
         self.log(f"level {self.number}: {self.level.summary}, seed {seed}")
 
+    def animate(self) -> None:
+        """``--animate``: the band's next frame, and the next one due."""
+        if self.shown is not None:
+            self.show(self.shown)
+        self.root.after(ANIMATE_MS, self.animate)
+
     def show(self, picture: np.ndarray) -> None:
-        """Put a BGR picture on the canvas (as PPM data: no codec, no extra library)."""
+        """Put a BGR picture on the canvas (as PPM data: no codec, no extra library);
+        with ``--animate``, over the band as it stands now."""
         import cv2
 
+        self.shown = picture
+        if self.options.animate:
+            picture = bubbles(picture, time.monotonic() - self.started)
         h, w = picture.shape[:2]
         data = f"P6 {w} {h} 255\n".encode() + cv2.cvtColor(picture, cv2.COLOR_BGR2RGB).tobytes()
         self.photo.configure(data=data, format="PPM")
@@ -235,6 +305,12 @@ class PracticeWindow:
                 self._handled(level, getattr(level, method)(float(event.x), float(event.y)))
         return handler
 
+    def _wake(self, level: Level) -> Callable[[], None]:
+        def handler() -> None:
+            if level is self.level and not level.solved():
+                self._handled(level, level.wake())
+        return handler
+
     def _key(self, event) -> None:
         level = self.level
         if level is not None and not level.solved() and hasattr(level, "key"):
@@ -247,6 +323,10 @@ class PracticeWindow:
         if changed and not self.redraw_due:
             self.redraw_due = True
             self.root.after_idle(self.redraw)
+        wake_in = getattr(level, "wake_in", None)
+        due = wake_in() if wake_in is not None else None
+        if due is not None:     # a dwell: the pointer resting on a cell joins it once the time is up
+            self.root.after(max(1, math.ceil(due * 1000)), self._wake(level))
         if level.solved():
             self.redraw()
             self.log(f"solved level {self.number}")

@@ -3,7 +3,8 @@ cell at a time while the cells ahead are free, turning corners as a finger does.
 
 Levels go through the bundled solvable layouts (横刀立马 first, one look per level), or
 with ``--size RxC`` (3x3 to 5x5) through random boards of that size that have an answer;
-``--board FILE`` starts from a given board. A press-drag-release that moves a piece counts
+``--board FILE`` starts from a given board; with ``--one-cell`` a drag moves its piece one
+cell at most (a web Klotski does so). A press-drag-release that moves a piece counts
 one move (the piece metric, counted as the piece starts to move), shown above the board
 with the minimum. The level is solved when the target reaches the exit. Pictures come
 from the fixtures' scene code.
@@ -19,36 +20,39 @@ from solvers.klotski import LAYOUTS, Board, Piece, generate, solve
 VIEW = (480, 640)
 SIZES = (3, 5)          # larger random boards can take minutes to prove solvable: use --board
 PLAYABLE = [name for name, (_, best) in LAYOUTS.items() if best is not None]
+BEHAVIOURS = ("one_cell",)
 
 
-def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int]) -> "KlotskiLevel":
+def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int],
+              one_cell: bool = False) -> "KlotskiLevel":
     if size is None:
         name = PLAYABLE[(seed - 1) % len(PLAYABLE)]
-        return KlotskiLevel(Board.from_text(LAYOUTS[name][0]), name, seed, view)
+        return KlotskiLevel(Board.from_text(LAYOUTS[name][0]), name, seed, view, one_cell)
     rows, cols = size
     for k in range(200):   # random boards may have no answer: take the first that has one
         board = generate(rows, cols, seed + 1000 * k)
         result = solve(board)
         if result.solved and result.moves > 0:
-            return KlotskiLevel(board, "random", seed, view)
+            return KlotskiLevel(board, "random", seed, view, one_cell)
     raise ValueError(f"no solvable {rows}x{cols} board found from seed {seed}")
 
 
-def level_from_text(text: str, view: tuple[int, int]) -> "KlotskiLevel":
+def level_from_text(text: str, view: tuple[int, int], one_cell: bool = False) -> "KlotskiLevel":
     """A level starting from a given board text (``--board``); BoardError for a board with
     what this board does not draw or play by (walls, gates, goal cells, shaped pieces)."""
     board = Board.from_text(text)
     if board.walls or board.gates or board.marks or any(p.form is not None for p in board.pieces):
         raise BoardError("the Klotski practice board plays only rectangles in an open frame, not walls, "
                          "gates, goal cells or shaped pieces (puzzlepilot solve takes this board)")
-    return KlotskiLevel(board, "your board", 1, view)
+    return KlotskiLevel(board, "your board", 1, view, one_cell)
 
 
 class KlotskiLevel:
-    """One board, the pieces where they are now, and the piece being dragged."""
+    """One board, the pieces where they are now, and the piece being dragged; with
+    ``one_cell``, a drag moves its piece one cell at most."""
 
-    def __init__(self, board: Board, name: str, seed: int, view: tuple[int, int]) -> None:
-        self.start, self.name, self.view = board, name, view
+    def __init__(self, board: Board, name: str, seed: int, view: tuple[int, int], one_cell: bool = False) -> None:
+        self.start, self.name, self.view, self.one_cell = board, name, view, one_cell
         self.pieces = {p.name: p for p in board.pieces}
         self.style = STYLES[(seed - 1) % len(STYLES)]
         self.cell = min(view[0] / (board.cols + 1.2), view[1] / (board.rows + 2.4))
@@ -92,7 +96,7 @@ class KlotskiLevel:
             return False
         r, c = self._cell(x, y)
         changed = False
-        while True:
+        while not (self.one_cell and self.moved):
             p = self.pieces[self.held]
             want_r, want_c = round(r - self.grip[0]) - p.row, round(c - self.grip[1]) - p.col
             steps = sorted(((abs(want_r), (int(np.sign(want_r)), 0)), (abs(want_c), (0, int(np.sign(want_c))))),
@@ -106,6 +110,7 @@ class KlotskiLevel:
                     break
             else:
                 return changed
+        return changed
 
     def release(self, x: float, y: float) -> bool:
         changed = self.drag(x, y)

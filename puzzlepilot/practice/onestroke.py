@@ -5,11 +5,14 @@ neighbour at a time, never onto a visited cell.
 Dragging back onto the previous cell takes the last step back; releasing keeps the path,
 and pressing on any visited cell cuts the path back to it and goes on from there (the real
 game lets you continue from the path's end). A drag that cuts a corner goes through the
-one free cell it skipped. Pictures come from the fixtures' scene code.
+one free cell it skipped. With a dwell (``--dwell MS``) a cell joins the path only once the
+pointer has rested on it that long: a glide through the cells draws nothing, as in games
+that take a finger's rests. Pictures come from the fixtures' scene code.
 """
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -19,21 +22,24 @@ from solvers.onestroke import Board, Cell, generate
 VIEW = (540, 960)
 SIZES = (2, 12)
 DEFAULT_SIZE = (6, 6)
+BEHAVIOURS = ("dwell",)
 
 
-def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int]) -> "OneStrokeLevel":
+def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int], dwell: float = 0.0) -> "OneStrokeLevel":
     rows, cols = size or DEFAULT_SIZE
-    return OneStrokeLevel(generate(rows, cols, seed), seed, view)
+    return OneStrokeLevel(generate(rows, cols, seed), seed, view, dwell)
 
 
 class OneStrokeLevel:
-    """One board and the path drawn on it so far."""
+    """One board and the path drawn on it so far; ``dwell``: seconds the pointer must rest
+    on a cell for it to join the path (0: at once)."""
 
-    def __init__(self, board: Board, seed: int, view: tuple[int, int]) -> None:
-        self.board, self.seed, self.view = board, seed, view
+    def __init__(self, board: Board, seed: int, view: tuple[int, int], dwell: float = 0.0) -> None:
+        self.board, self.seed, self.view, self.dwell = board, seed, view, dwell
         self.path: list[Cell] = [board.start]
         self.dragging = False
         self.pointer: tuple[float, float] | None = None
+        self.resting: tuple[Cell | None, float] = (None, 0.0)    # with a dwell: the cell under the pointer, since
         self.summary = f"{board.rows}x{board.cols}, {len(board.cells)} cells"
         # The cat changes colour from level to level, as in the game.
         self.cat = sorted(CATS)[seed % len(CATS)]
@@ -64,7 +70,7 @@ class OneStrokeLevel:
         cell = self.cell_at(x, y)
         if cell not in self.path:
             return False
-        self.dragging, self.pointer = True, (x, y)
+        self.dragging, self.pointer, self.resting = True, (x, y), (cell, time.monotonic())
         cut = self.path.index(cell) + 1
         changed = cut < len(self.path)
         del self.path[cut:]
@@ -78,9 +84,26 @@ class OneStrokeLevel:
         (x0, y0), changed = self.pointer, False
         steps = max(1, math.ceil(math.hypot(x - x0, y - y0) / (self.pitch / 5)))
         for k in range(1, steps + 1):
-            changed |= self._enter(self.cell_at(x0 + (x - x0) * k / steps, y0 + (y - y0) * k / steps))
+            cell = self.cell_at(x0 + (x - x0) * k / steps, y0 + (y - y0) * k / steps)
+            if not self.dwell:
+                changed |= self._enter(cell)
+            elif cell != self.resting[0]:
+                self.resting = (cell, time.monotonic())     # passed over, not rested on: not taken
         self.pointer = (x, y)
-        return changed
+        return changed or self.wake()
+
+    def wake_in(self) -> float | None:
+        """With a dwell: seconds until the cell the pointer rests on has waited long enough
+        (None: no drag, or no cell waiting)."""
+        cell, since = self.resting
+        if not (self.dwell and self.dragging) or cell is None or cell == self.path[-1]:
+            return None
+        return max(0.0, since + self.dwell - time.monotonic())
+
+    def wake(self) -> bool:
+        """With a dwell: the cell the pointer has rested on long enough joins the path."""
+        due = self.wake_in()
+        return due is not None and due <= 0 and self._enter(self.resting[0])
 
     def release(self, x: float, y: float) -> bool:
         changed = self.drag(x, y)

@@ -93,3 +93,18 @@ def test_board_option_is_checked_before_any_window_opens():
 def test_board_text_level_starts_from_that_board():
     lv = level_from_text("ACCB/ACCD/EFFG/EHIG/.JI.", VIEW)
     assert lv.board.to_text() == "ACCB\nACCD\nEFFG\nEHIG\n.JI." and lv.best == 39
+
+
+def test_with_one_cell_a_long_drag_moves_its_piece_one_cell_and_counts_one_move():
+    """Issue 28 §5: a web Klotski moves a piece one cell per drag; the board can too."""
+    lv = new_level(1, None, VIEW, one_cell=True)     # ACCB/ACCB/DEEF/DGHF/I..J
+    x, y = centre(lv, "I")
+    lv.press(x, y)
+    assert lv.drag(x + 3 * lv.cell, y)
+    assert not lv.drag(x + 2 * lv.cell, y)
+    lv.release(x + 3 * lv.cell, y)
+    assert (lv.pieces["I"].row, lv.pieces["I"].col) == (4, 1) and lv.moves == 1
+    lv.press(*centre(lv, "I"))
+    lv.release(centre(lv, "I")[0] + 2 * lv.cell, centre(lv, "I")[1])
+    assert (lv.pieces["I"].row, lv.pieces["I"].col) == (4, 2) and lv.moves == 2
+    assert level_from_text("ACCB/ACCB/DEEF/DGHF/I..J", VIEW, one_cell=True).one_cell

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -158,3 +159,44 @@ def test_unknown_game_size_or_levels_is_one_line_and_status_2() -> None:
                  ["practice", "onestroke", "--size", "6x40"], ["practice", "onestroke", "--view", "50x50"]):
         code, err = run_cli(*argv)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+class Clock:
+    """time.monotonic for the board, moved on by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_with_a_dwell_only_cells_rested_on_join_the_path(monkeypatch) -> None:
+    """Issue 28 §5: a game that takes a cell only once the finger rests on it; a glide
+    through the cells draws nothing, a rest on each draws them one by one."""
+    import puzzlepilot.practice.onestroke as board
+
+    clock = Clock()
+    monkeypatch.setattr(board.time, "monotonic", clock)
+    lv = OneStrokeLevel(BOARD, seed=1, view=VIEW, dwell=0.2)
+    lv.press(*at(lv, (0, 0)))
+    assert not lv.drag(*at(lv, (0, 1))) and not lv.drag(*at(lv, (0, 2)))      # glided through
+    assert lv.path == [(0, 0)] and lv.wake_in() == pytest.approx(0.2)
+    clock.now += 0.1
+    assert not lv.wake() and lv.wake_in() == pytest.approx(0.1)
+    clock.now += 0.1
+    assert not lv.wake() and lv.path == [(0, 0)]       # (0, 2) is not next to the path's end
+    lv.drag(*at(lv, (0, 1)))
+    clock.now += 0.25
+    assert lv.wake() and lv.path == [(0, 0), (0, 1)] and lv.wake_in() is None
+    lv.drag(*at(lv, (0, 2)))
+    clock.now += 0.3
+    assert lv.release(*at(lv, (0, 2))) and lv.path == [(0, 0), (0, 1), (0, 2)]
+    assert lv.wake_in() is None                        # released: nothing waits
+
+
+def test_behaviour_options_a_board_lacks_or_out_of_range_are_one_line_and_status_2() -> None:
+    for argv in (["practice", "onestroke", "--one-cell"], ["practice", "klotski", "--dwell", "200"],
+                 ["practice", "onestroke", "--dwell", "0"], ["practice", "onestroke", "--dwell", "9000"]):
+        code, err = run_cli(*argv)
+        assert code == 2 and err.count("\n") == 1 and "--" in err, (argv, err)
