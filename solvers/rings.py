@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import bisect
 import importlib
-import random
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
@@ -606,6 +605,8 @@ def generate(seed: int, groups: int = 3, moves: int = 3, kinds: str = "x") -> Bo
     """A board solvable within ``moves`` (its budget): ``groups`` random disjoint lines and
     blocks of enemies (letters drawn from ``kinds``), shuffled by ``moves`` random moves
     that each change the arena."""
+    import random   # here: a solve does not need it
+
     rng = random.Random(seed)
     cells: set[tuple[int, int]] = set()
     for _ in range(200):

@@ -19,7 +19,6 @@ import contextlib
 import os
 import stat
 import struct
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -81,6 +80,8 @@ def store(name: str, version: int, data: bytes, family: str | None = None, keep:
     would otherwise pile up)."""
     if len(data) > MAX_BYTES:
         return
+    import tempfile     # here: a process that only loads tables starts without it
+
     folder = cache_dir()
     tmp = None
     try:
