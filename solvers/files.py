@@ -21,7 +21,10 @@ import errno
 import os
 import stat
 from pathlib import Path
-from typing import Iterable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+    from typing import Iterable
 
 # hashlib, json, shutil and tempfile are imported where the kept folders' writers use them:
 # a command that only reads a board text (every ``solve --board``) starts without them.

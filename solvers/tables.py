@@ -30,9 +30,8 @@ import os
 import stat
 import struct
 import zlib
-from pathlib import Path
 from array import array
-from typing import Callable, TypeVar
+from pathlib import Path
 
 from solvers.common import user_folder
 
@@ -45,7 +44,11 @@ MAX_BYTES = 64 * 1024 * 1024           # the largest table kept (the largest mad
 SUFFIX = f".f{FORMAT}.table"
 BLOCK = 512                            # values (4 KB) per checked block of a sorted table
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+    from typing import Callable, TypeVar
+
+    T = TypeVar("T")
 
 
 def cache_dir() -> Path:

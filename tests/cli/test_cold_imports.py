@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Never needed to solve a board text: the vision and drawing, pysat's Python layer (~20 ms;
 # LYNE drives MiniSat's compiled module itself), the file writers' hashing and temporary
 # folders (argparse itself loads shutil, for the terminal's width), the traceback printer
-# (only for --debug).
+# (only for --debug), typing (annotations only).
 NEVER = ("numpy", "cv2", "vision", "overlay", "pysat.solvers", "pysat.formula", "hashlib", "tempfile",
-         "traceback")
+         "traceback", "typing")
 
 
 def loaded_by(argv: list[str], cache: Path) -> tuple[dict, set[str], int]:
