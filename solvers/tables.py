@@ -227,7 +227,7 @@ def open_sorted(name: str, version: int) -> Sorted | None:
         os.close(fd)
     start = HEAD.size + len(label)
     magic, form, stored_version, length, index_sum, label_length = HEAD.unpack_from(mapped)
-    blocks = -(-length // BLOCK // 8)
+    blocks = -(-(length // 8) // BLOCK)
     index = mapped[start:start + 12 * blocks]
     if ((magic, form, stored_version, label_length) != (MAGIC, FORMAT, version, len(label))
             or mapped[HEAD.size:start] != label or length % 8 or length == 0

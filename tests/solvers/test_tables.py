@@ -121,7 +121,7 @@ def _damage_every_block(path: Path) -> None:
     left whole (so it still opens, and any value read comes from a damaged block)."""
     raw = bytearray(path.read_bytes())
     _, _, _, length, _, label = tables.HEAD.unpack_from(raw)
-    start = tables.HEAD.size + label + 12 * -(-length // 8 // tables.BLOCK)
+    start = tables.HEAD.size + label + 12 * -(-(length // 8) // tables.BLOCK)
     for at in range(start, len(raw), 8 * tables.BLOCK):
         raw[at + 3] ^= 0x20
     path.write_bytes(bytes(raw))
