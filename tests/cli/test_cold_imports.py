@@ -65,3 +65,12 @@ def test_solving_a_board_text_loads_no_vision_no_sat_layer_no_file_writers(game,
     assert answer["solved"] and solver.validate(board, answer["solution"]) == []
     assert not [m for m in modules for never in NEVER if m == never or m.startswith(never + ".")]
     assert parsers == 2                         # the command line's and solve's: no other command's
+
+
+def test_an_unknown_command_is_refused_naming_every_command():
+    from puzzlepilot.cli import COMMANDS
+    from tests.helpers import run_cli
+
+    status, out, err = run_cli(["solv", "--game", "lyne"])
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert all(f"'{name}'" in err for name in ("solve", "parse", *COMMANDS))
