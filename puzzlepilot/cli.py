@@ -15,14 +15,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
-import json
 import os
-import re
 import sys
 import time
-import traceback
 from pathlib import Path
-from typing import Any, TextIO
 
 from puzzlepilot import __version__
 from puzzlepilot.errors import UsageError
@@ -30,6 +26,10 @@ from puzzlepilot.games import GAMES, Game, get, offered_options, parse_best
 from puzzlepilot.userio import IO, load_profile, read_board_text, write_annotation
 from solvers.common import BoardError, OptionError
 from solvers.files import check_output
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+    from typing import Any, TextIO
 
 
 # Failures that are the input's fault: one line, status 2. Named by module: a command that
@@ -165,8 +165,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; with ``command``, only that command's module is loaded for its options
-    (the others are listed by name and help), so ``solve`` does not import the live loop."""
+    """The parser; with a known ``command``, only that command's parser is made (argparse's
+    every parser costs ~0.5 ms of message look-ups) and only its module loaded, so ``solve``
+    starts quickly and does not import the live loop. Without one, or with an unknown word
+    (its error lists the commands), every command is there, by name and help."""
+    only = command if command in ("solve", "parse", *COMMANDS) else None
     games = ", ".join(GAMES)
     parser = _Parser(
         prog="puzzlepilot",
@@ -184,7 +187,25 @@ examples:
     parser.add_argument("--version", action="version", version=f"puzzlepilot {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    if only in (None, "solve"):
+        add_solve(sub, games)
+    if only in (None, "parse"):
+        add_parse(sub, games)
+    for name, (module, help_text) in COMMANDS.items():
+        if only not in (None, name):
+            continue
+        if command != name:
+            sub.add_parser(name, help=help_text)
+            continue
+        mod = importlib.import_module(module)
+        description, examples = USER_HELP.get(name, (None, None))
+        p = sub.add_parser(name, help=help_text, description=description or user_text(mod.__doc__ or help_text),
+                           epilog=examples, formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(p)
+    return parser
 
+
+def add_solve(sub: Any, games: str) -> None:
     solve = sub.add_parser(
         "solve", help="solve a board text or a screenshot",
         epilog=board_formats(list(GAMES.values())) + "\n" + USER_HELP["solve"][1],
@@ -198,31 +219,28 @@ examples:
                        help="write the screenshot with the solution drawn on it (a new file, or over a "
                             "regular file; folders, links and devices are refused)")
     add_game_options(solve.add_argument_group("game options"))
+    _stages_arg(solve)
 
+
+def add_parse(sub: Any, games: str) -> None:
     parse = sub.add_parser("parse", help="read the board from a screenshot", epilog=USER_HELP["parse"][1],
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="Read the board from a screenshot and print it with its confidence.")
     parse.add_argument("image", metavar="IMAGE")
     _common_image_args(parse, games)
-    for p in (solve, parse):
-        p.add_argument("--stages", metavar="DIR", type=Path,
-                       help="write the vision's intermediate pictures (mask, candidates, grid, cells) "
-                            "into DIR (new, empty, or one --stages wrote), also when no board is found")
+    _stages_arg(parse)
 
-    for name, (module, help_text) in COMMANDS.items():
-        if command not in (None, name):
-            sub.add_parser(name, help=help_text)
-            continue
-        mod = importlib.import_module(module)
-        description, examples = USER_HELP.get(name, (None, None))
-        p = sub.add_parser(name, help=help_text, description=description or user_text(mod.__doc__ or help_text),
-                           epilog=examples, formatter_class=argparse.RawDescriptionHelpFormatter)
-        mod.add_arguments(p)
-    return parser
+
+def _stages_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--stages", metavar="DIR", type=Path,
+                   help="write the vision's intermediate pictures (mask, candidates, grid, cells) "
+                        "into DIR (new, empty, or one --stages wrote), also when no board is found")
 
 
 def user_text(doc: str) -> str:
     """A command module's docstring as help text: its layout kept, reST markup dropped."""
+    import re
+
     return re.sub(r":\w+:`([^`]+)`|``([^`]+)``", lambda m: m.group(1) or m.group(2), doc.strip())
 
 
@@ -272,6 +290,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         return 2
     except Exception as exc:   # the guard: a defect is one line and status 3, never a traceback
         if debug:
+            import traceback
+
             traceback.print_exc(file=io.stderr)
         detail = " ".join(str(exc).split())[:300]
         io.err(f"puzzlepilot: internal error: {type(exc).__name__}: {detail}; "
@@ -346,6 +366,8 @@ def cmd_parse(args: argparse.Namespace, io: IO) -> int:
     say_warnings(found, io)
     text = found.board.to_text()
     if args.json:
+        import json
+
         io.out(json.dumps({"game": found.game, "board": text.replace("\n", "/"),
                            "confidence": round(found.confidence, 4),
                            "cells": [[round(x, 1), round(y, 1)] for x, y in found.cells]}))
@@ -399,6 +421,8 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
             write_annotation(Path(args.annotate), image, game.hints(found, result.solution))
 
     if args.json:
+        import json
+
         obj: dict[str, Any] = {"game": game.name, "board": board.to_text().replace("\n", "/"),
                                "solved": result.solved, "solution": result.solution,
                                "moves": result.moves, "elapsed_ms": round(elapsed_ms, 3)}
@@ -424,7 +448,12 @@ def print_solution(io: IO, game: Game, board: Any, result: Any, elapsed_ms: floa
         io.out(f"no solution: {result.reason}")
         return
     io.out(f"solved in {elapsed_ms:.1f} ms, {result.moves} move{'' if result.moves == 1 else 's'}:")
-    io.out(game.show(board, result.solution) if game.show else json.dumps(result.solution))
+    if game.show:
+        io.out(game.show(board, result.solution))
+    else:
+        import json
+
+        io.out(json.dumps(result.solution))
     answers = result.extra.get("solutions")
     if answers and len(answers) > 1:    # --all (valves): every minimum answer
         io.out(f"all {len(answers)} minimum answers:")

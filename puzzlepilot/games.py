@@ -34,11 +34,13 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from puzzlepilot.userio import search_cap
 
-if TYPE_CHECKING:   # only for annotations: solving a board text loads neither numpy nor the vision
+TYPE_CHECKING = False
+if TYPE_CHECKING:   # only for annotations: solving a board text loads neither numpy, the vision nor typing
+    from typing import Any, Callable, Iterable
+
     import numpy as np
 
     from vision.common import Parse

@@ -18,14 +18,16 @@ A refusal is :class:`FileRefused`: one line naming the file, the command's exit 
 from __future__ import annotations
 
 import errno
-import hashlib
-import json
 import os
-import shutil
 import stat
-import tempfile
 from pathlib import Path
-from typing import Iterable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+    from typing import Iterable
+
+# hashlib, json, shutil and tempfile are imported where the kept folders' writers use them:
+# a command that only reads a board text (every ``solve --board``) starts without them.
 
 NAME_MAX = 255                  # bytes in one file name (Linux, macOS, NTFS in UTF-16 units)
 RECORD_LIMIT = 1024 * 1024      # a record file longer than this is not one of ours
@@ -202,6 +204,8 @@ def make_folder(path: Path) -> None:
 
 
 def _digest(data: bytes) -> list:
+    import hashlib
+
     return [len(data), hashlib.sha256(data).hexdigest()]
 
 
@@ -226,6 +230,8 @@ class Record:
         path = folder / name
         if kind(path) is None:
             return cls(folder, name)
+        import json
+
         try:
             data = json.loads(read_bounded(path, RECORD_LIMIT, follow=False).decode("utf-8"))
         except (FileRefused, ValueError, RecursionError):
@@ -315,6 +321,8 @@ class Record:
         """Write the record file (over the record read, or as a new file)."""
         if kind(self.path) not in (None, "file"):
             raise FileRefused(f"{self.path} is not a regular file; not replaced")
+        import json
+
         # One file a line, so a record kept in git changes by the lines of the files changed.
         lines = [f" {json.dumps(name, ensure_ascii=False)}: {json.dumps(known)}"
                  for name, known in sorted(self.files.items())]
@@ -361,6 +369,9 @@ def write_folder(dest: Path, files: dict[str, bytes], record_name: str) -> None:
     ``dest`` is new, an empty folder or :func:`owned_folder`; the folder there is set aside
     under a new name and removed only as far as it is the tool's (FileRefused naming where
     anything else stays)."""
+    import shutil
+    import tempfile
+
     make_folder(dest.parent)
     try:
         work = Path(tempfile.mkdtemp(prefix=".puzzlepilot-", dir=dest.parent))

@@ -26,13 +26,17 @@ path search, ``solve_plain``, is kept as the baseline and the tests' reference.
 """
 from __future__ import annotations
 
-import random
 import re
+import sys
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Callable
 
 from solvers.common import BoardError, Progress, SolveResult, check_width, split_rows
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:   # annotations only: a solve imports neither (typing ~2 ms)
+    import random
+    from typing import Any, Callable
 
 Pos = tuple[int, int]
 STEPS: tuple[Pos, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -426,13 +430,53 @@ def _trail(net: _Net, drawn: list[int], s: int) -> list[Pos]:
     return [net.pos[i] for i in reversed(trail)]
 
 
+class _MiniSat:
+    """MiniSat 2.2 through python-sat's compiled module (``pysolvers``), by the calls its
+    ``pysat.solvers.Minisat22`` makes: that module's Python layer (some thirty solver
+    classes, ``pysat.formula``, ``decimal``) takes ~20 ms to import, more than a whole
+    solve, while the compiled module loads in about one; so the first solve in a process
+    is as quick as the next. Imported on first use: reading a board does not need it."""
+
+    def __init__(self, clauses: list[list[int]]) -> None:
+        import pysolvers
+
+        self.lib = pysolvers
+        self.handle = pysolvers.minisat22_new()
+        for clause in clauses:
+            pysolvers.minisat22_add_cl(self.handle, clause)
+
+    def __enter__(self) -> "_MiniSat":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.lib.minisat22_del(self.handle)
+
+    def add_clause(self, clause: list[int]) -> None:
+        self.lib.minisat22_add_cl(self.handle, clause)
+
+    def solve_limited(self, conflicts: int) -> bool | None:
+        """Satisfiable, not, or None when ``conflicts`` conflicts came first. MiniSat
+        catches Ctrl-C during the call only on the main thread (as pysat asks it to); no
+        thread but the main one exists while ``threading`` was never imported."""
+        threading = sys.modules.get("threading")
+        main = threading is None or threading.current_thread() is threading.main_thread()
+        self.lib.minisat22_cbudget(self.handle, conflicts)
+        return self.lib.minisat22_solve_lim(self.handle, [], int(main), 0)
+
+    def conflicts(self) -> int:
+        """Conflicts met so far, over every call."""
+        return self.lib.minisat22_acc_stats(self.handle)["conflicts"]
+
+    def model(self) -> list[int]:
+        """The last satisfiable call's values, one signed literal per variable."""
+        return self.lib.minisat22_model(self.handle)
+
+
 def solve(board: Board, max_nodes: int | None = None,
           progress: Callable[[str], None] | None = None) -> SolveResult:
     """Find paths for every shape at once (exact: says so when none exist). The search
     gives up after ``max_nodes`` nodes (default ``MAX_NODES``); ``progress`` gets a line
     about once a second after the first."""
-    from pysat.solvers import Minisat22   # imported here: reading a board does not need it
-
     net = _Net.build(board)
     why = net.impossible(board.shapes)
     if why:
@@ -441,17 +485,16 @@ def solve(board: Board, max_nodes: int | None = None,
     limit = max_nodes or MAX_NODES
     tell = Progress(progress)
     nodes = rounds = 0
-    with Minisat22(bootstrap_with=formula.clauses) as sat:
+    with _MiniSat(formula.clauses) as sat:
         while True:
             rounds += 1
             nodes += 1
             answer = None
             while answer is None and nodes <= limit:
-                before = sat.accum_stats()["conflicts"]
+                before = sat.conflicts()
                 # a budget of b + 1 conflicts stops after b of them, before the next choice
-                sat.conf_budget(min(CHUNK, limit - nodes) + 1)
-                answer = sat.solve_limited()
-                nodes += sat.accum_stats()["conflicts"] - before
+                answer = sat.solve_limited(min(CHUNK, limit - nodes) + 1)
+                nodes += sat.conflicts() - before
                 tell(f"LYNE: {nodes:,} search nodes, {rounds} rounds of cuts")
             stats = {"nodes": min(nodes, limit), "rounds": rounds, "edges": len(net.edges)}
             if answer is None:
@@ -460,7 +503,7 @@ def solve(board: Board, max_nodes: int | None = None,
             if not answer:
                 return SolveResult(False, reason=f"no set of paths obeys the rules (searched {nodes:,} "
                                                  f"nodes, {rounds} round(s) of cuts)", stats=stats)
-            drawn = formula.owners(sat.get_model())
+            drawn = formula.owners(sat.model())
             cuts = formula.cuts(drawn)
             if not cuts:
                 break

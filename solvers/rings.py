@@ -35,14 +35,15 @@ from __future__ import annotations
 
 import bisect
 import importlib
-import random
-from array import array
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Sequence
 
 from solvers import tables
 from solvers.common import BoardError, OptionError, SolveResult, split_rows
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+    from typing import Any, Sequence
 
 RINGS, SLICES = 4, 12
 DEFAULT_BUDGET = 3
@@ -50,10 +51,9 @@ MAX_BUDGET = 5
 FORWARD_ONLY_DEPTH = 4    # forward-only search (attacks, n % 4 != 0) stores level 3 at most
 ATTACK_GOALS_UP_TO = 2    # attacks: goal positions are listed (for meeting) up to this many attacks
 RULES = ("strict", "attacks")
-TABLES_VERSION = 2        # of the move tables and backward levels in the table cache (2: levels as bytes)
+TABLES_VERSION = 3        # of the move tables and backward levels in the table cache (3: levels as sorted tables)
 STORED_LEVELS = 2         # backward levels kept in the table cache (level 2: ~135,000 positions, 2 MB)
 STORED_FILES = 24         # backward level files kept (levels 0–2 of the most recent enemy counts and rules)
-LOAD_SPEEDUP = 25         # loading a stored backward level is ~25x quicker per position than growing a level
 EMPTY = "."
 
 
@@ -165,34 +165,38 @@ def mirror_bits() -> list[int]:
 # The few positions near the start (≤ 87) are handled one by one as plain ints; the same
 # functions on arrays (byte tables) are in ``solvers.rings_arrays``.
 
-@lru_cache(maxsize=1)
-def _moved_bits() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
-    """Per move: the mask of the bits it moves and their (from, to) pairs."""
-    out = []
-    for move in MOVES:
-        pairs = tuple((b, d) for b, d in enumerate(permutation(move)) if b != d)
-        out.append((sum(1 << b for b, _ in pairs), pairs))
-    return tuple(out)
+_RING_BITS = tuple(sum(1 << (4 * s + r) for s in range(SLICES)) for r in range(RINGS))
+_REVERSED = (0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15)    # a nibble's 4 bits in reverse order
 
 
 def _image(state: int, m: int) -> int:
-    """The position after move ``m``."""
-    mask, pairs = _moved_bits()[m]
-    out = state & ~mask
-    for b, d in pairs:
-        if state >> b & 1:
-            out |= 1 << d
-    return out
+    """The position after move ``m`` (``permutation``'s, in a few operations on the int):
+    a rotation turns ring r's bits (every fourth) by 4 bits a slice; a slide takes the
+    line's 8 cells in order, slice i's nibble outer to inner then slice i+6's inner to
+    outer (reversed), as one byte, and turns it by its steps."""
+    move = MOVES[m]
+    if move.op == "rotate":
+        ring, shift = _RING_BITS[move.index], 4 * (move.steps % SLICES)
+        part = state & ring
+        return state & ~ring | (part << shift | part >> (4 * SLICES - shift)) & ring
+    low, high = 4 * move.index, 4 * (move.index + SLICES // 2)
+    line = state >> low & 0xF | _REVERSED[state >> high & 0xF] << 4
+    line = (line << move.steps | line >> (8 - move.steps)) & 0xFF
+    return state & ~(0xF << low | 0xF << high) | (line & 0xF) << low | _REVERSED[line >> 4] << high
+
+
+_TURNS = tuple(slice(k, k + SLICES) for k in (*range(SLICES), *range(2 * SLICES, 3 * SLICES)))
 
 
 def _canon(state: int) -> int:
     """The least image of the position under the 12 turns of the arena and their mirrors:
     on its 12 hex digits (one per column), a turn is a rotation of the string and the
     mirror (slice s → −s) reverses all but column 0; equal-length strings compare as the
-    numbers do."""
+    numbers do. The 24 images are slices (``_TURNS``) of the digits and their mirror,
+    each written twice."""
     digits = f"{state:012x}"
     mirrored = digits[10::-1] + digits[11]
-    return int(min(min(twice[k:k + 12] for k in range(12)) for twice in (digits * 2, mirrored * 2)), 16)
+    return int(min(map((digits * 2 + mirrored * 2).__getitem__, _TURNS)), 16)
 
 
 def _pair_cover(mask: int) -> int:
@@ -241,17 +245,12 @@ def _goal(state: int, rule: str, enemies: int) -> bool:
     return _attack_count(state) <= -(-enemies // 4) if rule == "attacks" else _strict_goal(state)
 
 
-def _contains(ranked: Sequence[int], value: int) -> bool:
-    """Whether a sorted sequence holds the value (binary search)."""
+def _contains(ranked: Sequence[int] | tables.Sorted, value: int) -> bool:
+    """Whether a level (sorted) holds the value (binary search)."""
+    if isinstance(ranked, tables.Sorted):
+        return value in ranked
     i = bisect.bisect_left(ranked, value)
     return i < len(ranked) and ranked[i] == value
-
-
-def _ints(raw: bytes) -> array:
-    """A level stored as bytes (uint64, this machine's order), as an ``array('Q')``."""
-    out = array("Q")
-    out.frombytes(raw)
-    return out
 
 
 # ---------------------------------------------------------------------------- search
@@ -284,11 +283,11 @@ def _first_level(start: int) -> ForwardLevel:
 
 
 @lru_cache(maxsize=4)
-def _backward(enemies: int, rule: str) -> "Backward":
+def _backward(enemies: int, rule: str, checked: bool = False) -> "Backward":
     """The backward levels for an enemy count and rule, kept between solves (a live loop
     solves the same count again and again) and, up to ``STORED_LEVELS``, in the table
     cache between processes."""
-    return Backward(_backward_name(enemies, rule), enemies, rule)
+    return Backward(_backward_name(enemies, rule), enemies, rule, checked)
 
 
 def _backward_name(enemies: int, rule: str) -> str:
@@ -299,20 +298,24 @@ def _backward_name(enemies: int, rule: str) -> str:
 
 class Backward:
     """Levels of symmetry representatives at exactly b moves from a goal (each sorted).
-    Level b is taken from the table cache (file ``NAME-b``, the level as uint64 bytes)
-    when it is there, else made by ``solvers.rings_arrays`` and stored. A level is an
-    ``array('Q')`` when loaded, a numpy array when made: both are sorted sequences of ints."""
+    Level b is taken from the table cache (file ``NAME-b``, a sorted table: mapped, and
+    only the blocks a look-up reads are read and checked, so a solve within 3 moves reads
+    kilobytes of a level of megabytes) when it is there, else made by
+    ``solvers.rings_arrays`` and stored. A level is a ``tables.Sorted`` when stored, a
+    numpy array when made. With ``checked``, a stored level is used only when every block
+    of it matches its checksum (``solve`` asks so after a block did not): a damaged one is
+    made again and stored over it."""
 
-    def __init__(self, name: str, enemies: int, rule: str) -> None:
-        self.name = name
+    def __init__(self, name: str, enemies: int, rule: str, checked: bool = False) -> None:
+        self.name, self.checked = name, checked
         goals = self.stored(0)
         if goals is None:
             from solvers import rings_arrays
 
             goals = rings_arrays.goals(enemies, rule)
-            tables.store(f"{name}-0", TABLES_VERSION, goals.tobytes(), "rings-backward-", STORED_FILES)
-        self.levels: list[Sequence[int]] = [goals]
-        self.seen: Sequence[int] | None = goals   # every level so far, sorted (None: not made yet)
+            tables.store_sorted(f"{name}-0", TABLES_VERSION, goals.tobytes(), "rings-backward-", STORED_FILES)
+        self.levels: list[Sequence[int] | tables.Sorted] = [goals]
+        self.seen: Sequence[int] | tables.Sorted | None = goals   # every level so far, sorted (None: not made yet)
 
     def ready(self, depth: int) -> bool:
         """Level ``depth`` is at hand: made already, or it and the levels before it are
@@ -320,7 +323,7 @@ class Backward:
         return depth < len(self.levels) or depth <= STORED_LEVELS and all(
             tables.path_of(f"{self.name}-{d}", TABLES_VERSION).is_file() for d in range(len(self.levels), depth + 1))
 
-    def level(self, depth: int) -> Sequence[int]:
+    def level(self, depth: int) -> Sequence[int] | tables.Sorted:
         while len(self.levels) <= depth:
             fresh = self.stored(len(self.levels))
             if fresh is None:
@@ -328,24 +331,30 @@ class Backward:
 
                 fresh, self.seen = rings_arrays.grow(self.levels, self.seen)
                 if len(self.levels) <= STORED_LEVELS:
-                    tables.store(f"{self.name}-{len(self.levels)}", TABLES_VERSION, fresh.tobytes(),
-                                 "rings-backward-", STORED_FILES)
+                    tables.store_sorted(f"{self.name}-{len(self.levels)}", TABLES_VERSION, fresh.tobytes(),
+                                        "rings-backward-", STORED_FILES)
             else:
                 self.seen = None
             self.levels.append(fresh)
         return self.levels[depth]
 
-    def peek(self, depth: int) -> Sequence[int] | None:
+    def peek(self, depth: int) -> Sequence[int] | tables.Sorted | None:
         """Level ``depth`` if made, else from the table cache, not kept (None when it is
         neither)."""
         return self.levels[depth] if depth < len(self.levels) else self.stored(depth)
 
-    def stored(self, depth: int) -> array | None:
-        """Level ``depth`` from the table cache; None when it is not stored or damaged."""
+    def stored(self, depth: int) -> tables.Sorted | None:
+        """Level ``depth`` from the table cache; None when it is not stored or its header
+        is damaged (with ``checked``, any part of it)."""
         if depth > STORED_LEVELS:
             return None
-        raw = tables.load(f"{self.name}-{depth}", TABLES_VERSION)
-        return _ints(raw) if raw is not None and len(raw) % 8 == 0 else None
+        level = tables.open_sorted(f"{self.name}-{depth}", TABLES_VERSION)
+        if level is not None and self.checked:
+            try:
+                level.values()
+            except tables.Damaged:
+                return None
+        return level
 
     @property
     def size(self) -> int:
@@ -367,13 +376,13 @@ def split(depth: int, forward_sizes: list[int], backward: Backward) -> int:
 
     def cost(a: int) -> float:
         f = _estimate(forward_sizes, a)
-        if depth - a < len(backward_sizes):
+        # A level at hand or in the table cache costs a look-up per forward position: a
+        # stored level is mapped and only the blocks looked up are read (the array search
+        # checks all of them, ~100× quicker than growing the level).
+        if depth - a < len(backward_sizes) or backward.ready(depth - a):
             return f
-        b = _estimate(backward_sizes, depth - a)
-        if backward.ready(depth - a):       # a load from the table cache away
-            return f + b / LOAD_SPEEDUP
         # The backward side costs a canonical fold per expansion on top.
-        return f + 3 * b
+        return f + 3 * _estimate(backward_sizes, depth - a)
 
     return min(range(max(0, depth - 2), depth + 1), key=cost)
 
@@ -472,10 +481,20 @@ def solve(board: Board, rule: str = "strict", moves: int | None = None) -> Solve
     stats: dict[str, Any] = {"rule": rule, "budget": budget, "enemies": n}
     if _goal(start, rule, n):
         return _result([], stats)
+    try:
+        return _search(start, n, rule, budget, dict(stats), checked=False)
+    except tables.Damaged:      # a stored level read part-way: check every block, make the damaged ones again
+        _backward.cache_clear()
+        return _search(start, n, rule, budget, stats, checked=True)
+
+
+def _search(start: int, n: int, rule: str, budget: int, stats: dict[str, Any], checked: bool) -> SolveResult:
+    """``solve``'s search from the start position (not a goal), its backward levels
+    checked whole when ``checked``."""
     if n % 4 == 0:
-        backward = _backward(n, "strict")     # n/4 attacks of 4 cells: the strict goals
+        backward = _backward(n, "strict", checked)     # n/4 attacks of 4 cells: the strict goals
     elif -(-n // 4) <= ATTACK_GOALS_UP_TO:
-        backward = _backward(n, "attacks")
+        backward = _backward(n, "attacks", checked)
     else:
         backward = None
     reach = budget if backward is not None else min(budget, FORWARD_ONLY_DEPTH)
@@ -606,6 +625,8 @@ def generate(seed: int, groups: int = 3, moves: int = 3, kinds: str = "x") -> Bo
     """A board solvable within ``moves`` (its budget): ``groups`` random disjoint lines and
     blocks of enemies (letters drawn from ``kinds``), shuffled by ``moves`` random moves
     that each change the arena."""
+    import random   # here: a solve does not need it
+
     rng = random.Random(seed)
     cells: set[tuple[int, int]] = set()
     for _ in range(200):

@@ -114,8 +114,11 @@ _U8 = np.uint64(0xFF)
 _MASK48 = np.uint64((1 << 48) - 1)
 
 
-def array_of(values: Sequence[int]) -> np.ndarray:
-    """A uint64 array of a level, without a copy when it is one already (or an ``array('Q')``)."""
+def array_of(values: Sequence[int] | tables.Sorted) -> np.ndarray:
+    """A uint64 array of a level, without a copy when it is one already (or a stored
+    table, every block of it checked: ``tables.Damaged`` when one does not match)."""
+    if isinstance(values, tables.Sorted):
+        values = values.values()
     return values if isinstance(values, np.ndarray) else np.frombuffer(values, dtype=np.uint64)
 
 

@@ -12,17 +12,26 @@ used only when the whole header matches; anything else (stale, foreign, truncate
 planted) is ignored and the table rebuilt. Tables are written only into a folder the user
 owns, through a new temporary file in the same folder renamed into place, so a reader
 never sees half a table and nothing is written through a link planted there.
+
+A sorted table of uint64 values (ring battles' backward levels, up to 12 MB) is looked up
+in place instead (``store_sorted``, ``open_sorted``): the file is mapped into memory and
+carries an index, the first value and the CRC-32 of each block of ``BLOCK`` values, that
+its header's checksum covers; a value is found by a binary search over the index, then
+in one block, whose CRC is checked the first time it is read (``Damaged`` when it does
+not match). A solve that looks up a few hundred values reads and checks a few hundred
+kilobytes at most, not the whole file.
 """
 from __future__ import annotations
 
+import bisect
 import contextlib
+import mmap
 import os
 import stat
 import struct
-import tempfile
 import zlib
+from array import array
 from pathlib import Path
-from typing import Callable, TypeVar
 
 from solvers.common import user_folder
 
@@ -33,8 +42,13 @@ MAGIC = b"puzzlepilot-table\0"
 HEAD = struct.Struct("<18sHIQIH")      # magic, format, version, length, CRC-32, name length
 MAX_BYTES = 64 * 1024 * 1024           # the largest table kept (the largest made: ~2 MB)
 SUFFIX = f".f{FORMAT}.table"
+BLOCK = 512                            # values (4 KB) per checked block of a sorted table
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+    from typing import Callable, TypeVar
+
+    T = TypeVar("T")
 
 
 def cache_dir() -> Path:
@@ -79,8 +93,14 @@ def store(name: str, version: int, data: bytes, family: str | None = None, keep:
     someone else owns) is skipped. With ``family`` (a name prefix) and ``keep``, only the
     ``keep`` most recently written tables of the family stay (tables made per board kind
     would otherwise pile up)."""
-    if len(data) > MAX_BYTES:
-        return
+    if len(data) <= MAX_BYTES:
+        _write(name, version, _head(name, version, data) + data, family, keep)
+
+
+def _write(name: str, version: int, whole: bytes, family: str | None, keep: int) -> None:
+    """``store``'s writing of a whole file (header and all), and the family's pruning."""
+    import tempfile     # here: a process that only loads tables starts without it
+
     folder = cache_dir()
     tmp = None
     try:
@@ -89,7 +109,7 @@ def store(name: str, version: int, data: bytes, family: str | None = None, keep:
             return
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "wb") as f:
-            f.write(_head(name, version, data) + data)
+            f.write(whole)
         os.replace(tmp, path_of(name, version))
     except OSError:
         if tmp is not None:
@@ -123,3 +143,95 @@ def cached(name: str, version: int, build: Callable[[], T], encode: Callable[[T]
     value = build()
     store(name, version, encode(value))
     return value
+
+
+class Damaged(Exception):
+    """A block of a mapped sorted table does not match its checksum: the file was damaged
+    after it was opened or in a part its header does not cover; build the table anew."""
+
+
+class Sorted:
+    """A stored sorted table of uint64 values, mapped (``open_sorted``): ``value in table``
+    and ``len(table)`` read and check only the blocks they need; ``values()`` checks every
+    block and gives them all (a memoryview of uint64, no copy)."""
+
+    def __init__(self, mapped: mmap.mmap, start: int, count: int) -> None:
+        blocks = -(-count // BLOCK)
+        view = memoryview(mapped)
+        self.firsts = view[start:start + 8 * blocks].cast("Q")
+        self.sums = view[start + 8 * blocks:start + 12 * blocks].cast("I")
+        self.data = view[start + 12 * blocks:].cast("Q")
+        self.checked = bytearray(blocks)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def block(self, k: int) -> memoryview:
+        """Block ``k``'s values, its checksum checked on first use."""
+        values = self.data[k * BLOCK:(k + 1) * BLOCK]
+        if not self.checked[k]:
+            if zlib.crc32(values) != self.sums[k] or values[0] != self.firsts[k]:
+                raise Damaged(f"block {k} of a stored table does not match its checksum")
+            self.checked[k] = 1
+        return values
+
+    def __contains__(self, value: object) -> bool:
+        k = bisect.bisect_right(self.firsts, value) - 1
+        if k < 0:
+            return False
+        values = self.block(k)
+        i = bisect.bisect_left(values, value)
+        return i < len(values) and values[i] == value
+
+    def values(self) -> memoryview:
+        for k in range(len(self.checked)):
+            self.block(k)
+        return self.data
+
+
+def _index(data: bytes) -> bytes:
+    """A sorted table's index: the first value of each block, then each block's CRC-32."""
+    view = memoryview(data).cast("Q")
+    starts = range(0, len(view), BLOCK)
+    return (array("Q", [view[i] for i in starts]).tobytes()
+            + array("I", [zlib.crc32(view[i:i + BLOCK]) for i in starts]).tobytes())
+
+
+def store_sorted(name: str, version: int, data: bytes, family: str | None = None, keep: int = 0) -> None:
+    """Keep a sorted table of uint64 values (``data``, this machine's byte order) for
+    ``open_sorted``: the header's checksum covers its index, the index each block."""
+    if 0 < len(data) <= MAX_BYTES and len(data) % 8 == 0:
+        index = _index(data)
+        label = name.encode("utf-8")
+        head = HEAD.pack(MAGIC, FORMAT, version, len(data), zlib.crc32(index), len(label)) + label
+        _write(name, version, head + index + data, family, keep)
+
+
+def open_sorted(name: str, version: int) -> Sorted | None:
+    """The stored sorted table, mapped, or None when it is missing, stale, not a regular
+    file of a plausible size, or its header or index is damaged (opened without following
+    a link or waiting on a FIFO). Its blocks are checked as they are read."""
+    label = name.encode("utf-8")
+    try:
+        fd = os.open(path_of(name, version), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or not HEAD.size + len(label) < info.st_size <= HEAD.size + len(label) + 2 * MAX_BYTES:
+            return None
+        mapped = mmap.mmap(fd, info.st_size, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+    start = HEAD.size + len(label)
+    magic, form, stored_version, length, index_sum, label_length = HEAD.unpack_from(mapped)
+    blocks = -(-(length // 8) // BLOCK)
+    index = mapped[start:start + 12 * blocks]
+    if ((magic, form, stored_version, label_length) != (MAGIC, FORMAT, version, len(label))
+            or mapped[HEAD.size:start] != label or length % 8 or length == 0
+            or info.st_size != start + 12 * blocks + length or zlib.crc32(index) != index_sum):
+        mapped.close()
+        return None
+    return Sorted(mapped, start, length // 8)

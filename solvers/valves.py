@@ -33,9 +33,12 @@ import gc
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
 
 from solvers.common import BoardError, OptionError, SolveResult, split_rows
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+    from typing import Any, Iterator
 
 DEFAULT_INLET, DEFAULT_OUTLET, DEFAULT_WRENCHES = "X", "Y", 3
 MAX_ANSWERS = 10_000        # --all stops listing here (extra["solutions_truncated"] says so)

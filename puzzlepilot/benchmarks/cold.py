@@ -7,6 +7,11 @@ loading included), and the first run of all, with an empty table cache. The base
 measured the same way in the same run: the interpreter starting and doing nothing
 (``python -c pass``), and importing the command line (``python -c "import
 puzzlepilot.cli"``); "over start" is a command's wall time less the bare interpreter's.
+
+Then the first solve in a fresh process against the next one in that process (a warm
+one), on the boards the issue names: rings within 1–3 moves (8–24 enemies, their
+backward levels in the table cache) and LYNE 5×5 and 6×6 levels (plain and hub-dense),
+wall and CPU time of the ``solve`` call alone, each answer checked by the game's checker.
 """
 from __future__ import annotations
 
@@ -56,7 +61,9 @@ def timed_run(argv: list[str], env: dict[str, str]) -> tuple[float, float, str]:
 def run(bench: Bench) -> None:
     runs = 3 if bench.quick else 10
     with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "PUZZLEPILOT_CACHE": str(Path(folder) / "cache")}
+        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+               "PUZZLEPILOT_CACHE": str(Path(folder) / "cache"), "PYTHONPYCACHEPREFIX": str(Path(folder) / "bytecode")}
+        compiling = {**env, "PUZZLEPILOT_CACHE": str(Path(folder) / "compiling")}
 
         def median_of(argv: list[str]) -> tuple[float, float, list[str]]:
             results = [timed_run(argv, env) for _ in range(runs)]
@@ -64,6 +71,7 @@ def run(bench: Bench) -> None:
                     [r[2] for r in results])
 
         python = sys.executable
+        timed_run([python, "-c", "import puzzlepilot.cli"], compiling)     # the bytecode written
         bare_wall, bare_cpu, _ = median_of([python, "-c", "pass"])
         import_wall, import_cpu, _ = median_of([python, "-c", "import puzzlepilot.cli"])
         rows = [["python -c pass", ms(bare_wall), ms(bare_cpu), "", "", ""],
@@ -73,9 +81,68 @@ def run(bench: Bench) -> None:
             path = Path(folder) / f"{game}.txt"
             path.write_text(text, encoding="utf-8")
             argv = [python, "-m", "puzzlepilot", "solve", "--game", game, "--board", str(path), "--json"]
+            timed_run(argv, compiling)      # the bytecode written (the tables elsewhere)
             first = json.loads(timed_run(argv, env)[2])["elapsed_ms"]     # empty table cache
             wall, cpu, outs = median_of(argv)
             solver = statistics.median(json.loads(out)["elapsed_ms"] for out in outs)
             rows.append([f"solve {game}", ms(wall), ms(cpu), ms(wall - bare_wall), round(solver, 2), round(first, 2)])
     bench.table("cold_commands", f"Whole commands, fresh process each, median of {runs} (ms)",
                 ["command", "wall", "cpu", "over start", "solver (reported)", "solver, first run"], rows)
+    first_solves(bench)
+
+
+FIRST_AND_WARM = """
+import sys, time
+from solvers import {game} as solver
+board = solver.Board.from_text(sys.argv[1])
+times = []
+for _ in range(2):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = solver.solve(board)
+    times += [time.perf_counter() - wall, time.process_time() - cpu]
+    assert result.solved and solver.validate(board, result.solution) == [], sys.argv[1]
+print(*times)
+"""
+
+
+def first_boards(quick: bool) -> dict[str, list[str]]:
+    """Rings boards within 1, 2 and 3 moves of 8, 16 and 24 enemies; LYNE 5×5 and 6×6
+    levels, plain (2–10 hubs) and hub-dense (6–20)."""
+    from solvers import lyne, rings
+
+    per = 1 if quick else 3
+    ring_boards = [rings.generate(100 * depth + k, groups, depth).to_text()
+                   for depth in (1, 2, 3) for groups in (2, 4, 6) for k in range(per)]
+    lyne_boards = []
+    for size in (5, 6):
+        for dense in (False, True):
+            rng = random.Random(size * 10 + dense + 100)
+            made = 0
+            while made < (1 if quick else 5):
+                try:
+                    board, _ = lyne.generate(size, size, rng, hubs=rng.randint(6, 20) if dense else rng.randint(2, 10),
+                                             tries=2000, stretch=3 if dense else 1, revisit=8 if dense else 3)
+                except ValueError:
+                    continue
+                lyne_boards.append(board.to_text())
+                made += 1
+    return {"rings": ring_boards, "lyne": lyne_boards}
+
+
+def first_solves(bench: Bench) -> None:
+    """The first ``solve`` call in a fresh process against the second (warm) one."""
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "PUZZLEPILOT_CACHE": str(Path(folder) / "cache")}
+        for game, texts in first_boards(bench.quick).items():
+            bench.progress(f"  first solve, {game} ...")
+            code = FIRST_AND_WARM.format(game=game)
+            for text in texts[:1] if game == "lyne" else texts:    # the table cache filled (rings' levels)
+                subprocess.run([sys.executable, "-c", code, text], cwd=ROOT, env=env, check=True, capture_output=True)
+            times = [[float(t) for t in subprocess.run([sys.executable, "-c", code, text], cwd=ROOT, env=env, check=True,
+                                                       capture_output=True, text=True).stdout.split()]
+                     for text in texts]
+            rows.append([game, len(texts), *(f(ms(t[i]) for t in times) for i in (0, 1, 2, 3) for f in (statistics.median, max))])
+    bench.table("first_solves", "First solve in a fresh process vs the next (warm) one, the solve call alone (ms)",
+                ["game", "boards", *(f"{kind}{worst}" for kind in ("first wall", "first cpu", "warm wall", "warm cpu")
+                                     for worst in ("", " worst"))], rows)

@@ -130,6 +130,16 @@ def test_bitboard_goal_tests_agree_with_the_checker(bits, bias):
         assert (rings._attack_count(state) <= -(-n // 4)) == _set_cover(cells, -(-n // 4))
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2 ** 48 - 1))
+def test_every_move_on_one_int_is_the_rules_simulator_s_move(bits):
+    # The quick path's move (a few operations on the int) against the checker's simulator.
+    grid = [["x" if bits >> (4 * s + r) & 1 else "." for s in range(12)] for r in range(4)]
+    for m, move in enumerate(MOVES):
+        moved = apply_move(grid, move.to_json())
+        assert rings._image(bits, m) == sum(1 << (4 * s + r) for r in range(4) for s in range(12) if moved[r][s] != ".")
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.sets(st.integers(0, 11), max_size=12), st.sets(st.integers(0, 11), max_size=12))
 def test_every_union_of_disjoint_lines_and_blocks_is_a_strict_goal(lines, pairs):

@@ -114,7 +114,82 @@ def test_rings_answers_stay_right_from_corrupt_stored_levels(cache: Path) -> Non
     rings_arrays._tables.cache_clear()
     again = rings.solve(board)
     assert again.moves == first.moves and rings.validate(board, again.solution) == []
-    assert all(tables.load(p.name.split(".")[0], rings.TABLES_VERSION) is not None for p in stored)
+
+
+def _damage_every_block(path: Path) -> None:
+    """Flip a bit in every block of a stored sorted table's values, its header and index
+    left whole (so it still opens, and any value read comes from a damaged block)."""
+    raw = bytearray(path.read_bytes())
+    _, _, _, length, _, label = tables.HEAD.unpack_from(raw)
+    start = tables.HEAD.size + label + 12 * -(-(length // 8) // tables.BLOCK)
+    for at in range(start, len(raw), 8 * tables.BLOCK):
+        raw[at + 3] ^= 0x20
+    path.write_bytes(bytes(raw))
+
+
+def test_rings_levels_damaged_where_the_solve_reads_them_are_made_again(cache: Path) -> None:
+    from solvers import rings
+
+    board = rings.generate(7, 2, 3)
+    rings._backward.cache_clear()
+    rings.solve(board)                                  # stores the levels
+    levels = sorted(cache.glob("rings-backward-*"))
+    rings._backward.cache_clear()
+    first = rings.solve(board)                          # from them
+    assert first.moves == 3 and len(levels) == 3
+    for path in levels:
+        _damage_every_block(path)
+    rings._backward.cache_clear()
+    again = rings.solve(board)
+    assert again.solution == first.solution and rings.validate(board, again.solution) == []
+    for path in levels:     # stored again, whole
+        assert len(tables.open_sorted(path.name.split(".")[0], rings.TABLES_VERSION).values()) > 0
+
+
+def test_a_sorted_table_is_looked_up_in_place_block_by_block(cache: Path) -> None:
+    from array import array
+
+    values = array("Q", range(5, 3 * 2000, 3))         # 1,999 values: 4 blocks, the last one short
+    tables.store_sorted("s", 1, values.tobytes())
+    table = tables.open_sorted("s", 1)
+    assert len(table) == len(values) and table.checked == bytearray(4)
+    assert 5 in table and 4001 in table and 5999 in table
+    assert 4 not in table and 6 not in table and 6002 not in table and 0 not in table
+    assert sum(table.checked) == 3                     # only the blocks read were checked
+    assert list(table.values()) == list(values) and all(table.checked)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda data: data[: len(data) // 2],                                  # truncated
+    lambda data: data[:60] + bytes([data[60] ^ 0x10]) + data[61:],        # the index: one bit flipped
+    lambda data: data + b"more",                                          # longer
+    lambda data: b"not a table at all",                                   # foreign
+    lambda data: b"",                                                     # empty
+])
+def test_a_sorted_table_with_a_damaged_header_or_index_is_not_opened(cache: Path, damage) -> None:
+    from array import array
+
+    tables.store_sorted("s", 1, array("Q", range(0, 3000, 2)).tobytes())
+    path = tables.path_of("s", 1)
+    path.write_bytes(damage(path.read_bytes()))
+    assert tables.open_sorted("s", 1) is None
+    assert tables.open_sorted("t", 1) is None and tables.open_sorted("s", 2) is None
+
+
+def test_a_damaged_block_of_a_sorted_table_is_refused_when_read(cache: Path) -> None:
+    from array import array
+
+    tables.store_sorted("s", 1, array("Q", range(0, 4 * tables.BLOCK)).tobytes())
+    path = tables.path_of("s", 1)
+    raw = bytearray(path.read_bytes())
+    raw[-8 * tables.BLOCK + 17] ^= 1                    # in the last block
+    path.write_bytes(bytes(raw))
+    table = tables.open_sorted("s", 1)
+    assert 7 in table and 2 * tables.BLOCK in table     # other blocks read fine
+    with pytest.raises(tables.Damaged):
+        4 * tables.BLOCK - 1 in table
+    with pytest.raises(tables.Damaged):
+        table.values()
 
 
 def test_a_rings_solve_within_3_moves_from_stored_levels_does_not_import_numpy(cache: Path) -> None:
