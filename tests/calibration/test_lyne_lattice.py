@@ -21,7 +21,7 @@ from vision.profile import Profile
 from tests.helpers import run_cli as run
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real"
-LOOK = "paper-shapes-small"   # the game's shapes, small, dark on paper: the shape rules do not read it
+LOOK = "paper-icons-x0.85"   # every node a badge with its shape inside, on paper: the shape rules do not read it
 
 
 def read(image: np.ndarray, profile: Profile) -> str:
