@@ -1,12 +1,16 @@
-"""A style zoo: one-stroke boards drawn in looks far from the game's, for the learnt calibration.
+"""A style zoo: grid games drawn in looks far from the games', for the learnt calibration.
 
-Each :class:`Look` is a palette (light or dark, flat or a gradient), a way to draw a cell
-(a rounded square, a dot, a ring, an outline, a ruled grid with no gaps), a way to draw a
-hole and a start marker of any shape or only a colour. ``LOOKS`` lists them, by name;
-``render`` draws a board in one as a phone capture with a title and buttons around it and
-returns the truth (``puzzlepilot.scenes.onestroke.Truth``), so the scenes' crops and
-desktops apply. ``others`` makes the pictures a calibration must read after learning a look
-from one: other boards, 0.5–2× the size, JPEG 60–95, crops, the window on a desktop.
+Each :class:`Look` (one-stroke, 50 in ``LOOKS``) is a palette (light or dark; flat, a
+gradient or a texture), a way to draw a cell (a rounded square, a dot, a ring, an outline, a
+ruled grid with no gaps; with or without a shadow), a way to draw a hole and a start marker
+of any shape or only a colour; ``render`` draws a board in one as a phone capture with a
+title and buttons around it and returns the truth (``puzzlepilot.scenes.onestroke.Truth``),
+so the scenes' crops and desktops apply. ``others`` makes the pictures a calibration must
+read after learning a look from one: other boards, 0.5–2× the size, JPEG 60–95, crops, the
+window on a desktop. Each :class:`LyneLook` (56 in ``LYNE_LOOKS``) draws LYNE in a palette,
+a node style, a node size and a ground (``render_lyne``, ``lyne_others``); Klotski's looks are
+the Klotski scenes' styles (``klotski_calibration``, ``klotski_others``). Every picture is
+drawn from its seed: nothing is stored.
 """
 from __future__ import annotations
 
