@@ -143,19 +143,27 @@ class LearntLook:
 
 def node_disc(templates: np.ndarray, classes: tuple[str, ...] | list[str]) -> tuple[float, tuple[float, float]]:
     """The radius (template pixels) of a disc as large as a node of the board's kinds (not
-    hubs) and their middle: from where their templates differ from the empty place's; 0
-    when the classes have no empty place or no node."""
+    hubs) and their middle: from where their templates differ from the empty place's, an
+    outline with its inside; 0 when the classes have no empty place or no node."""
     nodes = [i for i, c in enumerate(classes) if c not in (EMPTY, HUB)]
     if EMPTY not in classes or not nodes:
         return 0.0, (0.0, 0.0)
     empty = templates[list(classes).index(EMPTY)]
-    shown = np.stack([np.sqrt(((templates[i] - empty) ** 2).sum(axis=-1)) > 20 for i in nodes])
+    shown = np.stack([_filled(np.sqrt(((templates[i] - empty) ** 2).sum(axis=-1)) > 20) for i in nodes])
     if not shown.any():
         return 0.0, (0.0, 0.0)
     ys, xs = np.nonzero(shown.any(axis=0))
     weights = shown.sum(axis=0)[ys, xs]
     return float(np.sqrt(shown.sum() / len(nodes) / np.pi)), (float(np.average(xs, weights=weights)),
                                                               float(np.average(ys, weights=weights)))
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
+    """A boolean mask with every hole of its shapes filled (an outline and its inside)."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    return filled > 0
 
 
 def judged_part(templates: np.ndarray, classes: tuple[str, ...] | list[str], rim: float, core: bool
@@ -203,7 +211,7 @@ def hub_count(patch: np.ndarray, radius: float, bodies: np.ndarray, look: Learnt
     contours, _ = cv2.findContours(fore, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return 0
-    shape = np.zeros_like(fore)
+    shape = np.zeros_like(fore)         # the largest shape with its inside (a filled hub, or an outlined one)
     cv2.drawContours(shape, [max(contours, key=cv2.contourArea)], -1, 1, -1)
     m = cv2.moments(shape, binaryImage=True)
     if not 0.5 <= m["m00"] / (np.pi * radius ** 2) <= 2.0:
@@ -212,8 +220,8 @@ def hub_count(patch: np.ndarray, radius: float, bodies: np.ndarray, look: Learnt
     dist, ring = _rings(side, radius, centre)
     body = np.median(patch[ring], axis=0)
     apart = np.sqrt(((bodies - body) ** 2).sum(axis=-1))
-    if apart[empty].min() < 2 * NEAR_BODY or (hub.any() and apart[hub].min() > 2 * NEAR_BODY):
-        return 0
+    if hub.any() and apart[hub].min() > 2 * NEAR_BODY:
+        return 0        # (a body of the empty place's colour: an outlined hub, its holes dots inside)
     d = np.sqrt(((patch - body) ** 2).sum(axis=-1))
     near = d <= max(NEAR_BODY, 0.5 * float(np.percentile(d[dist <= 0.8 * radius], 97)))
     if near[ring].mean() < 0.7:

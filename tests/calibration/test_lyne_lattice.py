@@ -115,15 +115,18 @@ def learn(look: str, board: Board, store: Path) -> Profile:
     return profiles.save({**data, "game": "lyne", "name": look}, templates, store / look)
 
 
-@pytest.mark.parametrize("taught", ["none", "2"])
-def test_hubs_are_counted_by_their_holes_whatever_counts_the_calibration_showed(taught: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("look, taught", [("paper-dots", "none"), ("paper-dots", "2"),
+                                         ("paddlepop-outlines-x1.15", "none")])
+def test_hubs_are_counted_by_their_holes_whatever_counts_the_calibration_showed(look: str, taught: str,
+                                                                               tmp_path: Path) -> None:
     """A hub is one kind of place whose count is read from its holes: a look learnt on a
-    level without hubs, or with hubs of 2 holes only, reads hubs of 2, 3 and 4."""
+    level without hubs, or with hubs of 2 holes only, reads hubs of 2, 3 and 4; an outlined
+    hub's holes are the dots inside it."""
     calibration = zoo.LYNE_CALIBRATION if taught == "none" else Board.from_text("T.tD/tt2d/.tdd/T.dD")
-    prof = learn("paper-dots", calibration, tmp_path)
+    prof = learn(look, calibration, tmp_path)
     assert prof.data["lattice"]["classes"] == sorted(".DTdt" + ("h" if taught == "2" else ""))
     for text, width in (("Dt..D/.23dd/T2tTd", 960), ("Dd2dD/..t4t/..t22/..TT.", 640)):
-        img, truth = zoo.render_lyne(Board.from_text(text.replace("/", "\n")), zoo.LYNE_LOOKS["paper-dots"], width,
+        img, truth = zoo.render_lyne(Board.from_text(text.replace("/", "\n")), zoo.LYNE_LOOKS[look], width,
                                      width * 3 // 4)
         assert read(img, prof) == truth.board
 
