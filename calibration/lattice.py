@@ -24,8 +24,8 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from vision.lattice import (EMPTY, LATTICE_VERSION, MIN_TOLERANCE, RIMS, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
-                            Picture, Rules, distances, fit_places, lab, places, read_classes, separations)
+from vision.lattice import (EMPTY, HUB, LATTICE_VERSION, MIN_TOLERANCE, RIMS, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
+                            Picture, Rules, distances, fit_places, judged_part, lab, places, read_classes, separations)
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
 
@@ -112,17 +112,19 @@ def tight(rows: list[str]) -> list[str]:
 
 
 def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, labels: np.ndarray, classes: list[str],
-            rim: float, share: list[float], board: list[str], rules: Rules) -> tuple[dict[str, Any], np.ndarray]:
+            rim: float, core: bool, share: list[float], board: list[str], rules: Rules
+            ) -> tuple[dict[str, Any], np.ndarray]:
     """The profile's ``lattice`` section and the templates' strip for the classes' places
-    ``patches`` judged without ``rim`` (``vision.lattice.distances``) under the game's
-    ``rules``; ProfileError when the classes do not tell apart or the look does not read the
-    screenshot back as ``board``."""
-    spread = np.array([float(np.percentile(distances(patches[labels == c], templates[c:c + 1], rim), 90))
+    ``patches`` judged on their ``core`` or without ``rim`` (``vision.lattice.judged_part``)
+    under the game's ``rules``; ProfileError when the classes do not tell apart or the look
+    does not read the screenshot back as ``board``."""
+    part = judged_part(templates, classes, rim, core)
+    spread = np.array([float(np.percentile(distances(patches[labels == c], templates[c:c + 1], part), 90))
                        for c in range(len(classes))])
     several = [s for s, c in zip(spread, range(len(classes))) if (labels == c).sum() > 1]
     pooled = max(several) if several else MIN_TOLERANCE
     spread = np.where([(labels == c).sum() > 1 for c in range(len(classes))], spread, pooled)
-    apart = separations(templates, rim)
+    apart = separations(templates, part)
     if apart.min() < max(MIN_APART, 3 * spread.max()):
         a, b = np.argsort(apart)[:2]
         raise ProfileError(f"the board's {classes[a]!r} and {classes[b]!r} places look alike on every grid tried "
@@ -131,9 +133,9 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
     strip = cv2.cvtColor(np.clip(templates, 0, 255).round().astype(np.uint8).transpose(1, 0, 2, 3)
                          .reshape(SIDE, SIDE * len(classes), 3), cv2.COLOR_LAB2BGR)
     section = {"version": LATTICE_VERSION, "classes": classes, "tolerance": [round(float(t), 2) for t in tolerance],
-               "pitch_share": share, "empty": EMPTY, "rim": round(rim, 4)}
+               "pitch_share": share, "empty": EMPTY, "rim": round(rim, 4), **({"core": True} if core else {})}
     look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
-                      tolerance, min(share), round(rim, 4), rules)
+                      tolerance, min(share), round(rim, 4), rules, core)
     try:
         _, got = read_classes(image, look)
     except NoBoardFound as exc:
@@ -151,7 +153,10 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     on any lattice or the look learnt does not read its own screenshot back as the board;
     ``rules``: the game's (``vision.lattice.RULES``)."""
     given = rows
-    if EMPTY not in "".join(rows):
+    if rules.hubs:      # every hub is one class, whatever its count: the count is read from its holes
+        rows = ["".join(HUB if ch.isdigit() else ch for ch in row) for row in rows]
+    padded = EMPTY not in "".join(rows)
+    if padded:
         # with no empty place the board's own kinds could fit a lattice anywhere on the screen:
         # the places around the board, outside it, stand for the empty ones and bound it
         rows = [EMPTY * (len(rows[0]) + 2)] + [EMPTY + row + EMPTY for row in rows] + [EMPTY * (len(rows[0]) + 2)]
@@ -170,15 +175,16 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
     share = [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)]
     failures = []
-    for rim in RIMS:
+    # LYNE: its nodes' cores first (what play draws round them is not judged), then whole places (hollow nodes)
+    for core, rim in [(True, 0.0)] * rules.core + [(False, rim) for rim in RIMS]:
         try:
-            section, strip = _judged(image, patches, templates, labels, classes, rim, share, tight(given), rules)
+            section, strip = _judged(image, patches, templates, labels, classes, rim, core, share, tight(given), rules)
             break
         except ProfileError as exc:
             failures.append(exc)
     else:
         raise failures[0]
-    if given is not rows:
+    if padded:
         lat = lat.sub(1, 1, lat.rows - 2, lat.cols - 2)
     (bx0, by0), (bx1, by1) = lat.centre(-0.5, -0.5), lat.centre(lat.rows - 0.5, lat.cols - 0.5)
     data = {"lattice": section, "board": "/".join(given), "pitch": [round(lat.px, 2), round(lat.py, 2)],

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable
 
 import cv2
@@ -47,6 +48,11 @@ FIND_LOOSE = np.inf        # the search at FIND_SIDE px a pitch: nearness to one
 OUTSIDE_LOOSE = 2.5       # times the tolerance: a place around the board this near a board class may be one
 NEAR_STEPS = 2.5          # pitches this many steps from the calibration's share are tried first
 SMALLEST = 40             # the least pitch tried is this share of the picture's short side (at least 6 px)
+HUB = "h"                 # LYNE: the class of every hub, whatever its count (read from its holes: ``hub_count``)
+HUB_SIDE = 64             # px a pitch a hub's holes are counted at
+HUB_COUNTS = (2, 3, 4)    # the hub counts the game draws
+NEAR_BODY = 15.0          # Lab units: at least this far from a hub's body is a hole
+CORE = 0.5                # LYNE: a place is judged on the disc of this share of a node's radius round its middle
 
 
 @dataclass(frozen=True)
@@ -85,31 +91,28 @@ class Rules:
     crops keep half a pitch); ``parts``, whether a board may come in parts with empty rows
     between (LYNE: no place of the lattice across the whole picture may look more like a
     node than like an empty place); ``check``, (the board read, the look) → why it is no
-    level of the game ("" when it is one)."""
+    level of the game ("" when it is one); ``hubs``, whether the board's digits are hubs
+    whose count is read from their holes (LYNE: one class :data:`HUB` for every count, and
+    a place no class explains may be a hub the calibration did not show); ``core``, whether
+    the learner first tries judging a place on its node's core only (``judged_part``: LYNE,
+    whose play draws paths between the nodes and rings round them)."""
 
     margin: float = 1.0
     parts: bool = False
     check: Callable[[Any, Any], str] | None = None
-
-
-LYNE_HUBS = {"2", "3", "4"}     # the hub counts the game draws
+    hubs: bool = False
+    core: bool = False
 
 
 def _lyne_level(board: Any, look: "LearntLook") -> str:
-    """Why a LYNE board read is no level ("" when it is one). A hub of a count the look was
-    not taught reads as the nearest count taught (holes a few pixels apart), so hubs read
-    only when every count the game draws was taught; and a level has a solution."""
+    """Why a LYNE board read is no level ("" when it is one): a level has a solution."""
     from solvers.lyne import solve
 
-    taught = LYNE_HUBS & set(look.classes)
-    if taught != LYNE_HUBS and any(ch.isdigit() for row in board.grid for ch in row):
-        return (f"a hub may have a count the calibration did not show (it showed {', '.join(sorted(taught)) or 'none'}):"
-                " calibrate on a level with hubs of 2, 3 and 4 holes to read hubs")
     found = solve(board)
     return "" if found.solved else f"the nodes read make a level with no solution ({found.reason})"
 
 
-RULES = {"lyne": Rules(margin=0.5, parts=True, check=_lyne_level)}
+RULES = {"lyne": Rules(margin=0.5, parts=True, check=_lyne_level, hubs=True, core=True)}
 
 
 @dataclass(frozen=True)
@@ -123,10 +126,153 @@ class LearntLook:
     pitch_share: float | None = None    # the calibration's pitch over its picture's width
     rim: float = 0.0            # the share of a place's side at each edge not judged (``distances``)
     rules: Rules = field(default_factory=Rules)     # the game's (RULES)
+    core: bool = False          # whether a place is judged on its node's core only (``judged_part``)
 
     @property
     def board_classes(self) -> np.ndarray:
         return np.array([c != EMPTY for c in self.classes])
+
+    def node_radius(self) -> float:
+        return node_disc(self.templates, self.classes)[0]
+
+    @cached_property
+    def judged(self) -> float | np.ndarray:
+        """What of a place is judged (``distances``): its core or all but its rim."""
+        return judged_part(self.templates, self.classes, self.rim, self.core)
+
+
+def node_disc(templates: np.ndarray, classes: tuple[str, ...] | list[str]) -> tuple[float, tuple[float, float]]:
+    """The radius (template pixels) of a disc as large as a node of the board's kinds (not
+    hubs) and their middle: from where their templates differ from the empty place's, an
+    outline with its inside; 0 when the classes have no empty place or no node."""
+    nodes = [i for i, c in enumerate(classes) if c not in (EMPTY, HUB)]
+    if EMPTY not in classes or not nodes:
+        return 0.0, (0.0, 0.0)
+    empty = templates[list(classes).index(EMPTY)]
+    shown = np.stack([_filled(np.sqrt(((templates[i] - empty) ** 2).sum(axis=-1)) > 20) for i in nodes])
+    if not shown.any():
+        return 0.0, (0.0, 0.0)
+    ys, xs = np.nonzero(shown.any(axis=0))
+    weights = shown.sum(axis=0)[ys, xs]
+    return float(np.sqrt(shown.sum() / len(nodes) / np.pi)), (float(np.average(xs, weights=weights)),
+                                                              float(np.average(ys, weights=weights)))
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
+    """A boolean mask with every hole of its shapes filled (an outline and its inside)."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    return filled > 0
+
+
+def judged_part(templates: np.ndarray, classes: tuple[str, ...] | list[str], rim: float, core: bool
+                ) -> float | np.ndarray:
+    """What of a place ``distances`` judges: its ``core``, the disc of :data:`CORE` of a
+    node's radius round the nodes' middle (where play draws no path or ring; a mask of the
+    template's pixels), or the place less its ``rim``."""
+    if core:
+        radius, centre = node_disc(templates, classes)
+        dist, _ = _rings(templates.shape[1], radius, centre)
+        core = dist <= CORE * radius
+        if core.sum() >= 9:
+            return core
+    return rim
+
+
+def _rings(side: int, radius: float, centre: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """For a patch ``side`` px square: every pixel's distance from ``centre`` (the patch's
+    by default), and the ring from 0.55 to 0.85 of ``radius`` where a hub shows its body
+    between its holes."""
+    cx, cy = centre or ((side - 1) / 2, (side - 1) / 2)
+    yy, xx = np.mgrid[0:side, 0:side]
+    dist = np.hypot(xx - cx, yy - cy)
+    return dist, (dist >= 0.55 * radius) & (dist <= 0.85 * radius)
+
+
+def body_colours(look: LearntLook) -> np.ndarray:
+    """Each class's body colour (Lab): the median of its template's ring (``_rings``)."""
+    _, ring = _rings(SIDE, look.node_radius())
+    return np.array([np.median(t[ring], axis=0) if ring.any() else t.mean(axis=(0, 1)) for t in look.templates])
+
+
+def hub_count(patch: np.ndarray, radius: float, bodies: np.ndarray, look: LearntLook) -> int:
+    """The count of a hub's holes in one place (``patch``: Lab, :data:`HUB_SIDE` px a pitch;
+    ``radius``: a node's in that patch; ``bodies``: ``body_colours``), 0 when it is no hub
+    clearly: a shape about a node's size standing out of the empty place's colour, its body
+    one colour round its middle (not far from the hubs' when the calibration showed them),
+    with 2 to 4 holes of about one size inside it (background, or filled by a path), about
+    as far from its middle each and around it, nothing else reaching into it."""
+    if EMPTY not in look.classes:
+        return 0
+    side = patch.shape[0]
+    empty, hub = (np.array([c == kind for c in look.classes]) for kind in (EMPTY, HUB))
+    fore = (np.sqrt(((patch - bodies[empty][0]) ** 2).sum(axis=-1)) > 2 * NEAR_BODY).astype(np.uint8)
+    contours, _ = cv2.findContours(fore, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 0
+    shape = np.zeros_like(fore)         # the largest shape with its inside (a filled hub, or an outlined one)
+    cv2.drawContours(shape, [max(contours, key=cv2.contourArea)], -1, 1, -1)
+    m = cv2.moments(shape, binaryImage=True)
+    if not 0.5 <= m["m00"] / (np.pi * radius ** 2) <= 2.0:
+        return 0            # not a node's size
+    centre = (m["m10"] / m["m00"], m["m01"] / m["m00"])
+    dist, ring = _rings(side, radius, centre)
+    body = np.median(patch[ring], axis=0)
+    apart = np.sqrt(((bodies - body) ** 2).sum(axis=-1))
+    if hub.any() and apart[hub].min() > 2 * NEAR_BODY:
+        return 0        # (a body of the empty place's colour: an outlined hub, its holes dots inside)
+    d = np.sqrt(((patch - body) ** 2).sum(axis=-1))
+    near = d <= max(NEAR_BODY, 0.5 * float(np.percentile(d[dist <= 0.8 * radius], 97)))
+    if near[ring].mean() < 0.7:
+        return 0
+    count = _holes((~near).astype(np.uint8), dist, radius, centre)
+    if count >= 0:
+        return count
+    # something reaches in: a path drawn over the hub, thinner than its holes, is opened away; holes left
+    # well larger than the opening (so none of their size was lost) are counted
+    side = max(3, round(0.25 * radius)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    opened = cv2.morphologyEx((~near).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    return max(0, _holes(opened, dist, radius, centre, least=3 * int(kernel.sum())))
+
+
+def _holes(mask: np.ndarray, dist: np.ndarray, radius: float, centre: tuple[float, float], least: int = 0) -> int:
+    """The count of a hub's holes in ``mask`` (its pixels off the body's colour; ``dist``
+    from the hub's ``centre``): 0 when they are not 2 to 4 holes of about one size (each
+    ``least`` px at least), about as far from the middle each and around it; -1 when
+    something reaches into the hub from the patch's edge."""
+    n, comp, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    side = mask.shape[0]
+    areas, spots = [], []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if dist[comp == i].min() > 0.7 * radius:
+            continue        # round the hub, not in it
+        if x == 0 or y == 0 or x + w == side or y + h == side:
+            return -1       # something reaching in from outside: a path, a pointer
+        areas.append(area)
+        spots.append(centroids[i] - centre)
+    if len(areas) not in HUB_COUNTS or max(areas) > 2.5 * min(areas) or min(areas) < least:
+        return 0
+    reach = np.hypot(*np.array(spots).T)
+    if np.hypot(*np.mean(spots, axis=0)) > 0.2 * radius or reach.max() - reach.min() > 0.25 * radius:
+        return 0
+    return len(areas)
+
+
+def hub_counts(picture: Picture, lat: Lattice, look: LearntLook, which: np.ndarray) -> np.ndarray:
+    """``hub_count`` of every place of ``lat`` (in the picture) where ``which``, 0 elsewhere."""
+    counts = np.zeros(which.shape, int)
+    if not which.any():
+        return counts
+    k = HUB_SIDE / min(lat.px, lat.py)
+    view = picture.at(k)
+    patches = mosaic(view, lat.scaled(k), HUB_SIDE, view=(view, 1.0))
+    radius, bodies = look.node_radius() * HUB_SIDE / SIDE, body_colours(look)
+    for r, c in np.argwhere(which):
+        counts[r, c] = hub_count(patches[r, c], radius, bodies, look)
+    return counts
 
 
 def lab(image: np.ndarray) -> np.ndarray:
@@ -191,20 +337,24 @@ def mosaic(image_lab: np.ndarray, lat: Lattice, side: int = SIDE, view: tuple[np
     return out.reshape(lat.rows, side, lat.cols, side, -1).transpose(0, 2, 1, 3, 4)
 
 
-def distances(patches: np.ndarray, templates: np.ndarray, rim: float = 0.0) -> np.ndarray:
+def distances(patches: np.ndarray, templates: np.ndarray, rim: float | np.ndarray = 0.0) -> np.ndarray:
     """RMS Lab distance of every patch (..., side, side, 3) to every template: (..., classes),
     over the patches' inner part (the outer ``rim`` share of each side, where a neighbour's
-    edge may show, left out)."""
-    m = round(rim * patches.shape[-2])
-    inner = (slice(m, patches.shape[-3] - m), slice(m, patches.shape[-2] - m))
-    patches, templates = patches[(..., *inner, slice(None))], templates[(slice(None), *inner, slice(None))]
-    flat = patches.reshape(-1, int(np.prod(patches.shape[-3:]))).astype(np.float64)
+    edge may show, left out), or over the pixels of ``rim`` when it is a mask (``judged_part``)."""
+    lead = patches.shape[:-3]
+    if isinstance(rim, np.ndarray):
+        patches, templates = patches[..., rim, :], templates[:, rim, :]
+    else:
+        m = round(rim * patches.shape[-2])
+        inner = (slice(m, patches.shape[-3] - m), slice(m, patches.shape[-2] - m))
+        patches, templates = patches[(..., *inner, slice(None))], templates[(slice(None), *inner, slice(None))]
     tpl = templates.reshape(len(templates), -1).astype(np.float64)
+    flat = patches.reshape(-1, tpl.shape[1]).astype(np.float64)
     squared = (flat ** 2).sum(axis=1)[:, None] + (tpl ** 2).sum(axis=1)[None] - 2 * flat @ tpl.T
-    return np.sqrt(np.maximum(squared, 0) / flat.shape[1]).reshape(*patches.shape[:-3], len(templates))
+    return np.sqrt(np.maximum(squared, 0) / flat.shape[1]).reshape(*lead, len(templates))
 
 
-def separations(templates: np.ndarray, rim: float = 0.0) -> np.ndarray:
+def separations(templates: np.ndarray, rim: float | np.ndarray = 0.0) -> np.ndarray:
     """Each class's distance to the nearest other class's template (inf for a lone class)."""
     d = distances(templates, templates, rim)
     np.fill_diagonal(d, np.inf)
@@ -263,6 +413,9 @@ def look_of(profile: Profile) -> LearntLook:
     if (not isinstance(tolerance, list) or len(tolerance) != len(classes)
             or not all(isinstance(t, (int, float)) and not isinstance(t, bool) and 0 < t < 500 for t in tolerance)):
         raise ProfileError(f"profile {profile.name}: field 'lattice.tolerance' must be one number above 0 per class")
+    if RULES.get(profile.game, Rules()).hubs and any(c.isdigit() for c in classes):
+        raise ProfileError(f"profile {profile.name}: its hubs were learnt one class per count, which misreads counts "
+                           "it did not show; calibrate again (hubs are now counted by their holes)")
     strip = profile.template("classes")
     if strip.shape[:2] != (SIDE, SIDE * len(classes)):
         raise ProfileError(f"profile {profile.name}: template 'templates.classes' must be {SIDE * len(classes)}×{SIDE} px "
@@ -275,8 +428,11 @@ def look_of(profile: Profile) -> LearntLook:
     rim = section.get("rim", 0.0)
     if not (isinstance(rim, (int, float)) and not isinstance(rim, bool) and 0 <= rim < 0.25):
         raise ProfileError(f"profile {profile.name}: field 'lattice.rim' must be a number in [0, 0.25)")
+    core = section.get("core", False)
+    if not isinstance(core, bool):
+        raise ProfileError(f"profile {profile.name}: field 'lattice.core' must be true or false")
     return LearntLook(tuple(classes), np.ascontiguousarray(templates), np.array(tolerance, np.float64),
-                      None if share is None else float(min(share)), float(rim), RULES.get(profile.game, Rules()))
+                      None if share is None else float(min(share)), float(rim), RULES.get(profile.game, Rules()), core)
 
 
 def is_learnt(profile: Profile | None) -> bool:
@@ -383,7 +539,7 @@ def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, 
             lat = aligned
         lat = fit_places(view, lat, cost, FIT_ROUNDS, view=(view, 1.0))
         ring = lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)
-        nearest, clear, _ = verdicts(distances(mosaic(view, ring, view=(view, 1.0)), look.templates, look.rim), look)
+        nearest, clear, _ = verdicts(distances(mosaic(view, ring, view=(view, 1.0)), look.templates, look.judged), look)
         on = clear & look.board_classes[nearest]
         rows, cols = np.nonzero(on)
         if len(rows) == 0:
@@ -424,15 +580,17 @@ def _judge(view: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarra
     if left < 0 or top < 0 or right > w - 1 or bottom > h - 1:
         return "the board may go on past the picture's edge"
     (r0, c0), around = _around(lat, h, w, look.rules.parts)
-    d = distances(mosaic(view, around, view=(view, 1.0)), look.templates, look.rim)
+    d = distances(mosaic(view, around, view=(view, 1.0)), look.templates, look.judged)
     ring = np.ones(d.shape[:2], bool)
     ring[r0:r0 + lat.rows, c0:c0 + lat.cols] = False
     nearest_out = d.argmin(axis=-1)
     own = d.min(axis=-1)
     near_board = (d <= look.tolerance)[..., look.board_classes].any(axis=-1)
     ys, xs = around.y0 + np.arange(around.rows) * around.py, around.x0 + np.arange(around.cols) * around.px
-    seen = ((ys >= 0) & (ys <= h - 1))[:, None] & ((xs >= 0) & (xs <= w - 1))[None, :]
-    # parts: a place the picture shows that is nearer a node than an empty place is a node, however far off the look
+    hy, hx = around.py / 2, around.px / 2
+    seen = ((ys >= hy) & (ys <= h - 1 - hy))[:, None] & ((xs >= hx) & (xs <= w - 1 - hx))[None, :]
+    # parts: a place the picture shows whole that is nearer a node than an empty place is a node, however far off
+    # the look (a place cut by the picture's edge, where a window's frame may be, only when near a node's look)
     loose = np.where(seen & look.rules.parts, np.inf, OUTSIDE_LOOSE)
     like_board = look.board_classes[nearest_out] & (own <= loose * look.tolerance[nearest_out])
     if (ring & (near_board | like_board)).any():
@@ -473,7 +631,16 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tupl
         except NoBoardFound as exc:
             reasons.append(str(exc))
             return None
-        rows = ["".join(look.classes[c] for c in row) for row in nearest[1:-1, 1:-1]]
+        chars = np.array(look.classes)[nearest]
+        if look.rules.hubs:     # a hub's count from its holes: a place of the hub class, or one no class explains
+            ring = lat.sub(-1, -1, lat.rows + 2, lat.cols + 2).scaled(1 / k)
+            counts = hub_counts(picture, ring, look, ~clear | (chars == HUB))
+            if counts[[0, -1]].any() or counts[:, [0, -1]].any():
+                reasons.append("a hub just outside the board could be part of it")
+                return None
+            clear = np.where(chars == HUB, counts > 0, clear | (counts > 0))
+            chars = np.where(counts > 0, counts.astype(str), chars)
+        rows = ["".join(row) for row in chars[1:-1, 1:-1]]
         reason = _judge(view, lat, nearest, clear, look) or (valid(rows) if valid else "")
         if reason:
             reasons.append(reason)

@@ -101,12 +101,12 @@ class Truth:
     pitch: float
 
 
-def _poly(img: np.ndarray, points: list[tuple[float, float]], color: RGB) -> None:
+def fill_poly(img: np.ndarray, points: list[tuple[float, float]], color: RGB) -> None:
     pts = np.array([[round(x * 16), round(y * 16)] for x, y in points], np.int32)
     cv2.fillPoly(img, [pts], bgr(color), cv2.LINE_AA, shift=4)
 
 
-def _outline(kind: str, x: float, y: float, r: float) -> list[tuple[float, float]]:
+def outline(kind: str, x: float, y: float, r: float) -> list[tuple[float, float]]:
     """The corners of a node shape of half-size r centred on (x, y)."""
     if kind == "t":
         h = r * 1.75
@@ -140,23 +140,23 @@ def draw_node(img: np.ndarray, ch: str, x: float, y: float, pitch: float, pal: P
     the shape (a terminal's ring, or a ring round an ordinary node the path passes)."""
     if ch.isdigit():
         r = _node_radius("h", pitch)
-        _poly(img, _outline("h", x, y, r), pal.hub)
+        fill_poly(img, outline("h", x, y, r), pal.hub)
         filled = [pal.cream] * filled_holes if isinstance(filled_holes, int) else filled_holes
         for i, (hx, hy) in enumerate(_holes(int(ch), x, y, r)):
-            _poly(img, _outline("d", hx, hy, r * 0.23), filled[i] if i < len(filled) else pal.background)
+            fill_poly(img, outline("d", hx, hy, r * 0.23), filled[i] if i < len(filled) else pal.background)
         return
     kind = ch.lower()
     r = _node_radius(kind, pitch)
     cy = y + (r * 0.1 if kind == "t" else 0)
     if ch.isupper():
-        _poly(img, _outline(kind, x, cy, r), ring or pal.rings[kind])
-        _poly(img, _outline(kind, x, cy + (r * 0.05 if kind == "t" else 0), r * 0.72), pal.fills[kind])
-        _poly(img, _outline(kind, x, cy + (r * 0.02 if kind == "t" else 0), r * 0.3), pal.cream)
+        fill_poly(img, outline(kind, x, cy, r), ring or pal.rings[kind])
+        fill_poly(img, outline(kind, x, cy + (r * 0.05 if kind == "t" else 0), r * 0.72), pal.fills[kind])
+        fill_poly(img, outline(kind, x, cy + (r * 0.02 if kind == "t" else 0), r * 0.3), pal.cream)
     elif ring is not None:
-        _poly(img, _outline(kind, x, cy, r), ring)
-        _poly(img, _outline(kind, x, cy + (r * 0.03 if kind == "t" else 0), r * 0.8), pal.fills[kind])
+        fill_poly(img, outline(kind, x, cy, r), ring)
+        fill_poly(img, outline(kind, x, cy + (r * 0.03 if kind == "t" else 0), r * 0.8), pal.fills[kind])
     else:
-        _poly(img, _outline(kind, x, cy, r), pal.fills[kind])
+        fill_poly(img, outline(kind, x, cy, r), pal.fills[kind])
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
     # faint diamonds on the lattice, continued across the whole area
     for r in range(-math.ceil(y0 / pitch) - 1, math.ceil((height - y0) / pitch) + 2):
         for c in range(-math.ceil(x0 / pitch) - 1, math.ceil((width - x0) / pitch) + 2):
-            _poly(img, _outline("d", x0 + c * pitch, y0 + r * pitch, pitch * 0.4), pal.faint)
+            fill_poly(img, outline("d", x0 + c * pitch, y0 + r * pitch, pitch * 0.4), pal.faint)
     line = max(1, round(pitch * 0.02))
     for (r, c) in board.nodes():
         for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
@@ -235,7 +235,7 @@ def render(board: Board, pal: Palette, width: int = 640, height: int = 480,
     border = max(2, round(min(width, height) * 0.011))
     cv2.rectangle(img, (0, 0), (width - 1, height - 1), bgr(pal.border), border * 2 - 1)
     tab = height * 0.06
-    _poly(img, [(width - tab * 1.6, 0), (width, 0), (width, tab * 0.2), (width - tab * 0.8, tab)], pal.border)
+    fill_poly(img, [(width - tab * 1.6, 0), (width, 0), (width, tab * 0.2), (width - tab * 0.8, tab)], pal.border)
     _level_name(img, level, width / 2, height * 0.045, height * 0.035, pal)
     truth = Truth(board.to_text().replace("\n", "/"), tuple(p for row in centre for p in row), pitch)
     return img, truth
@@ -488,7 +488,7 @@ def fixture_cases() -> list[FixtureCase]:
     empty[:] = bgr(PALETTES["original"].background)
     for x in range(0, 700, 145):
         for y in range(0, 500, 145):
-            _poly(empty, _outline("d", x, y, 58), PALETTES["original"].faint)
+            fill_poly(empty, outline("d", x, y, 58), PALETTES["original"].faint)
     add("none_empty_area", empty, None, "the game's background with no nodes")
     wall, _ = on_desktop(np.zeros((200, 300, 3), np.uint8), Truth("", (), 1.0), 1280, 720, (400, 200), seed=9)
     add("none_desktop", wall, None, "a desktop with a black window")

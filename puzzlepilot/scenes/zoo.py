@@ -1,12 +1,16 @@
-"""A style zoo: one-stroke boards drawn in looks far from the game's, for the learnt calibration.
+"""A style zoo: grid games drawn in looks far from the games', for the learnt calibration.
 
-Each :class:`Look` is a palette (light or dark, flat or a gradient), a way to draw a cell
-(a rounded square, a dot, a ring, an outline, a ruled grid with no gaps), a way to draw a
-hole and a start marker of any shape or only a colour. ``LOOKS`` lists them, by name;
-``render`` draws a board in one as a phone capture with a title and buttons around it and
-returns the truth (``puzzlepilot.scenes.onestroke.Truth``), so the scenes' crops and
-desktops apply. ``others`` makes the pictures a calibration must read after learning a look
-from one: other boards, 0.5–2× the size, JPEG 60–95, crops, the window on a desktop.
+Each :class:`Look` (one-stroke, 50 in ``LOOKS``) is a palette (light or dark; flat, a
+gradient or a texture), a way to draw a cell (a rounded square, a dot, a ring, an outline, a
+ruled grid with no gaps; with or without a shadow), a way to draw a hole and a start marker
+of any shape or only a colour; ``render`` draws a board in one as a phone capture with a
+title and buttons around it and returns the truth (``puzzlepilot.scenes.onestroke.Truth``),
+so the scenes' crops and desktops apply. ``others`` makes the pictures a calibration must
+read after learning a look from one: other boards, 0.5–2× the size, JPEG 60–95, crops, the
+window on a desktop. Each :class:`LyneLook` (56 in ``LYNE_LOOKS``) draws LYNE in a palette,
+a node style, a node size and a ground (``render_lyne``, ``lyne_others``); Klotski's looks are
+the Klotski scenes' styles (``klotski_calibration``, ``klotski_others``). Every picture is
+drawn from its seed: nothing is stored.
 """
 from __future__ import annotations
 
@@ -35,6 +39,8 @@ PALETTES: dict[str, tuple[RGB, RGB, RGB, RGB]] = {     # background, cell, hole,
     "slate": ((90, 100, 110), (170, 180, 190), (70, 78, 86), (240, 150, 60)),
     "sand": ((236, 214, 170), (150, 100, 60), (236, 214, 170), (60, 120, 60)),
     "neon": ((20, 0, 40), (0, 255, 170), (40, 10, 70), (255, 0, 140)),
+    "cocoa": ((60, 40, 30), (230, 210, 180), (92, 66, 52), (120, 200, 90)),
+    "sky": ((200, 225, 250), (255, 255, 255), (120, 160, 210), (250, 120, 60)),
 }
 SHAPES = ("square", "dot", "ring", "outline", "ruled")
 MARKERS = ("colour", "ring", "letter", "star", "dot")
@@ -44,7 +50,8 @@ MARKERS = ("colour", "ring", "letter", "star", "dot")
 class Look:
     """How a board is drawn: ``palette`` (``PALETTES``), the cell ``shape``, the start
     ``marker`` (drawn in the start colour on a cell; "colour": the start cell filled in it),
-    a vertical ``gradient`` in the background and the cell's share of the pitch."""
+    a vertical ``gradient`` in the background or a ``texture`` (grain and stripes), a
+    ``shadow`` under every cell and the cell's share of the pitch."""
 
     name: str
     palette: str
@@ -52,27 +59,35 @@ class Look:
     marker: str
     gradient: bool = False
     fill: float = 0.86
+    texture: bool = False
+    shadow: bool = False
 
 
 def _looks() -> dict[str, Look]:
-    """Every palette with shapes and markers in turn: 40 looks, none the game's."""
+    """Every palette with shapes and markers in turn: 50 looks, none the game's."""
     looks = {}
     for i, (palette, shape) in enumerate(itertools.product(PALETTES, SHAPES)):
         marker = MARKERS[i % len(MARKERS)]
         name = f"{palette}-{shape}-{marker}"
-        looks[name] = Look(name, palette, shape, marker, gradient=i % 3 == 1, fill=(0.86, 0.7, 0.94)[i % 3])
+        looks[name] = Look(name, palette, shape, marker, gradient=i % 3 == 1, fill=(0.86, 0.7, 0.94)[i % 3],
+                           texture=i % 6 == 5, shadow=i % 7 == 3)
     return looks
 
 
 LOOKS = _looks()
 
 
-def _background(look: Look, width: int, height: int) -> np.ndarray:
-    back = np.array(bgr(PALETTES[look.palette][0]), np.float32)
-    if not look.gradient:
-        return np.broadcast_to(back, (height, width, 3)).astype(np.uint8).copy()
-    ramp = np.linspace(-18, 18, height, dtype=np.float32)[:, None, None]
-    return np.clip(back + ramp, 0, 255).astype(np.uint8).repeat(width, axis=1)
+def _background(colour: RGB, width: int, height: int, gradient: bool = False, texture: bool = False) -> np.ndarray:
+    """The background (BGR) in ``colour``: flat, a vertical ``gradient`` or a ``texture``
+    (a fixed grain with faint diagonal stripes, the same in every picture of a look)."""
+    back = np.broadcast_to(np.array(bgr(colour), np.float32), (height, width, 3)).copy()
+    if gradient:
+        back += np.linspace(-18, 18, height, dtype=np.float32)[:, None, None]
+    if texture:
+        grain = cv2.GaussianBlur(np.random.default_rng(7).normal(0, 9, (height, width)).astype(np.float32), (0, 0), 1.2)
+        yy, xx = np.mgrid[0:height, 0:width]
+        back += (grain + 5 * np.sin((xx + yy) * (2 * np.pi / 11)).astype(np.float32))[..., None]
+    return np.clip(back, 0, 255).astype(np.uint8)
 
 
 def _place(img: np.ndarray, look: Look, x: float, y: float, size: float, color: RGB, back: RGB) -> None:
@@ -115,7 +130,7 @@ def render(board: Board, look: Look, width: int = 720, height: int = 1280, seed:
     """A phone capture of ``board`` drawn in ``look`` (BGR) and the truth it shows."""
     back, cell_colour, hole_colour, start_colour = PALETTES[look.palette]
     rng = np.random.default_rng(seed)
-    img = _background(look, width, height)
+    img = _background(back, width, height, look.gradient, look.texture)
     u = width / 720
     ink = mix(cell_colour, back, 0.3)
     cv2.putText(img, f"LEVEL {int(rng.integers(1, 500))}", (round(40 * u), round(110 * u)), cv2.FONT_HERSHEY_SIMPLEX,
@@ -129,6 +144,13 @@ def render(board: Board, look: Look, width: int = 720, height: int = 1280, seed:
     oy = height / 2 - (board.rows - 1) * pitch / 2
     centres = [(ox + c * pitch, oy + r * pitch) for r in range(board.rows) for c in range(board.cols)]
     ruled = look.shape == "ruled"
+    if look.shadow and not ruled:       # a soft shadow down and right of every cell
+        mask = np.zeros_like(img)
+        for (r, c) in board.cells:
+            x, y = centres[r * board.cols + c]
+            _place(mask, look, x + 0.08 * size, y + 0.1 * size, size, (255, 255, 255), back)
+        dark = cv2.GaussianBlur(mask[..., :1].astype(np.float32), (0, 0), max(1.0, size / 25)) / 255
+        img[:] = (img * (1 - 0.45 * dark[..., None])).astype(np.uint8)
     for r in range(board.rows):
         for c in range(board.cols):
             x, y = centres[r * board.cols + c]
@@ -206,56 +228,97 @@ CUSTOM_PALETTES = {     # two palettes the game does not have: ink on paper, and
                                {"t": (255, 60, 200), "d": (60, 255, 120), "s": (60, 200, 255)},
                                {"t": (150, 0, 110), "d": (0, 140, 60), "s": (0, 100, 160)}, (250, 220, 40)),
 }
+LYNE_STYLES = ("dots", "shapes", "outlines", "icons")
+LYNE_SIZES = (1.0, 0.75, 1.25, 0.85, 1.15)
+GROUNDS = ("flat", "gradient", "texture")
 
 
 @dataclass(frozen=True)
 class LyneLook:
     """How a LYNE board is drawn: the ``palette`` (the game's twelve or ``CUSTOM_PALETTES``),
-    the nodes as the game's ``shapes`` or as ``dots`` (every kind a disc in its colour; a
-    terminal a ring round it with a centre in the border's colour; a hub a disc with a dot
-    per hole), the node's size against the game's and a vertical ``gradient``."""
+    the nodes in a ``style``: ``dots`` (every kind a disc in its colour; a terminal a ring
+    round it with a centre in the border's colour; a hub a disc with a hole per count),
+    the game's ``shapes``, ``outlines`` (each shape's outline; a terminal's with the shape
+    filled small inside; a hub an outlined octagon with a dot per count) or ``icons`` (every
+    node a round badge with the shape small inside it; a terminal's badge in its ring colour;
+    a hub's badge with a hole per count); the node's size against the game's and the
+    background's ``ground``: flat, a vertical gradient or a texture."""
 
     name: str
     palette: str
     style: str
     node: float = 1.0
-    gradient: bool = False
+    ground: str = "flat"
 
     @property
     def colours(self) -> lyne_scene.Palette:
         return CUSTOM_PALETTES.get(self.palette) or lyne_scene.PALETTES[self.palette]
 
 
-LYNE_LOOKS = {look.name: look for look in (
-    LyneLook("paper-dots", "paper", "dots"),
-    LyneLook("neon-dots-small", "neon", "dots", node=0.75),
-    LyneLook("tulip-dots-large", "tulip", "dots", node=1.25, gradient=True),
-    LyneLook("deep-space-dots", "deep space", "dots", gradient=True),
-    LyneLook("paper-shapes-small", "paper", "shapes", node=0.8),
-    LyneLook("neon-shapes-large", "neon", "shapes", node=1.2, gradient=True),
-    LyneLook("desert-shapes-small", "desert", "shapes", node=0.7),
-    LyneLook("electro-shapes", "electro", "shapes"),
-)}
+def _lyne_looks() -> dict[str, LyneLook]:
+    """Every palette (the game's twelve and two of its own) in every style, the node's size
+    and the ground in turn: 56 looks."""
+    looks = {}
+    palettes = [*CUSTOM_PALETTES, *lyne_scene.PALETTES]
+    for i, (palette, style) in enumerate(itertools.product(palettes, LYNE_STYLES)):
+        node, ground = LYNE_SIZES[i % len(LYNE_SIZES)], GROUNDS[i % len(GROUNDS)]
+        name = "-".join([palette.replace(" ", "-"), style] + ([f"x{node:g}"] if node != 1 else [])
+                        + ([ground] if ground != "flat" else []))
+        looks[name] = LyneLook(name, palette, style, node, ground)
+    return looks
+
+
+LYNE_LOOKS = _lyne_looks()
 LYNE_CALIBRATION = LyneBoard.from_text("Tt.D/t.dd/t.d./T.dD")    # a level of set A: no hubs
 
 
-def _dot_node(img: np.ndarray, ch: str, x: float, y: float, r: float, pal: lyne_scene.Palette) -> None:
-    """One node in the ``dots`` style, ``r`` its radius."""
-    def disc(radius: float, colour: RGB) -> None:
-        cv2.circle(img, (round(x * 16), round(y * 16)), round(radius * 16), bgr(colour), -1, cv2.LINE_AA, shift=4)
-    if ch.isdigit():
-        disc(r, pal.hub)
-        for k in range(int(ch)):
-            cv2.circle(img, (round((x + (k - (int(ch) - 1) / 2) * 0.5 * r) * 16), round(y * 16)),
-                       round(0.2 * r * 16), bgr(pal.background), -1, cv2.LINE_AA, shift=4)
+def _disc(img: np.ndarray, x: float, y: float, radius: float, colour: RGB, thick: int = -1) -> None:
+    cv2.circle(img, (round(x * 16), round(y * 16)), round(radius * 16), bgr(colour), thick, cv2.LINE_AA, shift=4)
+
+
+def _hub_holes(img: np.ndarray, count: int, x: float, y: float, r: float, colour: RGB) -> None:
+    """A hub's ``count`` holes (dots) evenly round its middle, ``r`` the hub's radius."""
+    for k in range(count):
+        angle = np.pi * (2 * k / count + 0.5 + 1 / count)
+        _disc(img, x + 0.45 * r * np.cos(angle), y + 0.45 * r * np.sin(angle), 0.17 * r, colour)
+
+
+def _lyne_node(img: np.ndarray, ch: str, x: float, y: float, pitch: float, look: LyneLook) -> None:
+    """One node of ``look`` centred at (x, y)."""
+    pal = look.colours
+    if look.style == "shapes":
+        lyne_scene.draw_node(img, ch, x, y, pitch * look.node, pal)
         return
+    r = 0.34 * pitch * look.node
     kind = ch.lower()
-    if ch.isupper():
-        disc(r, pal.rings[kind])
-        disc(0.7 * r, pal.fills[kind])
-        disc(0.3 * r, pal.cream)
-    else:
-        disc(r, pal.fills[kind])
+    if look.style == "dots":
+        if ch.isdigit():
+            _disc(img, x, y, r, pal.hub)
+            _hub_holes(img, int(ch), x, y, r, pal.background)
+        elif ch.isupper():
+            _disc(img, x, y, r, pal.rings[kind])
+            _disc(img, x, y, 0.7 * r, pal.fills[kind])
+            _disc(img, x, y, 0.3 * r, pal.cream)
+        else:
+            _disc(img, x, y, r, pal.fills[kind])
+    elif look.style == "outlines":
+        thick = max(1, round(0.16 * r))
+        shape = "h" if ch.isdigit() else kind
+        colour = pal.hub if ch.isdigit() else pal.rings[kind] if ch.isupper() else pal.fills[kind]
+        corners = np.round(np.array(lyne_scene.outline(shape, x, y, 0.9 * r)) * 16).astype(np.int32)
+        cv2.polylines(img, [corners], True, bgr(colour), thick, cv2.LINE_AA, shift=4)
+        if ch.isdigit():
+            _hub_holes(img, int(ch), x, y, r, pal.hub)
+        elif ch.isupper():
+            lyne_scene.fill_poly(img, lyne_scene.outline(kind, x, y, 0.45 * r), pal.fills[kind])
+    else:       # icons: a badge with the shape inside
+        badge = pal.hub if ch.isdigit() else pal.rings[kind] if ch.isupper() else mix(pal.faint, pal.cream, 0.5)
+        _disc(img, x, y, r, badge)
+        if ch.isdigit():
+            _hub_holes(img, int(ch), x, y, r, pal.background)
+        else:
+            lyne_scene.fill_poly(img, lyne_scene.outline(kind, x, y, 0.55 * r),
+                                  pal.cream if ch.isupper() else pal.fills[kind])
 
 
 def render_lyne(board: LyneBoard, look: LyneLook, width: int = 640, height: int = 480,
@@ -264,8 +327,7 @@ def render_lyne(board: LyneBoard, look: LyneLook, width: int = 640, height: int 
     marks on every place of the lattice across the window, faint lines between
     neighbouring nodes, a level name at the top."""
     pal = look.colours
-    img = _background(Look("", "paper", "", "", look.gradient), width, height)
-    img[:] = np.clip(img.astype(np.int16) - bgr(PALETTES["paper"][0]) + bgr(pal.background), 0, 255).astype(np.uint8)
+    img = _background(pal.background, width, height, look.ground == "gradient", look.ground == "texture")
     rows, cols = board.rows, board.cols
     pitch = min(0.8 * width / cols, 0.78 * height / rows, 0.3 * height)
     x0, y0 = width / 2 - pitch * (cols - 1) / 2, height / 2 - pitch * (rows - 1) / 2 + 0.03 * height
@@ -281,10 +343,7 @@ def render_lyne(board: LyneBoard, look: LyneLook, width: int = 640, height: int 
                 cv2.line(img, (round(ax), round(ay)), (round(bx), round(by)), bgr(pal.faint), max(1, round(pitch / 40)),
                          cv2.LINE_AA)
     for (r, c) in board.nodes():
-        if look.style == "dots":
-            _dot_node(img, board.grid[r][c], *centre[r][c], 0.34 * pitch * look.node, pal)
-        else:
-            lyne_scene.draw_node(img, board.grid[r][c], *centre[r][c], pitch * look.node, pal)
+        _lyne_node(img, board.grid[r][c], *centre[r][c], pitch, look)
     size = height / 600
     cv2.putText(img, f"LEVEL {np.random.default_rng(seed).integers(1, 99)}", (round(0.04 * width), round(0.07 * height)),
                 cv2.FONT_HERSHEY_SIMPLEX, size, bgr(pal.cream), max(1, round(2 * size)), cv2.LINE_AA)

@@ -4,6 +4,7 @@ read right or are refused, never wrong; and the real Steam capture mid-play cali
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import cv2
@@ -14,14 +15,15 @@ from calibration import lattice
 from calibration import profile as profiles
 from puzzlepilot.games import get
 from puzzlepilot.scenes import zoo
-from solvers.lyne import Board
+from puzzlepilot.scenes import lyne as lyne_scene
+from solvers.lyne import Board, generate
 from vision.common import NoBoardFound
 from vision.lattice import RULES
-from vision.profile import Profile
+from vision.profile import Profile, ProfileError
 from tests.helpers import run_cli as run
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "real"
-LOOK = "paper-shapes-small"   # the game's shapes, small, dark on paper: the shape rules do not read it
+LOOK = "paper-icons-x0.85"   # every node a badge with its shape inside, on paper: the shape rules do not read it
 
 
 def read(image: np.ndarray, profile: Profile) -> str:
@@ -106,13 +108,62 @@ def test_the_real_capture_mid_play_calibrates_and_reads_back_its_board(store: Pa
         assert got == want, name
 
 
-def test_a_hub_of_a_count_the_look_was_not_taught_is_refused_not_read_as_one_taught(tmp_path: Path) -> None:
-    """Discs for hubs, their holes a few pixels apart: a look taught only hubs of 2 holes
-    would read a hub of 3 as one of 2 (a solvable level, so only the missing count tells)."""
-    look = zoo.LYNE_LOOKS["paper-dots"]
-    img, truth = zoo.render_lyne(Board.from_text("T.tD/tt2d/.tdd/T.dD"), look)
+def learn(look: str, board: Board, store: Path) -> Profile:
+    """The learnt lattice alone (as ``calibrate lyne --board`` falls back to) on a 640×480 frame."""
+    img, truth = zoo.render_lyne(board, zoo.LYNE_LOOKS[look])
     data, templates = lattice.learn(img, truth.board.split("/"), rules=RULES["lyne"])
-    prof = profiles.save({**data, "game": "lyne", "name": "twos"}, templates, tmp_path / "twos")
-    img, truth = zoo.render_lyne(Board.from_text("Dt..D/.23dd/T2tTd"), look, 960, 720)
-    with pytest.raises(NoBoardFound, match="a hub may have a count"):
-        read(img, prof)
+    return profiles.save({**data, "game": "lyne", "name": look}, templates, store / look)
+
+
+@pytest.mark.parametrize("look, taught", [("paper-dots", "none"), ("paper-dots", "2"),
+                                         ("paddlepop-outlines-x1.15", "none")])
+def test_hubs_are_counted_by_their_holes_whatever_counts_the_calibration_showed(look: str, taught: str,
+                                                                               tmp_path: Path) -> None:
+    """A hub is one kind of place whose count is read from its holes: a look learnt on a
+    level without hubs, or with hubs of 2 holes only, reads hubs of 2, 3 and 4; an outlined
+    hub's holes are the dots inside it."""
+    calibration = zoo.LYNE_CALIBRATION if taught == "none" else Board.from_text("T.tD/tt2d/.tdd/T.dD")
+    prof = learn(look, calibration, tmp_path)
+    assert prof.data["lattice"]["classes"] == sorted(".DTdt" + ("h" if taught == "2" else ""))
+    for text, width in (("Dt..D/.23dd/T2tTd", 960), ("Dd2dD/..t4t/..t22/..TT.", 640)):
+        img, truth = zoo.render_lyne(Board.from_text(text.replace("/", "\n")), zoo.LYNE_LOOKS[look], width,
+                                     width * 3 // 4)
+        assert read(img, prof) == truth.board
+
+
+def test_a_profile_that_learnt_a_class_per_hub_count_asks_for_a_new_calibration(tmp_path: Path) -> None:
+    prof = learn("paper-dots", zoo.LYNE_CALIBRATION, tmp_path)
+    data = json.loads((prof.folder / "profile.json").read_text())
+    data["lattice"]["classes"][1] = "2"
+    (prof.folder / "profile.json").write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="calibrate again"):
+        read(zoo.render_lyne(zoo.LYNE_CALIBRATION, zoo.LYNE_LOOKS["paper-dots"])[0], profiles.load(prof.folder))
+
+
+def test_terminals_that_differ_from_nodes_by_a_ring_of_a_near_colour_are_learnt(tmp_path: Path) -> None:
+    """Electro's discs: a terminal is its node's green in a ring of another green round a
+    cream centre, on a gradient. Judged on the nodes' cores (the ring left out), the
+    terminal's centre tells them apart."""
+    prof = learn("electro-dots-x0.85-gradient", zoo.LYNE_CALIBRATION, tmp_path)
+    for _, image, want in zoo.lyne_others(zoo.LYNE_LOOKS["electro-dots-x0.85-gradient"], count=3):
+        assert read(image, prof) == want
+
+
+@pytest.mark.parametrize("seed", [44, 66])
+def test_a_level_mid_play_is_read_through_its_paths(seed: int, tmp_path: Path) -> None:
+    """The game's own look (tulip), learnt from a fresh level: mid-play, paths drawn from
+    node to node (a finished one in cream, one being drawn in its shape's colour) with
+    rings round the nodes they passed, and the pointer at the drawn path's head (seed 44),
+    are no nodes."""
+    pal = lyne_scene.PALETTES["tulip"]
+    img, truth = lyne_scene.render(zoo.LYNE_CALIBRATION, pal, 640, 480)
+    data, templates = lattice.learn(img, truth.board.split("/"), rules=RULES["lyne"])
+    prof = profiles.save({**data, "game": "lyne", "name": "tulip"}, templates, tmp_path / "tulip")
+    rng = random.Random(seed)
+    board, answer = generate(rng.randint(3, 5), rng.randint(3, 5), rng, shapes="td")
+    play = lyne_scene.mid_play(board, answer, rng)
+    image, truth = lyne_scene.render(board, pal, 800, 600, play=play)
+    assert play.drawing and len(play.drawing[1]) + len(play.done) >= 3
+    if seed == 44:
+        lyne_scene.pointer(image, play.head(truth, board.cols), 0.2 * truth.pitch)
+    assert read(image, prof) == truth.board
