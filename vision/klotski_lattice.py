@@ -46,6 +46,7 @@ SIDE = 64                 # px: one pitch in the mosaic the sides and cells are 
 NEAR = 0.125              # share of a pitch: how far off the lattice's line a side's line may lie
 FIT_SIDE = 64             # px a pitch where the lattice is fitted to the lines
 FIT_REACH = 0.2           # share of a pitch: how far a line is looked for off the rough lattice
+GAP_SPAN = 7              # px at FIT_SIDE: a line's strength is summed this wide, so a gap's two sides meet in its middle
 ENDS = 0.1                # share of a side's length at each end left out (corners, rounded or cut)
 FLAT = 3.0                # Lab units: a change of colour this small counts as none
 SMALLEST = 4              # the board spans at least a quarter of the picture's short side
@@ -277,7 +278,8 @@ def _peaks(strength: np.ndarray, lines: list[float], places: list[float], weight
     for i, (x, wts) in enumerate(zip(lines, weights), 1):
         x = round(x)
         if wts.any() and x - reach >= 0 and x + reach < w:
-            profile = (wts[:, None] * strength[rows, x - reach:x + reach + 1]).sum(axis=0)
+            profile = np.convolve((wts[:, None] * strength[rows, x - reach:x + reach + 1]).sum(axis=0),
+                                  np.ones(GAP_SPAN) / GAP_SPAN, "same")
             out.append((i, float(x - reach + profile.argmax())))
     return out
 
@@ -305,10 +307,11 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     sides = []
     for lines in (found.across, found.along):
         edge, inside = lines >= look.edge_least, lines <= look.inside_most
-        if not (edge | inside).all():
-            return None, "a side between two cells is neither clearly a piece's edge nor its inside"
         sides.append((edge, inside))
     (edge_a, inside_a), (edge_b, inside_b) = sides
+    if not ((edge_a | inside_a)[:, 1:-1].all() and (edge_b | inside_b)[1:-1].all()):
+        return None, "a side between two cells is neither clearly a piece's edge nor its inside"
+    # the rim: every side an edge when the calibration's was; else a floor cell may meet the frame unseen
     if look.rim and not (edge_a[:, [0, -1]].all() and edge_b[[0, -1], :].all()):
         return None, "the board's rim does not show all round it"
     if ((piece[:, :-1] != piece[:, 1:]) & ~edge_a[:, 1:-1]).any() or ((piece[:-1] != piece[1:]) & ~edge_b[1:-1]).any():
