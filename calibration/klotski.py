@@ -38,7 +38,7 @@ from vision.common import NoBoardFound, Parse
 from vision.klotski import KlotskiGeometry, board_regions, fit_grid, main_colours, parse, piece_rects
 from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
 from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, PieceLook, fit, measure, nearest, read,
-                                    search, section, side_weights)
+                                    rim_sides, search, section, side_weights)
 from vision.lattice import lab
 from vision.profile import Profile, ProfileError
 
@@ -127,11 +127,10 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
             continue
         tolerance = min(max(MIN_FLOOR, FLOOR_FACTOR * spread), apart / 2)
         middle = (inside * edge) ** 0.5       # the bounds: a quarter of the way from each, on a log scale
-        rims = np.concatenate([found.across[:, [0, -1]].ravel(), found.along[[0, -1], :].ravel()])
         look = PieceLook((board.rows, board.cols), int((owner < 0).sum()), len(board.pieces),
                          frozenset(p.shape for p in board.pieces), board.piece(board.target).shape,
                          floor, piece, tolerance, (inside * middle) ** 0.5, (edge * middle) ** 0.5,
-                         float(found.middles.max()), bool((rims >= (edge * middle) ** 0.5).all()))
+                         float(found.middles.max()), bool((rim_sides(found, owner >= 0) >= (edge * middle) ** 0.5).all()))
         try:
             _, got = read(image, look)
         except NoBoardFound as exc:

@@ -80,7 +80,7 @@ class PieceLook:
     inside_most: float              # a side below this line strength is a piece's inside
     edge_least: float               # above this, a piece's edge
     middle_most: float              # a line across a cell's middle: the calibration's strongest
-    rim: bool                       # every side on the board's rim is an edge
+    rim: bool                       # every side on the board's rim beside a piece is an edge
 
 
 def corners(lat: Lattice) -> Lattice:
@@ -138,6 +138,12 @@ def measure(image_lab: np.ndarray, lat: Lattice, m: np.ndarray | None = None) ->
     across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE) if m is None else m)
     return Measures(line_strength(across), line_strength(along), colour_features(cells),
                     np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
+
+
+def rim_sides(found: Measures, cells: np.ndarray) -> np.ndarray:
+    """The line strengths on the board's rim beside the ``cells`` (a rows × cols mask)."""
+    return np.concatenate([found.across[:, 0][cells[:, 0]], found.across[:, -1][cells[:, -1]],
+                           found.along[0][cells[0]], found.along[-1][cells[-1]]])
 
 
 def side_weights(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -291,6 +297,22 @@ def nearest(features: np.ndarray, examples: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------------- reading
 
+def _split(lines: np.ndarray, look: PieceLook) -> tuple[float, float] | None:
+    """The strongest inside and the weakest edge among the line strengths of the sides
+    between cells: where the sorted strengths jump the most (by ratio, at least LINE_GAP),
+    the jump within the calibration's bounds (the insides below its weakest edge, the
+    edges above its strongest inside); None when no such jump parts them. A picture at
+    another size or through JPEG scales every line alike, so the jump stays where the
+    fixed bounds may not."""
+    values = np.sort(np.maximum(lines, FLAT))
+    best = None
+    for low, high in zip(values[:-1], values[1:]):
+        if low <= look.edge_least and high >= look.inside_most and high >= LINE_GAP * low \
+                and (best is None or high / low > best[1] / best[0]):
+            best = (float(low), float(high))
+    return best
+
+
 def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     """The board a lattice's measures show, or None and why they show none."""
     rows, cols = look.grid
@@ -304,16 +326,13 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     if (found.middles >= middle).any():
         r, c = np.argwhere(found.middles >= middle)[0]
         return None, f"a straight edge runs through cell ({r}, {c}) (a piece mid-slide?)"
-    sides = []
-    for lines in (found.across, found.along):
-        edge, inside = lines >= look.edge_least, lines <= look.inside_most
-        sides.append((edge, inside))
-    (edge_a, inside_a), (edge_b, inside_b) = sides
-    if not ((edge_a | inside_a)[:, 1:-1].all() and (edge_b | inside_b)[1:-1].all()):
+    split = _split(np.concatenate([found.across[:, 1:-1].ravel(), found.along[1:-1].ravel()]), look)
+    if split is None:
         return None, "a side between two cells is neither clearly a piece's edge nor its inside"
+    (edge_a, inside_a), (edge_b, inside_b) = ((lines >= split[1], lines <= split[0]) for lines in (found.across, found.along))
     # the rim: every side an edge when the calibration's was; else a floor cell may meet the frame unseen
-    if look.rim and not (edge_a[:, [0, -1]].all() and edge_b[[0, -1], :].all()):
-        return None, "the board's rim does not show all round it"
+    if look.rim and not (rim_sides(found, piece) >= (split[0] * split[1]) ** 0.5).all():
+        return None, "a piece on the board's rim shows no edge there"
     if ((piece[:, :-1] != piece[:, 1:]) & ~edge_a[:, 1:-1]).any() or ((piece[:-1] != piece[1:]) & ~edge_b[1:-1]).any():
         return None, "a piece meets the floor with no edge between them"
     label = -np.ones((rows, cols), int)
