@@ -46,7 +46,8 @@ SIDE = 64                 # px: one pitch in the mosaic the sides and cells are 
 NEAR = 0.125              # share of a pitch: how far off the lattice's line a side's line may lie
 FIT_SIDE = 64             # px a pitch where the lattice is fitted to the lines
 FIT_REACH = 0.2           # share of a pitch: how far a line is looked for off the rough lattice
-GAP_SPAN = 7              # px at FIT_SIDE: a line's strength is summed this wide, so a gap's two sides meet in its middle
+STRETCH = 0.15            # share of the rough pitch the fit may stretch or shrink it by at once
+GAP_BLUR = 5.0            # px at FIT_SIDE: a line's strength is blurred this much (σ), so a gap's sides and a shadow meet in its middle
 ENDS = 0.1                # share of a side's length at each end left out (corners, rounded or cut)
 FLAT = 3.0                # Lab units: a change of colour this small counts as none
 SMALLEST = 4              # the board spans at least a quarter of the picture's short side
@@ -246,9 +247,9 @@ def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
 
 def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarray], rounds: int = 3) -> Lattice:
     """The lattice moved and stretched onto the lines its sides between cells show (a
-    frame's lines beside the rim would pull it off the pieces'): each line between two
-    columns (rows) is put where the weighted line strength along it peaks, within
-    FIT_REACH of a pitch, and the lattice fitted to the lines by least squares."""
+    frame's lines beside the rim would pull it off the pieces'): the lines between
+    columns (rows), evenly spaced, moved and stretched together to where the weighted line
+    strength along them sums highest (:func:`_stretched`), a few rounds."""
     w_across, w_along = weights[0][:, 1:-1].clip(0), weights[1][1:-1, :].clip(0)
     h, w = image_lab.shape[:2]
     for _ in range(rounds):
@@ -260,34 +261,48 @@ def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarr
         work = cv2.resize(part, None, fx=kx, fy=ky, interpolation=cv2.INTER_AREA if kx < 1 else cv2.INTER_LINEAR)
         lat = lat.moved(-ox, -oy)
         across, along = _line_maps(work, FIT_SIDE)
-        reach = round(FIT_REACH * FIT_SIDE)
-        xs = _peaks(across, [(lat.x0 + (c - 0.5) * lat.px + 0.5) * kx - 0.5 for c in range(1, lat.cols)],
-                    [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)], w_across.T, reach)
-        ys = _peaks(along.T, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)],
-                    [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], w_along, reach)
-        if len(xs) < 2 or len(ys) < 2:
+        if min(lat.rows, lat.cols) < 3 or not (w_across.any() and w_along.any()):
             return lat.moved(ox, oy)
-        (px, x0), (py, y0) = (np.polyfit([i - 0.5 for i, _ in v], [(x + 0.5) / k - 0.5 for _, x in v], 1)
+        xs = _stretched(across, [(lat.x0 + (c - 0.5) * lat.px + 0.5) * kx - 0.5 for c in range(1, lat.cols)],
+                        [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)], w_across.T)
+        ys = _stretched(along.T, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)],
+                        [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], w_along)
+        (px, x0), (py, y0) = (np.polyfit([i + 0.5 for i in range(len(v))], [(x + 0.5) / k - 0.5 for x in v], 1)
                               for v, k in ((xs, kx), (ys, ky)))
         lat = Lattice(float(x0) + ox, float(y0) + oy, float(px), float(py), lat.rows, lat.cols)
     return lat
 
 
-def _peaks(strength: np.ndarray, lines: list[float], places: list[float], weights: np.ndarray,
-           reach: int) -> list[tuple[int, float]]:
-    """Per line i (1, 2, ...; x in ``strength``, a picture whose lines run down it): the x
-    within ``reach`` where the line strength at the ``places`` (y), times ``weights``
-    (line, place), sums highest; lines with no weight or near the picture's edge left out."""
-    h, w = strength.shape
+def _profiles(strength: np.ndarray, places: list[float], weights: np.ndarray) -> np.ndarray:
+    """Per line (``weights``' rows): the line strength of a picture whose lines run down it
+    at every x, summed over the ``places`` (y) times the weights, blurred by GAP_BLUR."""
+    h = strength.shape[0]
     rows = [min(h - 1, max(0, round(y))) for y in places]
-    out = []
-    for i, (x, wts) in enumerate(zip(lines, weights), 1):
-        x = round(x)
-        if wts.any() and x - reach >= 0 and x + reach < w:
-            profile = np.convolve((wts[:, None] * strength[rows, x - reach:x + reach + 1]).sum(axis=0),
-                                  np.ones(GAP_SPAN) / GAP_SPAN, "same")
-            out.append((i, float(x - reach + profile.argmax())))
-    return out
+    summed = weights @ strength[rows]
+    return cv2.GaussianBlur(summed.astype(np.float32), (0, 1), GAP_BLUR)
+
+
+def _stretched(strength: np.ndarray, lines: list[float], places: list[float], weights: np.ndarray) -> list[float]:
+    """The ``lines`` (evenly spaced x in ``strength``) moved and stretched together, by
+    up to STRETCH of the spacing and FIT_REACH of a pitch, to where the weighted line
+    strength along them sums highest (each line alone drifts to either side of a gap, or,
+    a rough pitch a step or two off, onto a portrait's strokes)."""
+    profiles = _profiles(strength, places, weights)
+    w = profiles.shape[1]
+    mid = float(np.mean(lines))
+    offsets = np.array(lines) - mid
+    reach = round(FIT_REACH * FIT_SIDE)
+    shifts = np.arange(-reach, reach + 1)
+    best, at = -1.0, (1.0, 0)
+    weighed = int(weights.any(axis=1).sum())           # one line alone says nothing of the spacing
+    for scale in np.linspace(1 - STRETCH, 1 + STRETCH, 61) if weighed > 1 else [1.0]:
+        spots = np.round(mid + shifts[:, None] + scale * offsets[None, :]).astype(int)
+        inside = (spots >= 0) & (spots < w)
+        score = np.where(inside, profiles[np.arange(len(lines))[None, :], spots.clip(0, w - 1)], 0).sum(axis=1)
+        k = int(score.argmax())
+        if score[k] > best:
+            best, at = float(score[k]), (float(scale), int(shifts[k]))
+    return [mid + at[1] + at[0] * o for o in offsets]
 
 
 def nearest(features: np.ndarray, examples: np.ndarray) -> np.ndarray:
