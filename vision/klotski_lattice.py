@@ -49,6 +49,8 @@ FIT_REACH = 0.2           # share of a pitch: how far a line is looked for off t
 STRETCH = 0.15            # share of the rough pitch the fit may stretch or shrink it by at once
 GAP_BLUR = 5.0            # px at FIT_SIDE: a line's strength is blurred this much (σ), so a gap's sides and a shadow meet in its middle
 ENDS = 0.1                # share of a side's length at each end left out (corners, rounded or cut)
+SKIPS = (0.0, 0.3)        # shares of a side left out round its middle, tried in turn at calibration: a piece's
+                          # label or face sits on its own middle sides (a real app's edges may show best whole)
 FLAT = 3.0                # Lab units: a change of colour this small counts as none
 SMALLEST = 4              # the board spans at least a quarter of the picture's short side
 PITCH_STEP = 1.06         # the ratio between pitches tried
@@ -82,6 +84,7 @@ class PieceLook:
     edge_least: float               # above this, a piece's edge
     middle_most: float              # a line across a cell's middle: the calibration's strongest
     rim: bool                       # every side on the board's rim beside a piece is an edge
+    skip: float = 0.0               # the share of a side round its middle its line is measured without
 
 
 def corners(lat: Lattice) -> Lattice:
@@ -101,15 +104,19 @@ def assemble(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return across, along, cells
 
 
-def line_strength(patches: np.ndarray, near: float = NEAR) -> np.ndarray:
+def line_strength(patches: np.ndarray, near: float = NEAR, skip: float = 0.0) -> np.ndarray:
     """Per patch (..., side, side, 3) of one pitch: how strong a straight line runs down its
     middle (within ``near`` of a pitch): the colour's change across it, averaged down it,
     squared over the change's size (Lab units: a straight edge keeps one change all along;
-    a painting's strokes cancel out; a flat colour has none)."""
+    a painting's strokes cancel out; a flat colour has none); ``skip``: the share of the
+    side round its middle left out."""
     side = patches.shape[-2]
     a, reach = round(ENDS * side), max(1, round(near * side))
     change = patches[..., a:side - a, side // 2 - reach:side // 2 + reach + 1, :]
     change = change[..., :, 1:, :] - change[..., :, :-1, :]
+    left = round(skip * side / 2)
+    if left:
+        change = np.concatenate([change[..., :side // 2 - a - left, :, :], change[..., side // 2 - a + left:, :, :]], axis=-3)
     straight = np.sqrt((change.mean(axis=-3) ** 2).sum(axis=-1))
     size = np.sqrt((change ** 2).sum(axis=-1)).mean(axis=-2)
     return (straight ** 2 / (size + FLAT)).max(axis=-1)
@@ -135,9 +142,10 @@ class Measures:
     middles: np.ndarray
 
 
-def measure(image_lab: np.ndarray, lat: Lattice, m: np.ndarray | None = None) -> Measures:
-    across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE) if m is None else m)
-    return Measures(line_strength(across), line_strength(along), colour_features(cells),
+def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0) -> Measures:
+    """The measures of a lattice, the sides' lines without ``skip`` of them round their middles."""
+    across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE))
+    return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells),
                     np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
 
 
@@ -398,7 +406,7 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
     for _, rough in search(image_lab, weights, (look.floor, look.floor_tolerance, look.empty_cells))[:MOST_TRIED]:
         lat = fit(image_lab, rough, weights)
         # fitted again to the sides that look like edges, as the calibration's lattice was
-        found = measure(image_lab, lat)
+        found = measure(image_lab, lat, look.skip)
         cut = (look.inside_most * look.edge_least) ** 0.5
         lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
         h, w = image.shape[:2]
@@ -406,7 +414,7 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
                 or lat.y0 + (rows - 0.5) * lat.py > h - 1:
             reasons.append("the board may go on past the picture's edge")
             continue
-        board, reason = board_of(measure(image_lab, lat), look)
+        board, reason = board_of(measure(image_lab, lat, look.skip), look)
         if board is not None:
             return lat, board
         reasons.append(reason)
@@ -432,7 +440,8 @@ def section(look: PieceLook) -> dict[str, Any]:
             "pieces": look.pieces, "shapes": sorted(list(s) for s in look.shapes), "target": list(look.target),
             "floor": np.round(look.floor.astype(float), 2).tolist(), "piece": np.round(look.piece.astype(float), 2).tolist(),
             "floor_tolerance": round(look.floor_tolerance, 2), "inside_most": round(look.inside_most, 2),
-            "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim}
+            "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim,
+            "skip": look.skip}
 
 
 def look_of(profile: Profile) -> PieceLook:
@@ -472,4 +481,5 @@ def look_of(profile: Profile) -> PieceLook:
                      np.array(field("piece", features, "a list of 6 numbers a cell"), np.float32),
                      float(field("floor_tolerance", number, "a number")), float(inside), float(edge),
                      float(field("middle_most", number, "a number")),
-                     field("rim", lambda v: isinstance(v, bool), "true or false"))
+                     field("rim", lambda v: isinstance(v, bool), "true or false"),
+                     float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0)
