@@ -118,7 +118,7 @@ def _klotski_zoo(bench: Bench) -> None:
     from vision.profile import ProfileError
 
     parse = get("klotski").parse
-    names = list(zoo.KLOTSKI_LOOKS)[::12] if bench.quick else list(zoo.KLOTSKI_LOOKS)
+    names = list(zoo.KLOTSKI_LOOKS)[::11] if bench.quick else list(zoo.KLOTSKI_LOOKS)
     count = 4 if bench.quick else 10
     totals = [{"kept": 0, "exact": 0, "refused": 0, "wrong": 0} for _ in range(2)]
     learn_s: list[list[float]] = [[], []]
