@@ -7,6 +7,10 @@ hole and a start marker of any shape or only a colour. ``LOOKS`` lists them, by 
 returns the truth (``puzzlepilot.scenes.onestroke.Truth``), so the scenes' crops and
 desktops apply. ``others`` makes the pictures a calibration must read after learning a look
 from one: other boards, 0.5–2× the size, JPEG 60–95, crops, the window on a desktop.
+LYNE's looks (``LYNE_LOOKS``, ``render_lyne``, ``lyne_others``) and Klotski's
+(``KLOTSKI_LOOKS``: the Klotski scenes' six styles and 54 of palette × fill × label,
+gaps or none, corners, shadows, bevels, strokes; ``render_klotski``, ``klotski_others``)
+are built alike. Everything is drawn from fixed seeds: no picture is stored.
 """
 from __future__ import annotations
 
@@ -374,7 +378,8 @@ def _klotski_looks() -> dict[str, KlotskiLook]:
     """The scenes' six styles, and every palette with every fill, the labels, gaps (none
     among them: a piece then has a stroke or a bevel to part it from its neighbour),
     corners, shadows, bevels, strokes and floor lines in turn: 60 looks."""
-    looks = {style: KlotskiLook(style, scene=style) for style in ("cartoon", "flat", "wooden", "named", "portrait", "tiles")}
+    looks = {style: KlotskiLook(style, scene=style)
+             for style in ("cartoon", "flat", "wooden", "named", "portrait", "tiles")}
     for i, (palette, fill) in enumerate(itertools.product(KLOTSKI_PALETTES, KLOTSKI_FILLS)):
         gap = (0.0, 0.05, 0.1)[(i + i // 6) % 3]
         bevel = i % 4 == 2 or (gap == 0 and i % 2 == 0)
