@@ -11,10 +11,13 @@ each side (between two cells, or a cell and the rim) and each cell are put toget
 
 - a **side** has a *line strength* (:func:`line_strength`): the change of colour across it,
   averaged along it, squared over the change's size (a straight line keeps one change all
-  along; a painting's strokes cancel out). The strongest side inside a piece and the weakest
-  side between two pieces (or a piece and the floor) of the calibration's board set two
-  bounds: above the upper a side is a piece's edge, below the lower its inside, between
-  unclear (refused). A line as strong down a cell's middle is a piece mid-slide (refused);
+  along; a painting's strokes cancel out), measured whole or, when the calibration needed
+  it, without the middle of the side (a piece's label or face sits on its own middle
+  sides). The strongest side inside a piece and the weakest side between two pieces (or a
+  piece and the floor) of the calibration's board set two bounds; a reading parts its sides
+  where their strengths jump most, the jump within those bounds (:func:`_split`: another
+  size or JPEG moves every line alike), or refuses. A line as strong down a cell's middle
+  is a piece mid-slide (refused);
 - a **cell** is the floor or a piece by its colour's mean and spread over its inner half,
   clearly nearer to the calibration's floor cells or to its piece cells (else refused).
 
@@ -22,8 +25,8 @@ The lattice is found by the lines (:func:`search`): at every pitch the picture i
 ``WORK`` px a pitch, the straight lines measured everywhere at once and every origin scored
 by the line strength on the lattice's sides against the cells' middles (the calibration
 knows which sides are edges; a reading weighs all, the rim most, and tries first the
-lattices with as many floor-coloured cells as the calibration's). The best few are fitted
-line by line (:func:`fit`) and judged (:func:`board_of`): every cell and side clear, the
+lattices with as many floor-coloured cells as the calibration's). The best few are fitted,
+their lines moved and stretched together (:func:`fit`), and judged (:func:`board_of`): every cell and side clear, the
 pieces rectangles, and the calibration's grid, count of empty cells and of pieces, shapes
 and one target kept; else refused, never read wrong.
 """
