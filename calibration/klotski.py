@@ -37,8 +37,8 @@ from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import KlotskiGeometry, board_regions, fit_grid, main_colours, parse, piece_rects
 from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
-from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, PieceLook, fit, measure, nearest, read,
-                                    search, section, side_weights)
+from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SKIPS, PieceLook, fit, measure, nearest,
+                                    read, rim_sides, search, section, side_weights)
 from vision.lattice import lab
 from vision.profile import Profile, ProfileError
 
@@ -109,43 +109,44 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
     reasons = []
     for _, rough in search(image_lab, weights)[:PLACES_TRIED]:
         lat = fit(image_lab, rough, weights)
-        found = measure(image_lab, lat)
-        lines = (found.across, found.along)
-        inside = max(float(v[w < 0].max(initial=0)) for v, w in zip(lines, inner))
-        edge = min(float(v[w > 0].min(initial=np.inf)) for v, w in zip(lines, inner))
-        inside = max(inside, FLAT)
-        if not edge >= LINE_GAP * inside:
-            reasons.append("the pieces' edges and insides look alike on the grid that fits best "
-                           "(is it the board the screenshot shows?)")
-            continue
-        floor, piece = found.colours[owner < 0], found.colours[owner >= 0]
-        spread = max((float(nearest(floor[i], np.delete(floor, i, axis=0))) for i in range(len(floor))), default=0.0) \
-            if len(floor) > 1 else 0.0
-        apart = float(nearest(piece, floor).min())
-        if apart <= 2 * MIN_FLOOR:
-            reasons.append("a piece looks like the empty floor")
-            continue
-        tolerance = min(max(MIN_FLOOR, FLOOR_FACTOR * spread), apart / 2)
-        middle = (inside * edge) ** 0.5       # the bounds: a quarter of the way from each, on a log scale
-        rims = np.concatenate([found.across[:, [0, -1]].ravel(), found.along[[0, -1], :].ravel()])
-        look = PieceLook((board.rows, board.cols), int((owner < 0).sum()), len(board.pieces),
-                         frozenset(p.shape for p in board.pieces), board.piece(board.target).shape,
-                         floor, piece, tolerance, (inside * middle) ** 0.5, (edge * middle) ** 0.5,
-                         float(found.middles.max()), bool((rims >= (edge * middle) ** 0.5).all()))
-        try:
-            _, got = read(image, look)
-        except NoBoardFound as exc:
-            reasons.append(f"the look learnt does not read the screenshot back ({exc})")
-            continue
-        if got.to_text() != board.to_text():
-            reasons.append(f"the look learnt reads the screenshot as {got.to_text().replace(chr(10), '/')}")
-            continue
-        empty = tuple(int(v) for v in np.argwhere(owner < 0)[0])
-        (x0, y0), width = lat.centre(-0.5, -0.5), image.shape[1]
-        data = {"lattice": section(look), "board": board.to_text().replace("\n", "/"),
-                "region": [max(0, round(x0)), max(0, round(y0)), round(board.cols * lat.px), round(board.rows * lat.py)],
-                "pitch": [round(lat.px, 2), round(lat.py, 2)], "pitch_share": round(lat.px / width, 5)}
-        return data, {"empty": square(image, lat.centre(*empty), round(min(lat.px, lat.py) / 2))}
+        for skip in SKIPS:      # the sides measured whole, then without their middles
+            found = measure(image_lab, lat, skip)
+            lines = (found.across, found.along)
+            inside = max(float(v[w < 0].max(initial=0)) for v, w in zip(lines, inner))
+            edge = min(float(v[w > 0].min(initial=np.inf)) for v, w in zip(lines, inner))
+            inside = max(inside, FLAT)
+            if not edge >= LINE_GAP * inside:
+                reasons.append("the pieces' edges and insides look alike on the grid that fits best "
+                               "(is it the board the screenshot shows?)")
+                continue
+            floor, piece = found.colours[owner < 0], found.colours[owner >= 0]
+            spread = max((float(nearest(floor[i], np.delete(floor, i, axis=0))) for i in range(len(floor))), default=0.0) \
+                if len(floor) > 1 else 0.0
+            apart = float(nearest(piece, floor).min())
+            if apart <= 2 * MIN_FLOOR:
+                reasons.append("a piece looks like the empty floor")
+                continue
+            tolerance = min(max(MIN_FLOOR, FLOOR_FACTOR * spread), apart / 2)
+            middle = (inside * edge) ** 0.5       # the bounds: a quarter of the way from each, on a log scale
+            look = PieceLook((board.rows, board.cols), int((owner < 0).sum()), len(board.pieces),
+                             frozenset(p.shape for p in board.pieces), board.piece(board.target).shape,
+                             floor, piece, tolerance, (inside * middle) ** 0.5, (edge * middle) ** 0.5,
+                             float(found.middles.max()), bool((rim_sides(found, owner >= 0) >= (edge * middle) ** 0.5).all()),
+                             skip)
+            try:
+                _, got = read(image, look)
+            except NoBoardFound as exc:
+                reasons.append(f"the look learnt does not read the screenshot back ({exc})")
+                continue
+            if got.to_text() != board.to_text():
+                reasons.append(f"the look learnt reads the screenshot as {got.to_text().replace(chr(10), '/')}")
+                continue
+            empty = tuple(int(v) for v in np.argwhere(owner < 0)[0])
+            (x0, y0), width = lat.centre(-0.5, -0.5), image.shape[1]
+            data = {"lattice": section(look), "board": board.to_text().replace("\n", "/"),
+                    "region": [max(0, round(x0)), max(0, round(y0)), round(board.cols * lat.px), round(board.rows * lat.py)],
+                    "pitch": [round(lat.px, 2), round(lat.py, 2)], "pitch_share": round(lat.px / width, 5)}
+            return data, {"empty": square(image, lat.centre(*empty), round(min(lat.px, lat.py) / 2))}
     raise ProfileError(reasons[0] if reasons else f"the picture is too small for a board of {board.rows}×{board.cols} cells")
 
 

@@ -11,10 +11,13 @@ each side (between two cells, or a cell and the rim) and each cell are put toget
 
 - a **side** has a *line strength* (:func:`line_strength`): the change of colour across it,
   averaged along it, squared over the change's size (a straight line keeps one change all
-  along; a painting's strokes cancel out). The strongest side inside a piece and the weakest
-  side between two pieces (or a piece and the floor) of the calibration's board set two
-  bounds: above the upper a side is a piece's edge, below the lower its inside, between
-  unclear (refused). A line as strong down a cell's middle is a piece mid-slide (refused);
+  along; a painting's strokes cancel out), measured whole or, when the calibration needed
+  it, without the middle of the side (a piece's label or face sits on its own middle
+  sides). The strongest side inside a piece and the weakest side between two pieces (or a
+  piece and the floor) of the calibration's board set two bounds; a reading parts its sides
+  where their strengths jump most, the jump within those bounds (:func:`_split`: another
+  size or JPEG moves every line alike), or refuses. A line as strong down a cell's middle
+  is a piece mid-slide (refused);
 - a **cell** is the floor or a piece by its colour's mean and spread over its inner half,
   clearly nearer to the calibration's floor cells or to its piece cells (else refused).
 
@@ -22,8 +25,8 @@ The lattice is found by the lines (:func:`search`): at every pitch the picture i
 ``WORK`` px a pitch, the straight lines measured everywhere at once and every origin scored
 by the line strength on the lattice's sides against the cells' middles (the calibration
 knows which sides are edges; a reading weighs all, the rim most, and tries first the
-lattices with as many floor-coloured cells as the calibration's). The best few are fitted
-line by line (:func:`fit`) and judged (:func:`board_of`): every cell and side clear, the
+lattices with as many floor-coloured cells as the calibration's). The best few are fitted,
+their lines moved and stretched together (:func:`fit`), and judged (:func:`board_of`): every cell and side clear, the
 pieces rectangles, and the calibration's grid, count of empty cells and of pieces, shapes
 and one target kept; else refused, never read wrong.
 """
@@ -46,7 +49,11 @@ SIDE = 64                 # px: one pitch in the mosaic the sides and cells are 
 NEAR = 0.125              # share of a pitch: how far off the lattice's line a side's line may lie
 FIT_SIDE = 64             # px a pitch where the lattice is fitted to the lines
 FIT_REACH = 0.2           # share of a pitch: how far a line is looked for off the rough lattice
+STRETCH = 0.15            # share of the rough pitch the fit may stretch or shrink it by at once
+GAP_BLUR = 5.0            # px at FIT_SIDE: a line's strength is blurred this much (σ), so a gap's sides and a shadow meet in its middle
 ENDS = 0.1                # share of a side's length at each end left out (corners, rounded or cut)
+SKIPS = (0.0, 0.3)        # shares of a side left out round its middle, tried in turn at calibration: a piece's
+                          # label or face sits on its own middle sides (a real app's edges may show best whole)
 FLAT = 3.0                # Lab units: a change of colour this small counts as none
 SMALLEST = 4              # the board spans at least a quarter of the picture's short side
 PITCH_STEP = 1.06         # the ratio between pitches tried
@@ -79,7 +86,8 @@ class PieceLook:
     inside_most: float              # a side below this line strength is a piece's inside
     edge_least: float               # above this, a piece's edge
     middle_most: float              # a line across a cell's middle: the calibration's strongest
-    rim: bool                       # every side on the board's rim is an edge
+    rim: bool                       # every side on the board's rim beside a piece is an edge
+    skip: float = 0.0               # the share of a side round its middle its line is measured without
 
 
 def corners(lat: Lattice) -> Lattice:
@@ -99,15 +107,19 @@ def assemble(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return across, along, cells
 
 
-def line_strength(patches: np.ndarray, near: float = NEAR) -> np.ndarray:
+def line_strength(patches: np.ndarray, near: float = NEAR, skip: float = 0.0) -> np.ndarray:
     """Per patch (..., side, side, 3) of one pitch: how strong a straight line runs down its
     middle (within ``near`` of a pitch): the colour's change across it, averaged down it,
     squared over the change's size (Lab units: a straight edge keeps one change all along;
-    a painting's strokes cancel out; a flat colour has none)."""
+    a painting's strokes cancel out; a flat colour has none); ``skip``: the share of the
+    side round its middle left out."""
     side = patches.shape[-2]
     a, reach = round(ENDS * side), max(1, round(near * side))
     change = patches[..., a:side - a, side // 2 - reach:side // 2 + reach + 1, :]
     change = change[..., :, 1:, :] - change[..., :, :-1, :]
+    left = round(skip * side / 2)
+    if left:
+        change = np.concatenate([change[..., :side // 2 - a - left, :, :], change[..., side // 2 - a + left:, :, :]], axis=-3)
     straight = np.sqrt((change.mean(axis=-3) ** 2).sum(axis=-1))
     size = np.sqrt((change ** 2).sum(axis=-1)).mean(axis=-2)
     return (straight ** 2 / (size + FLAT)).max(axis=-1)
@@ -133,10 +145,17 @@ class Measures:
     middles: np.ndarray
 
 
-def measure(image_lab: np.ndarray, lat: Lattice, m: np.ndarray | None = None) -> Measures:
-    across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE) if m is None else m)
-    return Measures(line_strength(across), line_strength(along), colour_features(cells),
+def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0) -> Measures:
+    """The measures of a lattice, the sides' lines without ``skip`` of them round their middles."""
+    across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE))
+    return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells),
                     np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
+
+
+def rim_sides(found: Measures, cells: np.ndarray) -> np.ndarray:
+    """The line strengths on the board's rim beside the ``cells`` (a rows × cols mask)."""
+    return np.concatenate([found.across[:, 0][cells[:, 0]], found.across[:, -1][cells[:, -1]],
+                           found.along[0][cells[0]], found.along[-1][cells[-1]]])
 
 
 def side_weights(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -239,9 +258,9 @@ def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
 
 def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarray], rounds: int = 3) -> Lattice:
     """The lattice moved and stretched onto the lines its sides between cells show (a
-    frame's lines beside the rim would pull it off the pieces'): each line between two
-    columns (rows) is put where the weighted line strength along it peaks, within
-    FIT_REACH of a pitch, and the lattice fitted to the lines by least squares."""
+    frame's lines beside the rim would pull it off the pieces'): the lines between
+    columns (rows), evenly spaced, moved and stretched together to where the weighted line
+    strength along them sums highest (:func:`_stretched`), a few rounds."""
     w_across, w_along = weights[0][:, 1:-1].clip(0), weights[1][1:-1, :].clip(0)
     h, w = image_lab.shape[:2]
     for _ in range(rounds):
@@ -253,33 +272,48 @@ def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarr
         work = cv2.resize(part, None, fx=kx, fy=ky, interpolation=cv2.INTER_AREA if kx < 1 else cv2.INTER_LINEAR)
         lat = lat.moved(-ox, -oy)
         across, along = _line_maps(work, FIT_SIDE)
-        reach = round(FIT_REACH * FIT_SIDE)
-        xs = _peaks(across, [(lat.x0 + (c - 0.5) * lat.px + 0.5) * kx - 0.5 for c in range(1, lat.cols)],
-                    [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)], w_across.T, reach)
-        ys = _peaks(along.T, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)],
-                    [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], w_along, reach)
-        if len(xs) < 2 or len(ys) < 2:
+        if min(lat.rows, lat.cols) < 3 or not (w_across.any() and w_along.any()):
             return lat.moved(ox, oy)
-        (px, x0), (py, y0) = (np.polyfit([i - 0.5 for i, _ in v], [(x + 0.5) / k - 0.5 for _, x in v], 1)
+        xs = _stretched(across, [(lat.x0 + (c - 0.5) * lat.px + 0.5) * kx - 0.5 for c in range(1, lat.cols)],
+                        [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)], w_across.T)
+        ys = _stretched(along.T, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)],
+                        [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], w_along)
+        (px, x0), (py, y0) = (np.polyfit([i + 0.5 for i in range(len(v))], [(x + 0.5) / k - 0.5 for x in v], 1)
                               for v, k in ((xs, kx), (ys, ky)))
         lat = Lattice(float(x0) + ox, float(y0) + oy, float(px), float(py), lat.rows, lat.cols)
     return lat
 
 
-def _peaks(strength: np.ndarray, lines: list[float], places: list[float], weights: np.ndarray,
-           reach: int) -> list[tuple[int, float]]:
-    """Per line i (1, 2, ...; x in ``strength``, a picture whose lines run down it): the x
-    within ``reach`` where the line strength at the ``places`` (y), times ``weights``
-    (line, place), sums highest; lines with no weight or near the picture's edge left out."""
-    h, w = strength.shape
+def _profiles(strength: np.ndarray, places: list[float], weights: np.ndarray) -> np.ndarray:
+    """Per line (``weights``' rows): the line strength of a picture whose lines run down it
+    at every x, summed over the ``places`` (y) times the weights, blurred by GAP_BLUR."""
+    h = strength.shape[0]
     rows = [min(h - 1, max(0, round(y))) for y in places]
-    out = []
-    for i, (x, wts) in enumerate(zip(lines, weights), 1):
-        x = round(x)
-        if wts.any() and x - reach >= 0 and x + reach < w:
-            profile = (wts[:, None] * strength[rows, x - reach:x + reach + 1]).sum(axis=0)
-            out.append((i, float(x - reach + profile.argmax())))
-    return out
+    summed = weights @ strength[rows]
+    return cv2.GaussianBlur(summed.astype(np.float32), (0, 1), GAP_BLUR)
+
+
+def _stretched(strength: np.ndarray, lines: list[float], places: list[float], weights: np.ndarray) -> list[float]:
+    """The ``lines`` (evenly spaced x in ``strength``) moved and stretched together, by
+    up to STRETCH of the spacing and FIT_REACH of a pitch, to where the weighted line
+    strength along them sums highest (each line alone drifts to either side of a gap, or,
+    a rough pitch a step or two off, onto a portrait's strokes)."""
+    profiles = _profiles(strength, places, weights)
+    w = profiles.shape[1]
+    mid = float(np.mean(lines))
+    offsets = np.array(lines) - mid
+    reach = round(FIT_REACH * FIT_SIDE)
+    shifts = np.arange(-reach, reach + 1)
+    best, at = -1.0, (1.0, 0)
+    weighed = int(weights.any(axis=1).sum())           # one line alone says nothing of the spacing
+    for scale in np.linspace(1 - STRETCH, 1 + STRETCH, 61) if weighed > 1 else [1.0]:
+        spots = np.round(mid + shifts[:, None] + scale * offsets[None, :]).astype(int)
+        inside = (spots >= 0) & (spots < w)
+        score = np.where(inside, profiles[np.arange(len(lines))[None, :], spots.clip(0, w - 1)], 0).sum(axis=1)
+        k = int(score.argmax())
+        if score[k] > best:
+            best, at = float(score[k]), (float(scale), int(shifts[k]))
+    return [mid + at[1] + at[0] * o for o in offsets]
 
 
 def nearest(features: np.ndarray, examples: np.ndarray) -> np.ndarray:
@@ -288,6 +322,22 @@ def nearest(features: np.ndarray, examples: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- reading
+
+def _split(lines: np.ndarray, look: PieceLook) -> tuple[float, float] | None:
+    """The strongest inside and the weakest edge among the line strengths of the sides
+    between cells: where the sorted strengths jump the most (by ratio, at least LINE_GAP),
+    the jump within the calibration's bounds (the insides below its weakest edge, the
+    edges above its strongest inside); None when no such jump parts them. A picture at
+    another size or through JPEG scales every line alike, so the jump stays where the
+    fixed bounds may not."""
+    values = np.sort(np.maximum(lines, FLAT))
+    best = None
+    for low, high in zip(values[:-1], values[1:]):
+        if low <= look.edge_least and high >= look.inside_most and high >= LINE_GAP * low \
+                and (best is None or high / low > best[1] / best[0]):
+            best = (float(low), float(high))
+    return best
+
 
 def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     """The board a lattice's measures show, or None and why they show none."""
@@ -302,15 +352,13 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     if (found.middles >= middle).any():
         r, c = np.argwhere(found.middles >= middle)[0]
         return None, f"a straight edge runs through cell ({r}, {c}) (a piece mid-slide?)"
-    sides = []
-    for lines in (found.across, found.along):
-        edge, inside = lines >= look.edge_least, lines <= look.inside_most
-        if not (edge | inside).all():
-            return None, "a side between two cells is neither clearly a piece's edge nor its inside"
-        sides.append((edge, inside))
-    (edge_a, inside_a), (edge_b, inside_b) = sides
-    if look.rim and not (edge_a[:, [0, -1]].all() and edge_b[[0, -1], :].all()):
-        return None, "the board's rim does not show all round it"
+    split = _split(np.concatenate([found.across[:, 1:-1].ravel(), found.along[1:-1].ravel()]), look)
+    if split is None:
+        return None, "a side between two cells is neither clearly a piece's edge nor its inside"
+    (edge_a, inside_a), (edge_b, inside_b) = ((lines >= split[1], lines <= split[0]) for lines in (found.across, found.along))
+    # the rim: every side an edge when the calibration's was; else a floor cell may meet the frame unseen
+    if look.rim and not (rim_sides(found, piece) >= (split[0] * split[1]) ** 0.5).all():
+        return None, "a piece on the board's rim shows no edge there"
     if ((piece[:, :-1] != piece[:, 1:]) & ~edge_a[:, 1:-1]).any() or ((piece[:-1] != piece[1:]) & ~edge_b[1:-1]).any():
         return None, "a piece meets the floor with no edge between them"
     label = -np.ones((rows, cols), int)
@@ -361,7 +409,7 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
     for _, rough in search(image_lab, weights, (look.floor, look.floor_tolerance, look.empty_cells))[:MOST_TRIED]:
         lat = fit(image_lab, rough, weights)
         # fitted again to the sides that look like edges, as the calibration's lattice was
-        found = measure(image_lab, lat)
+        found = measure(image_lab, lat, look.skip)
         cut = (look.inside_most * look.edge_least) ** 0.5
         lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
         h, w = image.shape[:2]
@@ -369,7 +417,7 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
                 or lat.y0 + (rows - 0.5) * lat.py > h - 1:
             reasons.append("the board may go on past the picture's edge")
             continue
-        board, reason = board_of(measure(image_lab, lat), look)
+        board, reason = board_of(measure(image_lab, lat, look.skip), look)
         if board is not None:
             return lat, board
         reasons.append(reason)
@@ -395,7 +443,8 @@ def section(look: PieceLook) -> dict[str, Any]:
             "pieces": look.pieces, "shapes": sorted(list(s) for s in look.shapes), "target": list(look.target),
             "floor": np.round(look.floor.astype(float), 2).tolist(), "piece": np.round(look.piece.astype(float), 2).tolist(),
             "floor_tolerance": round(look.floor_tolerance, 2), "inside_most": round(look.inside_most, 2),
-            "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim}
+            "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim,
+            "skip": look.skip}
 
 
 def look_of(profile: Profile) -> PieceLook:
@@ -435,4 +484,5 @@ def look_of(profile: Profile) -> PieceLook:
                      np.array(field("piece", features, "a list of 6 numbers a cell"), np.float32),
                      float(field("floor_tolerance", number, "a number")), float(inside), float(edge),
                      float(field("middle_most", number, "a number")),
-                     field("rim", lambda v: isinstance(v, bool), "true or false"))
+                     field("rim", lambda v: isinstance(v, bool), "true or false"),
+                     float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0)

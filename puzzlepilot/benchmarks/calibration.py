@@ -12,8 +12,8 @@ size and a 960×540 window on a 1366×768 desktop; through the camera, the game'
 "dusk" (tilted) and "slate" (drawn flat, straight down, a pale inner ring). Also the time
 ``learn`` takes on each calibration frame. The style zoo: one-stroke and LYNE looks far from
 the games', each calibrated from one frame and read on its other pictures (kept / exact /
-refused / wrong); Klotski looks learnt by the lattice learner, beside the rules' profile of
-the same frame.
+refused / wrong), and Klotski's: calibrated as ``calibrate klotski --board`` does and by
+the lattice learner alone.
 """
 from __future__ import annotations
 
@@ -108,41 +108,57 @@ def _zoo(bench: Bench, folder: Path, game: str = "onestroke") -> None:
 
 
 def _klotski_zoo(bench: Bench) -> None:
-    """Klotski looks of the zoo, each learnt by the lattice learner (``calibrate klotski``'s
-    fallback) from one frame and read on other positions; beside it, the same pictures
-    read with the profile the rules calibrate from that frame."""
+    """The Klotski looks of the zoo (``zoo.KLOTSKI_LOOKS``), each calibrated from one frame
+    as ``calibrate klotski --board`` does (the rules first, the learnt lattice when they
+    refuse) and by the lattice learner alone, then read on other positions; per look and
+    in total: kept, exact, refused, wrong."""
     from puzzlepilot.games import get
     from puzzlepilot.scenes import zoo
     from vision.common import NoBoardFound
     from vision.profile import ProfileError
 
     parse = get("klotski").parse
+    names = list(zoo.KLOTSKI_LOOKS)[::11] if bench.quick else list(zoo.KLOTSKI_LOOKS)
+    count = 4 if bench.quick else 10
+    totals = [{"kept": 0, "exact": 0, "refused": 0, "wrong": 0} for _ in range(2)]
+    learn_s: list[list[float]] = [[], []]
     rows: list[list[Any]] = []
-    for style in zoo.KLOTSKI_LOOKS[:2] if bench.quick else zoo.KLOTSKI_LOOKS:
-        shot, text = zoo.klotski_calibration(style)
+    for name in names:
+        look = zoo.KLOTSKI_LOOKS[name]
+        shot, text = zoo.klotski_calibration(look)
         board = KlotskiBoard.from_text(text.replace("/", "\n"))
-        row: list[Any] = [style]
-        for learn in (lambda: klotski_learner.learn_lattice(shot, board), lambda: klotski_learner.learn(shot, board=board)):
+        others = zoo.klotski_others(look, count)
+        row: list[Any] = [name]
+        for i, learn in enumerate((lambda: klotski_learner.learn(shot, board=board),
+                                   lambda: klotski_learner.learn_lattice(shot, board))):
             try:
                 took, (data, _) = bench.timed(learn)
             except ProfileError:
-                row += ["no", "", "", "", ""]
+                row += ["no", "", "", ""]
                 continue
-            prof = Profile(style, "klotski", Path("."), data)
+            learn_s[i].append(took)
+            prof = Profile(name, "klotski", Path("."), data)
             seen = {"exact": 0, "refused": 0, "wrong": 0}
-            for _, image, want in zoo.klotski_others(style, 4 if bench.quick else 10):
+            for _, image, want in others:
                 try:
                     got = parse(image, profile=prof).board.to_text().replace("\n", "/")
                 except NoBoardFound:
                     seen["refused"] += 1
                     continue
                 seen["exact" if got == want else "wrong"] += 1
-            row += ["yes", seen["exact"], seen["refused"], seen["wrong"], ms(took)]
+            totals[i]["kept"] += 1
+            totals[i].update({k: totals[i][k] + v for k, v in seen.items()})
+            row += ["lattice" if "lattice" in data else "rules", seen["exact"], seen["refused"], seen["wrong"]]
         rows.append(row)
-    bench.table("calibration_klotski_zoo", "Klotski looks: learnt lattice vs the rules' profile, each calibrated on "
-                "横刀立马 at 80 px, read on other positions (layouts, moves, 48-110 px, JPEG 75); learn ms",
-                ["look"] + [f"{who} {what}" for who in ("lattice", "rules")
-                            for what in ("kept", "exact", "refused", "wrong", "learn")], rows)
+    rows.append(["all"] + [v for i in range(2) for v in (f"{totals[i]['kept']}/{len(names)} kept", totals[i]["exact"],
+                                                         totals[i]["refused"], totals[i]["wrong"])])
+    rows.append(["learn ms (median)"] + [v for i in range(2) for v in (summary(learn_s[i])[0] if learn_s[i] else "",
+                                                                        "", "", "")])
+    bench.table("calibration_klotski_zoo", f"Klotski style zoo: each look calibrated on 横刀立马 at {zoo.KLOTSKI_CELL} px "
+                "(calibrate --board: the rules, then the learnt lattice; and the lattice alone), read on "
+                f"{count} other positions (layouts, moves, 0.5-2x drawn or scaled, crops, JPEG 60-95)",
+                ["look"] + [f"{who} {what}" for who in ("calibrate", "lattice")
+                            for what in ("profile", "exact", "refused", "wrong")], rows)
 
 
 def run(bench: Bench) -> None:

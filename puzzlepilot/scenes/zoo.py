@@ -8,9 +8,10 @@ title and buttons around it and returns the truth (``puzzlepilot.scenes.onestrok
 so the scenes' crops and desktops apply. ``others`` makes the pictures a calibration must
 read after learning a look from one: other boards, 0.5–2× the size, JPEG 60–95, crops, the
 window on a desktop. Each :class:`LyneLook` (56 in ``LYNE_LOOKS``) draws LYNE in a palette,
-a node style, a node size and a ground (``render_lyne``, ``lyne_others``); Klotski's looks are
-the Klotski scenes' styles (``klotski_calibration``, ``klotski_others``). Every picture is
-drawn from its seed: nothing is stored.
+a node style, a node size and a ground (``render_lyne``, ``lyne_others``). Klotski's looks
+(``KLOTSKI_LOOKS``: the Klotski scenes' six styles and 54 of palette × fill × label, gaps or
+none, corners, shadows, bevels, strokes; ``render_klotski``, ``klotski_others``) are built
+alike. Every picture is drawn from its seed: nothing is stored.
 """
 from __future__ import annotations
 
@@ -21,10 +22,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from puzzlepilot.scenes import klotski as klotski_scene
 from puzzlepilot.scenes import lyne as lyne_scene
 from puzzlepilot.scenes.onestroke import Truth, crop_board, embed, tight
 from puzzlepilot.scenes.paint import bgr, mix, render_desktop, rounded_rect
 from solvers.lyne import Board as LyneBoard
+from solvers.klotski import Board as KlotskiBoard
+from solvers.klotski import Piece, layout
 from solvers.lyne import generate as generate_lyne
 from solvers.onestroke import Board, generate
 
@@ -375,29 +379,223 @@ def lyne_others(look: LyneLook, count: int = 10, width: int = 640) -> list[tuple
 
 # ---------------------------------------------------------------------------- Klotski
 
-KLOTSKI_LOOKS = ("cartoon", "flat", "wooden", "named", "portrait", "tiles")    # puzzlepilot.scenes.klotski's styles
+# palettes of Klotski looks (RGB): the page around the board, the frame, the floor, the
+# pieces (the target, the tall 2×1, the wide 1×2, the 1×1 soldiers) and the labels' ink
+KLOTSKI_PALETTES: dict[str, tuple[RGB, RGB, RGB, tuple[RGB, RGB, RGB, RGB], RGB]] = {
+    "walnut": ((236, 224, 200), (96, 58, 30), (58, 36, 20), ((200, 90, 60), (214, 170, 110), (222, 182, 124),
+                                                             (230, 196, 140)), (90, 40, 20)),
+    "neon": ((14, 14, 20), (60, 60, 76), (0, 0, 0), ((255, 40, 120), (0, 220, 255), (120, 255, 60), (255, 220, 0)),
+             (10, 10, 10)),
+    "pastel": ((255, 255, 255), (214, 218, 226), (238, 240, 244), ((244, 143, 177), (129, 212, 250),
+                                                                   (165, 214, 167), (255, 224, 130)), (60, 60, 80)),
+    "forest": ((24, 48, 32), (60, 96, 56), (34, 70, 40), ((250, 240, 200), (226, 214, 170), (226, 214, 170),
+                                                          (200, 190, 150)), (40, 70, 40)),
+    "ocean": ((16, 30, 64), (40, 70, 120), (24, 52, 96), ((255, 140, 40), (240, 244, 250), (200, 220, 240),
+                                                          (160, 190, 230)), (20, 40, 90)),
+    "ink": ((250, 250, 250), (20, 20, 20), (250, 250, 250), ((200, 30, 30), (30, 30, 30), (60, 60, 60), (90, 90, 90)),
+            (250, 250, 250)),
+    "maple": ((200, 160, 110), (120, 80, 46), (176, 132, 84), ((186, 96, 60), (226, 190, 140), (226, 190, 140),
+                                                               (232, 200, 152)), (110, 60, 30)),
+    "candy": ((255, 214, 232), (170, 60, 150), (96, 40, 110), ((255, 80, 80), (80, 200, 255), (255, 170, 40),
+                                                               (140, 240, 140)), (60, 20, 60)),
+    "slate": ((120, 128, 136), (80, 86, 94), (96, 102, 110), ((170, 120, 110), (170, 178, 186), (160, 168, 176),
+                                                              (186, 192, 200)), (40, 44, 50)),
+}
+KLOTSKI_FILLS = ("flat", "gradient", "wood", "portrait", "texture", "outline")
+KLOTSKI_LABELS = ("none", "number", "name", "letter")
 KLOTSKI_LAYOUTS = ("横刀立马", "指挥若定", "兵分三路", "齐头并进", "桃花园中", "左右布兵", "雨声淅沥", "一路顺风")
+KLOTSKI_CELL = 80           # px a cell in the picture a look is learnt from
 
 
-def klotski_calibration(style: str) -> tuple[np.ndarray, str]:
-    """The picture a Klotski look is learnt from (横刀立马, 80 px cells) and its board."""
-    from puzzlepilot.scenes import klotski
-    from solvers.klotski import layout
+@dataclass(frozen=True)
+class KlotskiLook:
+    """How a Klotski board is drawn: the ``palette`` (``KLOTSKI_PALETTES``), the pieces'
+    ``fill`` (a flat colour, a vertical gradient, wood grain, a portrait in a frame of the
+    piece's colour, a speckled texture, or an outline only on the floor), a ``label`` on
+    each (a number, a name, a letter), the ``gap`` between pieces and the corners'
+    ``radius`` (shares of a cell), a drop ``shadow``, a ``bevel`` (light top and left, dark
+    bottom and right), a dark ``stroke`` round each piece and faint ``lines`` on the floor.
+    ``scene``: drawn by ``puzzlepilot.scenes.klotski.render`` in that style instead."""
 
-    img, truth = klotski.render(layout(KLOTSKI_LAYOUTS[0]), style=style, cell=80)
+    name: str
+    palette: str = "walnut"
+    fill: str = "flat"
+    label: str = "none"
+    gap: float = 0.06
+    radius: float = 0.08
+    shadow: bool = False
+    bevel: bool = False
+    stroke: bool = False
+    lines: bool = False
+    scene: str = ""
+
+
+def _klotski_looks() -> dict[str, KlotskiLook]:
+    """The scenes' six styles, and every palette with every fill, the labels, gaps (none
+    among them: a piece then has a stroke or a bevel to part it from its neighbour),
+    corners, shadows, bevels, strokes and floor lines in turn: 60 looks."""
+    looks = {style: KlotskiLook(style, scene=style)
+             for style in ("cartoon", "flat", "wooden", "named", "portrait", "tiles")}
+    for i, (palette, fill) in enumerate(itertools.product(KLOTSKI_PALETTES, KLOTSKI_FILLS)):
+        gap = (0.0, 0.05, 0.1)[(i + i // 6) % 3]
+        bevel = i % 4 == 2 or (gap == 0 and i % 2 == 0)
+        look = KlotskiLook(f"{palette}-{fill}-{KLOTSKI_LABELS[i % 4]}" + ("-nogap" if not gap else ""), palette, fill,
+                           KLOTSKI_LABELS[i % 4], gap, (0.0, 0.08, 0.22)[i // 3 % 3], shadow=i % 5 in (1, 3), bevel=bevel,
+                           stroke=(gap == 0 and not bevel) or i % 7 == 3, lines=i % 6 == 5)
+        looks[look.name] = look
+    return looks
+
+
+KLOTSKI_LOOKS = _klotski_looks()
+
+
+def _klotski_piece(img: np.ndarray, look: KlotskiLook, p: Piece, box: tuple[float, float, float, float], cell: float,
+                   is_target: bool, index: int, floor: RGB) -> None:
+    """One piece of a generated look in ``box`` (x0, y0, x1, y1)."""
+    _, _, _, colours, ink = KLOTSKI_PALETTES[look.palette]
+    colour = colours[0] if is_target else {(2, 1): colours[1], (1, 2): colours[2]}.get(p.shape, colours[3])
+    x0, y0, x1, y1 = box
+    r = look.radius * cell
+    if look.shadow:
+        d = 0.05 * cell
+        rounded_rect(img, x0 + d, y0 + d, x1 + d, y1 + d, r, mix(floor, (0, 0, 0), 0.45))
+    edge = 0.0
+    if look.stroke:
+        edge = max(1.0, 0.03 * cell)
+        rounded_rect(img, x0, y0, x1, y1, r, mix(colour, (0, 0, 0) if sum(colour) > 240 else (255, 255, 255), 0.6))
+    if look.bevel:
+        b = max(1.0, 0.05 * cell)
+        rounded_rect(img, x0 + edge, y0 + edge, x1 - edge, y1 - edge, r, mix(colour, (0, 0, 0), 0.35))
+        rounded_rect(img, x0 + edge, y0 + edge, x1 - edge - b, y1 - edge - b, r, mix(colour, (255, 255, 255), 0.45))
+        edge += b
+    ix0, iy0, ix1, iy1 = x0 + edge, y0 + edge, x1 - edge, y1 - edge
+    rng = np.random.default_rng(index)
+    if look.fill == "outline":
+        t = max(2.0, 0.06 * cell)
+        rounded_rect(img, ix0, iy0, ix1, iy1, r, colour)
+        rounded_rect(img, ix0 + t, iy0 + t, ix1 - t, iy1 - t, max(0.0, r - t), floor)
+    else:
+        rounded_rect(img, ix0, iy0, ix1, iy1, r, colour)
+        a, b_, c, d_ = round(ix0 + r / 3), round(iy0 + r / 3), round(ix1 - r / 3), round(iy1 - r / 3)
+        part = img[b_:d_, a:c]
+        if look.fill == "gradient":
+            t = np.linspace(0.25, -0.3, part.shape[0], dtype=np.float32)[:, None, None]
+            part[:] = np.clip(part.astype(np.float32) + 255 * t * np.where(t > 0, 1 - part / 255, part / 255), 0, 255)
+        elif look.fill == "texture":
+            noise = cv2.GaussianBlur(rng.normal(0, 14, part.shape[:2]).astype(np.float32), (0, 0), 1.2)
+            part[:] = np.clip(part.astype(np.float32) + noise[..., None], 0, 255)
+        elif look.fill == "wood":
+            grain = bgr(mix(colour, (60, 30, 10), 0.25))
+            lines = max(3, round((iy1 - iy0) / cell * 6))
+            for k in range(lines):
+                y = iy0 + (k + 0.5 + rng.uniform(-0.3, 0.3)) * (iy1 - iy0) / lines
+                xs = np.linspace(ix0 + 0.1 * cell, ix1 - 0.1 * cell, 16)
+                ys = y + np.sin(xs / cell * 4 + rng.uniform(0, 6)) * cell * 0.04
+                cv2.polylines(img, [np.stack([xs, ys], 1).round().astype(np.int32)], False, grain,
+                              max(1, round(cell / 50)), cv2.LINE_AA)
+        elif look.fill == "portrait":       # a picture in a frame of the piece's colour: sky, hills, a face
+            f = 0.08 * cell
+            px0, py0, px1, py1 = round(ix0 + f), round(iy0 + f), round(ix1 - f), round(iy1 - f)
+            sky = np.array(bgr(tuple(int(v) for v in rng.integers(60, 230, 3))), np.float32)
+            t = np.linspace(0, 1, max(1, py1 - py0), dtype=np.float32)[:, None, None]
+            img[py0:py1, px0:px1] = (sky * (1 - 0.6 * t)).astype(np.uint8)
+            w, h = px1 - px0, py1 - py0
+            hill = [(px0, py1), *[(round(px0 + w * k / 6), round(py0 + h * (0.6 + 0.15 * np.sin(k + index))))
+                                  for k in range(7)], (px1, py1)]
+            cv2.fillPoly(img, [np.array(hill, np.int32)], bgr(tuple(int(v) for v in rng.integers(20, 120, 3))),
+                         cv2.LINE_AA)
+            cx, cy, s = (px0 + px1) / 2, py0 + 0.45 * h, 0.28 * min(w, h)
+            cv2.ellipse(img, (round(cx), round(cy + 0.9 * s)), (round(1.3 * s), round(0.8 * s)), 0, 180, 360,
+                        bgr(tuple(int(v) for v in rng.integers(30, 200, 3))), -1, cv2.LINE_AA)
+            cv2.circle(img, (round(cx), round(cy)), round(0.7 * s), (150, 186, 228), -1, cv2.LINE_AA)
+            cv2.ellipse(img, (round(cx), round(cy - 0.35 * s)), (round(0.75 * s), round(0.45 * s)), 0, 180, 360,
+                        (30, 30, 36), -1, cv2.LINE_AA)
+    if look.label != "none":
+        names = ["CAO CAO"] if is_target else klotski_scene.NAMES.get(p.shape, ["BING"])
+        text = {"number": str(index + 1), "letter": chr(ord("A") + index),
+                "name": names[index % len(names)]}[look.label]
+        scale = cell / 44 if look.label != "name" else cell / 110
+        thick = max(1, round(cell / (22 if look.label != "name" else 40)))
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thick)
+        scale *= min(1.0, 0.8 * (x1 - x0) / tw)
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thick)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 if look.fill != "portrait" else y1 - 0.18 * cell
+        cv2.putText(img, text, (round(cx - tw / 2), round(cy + th / 2)), cv2.FONT_HERSHEY_DUPLEX, scale,
+                    bgr(colour if look.fill == "outline" else ink), thick, cv2.LINE_AA)
+
+
+def render_klotski(board: KlotskiBoard, look: KlotskiLook, cell: float = KLOTSKI_CELL,
+                   seed: int = 0) -> tuple[np.ndarray, klotski_scene.Truth]:
+    """A game window of ``board`` drawn in ``look`` (BGR) and the truth it shows
+    (``puzzlepilot.scenes.klotski.Truth``): a level title and a move count above the
+    board, buttons below, the exit in the frame."""
+    title = f"LEVEL {np.random.default_rng(seed).integers(1, 300)}"
+    if look.scene:
+        return klotski_scene.render(board, style=look.scene, cell=cell, title=title)
+    page, frame, floor, _, ink = KLOTSKI_PALETTES[look.palette]
+    rim, bw, bh = 0.3 * cell, board.cols * cell, board.rows * cell
+    width, height = round(bw + 2 * rim + 1.2 * cell), round(bh + 2 * rim + 3.2 * cell)
+    img = np.full((height, width, 3), bgr(page), np.uint8)
+    bx, by = (width - bw) / 2, 1.6 * cell
+    rounded_rect(img, bx - rim, by - rim, bx + bw + rim, by + bh + rim, rim * 0.6, frame)
+    cv2.rectangle(img, (round(bx), round(by)), (round(bx + bw), round(by + bh)), bgr(floor), -1)
+    target = board.piece(board.target)
+    ex0 = bx + board.goal[1] * cell
+    cv2.rectangle(img, (round(ex0 + 0.1 * cell), round(by + bh + rim * 0.3)),
+                  (round(ex0 + (target.width - 0.1) * cell), round(by + bh + rim * 0.7)), bgr(floor), -1)
+    if look.lines:
+        line = bgr(mix(floor, ink, 0.25))
+        for c in range(1, board.cols):
+            cv2.line(img, (round(bx + c * cell), round(by)), (round(bx + c * cell), round(by + bh)), line, 1)
+        for r in range(1, board.rows):
+            cv2.line(img, (round(bx), round(by + r * cell)), (round(bx + bw), round(by + r * cell)), line, 1)
+    text = mix(frame, page, 0.2) if sum(frame) + 150 < sum(page) or sum(frame) > sum(page) + 150 else mix(page, (128,) * 3, 0.6)
+    u = cell / 80
+    cv2.putText(img, title, (round(bx), round(0.7 * cell)), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * u, bgr(text),
+                max(1, round(2 * u)), cv2.LINE_AA)
+    cv2.putText(img, f"MOVES {np.random.default_rng(seed + 1).integers(0, 99)}", (round(bx), round(1.1 * cell)),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.6 * u, bgr(text), max(1, round(1.5 * u)), cv2.LINE_AA)
+    for k in range(3):
+        rounded_rect(img, bx + k * 0.36 * bw, by + bh + rim + 0.5 * cell, bx + (k * 0.36 + 0.28) * bw,
+                     by + bh + rim + 1.0 * cell, 0.15 * cell, text)
+    gap = look.gap * cell
+    for i, p in enumerate(board.pieces):
+        box = (bx + p.col * cell + gap / 2, by + p.row * cell + gap / 2,
+               bx + (p.col + p.width) * cell - gap / 2, by + (p.row + p.height) * cell - gap / 2)
+        _klotski_piece(img, look, p, box, cell, p.name == board.target, i, floor)
+    cells = tuple((bx + (c + 0.5) * cell, by + (r + 0.5) * cell) for r in range(board.rows) for c in range(board.cols))
+    return img, klotski_scene.Truth(board.relabelled().to_text().replace("\n", "/"), cells, cell)
+
+
+def klotski_calibration(look: KlotskiLook) -> tuple[np.ndarray, str]:
+    """The picture a Klotski look is learnt from (横刀立马, ``KLOTSKI_CELL`` px cells) and its board."""
+    img, truth = render_klotski(layout(KLOTSKI_LAYOUTS[0]), look)
     return img, truth.board
 
 
-def klotski_others(style: str, count: int = 10) -> list[tuple[str, np.ndarray, str]]:
+def klotski_others(look: KlotskiLook, count: int = 10) -> list[tuple[str, np.ndarray, str]]:
     """``count`` other positions in a Klotski look (name, BGR, board text): the classic
-    layouts after some moves, 48–110 px cells, every third as JPEG 75."""
-    from puzzlepilot.scenes import klotski
-    from solvers.klotski import layout
-
+    layouts after some moves; 0.5–2× the calibration's size, drawn at that size or the
+    calibration's size scaled; every fourth a crop a little past the frame, every second
+    JPEG at 60–95."""
     out = []
     for i in range(count):
-        name, moves, cell = KLOTSKI_LAYOUTS[i % len(KLOTSKI_LAYOUTS)], (i * 7) % 23, (80, 60, 110, 48, 90)[i % 5]
-        img, truth = klotski.render(klotski.scrambled(layout(name), moves, 0), style=style, cell=cell)
-        out.append((f"{name}-{moves}-{cell}px" + ("-jpeg75" if i % 3 == 1 else ""),
-                    jpeg(img, 75) if i % 3 == 1 else img, truth.board))
+        name, moves = KLOTSKI_LAYOUTS[(i + 1) % len(KLOTSKI_LAYOUTS)], (i * 7) % 23
+        k = (0.5, 1.5, 0.75, 2.0, 1.25)[i % 5]
+        board = klotski_scene.scrambled(layout(name), moves, 0)
+        what = [f"{name}-{moves}"]
+        if i % 2:
+            img, truth = render_klotski(board, look, KLOTSKI_CELL * k, seed=i)
+            what.append(f"drawn{k}x")
+        else:
+            img, truth = render_klotski(board, look, KLOTSKI_CELL, seed=i)
+            img = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC)
+            what.append(f"scaled{k}x")
+        if i % 4 == 1:
+            xs, ys = [x for x, _ in truth.cells], [y for _, y in truth.cells]      # drawn at that size
+            pad = (0.8 + 0.1 * (i % 3)) * truth.pitch
+            x0, y0 = max(0, round(min(xs) - pad)), max(0, round(min(ys) - pad))
+            img = img[y0:round(max(ys) + pad), x0:round(max(xs) + pad)].copy()
+            what.append("crop")
+        out.append(_other(i, img, what, truth.board))
     return out
