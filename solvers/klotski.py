@@ -739,14 +739,15 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
         return least, 1, s, False
     by_free, entry_of = space.by_free, space.entry
     count, check = 1, min(limit, CHECK_EVERY)
-    frontier = [(s, m, free)]
+    frontier = [(s, m, free, space.bound(s))]
     depth = 0
-    # breadth-first: cheapest per position, and the bound prunes nothing this early
+    # breadth-first: cheapest per position, and the bound prunes nothing this early (each
+    # position carries its bound, changed by each move's rise less one)
     while frontier and count < BOUNDED_FROM:
-        following: list[tuple[int, int, int]] = []
+        following: list[tuple[int, int, int, int]] = []
         room = check - count
         depth += 1
-        for s, m, free in frontier:
+        for s, m, free, h in frontier:
             if len(following) >= room:
                 reached = count + len(following)
                 if reached >= limit:
@@ -758,7 +759,7 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
             found = entry[1].get(s & entry[0])
             if found is None:
                 found = space.position_moves(s, entry)
-            for delta, mdelta, after, wins, _ in found:
+            for delta, mdelta, after, wins, rise in found:
                 t = s + delta
                 if t in least:
                     continue
@@ -766,14 +767,14 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
                 least[t] = least[tm] = depth
                 if wins and stop_at_goal:
                     return least, count + len(following) + 1, t, False
-                following.append((t, tm, after))
+                following.append((t, tm, after, h + rise - 1))
         count += len(following)
         frontier = following
     # A* in buckets of equal estimate g + bound, deepest first within one (every position
     # seen so far has g <= depth, and each move's rise of the estimate is in its tuple)
     buckets: list[list[tuple[int, int, int, int]]] = []
-    for s, m, free in frontier:
-        f = depth + space.bound(s)
+    for s, m, free, h in frontier:
+        f = depth + h
         buckets.extend([] for _ in range(f + 1 - len(buckets)))
         buckets[f].append((s, m, free, depth))
     f = min((i for i, bucket in enumerate(buckets) if bucket), default=0)
@@ -836,11 +837,14 @@ def count_positions(board: Board, merge_mirrors: bool = False) -> int:
 
 def bytes_per_position(space: _Space) -> int:
     """What one reached position costs the search in memory, from the size of its
-    number: its key and its mirror image's in the move-count table (dict slots, int
-    objects) and, while it waits, a tuple with its free-cell mask. Checked with tracemalloc
-    (peak over positions, move memo warm): 229 bytes for 322 estimated on the classic
-    board, 128 for 335 on a 5×5 one, 390 for 814 on a 20×20 one."""
-    return 100 + 72 + 3 * space.number_bytes() + 28 + space.n // 8
+    number: its key in the move-count table (a dict slot at the table's fullest, the int)
+    and its mirror image's when mirror images merge (else the mirror is one constant),
+    and, while it waits, a tuple (its free-cell mask is the memo's, shared). Checked with
+    tracemalloc (peak over 150,000–300,000 positions, move memo warm): 150 bytes for 185
+    estimated on GNOME Klotski's Solomon, 160 for 201 on Shark (the estimate counted a
+    mirror and three ints a position until then: 399 and 439)."""
+    keys = 2 if space.merge else 1
+    return keys * (50 + space.number_bytes()) + 64 + space.n // 8
 
 
 def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
