@@ -26,7 +26,12 @@ as a warm one.
 The search is breadth-first while it is small, then A* with a consistent lower bound (the
 target needs a move unless it is at the exit, and so does every other piece on a goal cell;
 under ``cell`` and ``straight`` more, see ``share``), so every answer is a minimum under
-the metric. The goal is a large set of positions (the target at the exit, the rest
+the metric. Where that bound is never above 1 (the piece metric with goal cells that only
+the target reaches, as behind GNOME Klotski's gates) A* would order positions as
+breadth-first search does, so the search stays breadth-first to the end; as every move can
+be undone, a move leads only to the layer before, the same or the next, so the layers
+before those leave the table for sorted arrays of bytes (~32 bytes a position instead of
+~150; Solomon's answer lies 3.2 M positions away). The goal is a large set of positions (the target at the exit, the rest
 anywhere) that is unknown until searched, so a search from both ends does not apply; and a
 breadth-first search meets the goal near the far end of the graph on the classic boards
 (横刀立马: 11,973 of its 13,011 merged positions), where no bound prunes much. On bigger boards
@@ -481,6 +486,27 @@ class _Space:
         self.mirror = [[self.mirror_tl(k, tl) for tl in range(self.n)] for k in range(len(shapes))]
         self.shares = [[self.share(k, tl, goal) if self.mask[k][tl] else 0 for tl in range(self.n)]
                        for k in range(len(shapes))]
+        # whether the bound is ever above 1 (else A* orders positions as breadth-first
+        # search does): under ``piece``, only when a piece other than the target can reach
+        # a goal cell (GNOME Klotski's goals mostly lie beyond gates)
+        starts = {(self.class_of[p.name], p.row * cols + p.col) for p in board.pieces}
+        self.sharp = metric != "piece" or any(self.shares[k][tl] for k, tl in self.spread(starts) if k)
+
+    def position_bytes(self) -> int:
+        """The bytes a position (or its mirror image) takes, put away."""
+        return -(-self.bits * self.n // 8)
+
+    def spread(self, starts: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The (class, top-left) placements pieces reach from ``starts`` on the board with
+        nothing but its walls and gates."""
+        seen, todo = set(starts), list(starts)
+        while todo:
+            k, tl = todo.pop()
+            for step in self.slides[k][tl]:
+                if step and (k, step[1]) not in seen and (k == 0 or not self.mask[k][step[1]] & self.gates):
+                    seen.add((k, step[1]))
+                    todo.append((k, step[1]))
+        return seen
 
     def number_bytes(self) -> int:
         """The size of a position's int object (30 bits a digit)."""
@@ -722,7 +748,7 @@ def _placements(board: Board) -> dict[str, int]:
 
 
 def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit: int,
-            progress: Progress) -> tuple[dict[int, int], int, int | None, bool]:
+            progress: Progress) -> tuple[_Depths, int, int | None, bool]:
     """The least moves to the goal: breadth-first for the first ``BOUNDED_FROM``
     positions, then A* with the consistent lower bound ``space.bound`` from the last
     whole layer on. Each position is expanded once, with its least move count (a shorter
@@ -734,23 +760,31 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
     were reached (mirror pairs once), the first goal position (None if none was met or
     ``stop_at_goal`` is off) and whether it stopped at ``limit`` positions first."""
     s, m, free = space.encode(placements)
-    least = {m: 0, s: 0}
+    least = _Depths({m: 0, s: 0}, space.position_bytes())
     if stop_at_goal and placements[next(n for n, k in space.class_of.items() if k == 0)] in space.goal_tls:
         return least, 1, s, False
     by_free, entry_of = space.by_free, space.entry
     count, check = 1, min(limit, CHECK_EVERY)
     frontier = [(s, m, free, space.bound(s))]
     depth = 0
+    live, kept = bytes_per_position(space, live=True), (1 + space.merge) * space.position_bytes()
     # breadth-first: cheapest per position, and the bound prunes nothing this early (each
-    # position carries its bound, changed by each move's rise less one)
-    while frontier and count < BOUNDED_FROM:
+    # position carries its bound, changed by each move's rise less one); to the end when
+    # the bound is never above 1. A move leads to the layer before, the same or the next
+    # (every move can be undone), so the layers before those are put away compactly.
+    older: list[tuple[int, int, int, int]] = []
+    previous: list[tuple[int, int, int, int]] = []
+    while frontier and (count < BOUNDED_FROM or not space.sharp):
         following: list[tuple[int, int, int, int]] = []
         room = check - count
         depth += 1
+        least.archive(depth - 3, older, space.merge)
+        older, previous = previous, frontier
         for s, m, free, h in frontier:
             if len(following) >= room:
                 reached = count + len(following)
-                if reached >= limit:
+                now = len(older) + len(frontier) + len(following)
+                if reached >= limit or (reached - now) * kept + now * live > MEMORY_BUDGET:
                     return least, reached, None, True
                 progress(f"{reached:,} positions searched, {depth} moves deep")
                 check = min(limit, reached + CHECK_EVERY)
@@ -813,16 +847,53 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
     return least, count, None, False
 
 
-def _chain(space: _Space, least: dict[int, int], end: int, start: int) -> list[int]:
+class _Depths(dict):  # type: ignore[type-arg]
+    """The move count of every position reached (a dict: position -> count), but for the
+    breadth-first layers put away (``archive``): each a sorted array of its positions'
+    bytes, looked up by ``depth``."""
+
+    def __init__(self, counts: dict[int, int], width: int) -> None:
+        super().__init__(counts)
+        self.width = width
+        self.layers: list[tuple[int, Any]] = []
+
+    def archive(self, depth: int, layer: list[tuple[int, int, int, int]], mirrors: bool) -> None:
+        """Move the positions of the layer ``depth`` (with their mirror images) out of
+        the dict into a sorted array."""
+        if not layer:
+            return
+        import numpy as np
+
+        keys = [s for s, _, _, _ in layer] + ([m for _, m, _, _ in layer] if mirrors else [])
+        for s in keys:
+            self.pop(s, None)
+        array = np.array([s.to_bytes(self.width, "big") for s in keys], dtype=f"S{self.width}")
+        array.sort()
+        self.layers.append((depth, array))
+
+    def depth(self, s: int) -> int | None:
+        """The move count of position s; None when it was not reached."""
+        found = self.get(s)
+        if found is not None or s >> 8 * self.width:
+            return found
+        key = s.to_bytes(self.width, "big")
+        for depth, array in self.layers:
+            i = array.searchsorted(key)
+            if i < len(array) and array[i].ljust(self.width, b"\0") == key:
+                return depth
+        return None
+
+
+def _chain(space: _Space, least: _Depths, end: int, start: int) -> list[int]:
     """The positions from start to end, each a move from the one before: walked back from
     the end through positions one move fewer from the start (each count was reached
     through such a neighbour, or through its mirror image's, then mirrored back)."""
     chain, free = [end], space.free_of(end)
-    while least[chain[-1]]:
+    while depth := least.depth(chain[-1]):
         s = chain[-1]
         entry = space.entry(free)
         moves = entry[1].get(s & entry[0]) or space.position_moves(s, entry)
-        delta, free = next((d, after) for d, _, after, _, _ in moves if least.get(s + d) == least[s] - 1)
+        delta, free = next((d, after) for d, _, after, _, _ in moves if least.depth(s + d) == depth - 1)
         chain.append(s + delta)
     chain.reverse()
     return chain if chain[0] == start else [space.mirror_of(s) for s in chain]
@@ -835,16 +906,22 @@ def count_positions(board: Board, merge_mirrors: bool = False) -> int:
     return _search(space, _placements(board), False, 1 << 62, Progress(None))[1]
 
 
-def bytes_per_position(space: _Space) -> int:
+def bytes_per_position(space: _Space, live: bool = False) -> int:
     """What one reached position costs the search in memory, from the size of its
-    number: its key in the move-count table (a dict slot at the table's fullest, the int)
-    and its mirror image's when mirror images merge (else the mirror is one constant),
-    and, while it waits, a tuple (its free-cell mask is the memo's, shared). Checked with
-    tracemalloc (peak over 150,000–300,000 positions, move memo warm): 150 bytes for 185
-    estimated on GNOME Klotski's Solomon, 160 for 201 on Shark (the estimate counted a
-    mirror and three ints a position until then: 399 and 439)."""
+    number: while it is live, its key in the move-count table (a dict slot at the table's
+    fullest, the int) and its mirror image's when mirror images merge (else the mirror is
+    one constant), and, while it waits, a tuple (its free-cell mask is the memo's,
+    shared). Checked with tracemalloc (peak over 150,000–300,000 positions, move memo
+    warm): 150 bytes for 185 estimated on GNOME Klotski's Solomon, 160 for 201 on Shark
+    (the estimate counted a mirror and three ints a position until then: 399 and 439).
+    When the search stays breadth-first to the end (``space.sharp`` off), the layers two
+    behind are put away at ``position_bytes`` a key: the estimate (``live`` off) counts
+    only that, and the search stops as well when the live layers and those put away
+    would pass ``MEMORY_BUDGET``."""
     keys = 2 if space.merge else 1
-    return keys * (50 + space.number_bytes()) + 64 + space.n // 8
+    if live or space.sharp:
+        return keys * (50 + space.number_bytes()) + 64 + space.n // 8
+    return keys * space.position_bytes()
 
 
 def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
@@ -863,7 +940,7 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
     _keep(space)
     stats: dict[str, Any] = {"positions": reached, "mirror_merged": merge}
     if capped:
-        return SolveResult(False, reason=f"gave up after {limit:,} positions without reaching the exit "
+        return SolveResult(False, reason=f"gave up after {min(reached, limit):,} positions without reaching the exit "
                                          f"(the cap; --max-positions raises it)",
                            stats={**stats, "capped": True})
     if end is None:
