@@ -30,7 +30,7 @@ the metric. Where that bound is never above 1 (the piece metric with goal cells 
 the target reaches, as behind GNOME Klotski's gates) A* would order positions as
 breadth-first search does, so the search stays breadth-first to the end; as every move can
 be undone, a move leads only to the layer before, the same or the next, so the layers
-before those leave the table for sorted arrays of bytes (~32 bytes a position instead of
+before those leave the table for sorted bytes (~32 bytes a position instead of
 ~150; Solomon's answer lies 3.2 M positions away). The goal is a large set of positions (the target at the exit, the rest
 anywhere) that is unknown until searched, so a search from both ends does not apply; and a
 breadth-first search meets the goal near the far end of the graph on the classic boards
@@ -849,37 +849,39 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
 
 class _Depths(dict):  # type: ignore[type-arg]
     """The move count of every position reached (a dict: position -> count), but for the
-    breadth-first layers put away (``archive``): each a sorted array of its positions'
-    bytes, looked up by ``depth``."""
+    breadth-first layers put away (``archive``): each the sorted bytes of its positions,
+    end to end, looked up by ``depth``."""
 
     def __init__(self, counts: dict[int, int], width: int) -> None:
         super().__init__(counts)
         self.width = width
-        self.layers: list[tuple[int, Any]] = []
+        self.layers: list[tuple[int, bytes]] = []
 
     def archive(self, depth: int, layer: list[tuple[int, int, int, int]], mirrors: bool) -> None:
         """Move the positions of the layer ``depth`` (with their mirror images) out of
-        the dict into a sorted array."""
+        the dict into sorted bytes."""
         if not layer:
             return
-        import numpy as np
-
         keys = [s for s, _, _, _ in layer] + ([m for _, m, _, _ in layer] if mirrors else [])
         for s in keys:
             self.pop(s, None)
-        array = np.array([s.to_bytes(self.width, "big") for s in keys], dtype=f"S{self.width}")
-        array.sort()
-        self.layers.append((depth, array))
+        self.layers.append((depth, b"".join(sorted(s.to_bytes(self.width, "big") for s in keys))))
 
     def depth(self, s: int) -> int | None:
         """The move count of position s; None when it was not reached."""
         found = self.get(s)
         if found is not None or s >> 8 * self.width:
             return found
-        key = s.to_bytes(self.width, "big")
-        for depth, array in self.layers:
-            i = array.searchsorted(key)
-            if i < len(array) and array[i].ljust(self.width, b"\0") == key:
+        key, w = s.to_bytes(self.width, "big"), self.width
+        for depth, keys in self.layers:
+            lo, hi = 0, len(keys) // w
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if keys[mid * w:mid * w + w] < key:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if keys[lo * w:lo * w + w] == key:
                 return depth
         return None
 
