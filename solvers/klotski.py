@@ -663,6 +663,7 @@ class _Space:
 # much it raises the estimate moves + bound: 0, 1 or 2); a memo entry: (bits of the cells
 # next to the free ones, move lists under their codes, those cells, the free cells).
 _Move = tuple[int, int, int, bool, int]
+_Layer = tuple[list[int], list[int], list[int], list[int]]
 _Entry = tuple[int, dict[int, list[_Move]], list[int], int]
 
 _MEMOS: dict[tuple[Any, ...], tuple[int, dict[int, Any]]] = {}
@@ -765,25 +766,28 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
         return least, 1, s, False
     by_free, entry_of = space.by_free, space.entry
     count, check = 1, min(limit, CHECK_EVERY)
-    frontier = [(s, m, free, space.bound(s))]
+    # a layer: its positions, their mirror images, free cells and bounds, in four lists
+    # (a tuple a position would cost ~70 bytes more)
+    frontier: _Layer = ([s], [m], [free], [space.bound(s)])
     depth = 0
     live, kept = bytes_per_position(space, live=True), (1 + space.merge) * space.position_bytes()
     # breadth-first: cheapest per position, and the bound prunes nothing this early (each
     # position carries its bound, changed by each move's rise less one); to the end when
     # the bound is never above 1. A move leads to the layer before, the same or the next
     # (every move can be undone), so the layers before those are put away compactly.
-    older: list[tuple[int, int, int, int]] = []
-    previous: list[tuple[int, int, int, int]] = []
-    while frontier and (count < BOUNDED_FROM or not space.sharp):
-        following: list[tuple[int, int, int, int]] = []
+    older: _Layer = ([], [], [], [])
+    previous: _Layer = older
+    while frontier[0] and (count < BOUNDED_FROM or not space.sharp):
+        following: _Layer = ([], [], [], [])
+        to, tms, frees, bounds = following
         room = check - count
         depth += 1
-        least.archive(depth - 3, older, space.merge)
+        least.archive(depth - 3, older[0] + older[1] if space.merge else older[0])
         older, previous = previous, frontier
-        for s, m, free, h in frontier:
-            if len(following) >= room:
-                reached = count + len(following)
-                now = len(older) + len(frontier) + len(following)
+        for s, m, free, h in zip(*frontier):
+            if len(to) >= room:
+                reached = count + len(to)
+                now = len(older[0]) + len(frontier[0]) + len(to)
                 if reached >= limit or (reached - now) * kept + now * live > MEMORY_BUDGET:
                     return least, reached, None, True
                 progress(f"{reached:,} positions searched, {depth} moves deep")
@@ -800,14 +804,17 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
                 tm = m + mdelta
                 least[t] = least[tm] = depth
                 if wins and stop_at_goal:
-                    return least, count + len(following) + 1, t, False
-                following.append((t, tm, after, h + rise - 1))
-        count += len(following)
+                    return least, count + len(to) + 1, t, False
+                to.append(t)
+                tms.append(tm)
+                frees.append(after)
+                bounds.append(h + rise - 1)
+        count += len(to)
         frontier = following
     # A* in buckets of equal estimate g + bound, deepest first within one (every position
     # seen so far has g <= depth, and each move's rise of the estimate is in its tuple)
     buckets: list[list[tuple[int, int, int, int]]] = []
-    for s, m, free, h in frontier:
+    for s, m, free, h in zip(*frontier):
         f = depth + h
         buckets.extend([] for _ in range(f + 1 - len(buckets)))
         buckets[f].append((s, m, free, depth))
@@ -857,12 +864,11 @@ class _Depths(dict):  # type: ignore[type-arg]
         self.width = width
         self.layers: list[tuple[int, bytes]] = []
 
-    def archive(self, depth: int, layer: list[tuple[int, int, int, int]], mirrors: bool) -> None:
-        """Move the positions of the layer ``depth`` (with their mirror images) out of
-        the dict into sorted bytes."""
-        if not layer:
+    def archive(self, depth: int, keys: list[int]) -> None:
+        """Move the positions of the layer ``depth`` (with their mirror images, when
+        they merge) out of the dict into sorted bytes."""
+        if not keys:
             return
-        keys = [s for s, _, _, _ in layer] + ([m for _, m, _, _ in layer] if mirrors else [])
         for s in keys:
             self.pop(s, None)
         self.layers.append((depth, b"".join(sorted(s.to_bytes(self.width, "big") for s in keys))))
@@ -910,19 +916,21 @@ def count_positions(board: Board, merge_mirrors: bool = False) -> int:
 
 def bytes_per_position(space: _Space, live: bool = False) -> int:
     """What one reached position costs the search in memory, from the size of its
-    number: while it is live, its key in the move-count table (a dict slot at the table's
-    fullest, the int) and its mirror image's when mirror images merge (else the mirror is
-    one constant), and, while it waits, a tuple (its free-cell mask is the memo's,
-    shared). Checked with tracemalloc (peak over 150,000–300,000 positions, move memo
-    warm): 150 bytes for 185 estimated on GNOME Klotski's Solomon, 160 for 201 on Shark
-    (the estimate counted a mirror and three ints a position until then: 399 and 439).
-    When the search stays breadth-first to the end (``space.sharp`` off), the layers two
-    behind are put away at ``position_bytes`` a key: the estimate (``live`` off) counts
-    only that, and the search stops as well when the live layers and those put away
-    would pass ``MEMORY_BUDGET``."""
+    number: its key in the move-count table (a dict slot at the table's fullest, the int)
+    and its mirror image's when mirror images merge (else the mirror is one constant),
+    and, while it waits, a tuple (its free-cell mask is the memo's, shared). Checked with
+    tracemalloc (peak over 150,000–300,000 positions, move memo warm): 150 bytes for 185
+    estimated on GNOME Klotski's Solomon, 160 for 201 on Shark (the estimate counted a
+    mirror and three ints a position until then: 399 and 439).
+    When the search stays breadth-first to the end (``space.sharp`` off), a position is
+    live in three layers of four lists (``live``: the key, four list slots), then put
+    away at ``position_bytes`` a key: the estimate counts only that, and the search stops
+    as well when the live layers and those put away would pass ``MEMORY_BUDGET``."""
     keys = 2 if space.merge else 1
-    if live or space.sharp:
+    if space.sharp:
         return keys * (50 + space.number_bytes()) + 64 + space.n // 8
+    if live:        # in a layer's four lists rather than a tuple
+        return keys * (50 + space.number_bytes()) + 32
     return keys * space.position_bytes()
 
 
