@@ -764,7 +764,7 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
     least = _Depths({m: 0, s: 0}, space.position_bytes())
     if stop_at_goal and placements[next(n for n, k in space.class_of.items() if k == 0)] in space.goal_tls:
         return least, 1, s, False
-    by_free, entry_of = space.by_free, space.entry
+    by_free, entry_of, merge = space.by_free, space.entry, space.merge
     count, check = 1, min(limit, CHECK_EVERY)
     # a layer: its positions, their mirror images, free cells and bounds, in four lists
     # (a tuple a position would cost ~70 bytes more)
@@ -801,7 +801,7 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
                 t = s + delta
                 if t in least:
                     continue
-                tm = m + mdelta
+                tm = m + mdelta if merge else m     # (m + 0 would be a new int each time)
                 least[t] = least[tm] = depth
                 if wins and stop_at_goal:
                     return least, count + len(to) + 1, t, False
@@ -845,7 +845,7 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
                     shorter = True
                 else:
                     count += 1
-                tm = m + mdelta
+                tm = m + mdelta if merge else m     # (m + 0 would be a new int each time)
                 least[t] = least[tm] = g
                 if wins and stop_at_goal:
                     return least, count, t, False
