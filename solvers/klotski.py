@@ -234,7 +234,7 @@ class Board:
         to the bottom row band, centred. A piece's ``form`` that fills its rectangle is
         dropped, so alike pieces compare equal."""
         pieces = sorted((replace(p, form=None) if p.form is not None and len(p.form) == p.height * p.width
-                         else p for p in pieces), key=lambda p: (p.row, p.col))
+                         else p for p in pieces), key=lambda p: (p.row, p.col, p.cells()[0]))
         names = {p.name: p for p in pieces}
         if len(names) != len(pieces):
             raise BoardError("two pieces share a name")

@@ -105,6 +105,14 @@ def test_board_texts_with_the_new_cells_round_trip(text):
     assert Board.from_text(board.to_text()) == board
 
 
+def test_pieces_whose_rectangles_share_a_corner_keep_one_order():
+    # B sits in the notch of the L-shaped C: both rectangles start at (2, 0)
+    notched = _piece("C", 2, 0, frozenset({(0, 1), (1, 0), (1, 1)}))
+    board = Board.make(4, 2, [notched, Piece("B", 2, 0, 1, 1), Piece("A", 0, 0, 1, 1)], "C", None,
+                       marks=frozenset({(1, 1)}))
+    assert Board.from_text(board.to_text()) == board
+
+
 def test_relabelled_keeps_walls_gates_and_goal_cells():
     board = Board.from_text("target: X\n" + RED_DONKEY.replace("C", "X")).relabelled()
     assert board.to_text() == RED_DONKEY
