@@ -749,7 +749,7 @@ def _placements(board: Board) -> dict[str, int]:
 
 
 def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit: int,
-            progress: Progress) -> tuple[_Depths, int, int | None, bool]:
+            progress: Progress, budget: int | None = None) -> tuple[_Depths, int, int | None, bool]:
     """The least moves to the goal: breadth-first for the first ``BOUNDED_FROM``
     positions, then A* with the consistent lower bound ``space.bound`` from the last
     whole layer on. Each position is expanded once, with its least move count (a shorter
@@ -759,7 +759,8 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
 
     Returns the move count of every position reached and of its mirror image, how many
     were reached (mirror pairs once), the first goal position (None if none was met or
-    ``stop_at_goal`` is off) and whether it stopped at ``limit`` positions first."""
+    ``stop_at_goal`` is off) and whether it stopped first: at ``limit`` positions or,
+    breadth-first, when its layers would pass ``budget`` bytes (when given)."""
     s, m, free = space.encode(placements)
     least = _Depths({m: 0, s: 0}, space.position_bytes())
     if stop_at_goal and placements[next(n for n, k in space.class_of.items() if k == 0)] in space.goal_tls:
@@ -788,7 +789,7 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
             if len(to) >= room:
                 reached = count + len(to)
                 now = len(older[0]) + len(frontier[0]) + len(to)
-                if reached >= limit or (reached - now) * kept + now * live > MEMORY_BUDGET:
+                if reached >= limit or budget and (reached - now) * kept + now * live > budget:
                     return least, reached, None, True
                 progress(f"{reached:,} positions searched, {depth} moves deep")
                 check = min(limit, reached + CHECK_EVERY)
@@ -925,7 +926,8 @@ def bytes_per_position(space: _Space, live: bool = False) -> int:
     When the search stays breadth-first to the end (``space.sharp`` off), a position is
     live in three layers of four lists (``live``: the key, four list slots), then put
     away at ``position_bytes`` a key: the estimate counts only that, and the search stops
-    as well when the live layers and those put away would pass ``MEMORY_BUDGET``."""
+    as well, under the default cap, when the live layers and those put away would pass
+    ``MEMORY_BUDGET``."""
     keys = 2 if space.merge else 1
     if space.sharp:
         return keys * (50 + space.number_bytes()) + 64 + space.n // 8
@@ -946,7 +948,8 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
     limit = max_positions or max(1, MEMORY_BUDGET // bytes_per_position(space))
     placements = _placements(board)
     tick = Progress(progress)
-    least, reached, end, capped = _search(space, placements, True, limit, tick)
+    budget = None if max_positions else MEMORY_BUDGET     # the default cap is one of memory
+    least, reached, end, capped = _search(space, placements, True, limit, tick, budget)
     _keep(space)
     stats: dict[str, Any] = {"positions": reached, "mirror_merged": merge}
     if capped:
@@ -957,7 +960,7 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
         total, kind = reached, "reachable positions"
         if merge:       # count mirror images apart, as people do (within the same bound)
             unmerged = _space(board, "cell", False)
-            _, every, _, over = _search(unmerged, placements, False, 2 * limit, tick)
+            _, every, _, over = _search(unmerged, placements, False, 2 * limit, tick, budget)
             _keep(unmerged)
             total, kind = (total, "reachable positions, mirror images counted once") if over else (every, kind)
         return SolveResult(False, reason=f"no position with {board.target} at the exit is reachable "
