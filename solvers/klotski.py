@@ -26,7 +26,12 @@ as a warm one.
 The search is breadth-first while it is small, then A* with a consistent lower bound (the
 target needs a move unless it is at the exit, and so does every other piece on a goal cell;
 under ``cell`` and ``straight`` more, see ``share``), so every answer is a minimum under
-the metric. The goal is a large set of positions (the target at the exit, the rest
+the metric. Where that bound is never above 1 (the piece metric with goal cells that only
+the target reaches, as behind GNOME Klotski's gates) A* would order positions as
+breadth-first search does, so the search stays breadth-first to the end; as every move can
+be undone, a move leads only to the layer before, the same or the next, so the layers
+before those leave the table for sorted bytes (~32 bytes a position instead of
+~150; Solomon's answer lies 3.2 M positions away). The goal is a large set of positions (the target at the exit, the rest
 anywhere) that is unknown until searched, so a search from both ends does not apply; and a
 breadth-first search meets the goal near the far end of the graph on the classic boards
 (横刀立马: 11,973 of its 13,011 merged positions), where no bound prunes much. On bigger boards
@@ -229,7 +234,7 @@ class Board:
         to the bottom row band, centred. A piece's ``form`` that fills its rectangle is
         dropped, so alike pieces compare equal."""
         pieces = sorted((replace(p, form=None) if p.form is not None and len(p.form) == p.height * p.width
-                         else p for p in pieces), key=lambda p: (p.row, p.col))
+                         else p for p in pieces), key=lambda p: (p.row, p.col, p.cells()[0]))
         names = {p.name: p for p in pieces}
         if len(names) != len(pieces):
             raise BoardError("two pieces share a name")
@@ -481,6 +486,27 @@ class _Space:
         self.mirror = [[self.mirror_tl(k, tl) for tl in range(self.n)] for k in range(len(shapes))]
         self.shares = [[self.share(k, tl, goal) if self.mask[k][tl] else 0 for tl in range(self.n)]
                        for k in range(len(shapes))]
+        # whether the bound is ever above 1 (else A* orders positions as breadth-first
+        # search does): under ``piece``, only when a piece other than the target can reach
+        # a goal cell (GNOME Klotski's goals mostly lie beyond gates)
+        starts = {(self.class_of[p.name], p.row * cols + p.col) for p in board.pieces}
+        self.sharp = metric != "piece" or any(self.shares[k][tl] for k, tl in self.spread(starts) if k)
+
+    def position_bytes(self) -> int:
+        """The bytes a position (or its mirror image) takes, put away."""
+        return -(-self.bits * self.n // 8)
+
+    def spread(self, starts: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The (class, top-left) placements pieces reach from ``starts`` on the board with
+        nothing but its walls and gates."""
+        seen, todo = set(starts), list(starts)
+        while todo:
+            k, tl = todo.pop()
+            for step in self.slides[k][tl]:
+                if step and (k, step[1]) not in seen and (k == 0 or not self.mask[k][step[1]] & self.gates):
+                    seen.add((k, step[1]))
+                    todo.append((k, step[1]))
+        return seen
 
     def number_bytes(self) -> int:
         """The size of a position's int object (30 bits a digit)."""
@@ -637,6 +663,7 @@ class _Space:
 # much it raises the estimate moves + bound: 0, 1 or 2); a memo entry: (bits of the cells
 # next to the free ones, move lists under their codes, those cells, the free cells).
 _Move = tuple[int, int, int, bool, int]
+_Layer = tuple[list[int], list[int], list[int], list[int]]
 _Entry = tuple[int, dict[int, list[_Move]], list[int], int]
 
 _MEMOS: dict[tuple[Any, ...], tuple[int, dict[int, Any]]] = {}
@@ -722,7 +749,7 @@ def _placements(board: Board) -> dict[str, int]:
 
 
 def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit: int,
-            progress: Progress) -> tuple[dict[int, int], int, int | None, bool]:
+            progress: Progress, budget: int | None = None) -> tuple[_Depths, int, int | None, bool]:
     """The least moves to the goal: breadth-first for the first ``BOUNDED_FROM``
     positions, then A* with the consistent lower bound ``space.bound`` from the last
     whole layer on. Each position is expanded once, with its least move count (a shorter
@@ -732,24 +759,37 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
 
     Returns the move count of every position reached and of its mirror image, how many
     were reached (mirror pairs once), the first goal position (None if none was met or
-    ``stop_at_goal`` is off) and whether it stopped at ``limit`` positions first."""
+    ``stop_at_goal`` is off) and whether it stopped first: at ``limit`` positions or,
+    breadth-first, when its layers would pass ``budget`` bytes (when given)."""
     s, m, free = space.encode(placements)
-    least = {m: 0, s: 0}
+    least = _Depths({m: 0, s: 0}, space.position_bytes())
     if stop_at_goal and placements[next(n for n, k in space.class_of.items() if k == 0)] in space.goal_tls:
         return least, 1, s, False
-    by_free, entry_of = space.by_free, space.entry
+    by_free, entry_of, merge = space.by_free, space.entry, space.merge
     count, check = 1, min(limit, CHECK_EVERY)
-    frontier = [(s, m, free)]
+    # a layer: its positions, their mirror images, free cells and bounds, in four lists
+    # (a tuple a position would cost ~70 bytes more)
+    frontier: _Layer = ([s], [m], [free], [space.bound(s)])
     depth = 0
-    # breadth-first: cheapest per position, and the bound prunes nothing this early
-    while frontier and count < BOUNDED_FROM:
-        following: list[tuple[int, int, int]] = []
+    live, kept = bytes_per_position(space, live=True), (1 + space.merge) * space.position_bytes()
+    # breadth-first: cheapest per position, and the bound prunes nothing this early (each
+    # position carries its bound, changed by each move's rise less one); to the end when
+    # the bound is never above 1. A move leads to the layer before, the same or the next
+    # (every move can be undone), so the layers before those are put away compactly.
+    older: _Layer = ([], [], [], [])
+    previous: _Layer = older
+    while frontier[0] and (count < BOUNDED_FROM or not space.sharp):
+        following: _Layer = ([], [], [], [])
+        to, tms, frees, bounds = following
         room = check - count
         depth += 1
-        for s, m, free in frontier:
-            if len(following) >= room:
-                reached = count + len(following)
-                if reached >= limit:
+        least.archive(depth - 3, older[0] + older[1] if space.merge else older[0])
+        older, previous = previous, frontier
+        for s, m, free, h in zip(*frontier):
+            if len(to) >= room:
+                reached = count + len(to)
+                now = len(older[0]) + len(frontier[0]) + len(to)
+                if reached >= limit or budget and (reached - now) * kept + now * live > budget:
                     return least, reached, None, True
                 progress(f"{reached:,} positions searched, {depth} moves deep")
                 check = min(limit, reached + CHECK_EVERY)
@@ -758,22 +798,25 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
             found = entry[1].get(s & entry[0])
             if found is None:
                 found = space.position_moves(s, entry)
-            for delta, mdelta, after, wins, _ in found:
+            for delta, mdelta, after, wins, rise in found:
                 t = s + delta
                 if t in least:
                     continue
-                tm = m + mdelta
+                tm = m + mdelta if merge else m     # (m + 0 would be a new int each time)
                 least[t] = least[tm] = depth
                 if wins and stop_at_goal:
-                    return least, count + len(following) + 1, t, False
-                following.append((t, tm, after))
-        count += len(following)
+                    return least, count + len(to) + 1, t, False
+                to.append(t)
+                tms.append(tm)
+                frees.append(after)
+                bounds.append(h + rise - 1)
+        count += len(to)
         frontier = following
     # A* in buckets of equal estimate g + bound, deepest first within one (every position
     # seen so far has g <= depth, and each move's rise of the estimate is in its tuple)
     buckets: list[list[tuple[int, int, int, int]]] = []
-    for s, m, free in frontier:
-        f = depth + space.bound(s)
+    for s, m, free, h in zip(*frontier):
+        f = depth + h
         buckets.extend([] for _ in range(f + 1 - len(buckets)))
         buckets[f].append((s, m, free, depth))
     f = min((i for i, bucket in enumerate(buckets) if bucket), default=0)
@@ -803,7 +846,7 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
                     shorter = True
                 else:
                     count += 1
-                tm = m + mdelta
+                tm = m + mdelta if merge else m     # (m + 0 would be a new int each time)
                 least[t] = least[tm] = g
                 if wins and stop_at_goal:
                     return least, count, t, False
@@ -812,16 +855,54 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
     return least, count, None, False
 
 
-def _chain(space: _Space, least: dict[int, int], end: int, start: int) -> list[int]:
+class _Depths(dict):  # type: ignore[type-arg]
+    """The move count of every position reached (a dict: position -> count), but for the
+    breadth-first layers put away (``archive``): each the sorted bytes of its positions,
+    end to end, looked up by ``depth``."""
+
+    def __init__(self, counts: dict[int, int], width: int) -> None:
+        super().__init__(counts)
+        self.width = width
+        self.layers: list[tuple[int, bytes]] = []
+
+    def archive(self, depth: int, keys: list[int]) -> None:
+        """Move the positions of the layer ``depth`` (with their mirror images, when
+        they merge) out of the dict into sorted bytes."""
+        if not keys:
+            return
+        for s in keys:
+            self.pop(s, None)
+        self.layers.append((depth, b"".join(sorted(s.to_bytes(self.width, "big") for s in keys))))
+
+    def depth(self, s: int) -> int | None:
+        """The move count of position s; None when it was not reached."""
+        found = self.get(s)
+        if found is not None or s >> 8 * self.width:
+            return found
+        key, w = s.to_bytes(self.width, "big"), self.width
+        for depth, keys in self.layers:
+            lo, hi = 0, len(keys) // w
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if keys[mid * w:mid * w + w] < key:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if keys[lo * w:lo * w + w] == key:
+                return depth
+        return None
+
+
+def _chain(space: _Space, least: _Depths, end: int, start: int) -> list[int]:
     """The positions from start to end, each a move from the one before: walked back from
     the end through positions one move fewer from the start (each count was reached
     through such a neighbour, or through its mirror image's, then mirrored back)."""
     chain, free = [end], space.free_of(end)
-    while least[chain[-1]]:
+    while depth := least.depth(chain[-1]):
         s = chain[-1]
         entry = space.entry(free)
         moves = entry[1].get(s & entry[0]) or space.position_moves(s, entry)
-        delta, free = next((d, after) for d, _, after, _, _ in moves if least.get(s + d) == least[s] - 1)
+        delta, free = next((d, after) for d, _, after, _, _ in moves if least.depth(s + d) == depth - 1)
         chain.append(s + delta)
     chain.reverse()
     return chain if chain[0] == start else [space.mirror_of(s) for s in chain]
@@ -834,13 +915,25 @@ def count_positions(board: Board, merge_mirrors: bool = False) -> int:
     return _search(space, _placements(board), False, 1 << 62, Progress(None))[1]
 
 
-def bytes_per_position(space: _Space) -> int:
+def bytes_per_position(space: _Space, live: bool = False) -> int:
     """What one reached position costs the search in memory, from the size of its
-    number: its key and its mirror image's in the move-count table (dict slots, int
-    objects) and, while it waits, a tuple with its free-cell mask. Checked with tracemalloc
-    (peak over positions, move memo warm): 229 bytes for 322 estimated on the classic
-    board, 128 for 335 on a 5×5 one, 390 for 814 on a 20×20 one."""
-    return 100 + 72 + 3 * space.number_bytes() + 28 + space.n // 8
+    number: its key in the move-count table (a dict slot at the table's fullest, the int)
+    and its mirror image's when mirror images merge (else the mirror is one constant),
+    and, while it waits, a tuple (its free-cell mask is the memo's, shared). Checked with
+    tracemalloc (peak over 150,000–300,000 positions, move memo warm): 150 bytes for 185
+    estimated on GNOME Klotski's Solomon, 160 for 201 on Shark (the estimate counted a
+    mirror and three ints a position until then: 399 and 439).
+    When the search stays breadth-first to the end (``space.sharp`` off), a position is
+    live in three layers of four lists (``live``: the key, four list slots), then put
+    away at ``position_bytes`` a key: the estimate counts only that, and the search stops
+    as well, under the default cap, when the live layers and those put away would pass
+    ``MEMORY_BUDGET``."""
+    keys = 2 if space.merge else 1
+    if space.sharp:
+        return keys * (50 + space.number_bytes()) + 64 + space.n // 8
+    if live:        # in a layer's four lists rather than a tuple
+        return keys * (50 + space.number_bytes()) + 32
+    return keys * space.position_bytes()
 
 
 def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
@@ -855,18 +948,19 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
     limit = max_positions or max(1, MEMORY_BUDGET // bytes_per_position(space))
     placements = _placements(board)
     tick = Progress(progress)
-    least, reached, end, capped = _search(space, placements, True, limit, tick)
+    budget = None if max_positions else MEMORY_BUDGET     # the default cap is one of memory
+    least, reached, end, capped = _search(space, placements, True, limit, tick, budget)
     _keep(space)
     stats: dict[str, Any] = {"positions": reached, "mirror_merged": merge}
     if capped:
-        return SolveResult(False, reason=f"gave up after {limit:,} positions without reaching the exit "
+        return SolveResult(False, reason=f"gave up after {min(reached, limit):,} positions without reaching the exit "
                                          f"(the cap; --max-positions raises it)",
                            stats={**stats, "capped": True})
     if end is None:
         total, kind = reached, "reachable positions"
         if merge:       # count mirror images apart, as people do (within the same bound)
             unmerged = _space(board, "cell", False)
-            _, every, _, over = _search(unmerged, placements, False, 2 * limit, tick)
+            _, every, _, over = _search(unmerged, placements, False, 2 * limit, tick, budget)
             _keep(unmerged)
             total, kind = (total, "reachable positions, mirror images counted once") if over else (every, kind)
         return SolveResult(False, reason=f"no position with {board.target} at the exit is reachable "

@@ -60,12 +60,56 @@ def test_mirror_images_merge_only_on_symmetric_boards():
     assert not Board.from_text("shapes: any\n#CC.#\n#C..#\n#.+.#").symmetric()
 
 
+def test_a_goal_beyond_a_gate_is_searched_breadth_first_with_old_layers_put_away(monkeypatch):
+    """Only the target passes a gate, so behind one the bound is never above 1 and the
+    search stays breadth-first, keeping only three layers in its table: Red Donkey's
+    answer, 23,851 positions away, fits a 4 MB budget (the estimate of 386 bytes a
+    position gave up after 10,362)."""
+    import solvers.klotski as klotski
+
+    board = Board.from_text(RED_DONKEY)
+    monkeypatch.setattr(klotski, "MEMORY_BUDGET", 4_000_000)
+    result = solve(board)
+    assert result.solved and result.moves == 81 and validate(board, result.solution) == []
+    assert result.stats["positions"] > klotski.MEMORY_BUDGET // 386
+    assert not klotski._Space(board, "piece", False).sharp and klotski._Space(board, "cell", False).sharp
+    assert not klotski._Space(Board.from_text(AGATKA), "piece", False).sharp
+
+
+def test_goal_cells_other_pieces_reach_keep_the_bound_and_a_star():
+    import solvers.klotski as klotski
+
+    inside = Board.from_text("#####\n#CA+#\n#B..#\n#####")
+    assert klotski._Space(inside, "piece", False).sharp
+    result = solve(inside)
+    assert result.solved and validate(inside, result.solution) == []
+    assert result.moves == reference_minimum(inside, "piece")
+
+
+def test_the_search_stops_when_its_live_layers_would_pass_the_memory_budget(monkeypatch):
+    import solvers.klotski as klotski
+
+    monkeypatch.setattr(klotski, "MEMORY_BUDGET", 150_000)
+    monkeypatch.setattr(klotski, "CHECK_EVERY", 100)
+    result = solve(Board.from_text(RED_DONKEY))
+    assert not result.solved and result.stats["capped"] and result.reason.startswith("gave up after ")
+    assert result.stats["positions"] < 5_000
+
+
 @pytest.mark.parametrize("text", [RED_DONKEY, AGATKA.replace("/", "\n"),
                                   "shapes: any\nmarks: 0,0 1,1\nCC\n=C", "target: X\nshapes: any\nXX+\nX..\n#..",
                                   "gates: 1,1\n.+.\n.C.\n..."])
 def test_board_texts_with_the_new_cells_round_trip(text):
     board = Board.from_text(text)
     assert board.to_text() == text
+    assert Board.from_text(board.to_text()) == board
+
+
+def test_pieces_whose_rectangles_share_a_corner_keep_one_order():
+    # B sits in the notch of the L-shaped C: both rectangles start at (2, 0)
+    notched = _piece("C", 2, 0, frozenset({(0, 1), (1, 0), (1, 1)}))
+    board = Board.make(4, 2, [notched, Piece("B", 2, 0, 1, 1), Piece("A", 0, 0, 1, 1)], "C", None,
+                       marks=frozenset({(1, 1)}))
     assert Board.from_text(board.to_text()) == board
 
 
