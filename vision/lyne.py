@@ -20,13 +20,16 @@ Stages, each a function:
 5. ``fit_grid``: node centres cluster into rows and columns on one pitch; the board must
    sit centred in a framed area (keep the game's margin towards a picture edge), every
    shape must have two terminals, and all nodes of a kind must share a colour —
-   otherwise the image is refused ("no board found").
+   otherwise the image is refused ("no board found"). A hub whose hole place above or
+   below path lines hide may have either count: the level is read when one set of such
+   counts alone gives it a solution (the game's levels all have one), else refused.
 Nothing depends on a palette, so all twelve work, and no calibration profile is needed;
 a profile's ``background_rgb`` finds game windows too small to be a candidate alone.
 The work is done on the area scaled to ``WORK`` pixels (``puzzlepilot bench lyne``).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
@@ -52,6 +55,9 @@ CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centr
 TRIANGLE_COVER = 0.82  # least share of the triangle on a blob's inscribed circle that a triangle covers
 OCTAGON_COVER = 0.95  # the same for a hub's octagon, when stubs made its outline look like a triangle's
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
+HUB_NEARER = 25      # levels: a shape this much nearer the hubs' colour than its kind's is refused
+SETTLE_SETS = 9       # at most this many sets of counts for the hubs whose holes path lines hide
+SETTLE_NODES = 20_000  # the solver's bound on each of them (the game's levels take a few hundred)
 
 
 @dataclass
@@ -82,6 +88,8 @@ class Node:
     fill: tuple[int, int, int] = (0, 0, 0)
     ring: tuple[int, int, int] = (0, 0, 0)
     doubt: str = ""           # read as a hub first: why its holes were refused (then read as a square)
+    counts: tuple[int, ...] = ()   # a hub's hole counts that path lines leave open (``holes``: the first)
+    unsure: str = ""          # then why: the place they hide, in words
 
 
 # a refusal's depth: blobs read as nodes; nodes on a lattice, or one node's own look in
@@ -552,7 +560,10 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
             raise NoBoardFound(f"a blob at ({x},{y}) that is no LYNE node")
         src = work if native is None else native
         try:
-            nodes.append(_inspect(src, work.shape[1], c, kind, colours))
+            node = _inspect(src, work.shape[1], c, kind, colours)
+            if node.unsure and _covers_square(c):
+                raise NoBoardFound(node.unsure)   # a hub in doubt that may be a blurred square
+            nodes.append(node)
         except NoBoardFound as exc:
             # blur rounds a small square's corners into eight; with no hub's holes in
             # it, a blob that covers its inscribed square like a square is read as one
@@ -674,7 +685,10 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     node.ring, node.fill = _median(roi, (dist >= band[0]) & (dist <= band[1])), _median(roi, middle)
     if kind == "hub":
         # the hub's colour from its middle band: at the edge JPEG blends it with the background
-        node.holes = _count_holes(roi, mask, node.fill, colours.background, _cream(colours), (x, y))
+        node.counts, place = _count_holes(roi, mask, node.fill, colours.background, _cream(colours), (x, y))
+        node.holes = node.counts[0]
+        if place:
+            node.unsure = _hidden((x, y), place)
         return node
     node.ring, fill = _inner_ring(roi, mask, node, colours, band)
     centre = _median(roi, dist >= 0.85 * depth)
@@ -738,13 +752,15 @@ HOLE_AT = {"left": (-0.159, 0.0), "right": (0.159, 0.0), "up": (0.0, -0.159), "d
 
 
 def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], background: np.ndarray,
-                 cream: tuple[int, int, int], at: tuple[int, int]) -> int:
+                 cream: tuple[int, int, int], at: tuple[int, int]) -> tuple[tuple[int, ...], str]:
     """Holes are diamonds of non-hub colour (background, or cream once filled), 0.23 of
     the hub wide, at fixed places. A drawn path crosses a hub through its centre as a
     double line about 0.1 of the hub wide, along the axis to a place or beside it (the
     diagonals); so a place holds a hole when a slightly smaller diamond there is nearly
     all non-hub and the non-hub run across the axis reaches farther to both sides than a
-    line along the axis does (a line beside it widens the run on one side only)."""
+    line along the axis does (a line beside it widens the run on one side only). Returns
+    the counts the hub may have (one unless lines leave the place above or below unsure)
+    and the first unsure place ("" when none)."""
     # the octagon's inscribed circle gives centre and width even when stubs of path
     # lines stick out of the outline
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
@@ -762,9 +778,6 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     found, contrast, off_cream, along_axis, cream_places, filled_sides = {}, {}, {}, [], [], []
     opened: dict[str, bool] = {}        # the place shows the background across a hole's width
     unsure: list[str] = []              # places above or below that path lines leave undecided
-
-    def undecided(name: str) -> NoBoardFound:
-        return NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
 
     for name, (dx, dy) in HOLE_AT.items():
         px, py = nominal_x, nominal_y = round(cx + dx * width), round(cy + dy * width)
@@ -850,16 +863,26 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
             unsure.append(name)
     # the game lays the holes out in order, above before below: a place a path line
     # leaves unsure follows from the other one where that is clear — an open hole below
-    # (the background showing) means one above, no hole above means none below
+    # (the background showing) means one above, no hole above means none below; a hole
+    # below read as filled is no proof of one above, and is left unsure with it
     if unsure == ["up"] and found["down"] and opened["down"]:
-        found["up"] = True
+        found["up"], unsure = True, []
     elif unsure == ["down"] and not found["up"]:
-        found["down"] = False
-    elif unsure:
-        raise undecided(unsure[0])
-    if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
-        raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
-    return 2 + found["up"] + found["down"]
+        found["down"], unsure = False, []
+    elif unsure == ["up"] and found["down"]:
+        unsure.append("down")
+    if not (found["left"] and found["right"]) or found["down"] and not found["up"] and "up" not in unsure:
+        raise NoBoardFound(_hidden(at, unsure[0]) if unsure else f"a hub at {at} whose holes are not in the game's layout")
+    # each place a line leaves unsure may or may not hold a hole, as the layout allows
+    ups = (False, True) if "up" in unsure else (found["up"],)
+    downs = (False, True) if "down" in unsure else (found["down"],)
+    return tuple(sorted({2 + up + down for up in ups for down in downs if up or not down})), \
+        unsure[0] if unsure else ""
+
+
+def _hidden(at: tuple[int, int], place: str) -> str:
+    """The refusal for a hub whose hole place above or below path lines hide."""
+    return f"a hub at {at} whose {place} hole is not told apart from path lines"
 
 
 def _open_beside(empty: np.ndarray, place: tuple[int, int], width: float) -> bool:
@@ -997,12 +1020,42 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
         board = Board.from_text("\n".join("".join(row) for row in grid))
     except BoardError as exc:
         raise Refusal(f"the shapes read do not make a board ({exc})", BOARD) from None
-    return board, pitch, float(x0), float(y0), residual
+    return _settled(board, at), pitch, float(x0), float(y0), residual
+
+
+def _settled(board: Board, at: Mapping[tuple[int, int], Node]) -> Board:
+    """The board with every hub whose count path lines leave open (``Node.counts``)
+    settled by the level's rules: the game's levels all have a solution, so when of the
+    counts those hubs may have one set alone makes a level with one, and the solver proves
+    every other set has none, that is the level. Otherwise the first such hub's doubt is
+    the refusal. The search is bounded: a set the solver gives up on counts as possible."""
+    from solvers.lyne import solve   # imported here: boards with no hub in doubt do not need it
+
+    unsure = [(place, n) for place, n in sorted(at.items()) if len(n.counts) > 1]
+    if not unsure:
+        return board
+    reason = unsure[0][1].unsure
+    if np.prod([len(n.counts) for _, n in unsure]) > SETTLE_SETS:
+        raise Refusal(reason, BOARD)
+    possible = []
+    for counts in itertools.product(*(n.counts for _, n in unsure)):
+        grid = [list(row) for row in board.grid]
+        for ((r, c), _), k in zip(unsure, counts):
+            grid[r][c] = str(k)
+        level = Board.from_text("\n".join("".join(row) for row in grid))
+        found = solve(level, max_nodes=SETTLE_NODES)
+        if found.solved or found.stats.get("capped"):
+            possible.append(level)
+            if len(possible) > 1:
+                break
+    if len(possible) != 1:
+        raise Refusal(reason + (" (either count makes a level with a solution)" if possible else ""), BOARD)
+    return possible[0]
 
 
 def _same_colours(nodes: list[Node]) -> None:
     """All nodes of a kind share their fill colour (one colour per shape), and no shape's
-    colour is as near another shape kind's as its own kind's."""
+    colour is as near another shape kind's as its own kind's, nor nearer the hubs'."""
     for kind in ("triangle", "diamond", "square", "hub"):
         fills = [n.fill for n in nodes if n.kind == kind]
         if fills and max(_differ(a, fills[0]) for a in fills) > 40:
@@ -1014,8 +1067,16 @@ def _same_colours(nodes: list[Node]) -> None:
     shapes = [n for n in nodes if n.kind != "hub"]
     typical = {k: tuple(int(v) for v in np.median([n.fill for n in shapes if n.kind == k], axis=0))
                for k in {n.kind for n in shapes}}
+    # nor by HUB_NEARER nearer the hubs' (a hub crossed by path lines once read as a
+    # stone-in-focus diamond, 38 levels off the diamonds' colour and 0 off the hubs'; kind
+    # of blue's triangles are 15 from its hubs, and under the light one was 23 off its
+    # kind's and 10 off the hubs')
+    hubs = [n.fill for n in nodes if n.kind == "hub"]
+    hub = tuple(int(v) for v in np.median(hubs, axis=0)) if hubs else None
     for n in shapes:
         own = _differ(n.fill, typical[n.kind])
         for k, colour in typical.items():
             if k != n.kind and _differ(n.fill, colour) <= own:
                 raise Refusal(f"a {n.kind} at ({n.x:.0f},{n.y:.0f}) as near the colour of the {k}s as of its own kind", BOARD)
+        if hub is not None and _differ(n.fill, hub) + HUB_NEARER <= own:
+            raise Refusal(f"a {n.kind} at ({n.x:.0f},{n.y:.0f}) much nearer the colour of the hubs than of its own kind", BOARD)
