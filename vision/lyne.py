@@ -57,7 +57,7 @@ OCTAGON_COVER = 0.95  # the same for a hub's octagon, when stubs made its outlin
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
 HUB_NEARER = 25      # levels: a shape this much nearer the hubs' colour than its kind's is refused
 SETTLE_SETS = 9       # at most this many sets of counts for the hubs whose holes path lines hide
-SETTLE_NODES = 20_000  # the solver's bound on each of them (the game's levels take a few hundred)
+SETTLE_NODES = 20_000  # the solver's bound on a board read (the game's levels take a few dozen search nodes)
 
 
 @dataclass
@@ -235,12 +235,15 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
     # levels apart) drops out of the foreground where the light shifts it closer; a third
     # with no bound on the opening when it was bounded: in a small crop scaled up to the
     # work size, a path being drawn (a single line in its shape's colour, 0.08 of a pitch)
-    # is wider than the bound, and joins the nodes it passes into one blob
+    # is wider than the bound, and joins the nodes it passes into one blob; a last one
+    # with an opening a third of a node wide: in a blurred video frame a finished path's
+    # double line between near nodes (the sides of squares, triangles' bases) is a band a
+    # fifth of a node wide, and joined them
     opened = OPEN_CAP       # how far the last look's opening went
-    for tol, cap in ((BACK_TOL, OPEN_CAP), (TIGHT_TOL, OPEN_CAP), (BACK_TOL, None)):
-        if cap is None and opened < OPEN_CAP:
+    for tol, cap, part in ((BACK_TOL, OPEN_CAP, 5), (TIGHT_TOL, OPEN_CAP, 5), (BACK_TOL, None, 5), (BACK_TOL, None, 3)):
+        if cap is None and part == 5 and opened < OPEN_CAP:
             continue   # the opening was not bounded: the same look again
-        fg, colours = segment(work, background, cream, tol, cap)
+        fg, colours = segment(work, background, cream, tol, cap, part)
         opened = colours.opened
         stage("lyne-mask", lambda: fg * 255)
         colours.light = light if native is not None else None   # the native crop is flattened node by node
@@ -295,7 +298,7 @@ def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.n
 def _fits(nodes: list[Node], shape: tuple[int, ...], open_sides: tuple[bool, bool, bool, bool]) -> bool:
     """Whether the nodes not read as hubs first make a board on the lattice."""
     try:
-        fit_grid([n for n in nodes if not n.doubt], shape, open_sides)
+        fit_grid([n for n in nodes if not n.doubt], shape, open_sides, settle=False)
     except NoBoardFound:
         return False
     return True
@@ -471,9 +474,9 @@ class Colours:
 
 
 def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
-            tol: int = BACK_TOL, cap: int | None = OPEN_CAP) -> tuple[np.ndarray, Colours]:
+            tol: int = BACK_TOL, cap: int | None = OPEN_CAP, part: int = 5) -> tuple[np.ndarray, Colours]:
     """(foreground mask with path lines opened away, colours); pixels within ``tol`` of
-    the background or the faint diamonds are background. The opening is a fifth of a
+    the background or the faint diamonds are background. The opening is 1/``part`` of a
     node wide, at most ``cap`` pixels (None: no bound)."""
     # the most common colour near the background, and one within FAINT_NEAR before any
     # farther: the faint diamonds sit 10-32 levels from it in every palette, and a
@@ -489,7 +492,7 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
     # Path lines are thin next to nodes: an opening a fifth of a node wide removes them.
     # The node size comes from the foreground without cream, where lines cannot join nodes.
     size = _typical_size(fg & (1 - _near(work, cream, 40)) if cream is not None else fg)
-    k = max(3, int(size / 5) | 1)
+    k = max(3, int(size / part) | 1)
     if cap is not None:
         k = min(cap, k)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -962,12 +965,13 @@ def _clusters(values: list[float], gap: float) -> list[float]:
 
 
 def fit_grid(nodes: list[Node], shape: tuple[int, ...],
-             open_sides: tuple[bool, bool, bool, bool] = (False, False, False, False)
+             open_sides: tuple[bool, bool, bool, bool] = (False, False, False, False), settle: bool = True
              ) -> tuple[Board, float, float, float, float]:
     """(board, pitch, x0, y0, mean residual) from node centres on one square lattice. In
     a framed game area the board sits centred; towards a side where the picture itself
     ends, the outer nodes must keep the game's margin (0.6 pitch or more, 0.5 allowed), else a row
-    or column may lie beyond the picture."""
+    or column may lie beyond the picture. The board must be a level with a solution (``settle``:
+    ``_settled``; not when only asking whether some nodes make a board)."""
     size = float(np.median([n.size for n in nodes]))
     xs = _clusters([n.x for n in nodes], 0.4 * size)
     ys = _clusters([n.y for n in nodes], 0.4 * size)
@@ -1020,24 +1024,24 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
         board = Board.from_text("\n".join("".join(row) for row in grid))
     except BoardError as exc:
         raise Refusal(f"the shapes read do not make a board ({exc})", BOARD) from None
-    return _settled(board, at), pitch, float(x0), float(y0), residual
+    return _settled(board, at) if settle else board, pitch, float(x0), float(y0), residual
 
 
 def _settled(board: Board, at: Mapping[tuple[int, int], Node]) -> Board:
-    """The board with every hub whose count path lines leave open (``Node.counts``)
-    settled by the level's rules: the game's levels all have a solution, so when of the
-    counts those hubs may have one set alone makes a level with one, and the solver proves
-    every other set has none, that is the level. Otherwise the first such hub's doubt is
-    the refusal. The search is bounded: a set the solver gives up on counts as possible."""
-    from solvers.lyne import solve   # imported here: boards with no hub in doubt do not need it
+    """The board read, which must be a level with a solution: the game's levels all have
+    one (a pointer over a hub's hole place once passed for a filled hole, 2 read as 3, and
+    the level read had none). A hub whose count path lines leave open (``Node.counts``) is
+    settled by the same rule: when of the counts those hubs may have one set alone makes a
+    level with a solution, and the solver proves every other set has none, that is the
+    level; otherwise the first such hub's doubt is the refusal. The search is bounded: a
+    set the solver gives up on counts as possible."""
+    from solvers.lyne import solve   # imported here: the solver's SAT library loads on the first read
 
     unsure = [(place, n) for place, n in sorted(at.items()) if len(n.counts) > 1]
-    if not unsure:
-        return board
-    reason = unsure[0][1].unsure
+    reason = unsure[0][1].unsure if unsure else ""
     if np.prod([len(n.counts) for _, n in unsure]) > SETTLE_SETS:
         raise Refusal(reason, BOARD)
-    possible = []
+    possible, why = [], ""
     for counts in itertools.product(*(n.counts for _, n in unsure)):
         grid = [list(row) for row in board.grid]
         for ((r, c), _), k in zip(unsure, counts):
@@ -1047,9 +1051,11 @@ def _settled(board: Board, at: Mapping[tuple[int, int], Node]) -> Board:
         if found.solved or found.stats.get("capped"):
             possible.append(level)
             if len(possible) > 1:
-                break
-    if len(possible) != 1:
-        raise Refusal(reason + (" (either count makes a level with a solution)" if possible else ""), BOARD)
+                raise Refusal(reason + " (either count makes a level with a solution)", BOARD)
+        why = found.reason
+    if not possible:
+        raise Refusal(reason or f"the nodes read make a level with no solution ({why}): a shape misread, "
+                      "or something over the board (the mouse pointer?)", BOARD)
     return possible[0]
 
 
