@@ -236,14 +236,16 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
     # with no bound on the opening when it was bounded: in a small crop scaled up to the
     # work size, a path being drawn (a single line in its shape's colour, 0.08 of a pitch)
     # is wider than the bound, and joins the nodes it passes into one blob; a last one
-    # with an opening a third of a node wide: in a blurred video frame a finished path's
-    # double line between near nodes (the sides of squares, triangles' bases) is a band a
-    # fifth of a node wide, and joined them
+    # with an opening a third of a node wide on the blobs it splits: in a blurred video
+    # frame a finished path's double line between near nodes (the sides of squares,
+    # triangles' bases) is a band a fifth of a node wide, and joined them
     opened = OPEN_CAP       # how far the last look's opening went
     for tol, cap, part in ((BACK_TOL, OPEN_CAP, 5), (TIGHT_TOL, OPEN_CAP, 5), (BACK_TOL, None, 5), (BACK_TOL, None, 3)):
         if cap is None and part == 5 and opened < OPEN_CAP:
             continue   # the opening was not bounded: the same look again
         fg, colours = segment(work, background, cream, tol, cap, part)
+        if part == 3:
+            fg = _split_joined(segment(work, background, cream, tol, cap)[0], fg)
         opened = colours.opened
         stage("lyne-mask", lambda: fg * 255)
         colours.light = light if native is not None else None   # the native crop is flattened node by node
@@ -497,6 +499,21 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
         k = min(cap, k)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return fg, Colours(background, faint, cream, opened=k)
+
+
+def _split_joined(fg: np.ndarray, wide: np.ndarray) -> np.ndarray:
+    """The foreground with each blob that a wider opening (``wide``) splits into two or
+    more node-sized parts replaced by its parts there; every other blob as it was (the
+    wider opening rounds a lone triangle's corners toward a square's look)."""
+    n, labels = cv2.connectedComponents(fg, connectivity=8)
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    least = (0.035 * max(fg.shape[:2])) ** 2
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least)
+    big = big[big > 0]
+    owners = [np.unique(labels[parts == k]) for k in big]
+    count = np.bincount(np.concatenate(owners).astype(np.int64), minlength=n) if owners else np.zeros(n, np.int64)
+    count[0] = 0
+    return np.where(count[labels] >= 2, wide, fg).astype(np.uint8)
 
 
 def _typical_size(mask: np.ndarray) -> float:
