@@ -240,13 +240,24 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
     # frame a finished path's double line between near nodes (the sides of squares,
     # triangles' bases) is a band a fifth of a node wide, and joined them
     opened = OPEN_CAP       # how far the last look's opening went
+    unbounded: tuple[np.ndarray, Colours] | None = None   # the last look whose opening was not bounded
     for tol, cap, part in ((BACK_TOL, OPEN_CAP, 5), (TIGHT_TOL, OPEN_CAP, 5), (BACK_TOL, None, 5), (BACK_TOL, None, 3)):
-        if cap is None and part == 5 and opened < OPEN_CAP:
-            continue   # the opening was not bounded: the same look again
-        fg, colours = segment(work, background, cream, tol, cap, part)
         if part == 3:
-            fg = _split_joined(segment(work, background, cream, tol, cap)[0], fg)
-        opened = colours.opened
+            if unbounded is None:
+                continue
+            fg, colours = unbounded
+            wide = max(3, int(colours.size / part) | 1)
+            fg = _split_joined(fg, cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                                                                   (wide, wide))))
+            if fg is None:
+                continue   # no blob split: the same look again
+        else:
+            if cap is None and opened < OPEN_CAP:
+                continue   # the opening was not bounded: the same look again
+            fg, colours = segment(work, background, cream, tol, cap)
+            opened = colours.opened
+            if tol == BACK_TOL and (cap is None or opened < OPEN_CAP):
+                unbounded = fg, colours
         stage("lyne-mask", lambda: fg * 255)
         colours.light = light if native is not None else None   # the native crop is flattened node by node
         try:
@@ -473,12 +484,13 @@ class Colours:
     cream: np.ndarray | None
     light: np.ndarray | None = None   # over the work image, less the background: to flatten native crops
     opened: int = 0                   # the width of the opening that took path lines away (px)
+    size: float = 0.0                 # the typical node size it was worked out from (px)
 
 
 def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
-            tol: int = BACK_TOL, cap: int | None = OPEN_CAP, part: int = 5) -> tuple[np.ndarray, Colours]:
+            tol: int = BACK_TOL, cap: int | None = OPEN_CAP) -> tuple[np.ndarray, Colours]:
     """(foreground mask with path lines opened away, colours); pixels within ``tol`` of
-    the background or the faint diamonds are background. The opening is 1/``part`` of a
+    the background or the faint diamonds are background. The opening is a fifth of a
     node wide, at most ``cap`` pixels (None: no bound)."""
     # the most common colour near the background, and one within FAINT_NEAR before any
     # farther: the faint diamonds sit 10-32 levels from it in every palette, and a
@@ -494,17 +506,18 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
     # Path lines are thin next to nodes: an opening a fifth of a node wide removes them.
     # The node size comes from the foreground without cream, where lines cannot join nodes.
     size = _typical_size(fg & (1 - _near(work, cream, 40)) if cream is not None else fg)
-    k = max(3, int(size / part) | 1)
+    k = max(3, int(size / 5) | 1)
     if cap is not None:
         k = min(cap, k)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return fg, Colours(background, faint, cream, opened=k)
+    return fg, Colours(background, faint, cream, opened=k, size=size)
 
 
-def _split_joined(fg: np.ndarray, wide: np.ndarray) -> np.ndarray:
+def _split_joined(fg: np.ndarray, wide: np.ndarray) -> np.ndarray | None:
     """The foreground with each blob that a wider opening (``wide``) splits into two or
     more node-sized parts replaced by its parts there; every other blob as it was (the
-    wider opening rounds a lone triangle's corners toward a square's look)."""
+    wider opening rounds a lone triangle's corners toward a square's look). None when no
+    blob is split."""
     n, labels = cv2.connectedComponents(fg, connectivity=8)
     _, parts, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
     least = (0.035 * max(fg.shape[:2])) ** 2
@@ -513,6 +526,8 @@ def _split_joined(fg: np.ndarray, wide: np.ndarray) -> np.ndarray:
     owners = [np.unique(labels[parts == k]) for k in big]
     count = np.bincount(np.concatenate(owners).astype(np.int64), minlength=n) if owners else np.zeros(n, np.int64)
     count[0] = 0
+    if not (count >= 2).any():
+        return None
     return np.where(count[labels] >= 2, wide, fg).astype(np.uint8)
 
 
