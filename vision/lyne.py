@@ -20,13 +20,16 @@ Stages, each a function:
 5. ``fit_grid``: node centres cluster into rows and columns on one pitch; the board must
    sit centred in a framed area (keep the game's margin towards a picture edge), every
    shape must have two terminals, and all nodes of a kind must share a colour —
-   otherwise the image is refused ("no board found").
+   otherwise the image is refused ("no board found"). A hub whose hole place above or
+   below path lines hide may have either count: the level is read when one set of such
+   counts alone gives it a solution (the game's levels all have one), else refused.
 Nothing depends on a palette, so all twelve work, and no calibration profile is needed;
 a profile's ``background_rgb`` finds game windows too small to be a candidate alone.
 The work is done on the area scaled to ``WORK`` pixels (``puzzlepilot bench lyne``).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
@@ -52,6 +55,9 @@ CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centr
 TRIANGLE_COVER = 0.82  # least share of the triangle on a blob's inscribed circle that a triangle covers
 OCTAGON_COVER = 0.95  # the same for a hub's octagon, when stubs made its outline look like a triangle's
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
+HUB_NEARER = 25      # levels: a shape this much nearer the hubs' colour than its kind's is refused
+SETTLE_SETS = 9       # at most this many sets of counts for the hubs whose holes path lines hide
+SETTLE_NODES = 20_000  # the solver's bound on a board read (the game's levels take a few dozen search nodes)
 
 
 @dataclass
@@ -82,6 +88,8 @@ class Node:
     fill: tuple[int, int, int] = (0, 0, 0)
     ring: tuple[int, int, int] = (0, 0, 0)
     doubt: str = ""           # read as a hub first: why its holes were refused (then read as a square)
+    counts: tuple[int, ...] = ()   # a hub's hole counts that path lines leave open (``holes``: the first)
+    unsure: str = ""          # then why: the place they hide, in words
 
 
 # a refusal's depth: blobs read as nodes; nodes on a lattice, or one node's own look in
@@ -227,13 +235,29 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
     # levels apart) drops out of the foreground where the light shifts it closer; a third
     # with no bound on the opening when it was bounded: in a small crop scaled up to the
     # work size, a path being drawn (a single line in its shape's colour, 0.08 of a pitch)
-    # is wider than the bound, and joins the nodes it passes into one blob
+    # is wider than the bound, and joins the nodes it passes into one blob; a last one
+    # with an opening a third of a node wide on the blobs it splits: in a blurred video
+    # frame a finished path's double line between near nodes (the sides of squares,
+    # triangles' bases) is a band a fifth of a node wide, and joined them
     opened = OPEN_CAP       # how far the last look's opening went
-    for tol, cap in ((BACK_TOL, OPEN_CAP), (TIGHT_TOL, OPEN_CAP), (BACK_TOL, None)):
-        if cap is None and opened < OPEN_CAP:
-            continue   # the opening was not bounded: the same look again
-        fg, colours = segment(work, background, cream, tol, cap)
-        opened = colours.opened
+    unbounded: tuple[np.ndarray, Colours] | None = None   # the last look whose opening was not bounded
+    for tol, cap, part in ((BACK_TOL, OPEN_CAP, 5), (TIGHT_TOL, OPEN_CAP, 5), (BACK_TOL, None, 5), (BACK_TOL, None, 3)):
+        if part == 3:
+            if unbounded is None:
+                continue
+            fg, colours = unbounded
+            wide = max(3, int(colours.size / part) | 1)
+            fg = _split_joined(fg, cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                                                                   (wide, wide))))
+            if fg is None:
+                continue   # no blob split: the same look again
+        else:
+            if cap is None and opened < OPEN_CAP:
+                continue   # the opening was not bounded: the same look again
+            fg, colours = segment(work, background, cream, tol, cap)
+            opened = colours.opened
+            if tol == BACK_TOL and (cap is None or opened < OPEN_CAP):
+                unbounded = fg, colours
         stage("lyne-mask", lambda: fg * 255)
         colours.light = light if native is not None else None   # the native crop is flattened node by node
         try:
@@ -287,7 +311,7 @@ def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.n
 def _fits(nodes: list[Node], shape: tuple[int, ...], open_sides: tuple[bool, bool, bool, bool]) -> bool:
     """Whether the nodes not read as hubs first make a board on the lattice."""
     try:
-        fit_grid([n for n in nodes if not n.doubt], shape, open_sides)
+        fit_grid([n for n in nodes if not n.doubt], shape, open_sides, settle=False)
     except NoBoardFound:
         return False
     return True
@@ -460,6 +484,7 @@ class Colours:
     cream: np.ndarray | None
     light: np.ndarray | None = None   # over the work image, less the background: to flatten native crops
     opened: int = 0                   # the width of the opening that took path lines away (px)
+    size: float = 0.0                 # the typical node size it was worked out from (px)
 
 
 def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
@@ -485,7 +510,25 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
     if cap is not None:
         k = min(cap, k)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return fg, Colours(background, faint, cream, opened=k)
+    return fg, Colours(background, faint, cream, opened=k, size=size)
+
+
+def _split_joined(fg: np.ndarray, wide: np.ndarray) -> np.ndarray | None:
+    """The foreground with each blob that a wider opening (``wide``) splits into two or
+    more node-sized parts replaced by its parts there; every other blob as it was (the
+    wider opening rounds a lone triangle's corners toward a square's look). None when no
+    blob is split."""
+    n, labels = cv2.connectedComponents(fg, connectivity=8)
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    least = (0.035 * max(fg.shape[:2])) ** 2
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least)
+    big = big[big > 0]
+    owners = [np.unique(labels[parts == k]) for k in big]
+    count = np.bincount(np.concatenate(owners).astype(np.int64), minlength=n) if owners else np.zeros(n, np.int64)
+    count[0] = 0
+    if not (count >= 2).any():
+        return None
+    return np.where(count[labels] >= 2, wide, fg).astype(np.uint8)
 
 
 def _typical_size(mask: np.ndarray) -> float:
@@ -552,7 +595,10 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
             raise NoBoardFound(f"a blob at ({x},{y}) that is no LYNE node")
         src = work if native is None else native
         try:
-            nodes.append(_inspect(src, work.shape[1], c, kind, colours))
+            node = _inspect(src, work.shape[1], c, kind, colours)
+            if node.unsure and _covers_square(c):
+                raise NoBoardFound(node.unsure)   # a hub in doubt that may be a blurred square
+            nodes.append(node)
         except NoBoardFound as exc:
             # blur rounds a small square's corners into eight; with no hub's holes in
             # it, a blob that covers its inscribed square like a square is read as one
@@ -674,7 +720,10 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     node.ring, node.fill = _median(roi, (dist >= band[0]) & (dist <= band[1])), _median(roi, middle)
     if kind == "hub":
         # the hub's colour from its middle band: at the edge JPEG blends it with the background
-        node.holes = _count_holes(roi, mask, node.fill, colours.background, _cream(colours), (x, y))
+        node.counts, place = _count_holes(roi, mask, node.fill, colours.background, _cream(colours), (x, y))
+        node.holes = node.counts[0]
+        if place:
+            node.unsure = _hidden((x, y), place)
         return node
     node.ring, fill = _inner_ring(roi, mask, node, colours, band)
     centre = _median(roi, dist >= 0.85 * depth)
@@ -738,13 +787,15 @@ HOLE_AT = {"left": (-0.159, 0.0), "right": (0.159, 0.0), "up": (0.0, -0.159), "d
 
 
 def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], background: np.ndarray,
-                 cream: tuple[int, int, int], at: tuple[int, int]) -> int:
+                 cream: tuple[int, int, int], at: tuple[int, int]) -> tuple[tuple[int, ...], str]:
     """Holes are diamonds of non-hub colour (background, or cream once filled), 0.23 of
     the hub wide, at fixed places. A drawn path crosses a hub through its centre as a
     double line about 0.1 of the hub wide, along the axis to a place or beside it (the
     diagonals); so a place holds a hole when a slightly smaller diamond there is nearly
     all non-hub and the non-hub run across the axis reaches farther to both sides than a
-    line along the axis does (a line beside it widens the run on one side only)."""
+    line along the axis does (a line beside it widens the run on one side only). Returns
+    the counts the hub may have (one unless lines leave the place above or below unsure)
+    and the first unsure place ("" when none)."""
     # the octagon's inscribed circle gives centre and width even when stubs of path
     # lines stick out of the outline
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
@@ -762,9 +813,6 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     found, contrast, off_cream, along_axis, cream_places, filled_sides = {}, {}, {}, [], [], []
     opened: dict[str, bool] = {}        # the place shows the background across a hole's width
     unsure: list[str] = []              # places above or below that path lines leave undecided
-
-    def undecided(name: str) -> NoBoardFound:
-        return NoBoardFound(f"a hub at {at} whose {name} hole is not told apart from path lines")
 
     for name, (dx, dy) in HOLE_AT.items():
         px, py = nominal_x, nominal_y = round(cx + dx * width), round(cy + dy * width)
@@ -850,16 +898,26 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
             unsure.append(name)
     # the game lays the holes out in order, above before below: a place a path line
     # leaves unsure follows from the other one where that is clear — an open hole below
-    # (the background showing) means one above, no hole above means none below
+    # (the background showing) means one above, no hole above means none below; a hole
+    # below read as filled is no proof of one above, and is left unsure with it
     if unsure == ["up"] and found["down"] and opened["down"]:
-        found["up"] = True
+        found["up"], unsure = True, []
     elif unsure == ["down"] and not found["up"]:
-        found["down"] = False
-    elif unsure:
-        raise undecided(unsure[0])
-    if not (found["left"] and found["right"]) or found["down"] and not found["up"]:
-        raise NoBoardFound(f"a hub at {at} whose holes are not in the game's layout")
-    return 2 + found["up"] + found["down"]
+        found["down"], unsure = False, []
+    elif unsure == ["up"] and found["down"]:
+        unsure.append("down")
+    if not (found["left"] and found["right"]) or found["down"] and not found["up"] and "up" not in unsure:
+        raise NoBoardFound(_hidden(at, unsure[0]) if unsure else f"a hub at {at} whose holes are not in the game's layout")
+    # each place a line leaves unsure may or may not hold a hole, as the layout allows
+    ups = (False, True) if "up" in unsure else (found["up"],)
+    downs = (False, True) if "down" in unsure else (found["down"],)
+    return tuple(sorted({2 + up + down for up in ups for down in downs if up or not down})), \
+        unsure[0] if unsure else ""
+
+
+def _hidden(at: tuple[int, int], place: str) -> str:
+    """The refusal for a hub whose hole place above or below path lines hide."""
+    return f"a hub at {at} whose {place} hole is not told apart from path lines"
 
 
 def _open_beside(empty: np.ndarray, place: tuple[int, int], width: float) -> bool:
@@ -939,12 +997,13 @@ def _clusters(values: list[float], gap: float) -> list[float]:
 
 
 def fit_grid(nodes: list[Node], shape: tuple[int, ...],
-             open_sides: tuple[bool, bool, bool, bool] = (False, False, False, False)
+             open_sides: tuple[bool, bool, bool, bool] = (False, False, False, False), settle: bool = True
              ) -> tuple[Board, float, float, float, float]:
     """(board, pitch, x0, y0, mean residual) from node centres on one square lattice. In
     a framed game area the board sits centred; towards a side where the picture itself
     ends, the outer nodes must keep the game's margin (0.6 pitch or more, 0.5 allowed), else a row
-    or column may lie beyond the picture."""
+    or column may lie beyond the picture. The board must be a level with a solution (``settle``:
+    ``_settled``; not when only asking whether some nodes make a board)."""
     size = float(np.median([n.size for n in nodes]))
     xs = _clusters([n.x for n in nodes], 0.4 * size)
     ys = _clusters([n.y for n in nodes], 0.4 * size)
@@ -997,12 +1056,44 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
         board = Board.from_text("\n".join("".join(row) for row in grid))
     except BoardError as exc:
         raise Refusal(f"the shapes read do not make a board ({exc})", BOARD) from None
-    return board, pitch, float(x0), float(y0), residual
+    return _settled(board, at) if settle else board, pitch, float(x0), float(y0), residual
+
+
+def _settled(board: Board, at: Mapping[tuple[int, int], Node]) -> Board:
+    """The board read, which must be a level with a solution: the game's levels all have
+    one (a pointer over a hub's hole place once passed for a filled hole, 2 read as 3, and
+    the level read had none). A hub whose count path lines leave open (``Node.counts``) is
+    settled by the same rule: when of the counts those hubs may have one set alone makes a
+    level with a solution, and the solver proves every other set has none, that is the
+    level; otherwise the first such hub's doubt is the refusal. The search is bounded: a
+    set the solver gives up on counts as possible."""
+    from solvers.lyne import solve   # imported here: the solver's SAT library loads on the first read
+
+    unsure = [(place, n) for place, n in sorted(at.items()) if len(n.counts) > 1]
+    reason = unsure[0][1].unsure if unsure else ""
+    if np.prod([len(n.counts) for _, n in unsure]) > SETTLE_SETS:
+        raise Refusal(reason, BOARD)
+    possible, why = [], ""
+    for counts in itertools.product(*(n.counts for _, n in unsure)):
+        grid = [list(row) for row in board.grid]
+        for ((r, c), _), k in zip(unsure, counts):
+            grid[r][c] = str(k)
+        level = Board.from_text("\n".join("".join(row) for row in grid))
+        found = solve(level, max_nodes=SETTLE_NODES)
+        if found.solved or found.stats.get("capped"):
+            possible.append(level)
+            if len(possible) > 1:
+                raise Refusal(reason + " (either count makes a level with a solution)", BOARD)
+        why = found.reason
+    if not possible:
+        raise Refusal(reason or f"the nodes read make a level with no solution ({why}): a shape misread, "
+                      "or something over the board (the mouse pointer?)", BOARD)
+    return possible[0]
 
 
 def _same_colours(nodes: list[Node]) -> None:
     """All nodes of a kind share their fill colour (one colour per shape), and no shape's
-    colour is as near another shape kind's as its own kind's."""
+    colour is as near another shape kind's as its own kind's, nor nearer the hubs'."""
     for kind in ("triangle", "diamond", "square", "hub"):
         fills = [n.fill for n in nodes if n.kind == kind]
         if fills and max(_differ(a, fills[0]) for a in fills) > 40:
@@ -1014,8 +1105,16 @@ def _same_colours(nodes: list[Node]) -> None:
     shapes = [n for n in nodes if n.kind != "hub"]
     typical = {k: tuple(int(v) for v in np.median([n.fill for n in shapes if n.kind == k], axis=0))
                for k in {n.kind for n in shapes}}
+    # nor by HUB_NEARER nearer the hubs' (a hub crossed by path lines once read as a
+    # stone-in-focus diamond, 38 levels off the diamonds' colour and 0 off the hubs'; kind
+    # of blue's triangles are 15 from its hubs, and under the light one was 23 off its
+    # kind's and 10 off the hubs')
+    hubs = [n.fill for n in nodes if n.kind == "hub"]
+    hub = tuple(int(v) for v in np.median(hubs, axis=0)) if hubs else None
     for n in shapes:
         own = _differ(n.fill, typical[n.kind])
         for k, colour in typical.items():
             if k != n.kind and _differ(n.fill, colour) <= own:
                 raise Refusal(f"a {n.kind} at ({n.x:.0f},{n.y:.0f}) as near the colour of the {k}s as of its own kind", BOARD)
+        if hub is not None and _differ(n.fill, hub) + HUB_NEARER <= own:
+            raise Refusal(f"a {n.kind} at ({n.x:.0f},{n.y:.0f}) much nearer the colour of the hubs than of its own kind", BOARD)

@@ -789,14 +789,20 @@ def _marked_start(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int],
     neither cells nor holes may only be pictures beside the board (a button, coins, an
     icon): outside the box of the cells and not joined to them; they are cut away (and
     ``_covered_side`` then judges what lies just past the board). Anything else is
-    refused: no marked cell, several (a path partly drawn, whose head nothing tells), or an
-    unknown thing on the board."""
+    refused: no marked cell, several (a path partly drawn, whose head nothing tells: said so
+    when two or more places beside the cells are joined by a band), or an unknown thing on
+    the board."""
     others = [p for p, kind in places.items() if kind in (VISITED, UNSURE, CAT)]
 
     def at(p: tuple[int, int]) -> tuple[int, int]:
         return p[0] + origin[0], p[1] + origin[1]
 
     marks = [p for p, kind in places.items() if kind in (CELL, VISITED, UNSURE) and _marked(image, lat, colours, *at(p))]
+    cells = [p for p, kind in places.items() if kind == CELL]
+    if not marks and _drawn_path(image, lat, colours, [at(p) for p in others], {at(p) for p in cells}):
+        raise NoBoardFound("a path is partly drawn (cells joined by a band, the start among them), and "
+                           "this game does not show which end is its head, so the cells left to fill are not known: "
+                           "undo the path, or take the picture before drawing")
     if not marks:
         raise NoBoardFound("a grid of cells but no start on it: no cat, and no cell marked apart from the others"
                            + (f" ({len(others)} places are neither plain cells nor holes: a path partly drawn, "
@@ -814,6 +820,23 @@ def _marked_start(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int],
     kept, cut = _cut_to(places, origin, board)
     mark = (marks[0][0] + origin[0] - cut[0], marks[0][1] + origin[1] - cut[1])
     return {**kept, mark: CAT}, cut
+
+
+def _drawn_path(image: np.ndarray, lat: Lattice, colours: Colours, places: list[tuple[int, int]],
+                cells: set[tuple[int, int]]) -> bool:
+    """Whether two or more of the places (lattice indices) make a group joined across the
+    gaps between neighbours (not ``_apart``) beside a plain cell: a path's cells and the
+    band through them, on the board."""
+    left = set(places)
+    while left:
+        group = [left.pop()]
+        for p in group:
+            near = [q for q in adjacent(p) if q in left and not _apart(image, lat, colours, p, q)]
+            left -= set(near)
+            group += near
+        if len(group) >= 2 and any(q in cells for p in group for q in adjacent(p)):
+            return True
+    return False
 
 
 def _cell_shaped(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:

@@ -16,7 +16,7 @@ from puzzlepilot.scenes.lyne import (PALETTES, Play, Truth, board_box, busy_desk
 from solvers.lyne import Board, generate
 from tests.helpers import text
 from vision.common import NoBoardFound
-from vision.lyne import classify, parse, segment
+from vision.lyne import Node, Refusal, _settled, classify, parse, segment
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / ".." / "shared" / "real"
@@ -247,7 +247,7 @@ def test_a_240_px_jpeg_crop_of_the_board_reads_exactly(seed):
     assert text(parse(crop)) == truth.board
 
 
-@pytest.mark.parametrize("text_board", ["SDs/2d2/SDs", "STD/2t2/STD"])
+@pytest.mark.parametrize("text_board", ["SdD/d2s/DsS", "STD/2t2/STD"])
 def test_terminals_whose_ring_merged_into_the_fill_are_read_by_their_cream_centre(text_board):
     # a GIF palette of few colours can map the ring and the fill to one colour; a
     # triangle's cream centre sits above its inscribed circle's middle
@@ -404,8 +404,13 @@ def playing(seed: int, palette: str, loss: str) -> tuple[np.ndarray, Truth]:
 # 3 as 4; the old vision also read 2 as 4 in 184); and a finished double line alone down a
 # hub's axis in a 240 px GIF crop stood out from the hub 0.68 as much as the filled side
 # holes and passed for a filled hole (796: 2 read as 3)
+# a hub crossed by path lines read as a diamond of the hubs' colour, 38 levels off the
+# diamonds' (356: 2 read as d, shown once the hub in doubt beside it was settled); the
+# pointer over a hub's place above, at the head of a path being drawn into it, passed for a
+# filled hole (1577: 2 read as 3; the level read has no solution)
 @examples([(9, "tangerine", "none"), (49, "desert", "none"), (95, "velvet ice", "video"), (184, "moonbase", "video"),
-           (447, "kind of blue", "gif"), (454, "tulip", "gif"), (796, "moonbase", "crop")])
+           (447, "kind of blue", "gif"), (454, "tulip", "gif"), (796, "moonbase", "crop"), (356, "stone in focus", "none"),
+           (1577, "original", "none")])
 def test_frames_of_a_level_being_played_read_exactly_or_are_refused(seed, palette, loss):
     image, truth = playing(seed, palette, loss)
     assert read_or_refused(image) in (None, truth.board)
@@ -439,6 +444,52 @@ def test_a_hole_place_under_a_path_line_follows_from_the_other_place(seed, palet
     # from path lines"): read, and right
     image, truth = playing(seed, palette, loss)
     assert read_or_refused(image) == truth.board
+
+
+@pytest.mark.parametrize("seed, palette, loss", [
+    (0, "deep space", "none"), (20, "stone in focus", "none"), (113, "original", "gif"), (6, "paddlepop", "crop"),
+    (59, "velvet ice", "video"),
+])
+def test_a_hub_whose_hole_path_lines_hide_is_settled_by_the_levels_rules(seed, palette, loss):
+    # the property test's frames mid-play, once refused ("a hub ... whose up hole is not told
+    # apart from path lines"): of the counts the hub may have, one alone makes a level with
+    # a solution, and the game's levels all have one
+    image, truth = playing(seed, palette, loss)
+    assert read_or_refused(image) == truth.board
+
+
+@pytest.mark.parametrize("seed, palette, loss", [(63, "kind of blue", "video"), (259, "smoking room", "video"),
+                                                  (140, "stone in focus", "none")])
+def test_a_path_band_joining_near_nodes_is_opened_away_on_a_last_look(seed, palette, loss):
+    # a finished path's double line blurred into a band a fifth of a node wide joined near
+    # nodes into one blob ("a blob ... that is no LYNE node", "blobs of unequal sizes")
+    image, truth = playing(seed, palette, loss)
+    assert read_or_refused(image) == truth.board
+
+
+def test_a_hub_in_doubt_is_settled_only_when_the_other_counts_have_no_solution():
+    hub = Node("hub", 0, 0, 10, holes=2, counts=(2, 3), unsure="a hub at (1, 1) whose up hole is not told apart")
+    # a 3 there has no solution, a 2 has: the level is the 2
+    assert _settled(Board.from_text("T.D/t2d/T.D"), {(1, 1): hub}).to_text() == "T.D\nt2d\nT.D"
+    # both have one (the level is a 3): refused, the hub named
+    with pytest.raises(Refusal, match=r"^a hub at \(1, 1\) whose up hole .*either count"):
+        _settled(Board.from_text("STt/s2T/SDD"), {(1, 1): hub})
+
+
+def test_a_board_read_with_no_solution_is_refused():
+    # the pointer over a hub's place above passed for a filled hole (2 read as 3): the
+    # level read has no solution, and the game's levels all have one
+    image, _ = playing(1577, "original", "none")
+    with pytest.raises(NoBoardFound, match="no solution .*the mouse pointer"):
+        parse(image)
+
+
+def test_a_hub_read_as_a_shape_of_the_hubs_colour_is_refused():
+    # stone in focus: path lines along a hub's axis and to its right gave it a diamond's
+    # outline, its colour 38 levels off the diamonds' and 0 off the other hubs' (2 read as d)
+    image, _ = playing(356, "stone in focus", "none")
+    with pytest.raises(NoBoardFound, match="nearer the colour of the hubs"):
+        parse(image)
 
 
 def test_an_open_hole_under_a_path_line_along_a_hubs_axis_is_not_missed():

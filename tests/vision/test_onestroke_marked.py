@@ -158,6 +158,17 @@ def test_a_path_partly_drawn_in_the_marked_look_is_refused(rows, cols, seed, sha
     assert outcome(reencode(image, quality) if quality else image, None) == "refused"
 
 
+@pytest.mark.parametrize("marker, share", [("square", 0.3), ("tint", 0.6), ("letter", 0.1)])
+def test_a_path_partly_drawn_on_a_tall_phone_is_refused_saying_so(marker, share):
+    # the refusal says what the player sees and what to do, not "no start on it"
+    board = level(7, 6, 35)
+    path = [tuple(p) for p in solve(board).solution]
+    image, _ = render_marked(board, width=1080, height=2248, marker=marker,
+                             visited=path[: max(2, round(len(path) * share))], seed=3)
+    with pytest.raises(NoBoardFound, match=r"^a path is partly drawn .* which end is its head.*undo the path"):
+        parse(image)
+
+
 @quick
 @given(rows=st.integers(4, 8), cols=st.integers(4, 8), seed=st.integers(0, 10_000), marked=st.booleans())
 def test_a_level_clear_popup_over_the_board_is_refused(rows, cols, seed, marked):
