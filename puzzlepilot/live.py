@@ -2,7 +2,7 @@
 
     puzzlepilot live [--game G] (--window TITLE | --region X,Y,W,H | --monitor N)
                      [--play] [--hints overlay|step|window|none] [--fps N] [--dry-run]
-                     [--speed S] [--confirm S] [--levels N] [--profile P] [--keymap FILE]
+                     [--speed S] [--confirm S] [--levels N] [--next] [--profile P] [--keymap FILE]
 
 Every frame is grabbed with the hints up and compared with the last clean one on a coarse
 sample, leaving out the pixels the hints cover, so an unchanged screen costs a grab and a
@@ -16,7 +16,9 @@ level really changed (retrying once, waiting ``--confirm`` seconds each time) be
 counts the level. A game whose board shows the moves made (Klotski: its ``progress``) is
 played one move at a time, each checked on the settled board before the next; a game that
 moved a piece only part of a drag's way is played one cell per drag from then on (learnt
-once per session), and a move that did not land stops the loop, saying which. Ctrl-C stops.
+once per session), and a move that did not land stops the loop, saying which. With
+``--next`` a level over (played, or one the solver cannot answer) is followed by the game's
+next puzzle, picked through its own menu (``puzzlepilot.menus``). Ctrl-C stops.
 
 ``--hints step`` draws one step of the answer at a time (a LYNE path, a ring move), in the
 order to make them. The steps move on as the board does: a game whose board shows the
@@ -41,6 +43,7 @@ from overlay.driver import DriverStopped, InputDriver, open_driver
 from overlay.surface import HintSurface, OverlayError
 from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, Game, get, parse_best
+from puzzlepilot.menus import MENUS, MenuError, menu_for, pick_next
 from puzzlepilot.userio import IO, load_profile, number
 from solvers.common import SolveResult
 from vision import capture
@@ -81,6 +84,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"with --play: seconds a played level may take to give way to the next "
                         f"(default {CONFIRM_SECONDS:g})")
     p.add_argument("--levels", type=int, metavar="N", help="stop after N levels")
+    p.add_argument("--next", action="store_true",
+                   help="with --play: once a level is over, pick the game's next puzzle through its own "
+                        f"menu and play it too, until its last ({', '.join(m.game for m in MENUS)})")
     p.add_argument("--profile", metavar="NAME|DIR", help="a calibration profile for the vision")
     p.add_argument("--keymap", metavar="FILE",
                    help="with --play: ring battles' keys (JSON, as overlay/rings.py describes) to play with")
@@ -334,8 +340,10 @@ class LiveLoop:
     ``overlay.driver`` input driver or None (no play); ``on_level`` sees every level once it is
     done (played and confirmed, or shown); ``alive`` raises LiveError when the game is gone;
     ``confirm`` is how long a played level may take to change (default CONFIRM_SECONDS);
-    ``plan_options`` are keyword options for a game's ``plan`` (rings: ``keymap``), by game.
-    With a stepping watcher the hints show one step at a time.
+    ``plan_options`` are keyword options for a game's ``plan`` (rings: ``keymap``), by game;
+    ``next_puzzle`` picks the game's next puzzle once a level is over (its title, or None
+    when the game has none after it: the loop ends). With a stepping watcher the hints show
+    one step at a time.
     """
 
     def __init__(self, source: Source, watcher: Watcher, log: Callable[[str], None], *,
@@ -343,7 +351,8 @@ class LiveLoop:
                  levels: int | None = None,
                  on_level: Callable[[LevelRecord], None] | None = None,
                  alive: Callable[[], None] | None = None, dry_run: bool = False,
-                 confirm: float | None = None, plan_options: dict[str, dict[str, Any]] | None = None) -> None:
+                 confirm: float | None = None, plan_options: dict[str, dict[str, Any]] | None = None,
+                 next_puzzle: Callable[[], str | None] | None = None) -> None:
         self.source, self.watcher, self.log = source, watcher, log
         self.hints, self.driver, self.period = hints, driver, 1.0 / fps
         self.levels, self.on_level, self.alive, self.dry_run = levels, on_level, alive, dry_run
@@ -356,6 +365,8 @@ class LiveLoop:
         self.drawing: tuple[Parse, np.ndarray] | None = None   # stepping: changed, same board; moves on once settled
         self.still = 0                              # the board's area read unchanged so many times in a row
         self.one_cell = False                       # learnt: the game moves a piece one cell per drag
+        self.next_puzzle = next_puzzle
+        self.over = False                           # the game has no puzzle after the last one
 
     def hint_mask(self) -> np.ndarray | None:
         """The pixels of the frame our hints cover (None: they cover none)."""
@@ -372,7 +383,7 @@ class LiveLoop:
     def run(self, deadline: float | None = None) -> None:
         """Until ``levels`` levels are done (forever without it), or LiveError at the
         ``time.monotonic()`` deadline; Ctrl-C ends it."""
-        while self.levels is None or self.done < self.levels:
+        while (self.levels is None or self.done < self.levels) and not self.over:
             start = time.monotonic()
             if deadline is not None and start > deadline:
                 raise LiveError(f"out of time after {self.done} of {self.levels} levels")
@@ -521,6 +532,7 @@ class LiveLoop:
         if not step.result.solved:
             self.clear_hints()
             self.finish(record, f"no solution ({step.result.reason})")
+            self.go_next()
             return
         if step.result.moves == 0:
             # Already solved (e.g. a "solved" banner over the last board): no level to play.
@@ -572,6 +584,7 @@ class LiveLoop:
                 record.after = after
                 self.clear_hints()      # the played path is no help on the next level
                 self.finish(record, "played" if attempt == 1 else "played (second try)")
+                self.go_next()
                 return
             self.log(f"level {record.number}: the board did not change after playing it; trying again")
         raise LiveError(f"level {record.number} did not change after playing it twice; stopping "
@@ -675,6 +688,20 @@ class LiveLoop:
             time.sleep(self.period)
         return None
 
+    def go_next(self) -> None:
+        """A level is over: with ``next_puzzle``, and levels still to do, the game's next
+        puzzle is put on show (the loop then reads it as a new level), or the loop ends
+        when the game has none after this one."""
+        if self.next_puzzle is None or self.levels is not None and self.done >= self.levels:
+            return
+        title = self.next_puzzle()
+        self.watcher.forget()
+        if title is None:
+            self.log("the game has no puzzle after this one: stopping")
+            self.over = True
+        else:
+            self.log(f"next puzzle: {title}")
+
     def finish(self, record: LevelRecord, outcome: str) -> None:
         self.done += 1
         result = record.result
@@ -700,8 +727,13 @@ def open_source(args: argparse.Namespace) -> Source:
 def check_options(args: argparse.Namespace) -> None:
     if args.levels is not None and args.levels < 1:
         raise UsageError("--levels must be at least 1")
-    if (args.dry_run or args.speed is not None or args.confirm is not None) and not args.play:
-        raise UsageError("--dry-run, --speed and --confirm go with --play")
+    if (args.dry_run or args.speed is not None or args.confirm is not None or args.next) and not args.play:
+        raise UsageError("--dry-run, --speed, --confirm and --next go with --play")
+    if args.next and args.dry_run:
+        raise UsageError("--next goes with a real play, not --dry-run (a dry run ends no level)")
+    if args.next and args.window is None and args.window_id is None:
+        raise UsageError("--next needs --window or --window-id: the game's menu is in its window, "
+                         "which a region or monitor does not name")
     if args.keymap is None:
         return
     if not args.play:
@@ -734,6 +766,31 @@ def plan_options(args: argparse.Namespace, profile: Profile | None) -> dict[str,
         raise UsageError(f"--keymap: {exc}") from None
 
 
+def menu_of(source: Source, args: argparse.Namespace, loop: Callable[[], LiveLoop]) -> Callable[[], str | None]:
+    """``--next``: what picks the next puzzle in the game on ``source`` (a window) through
+    its menu, sending keys with the loop's (``loop()``) driver and reading with its watcher;
+    UsageError when its menu is not known."""
+    program = source.program()      # type: ignore[attr-defined]   (--next needs a window)
+    menu = menu_for(program)
+    if menu is None:
+        raise UsageError(f"--next knows the menus of {', '.join(m.game for m in MENUS)}; the window's "
+                         f"program ({program or 'not told'}) is none of them")
+    speed = {} if args.speed is None else {"speed": args.speed}
+
+    def dialog_keys(wid: int, keys: list[Any]) -> None:
+        dialog = capture.open_source(window_id=wid)
+        try:
+            open_driver(dialog, log=lambda _: None, **speed).perform(keys)
+        finally:
+            dialog.close()
+
+    def next_puzzle() -> str | None:
+        live = loop()
+        assert live.driver is not None
+        return pick_next(menu, source, live.driver, dialog_keys, live.clean_grab)  # type: ignore[arg-type]
+    return next_puzzle
+
+
 def main(args: argparse.Namespace, io: IO) -> int:
     check_options(args)
     games = [get(args.game)] if args.game else list(GAMES.values())
@@ -745,8 +802,10 @@ def main(args: argparse.Namespace, io: IO) -> int:
         io.stdout.flush()
 
     source = open_source(args)
-    hints = driver = None
+    hints = driver = next_puzzle = None
     try:
+        if args.next:
+            next_puzzle = menu_of(source, args, lambda: loop)
         if args.hints != "none":
             from overlay.window import make_hints
             kind = "overlay" if args.hints == "step" else args.hints
@@ -759,14 +818,14 @@ def main(args: argparse.Namespace, io: IO) -> int:
                                  **speed)
         loop = LiveLoop(source, Watcher(games, profile, stepping=args.hints == "step"), log, hints=hints,
                         driver=driver, fps=args.fps, levels=args.levels, dry_run=args.dry_run,
-                        confirm=args.confirm, plan_options=options)
+                        confirm=args.confirm, plan_options=options, next_puzzle=next_puzzle)
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
         try:
             loop.run()
         except (CaptureError, OverlayError) as exc:
             # It was captured (and shown) at the start: failing now is the game going away, not bad input.
             raise LiveError(str(exc)) from None
-    except (LiveError, DriverStopped) as exc:
+    except (LiveError, DriverStopped, MenuError) as exc:
         io.err(f"puzzlepilot: stopped: {exc}")
         return 1
     finally:

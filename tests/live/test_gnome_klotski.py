@@ -29,3 +29,25 @@ def test_live_play_solves_a_gnome_klotski_puzzle_and_the_game_says_so(display, t
     moves = GNOME_PUZZLES[title][1]
     assert played.startswith(f"level 1: klotski {board.size},") and played.endswith(f", {moves} moves, played")
     assert [t for t, _, _ in completed] == ["Level completed."]
+
+
+@needs_game
+def test_live_play_next_plays_two_puzzles_in_a_row_through_the_game_menu(display, tmp_path):
+    """``--next``: Only 18 Steps played; its scores dialog closed, the game's next puzzle
+    (Daisy) picked through its Change Puzzle menu and played; each confirmed by the game
+    (its scores dialog opens again after the second one)."""
+    with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500)):
+        live = puzzlepilot("live", "--game", "klotski", "--window", "Klotski", "--play", "--hints", "none",
+                           "--levels", "2", "--next", "--speed", "2")
+        try:
+            out, err = live.communicate(timeout=150)
+        finally:
+            live.kill()
+        assert live.returncode == 0, err
+        completed = wait_until(lambda: find_windows("Level completed"), "the game's 'Level completed.'", timeout=10)
+        scores = wait_until(lambda: find_windows("Congratulations"), "the game's scores dialog", timeout=10)
+    lines = out.splitlines()[1:]
+    assert [line.split(":")[0] for line in lines] == ["level 1", "next puzzle", "level 2"], out
+    assert lines[1] == "next puzzle: Daisy"
+    assert all(line.endswith(" moves, played") for line in (lines[0], lines[2]))
+    assert [t for t, _, _ in completed] == ["Level completed."] and len(scores) == 1
