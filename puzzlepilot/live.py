@@ -333,6 +333,11 @@ class LiveError(Exception):
     """The loop cannot go on (a played level did not change); the message says why."""
 
 
+class PuzzleChanged(Exception):
+    """While a level was played, the board came to show another puzzle (the player picked
+    one): its answer no longer applies."""
+
+
 class LiveLoop:
     """Grabs frames at ``fps`` and acts on the watcher's steps: hints, play, log.
 
@@ -575,7 +580,13 @@ class LiveLoop:
             if self.dry_run or game.progress is None or len(actions) != game.steps(solution):
                 self.driver.perform(actions)
             else:
-                self.perform_checked(current.parse, parse, solution, actions)
+                try:
+                    self.perform_checked(current.parse, parse, solution, actions)
+                except PuzzleChanged as exc:
+                    self.log(f"level {record.number}: {exc}; playing the one on show instead")
+                    self.watcher.current = None     # the next frame's board is a new level
+                    self.watcher.forget()
+                    return
             if self.dry_run:
                 self.finish(record, "dry run")
                 return
@@ -603,7 +614,9 @@ class LiveLoop:
         only part of a longer drag's way (it takes one cell per
         drag) is learnt as such for the rest of the session: the answer is played on from
         there one cell per drag (its ``one_cell``). Any other miss is a LiveError saying
-        which move did not land (a drag the game did not take, a piece moved by hand)."""
+        which move did not land (a drag the game did not take, a piece moved by hand). A
+        board of another puzzle altogether (another game's, or one the game's ``same_puzzle``
+        tells apart) is PuzzleChanged: the player picked another puzzle."""
         game = get(read.game)
         progress = game.progress
         assert progress is not None and self.driver is not None
@@ -620,7 +633,10 @@ class LiveLoop:
             seen = self.reading_at(read, fits)
             if seen is None or seen.game == read.game and fits(seen.board):
                 continue
-            at = progress(board, solution, seen.board) if seen.game == read.game else None
+            same = game.same_puzzle
+            if seen.game != read.game or same is not None and not same(board, seen.board):
+                raise PuzzleChanged(f"another puzzle came on show after move {done} of {len(actions)}")
+            at = progress(board, solution, seen.board)
             if at is not None and at < done and replays < REPLAYS:
                 # a position before this move along the answer: the game missed a drag (a
                 # busy machine may lose the motion between press and release); play on from there

@@ -6,8 +6,9 @@ apt-get install gnome-klotski dbus)."""
 from __future__ import annotations
 
 from solvers.klotski import GNOME_PUZZLES, Board
-from tests.display import desktop, puzzlepilot, wait_until
-from tests.vision.test_gnome_klotski import PUZZLES, gnome_klotski, needs_game
+from tests.display import desktop, puzzlepilot, wait_until, xdotool
+from tests.solvers.test_klotski_walls import ONLY_18_STEPS
+from tests.vision.test_gnome_klotski import PUZZLES, gnome_klotski, layout, needs_game, read
 from vision.capture import find_windows
 
 
@@ -51,3 +52,32 @@ def test_live_play_next_plays_two_puzzles_in_a_row_through_the_game_menu(display
     assert lines[1] == "next puzzle: Daisy"
     assert all(line.endswith(" moves, played") for line in (lines[0], lines[2]))
     assert [t for t, _, _ in completed] == ["Level completed."] and len(scores) == 1
+
+
+@needs_game
+def test_live_play_goes_on_with_the_puzzle_the_player_picks_mid_play(display, tmp_path):
+    """While ``live --play`` plays Only 18 Steps, the player picks the next puzzle in the
+    game's menu (keys at a player's pace): live sees the board is another puzzle, drops the
+    old plan and plays the one on show, and the game says it is completed."""
+    board = Board.from_text(ONLY_18_STEPS).relabelled()
+    with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500)) as title:
+        live = puzzlepilot("live", "--game", "klotski", "--window", "Klotski", "--play", "--hints", "none",
+                           "--levels", "1", "--speed", "0.5")
+        try:
+            wait_until(lambda: (now := read(title)) is not None and layout(now) != layout(board),
+                       "a move of Only 18 Steps played", timeout=30, every=0.1)
+            # the player: Ctrl+N opens Change Puzzle, Down takes the next, Escape closes it
+            # (again when live's drag closed the menu first: a press beside it closes it)
+            for _ in range(4):
+                if not find_windows(title):
+                    break
+                xdotool("key", "ctrl+n", "sleep", 0.6, "key", "Down", "sleep", 0.3, "key", "Escape", "sleep", 0.3)
+            out, err = live.communicate(timeout=120)
+        finally:
+            live.kill()
+        assert live.returncode == 0, err
+        completed = wait_until(lambda: find_windows("Level completed"), "the game's 'Level completed.'", timeout=10)
+    lines = out.splitlines()[1:]
+    assert len(lines) == 2 and lines[0].startswith("level 1: another puzzle came on show after move "), out
+    assert lines[1].startswith("level 1: klotski ") and lines[1].endswith(" moves, played")
+    assert [t for t, _, _ in completed] == ["Level completed."]
