@@ -5,17 +5,23 @@ says the level is completed (its title); skipped when the game is not installed 
 apt-get install gnome-klotski dbus)."""
 from __future__ import annotations
 
-from solvers.klotski import GNOME_PUZZLES, Board
-from tests.display import desktop, puzzlepilot, wait_until, xdotool
+import numpy as np
+import pytest
+
+from overlay.klotski import ARROW
+from solvers.klotski import GNOME_PUZZLES, STEPS, Board, solve
+from tests.display import Lines, bgr, desktop, puzzlepilot, wait_for_pixels, wait_until, xdotool
 from tests.solvers.test_klotski_walls import ONLY_18_STEPS
-from tests.vision.test_gnome_klotski import PUZZLES, gnome_klotski, layout, needs_game, read
-from vision.capture import find_windows
+from tests.vision.test_gnome_klotski import PUZZLES, gnome_klotski, layout, needs_game, read, reading
+from vision.capture import Rect, find_windows, region_source
 
 
 @needs_game
-def test_live_play_solves_a_gnome_klotski_puzzle_and_the_game_says_so(display, tmp_path):
+@pytest.mark.parametrize("maximized", [False, True])
+def test_live_play_solves_a_gnome_klotski_puzzle_and_the_game_says_so(display, tmp_path, maximized):
+    """At the window's default size (600×500) and maximised (the 1280×800 screen)."""
     title = PUZZLES[0][0]
-    with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500)):
+    with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500), maximized):
         # the window is titled with the puzzle's name: found by its program's
         live = puzzlepilot("live", "--game", "klotski", "--window", "Klotski", "--play", "--hints", "none",
                            "--levels", "1", "--speed", "2")
@@ -81,3 +87,50 @@ def test_live_play_goes_on_with_the_puzzle_the_player_picks_mid_play(display, tm
     assert len(lines) == 2 and lines[0].startswith("level 1: another puzzle came on show after move "), out
     assert lines[1].startswith("level 1: klotski ") and lines[1].endswith(" moves, played")
     assert [t for t, _, _ in completed] == ["Level completed."]
+
+
+def screen_box(found, cells: set[tuple[int, int]], pad: float) -> tuple[float, float, float, float]:
+    """The screen box (x0, y0, x1, y1) of board cells as the reading places them, ``pad``
+    cells wider all round."""
+    cols, pitch = found.geometry.cols, found.geometry.pitch[0]
+    xs, ys = zip(*(found.cells[r * cols + c] for r, c in cells))
+    return (min(xs) - (0.5 + pad) * pitch, min(ys) - (0.5 + pad) * pitch,
+            max(xs) + (0.5 + pad) * pitch, max(ys) + (0.5 + pad) * pitch)
+
+
+@needs_game
+@pytest.mark.parametrize("kind, maximized", [("overlay", False), ("step", True)])
+def test_hints_draw_the_next_move_over_its_piece_on_the_game_board(display, tmp_path, kind, maximized):
+    """``live --hints overlay`` (at the default size) and ``step`` (maximised) over Only 18
+    Steps: the arrow (its colour, grabbed from the screen) starts on the piece the answer's
+    first move moves, as the window's reading places it, and stays within the cells that
+    piece crosses."""
+    with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500), maximized) as title:
+        found = wait_until(lambda: reading(title), "a board read from the window", timeout=10, every=0.2)
+        live = puzzlepilot("live", "--game", "klotski", "--window", "Klotski", "--hints", kind)
+        screen = region_source(Rect(0, 0, 1280, 800))
+        try:
+            assert Lines(live.stdout).wait_for(lambda line: line.startswith("level 1:"), timeout=30), \
+                live.stderr.read() if live.poll() is not None else "no level line"
+            shot = wait_for_pixels(screen.grab, lambda image: arrow(image).sum() > 50, timeout=5)
+        finally:
+            screen.close()
+            live.terminate()
+            live.wait(timeout=10)
+    move = solve(found.board).solution[0]
+    piece = found.board.piece(move["piece"])
+    cells, crossed, dr, dc = set(piece.cells()), set(piece.cells()), 0, 0
+    for step in move["path"]:       # every cell the piece covers on its way
+        dr, dc = dr + STEPS[step][0], dc + STEPS[step][1]
+        crossed |= {(r + dr, c + dc) for r, c in cells}
+    ys, xs = np.nonzero(arrow(shot))
+    assert len(xs) > 50, "no hint drawn"
+    x0, y0, x1, y1 = screen_box(found, cells, 0.0)
+    assert ((xs >= x0) & (xs < x1) & (ys >= y0) & (ys < y1)).sum() > 10, "the arrow does not start on its piece"
+    x0, y0, x1, y1 = screen_box(found, crossed, 0.25)
+    assert ((xs >= x0) & (xs < x1) & (ys >= y0) & (ys < y1)).all(), "the arrow goes beyond the cells of its move"
+
+
+def arrow(image: np.ndarray) -> np.ndarray:
+    """Where a grab shows the hint arrow's colour."""
+    return (np.abs(image.astype(np.int16) - bgr("#%02x%02x%02x" % ARROW)) <= 24).all(axis=2)
