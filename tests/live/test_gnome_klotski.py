@@ -1,8 +1,11 @@
 """``puzzlepilot live --window Klotski --play`` on the real GNOME Klotski under Xvfb with
 openbox: the command finds the game's window by its program (its title is the puzzle's),
 reads it, plays its answer one checked move at a time with the mouse, and the game itself
-says the level is completed (its title); skipped when the game is not installed (Debian:
-apt-get install gnome-klotski dbus)."""
+says the level is completed (its title), at the window's default size and maximised; with
+``--next`` it goes on to the game's next puzzle through its menu; a puzzle the player picks
+mid-play is played instead of the old plan; hints (overlay, step) are grabbed from the
+screen on the piece to move, and follow a puzzle the player picks. Skipped when the game is
+not installed (Debian: apt-get install gnome-klotski dbus)."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +16,7 @@ from solvers.klotski import GNOME_PUZZLES, STEPS, Board, solve
 from tests.display import Lines, bgr, desktop, puzzlepilot, wait_for_pixels, wait_until, xdotool
 from tests.solvers.test_klotski_walls import ONLY_18_STEPS
 from tests.vision.test_gnome_klotski import PUZZLES, gnome_klotski, layout, needs_game, read, reading
-from vision.capture import Rect, find_windows, region_source
+from vision.capture import find_windows, monitor_source
 
 
 @needs_game
@@ -72,12 +75,7 @@ def test_live_play_goes_on_with_the_puzzle_the_player_picks_mid_play(display, tm
         try:
             wait_until(lambda: (now := read(title)) is not None and layout(now) != layout(board),
                        "a move of Only 18 Steps played", timeout=30, every=0.1)
-            # the player: Ctrl+N opens Change Puzzle, Down takes the next, Escape closes it
-            # (again when live's drag closed the menu first: a press beside it closes it)
-            for _ in range(4):
-                if not find_windows(title):
-                    break
-                xdotool("key", "ctrl+n", "sleep", 0.6, "key", "Down", "sleep", 0.3, "key", "Escape", "sleep", 0.3)
+            next_by_hand(title)
             out, err = live.communicate(timeout=120)
         finally:
             live.kill()
@@ -87,6 +85,38 @@ def test_live_play_goes_on_with_the_puzzle_the_player_picks_mid_play(display, tm
     assert len(lines) == 2 and lines[0].startswith("level 1: another puzzle came on show after move "), out
     assert lines[1].startswith("level 1: klotski ") and lines[1].endswith(" moves, played")
     assert [t for t, _, _ in completed] == ["Level completed."]
+
+
+def next_by_hand(title: str) -> None:
+    """The player takes the next puzzle, at a player's pace: Ctrl+N opens Change Puzzle, Down
+    takes the next, Escape closes it; again while the window keeps ``title`` (live's drag
+    may close the menu first: a press beside it closes it)."""
+    for _ in range(4):
+        if not find_windows(title):
+            return
+        xdotool("key", "ctrl+n", "sleep", 0.6, "key", "Down", "sleep", 0.3, "key", "Escape", "sleep", 0.3)
+    assert not find_windows(title), "the game's menu did not take the player's keys"
+
+
+@needs_game
+def test_step_hints_follow_the_puzzle_the_player_picks(display, tmp_path):
+    """``live --hints step``: the player takes another puzzle; live reads it as a new level
+    and draws its first step on the piece it moves (Daisy's answer, 28 moves)."""
+    with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500)) as title:
+        live = puzzlepilot("live", "--game", "klotski", "--window", "Klotski", "--hints", "step")
+        lines = Lines(live.stdout)
+        try:
+            assert lines.wait_for(lambda line: line.startswith("level 1:"), timeout=30), lines.lines
+            next_by_hand(title)
+            second = lines.wait_for(lambda line: line.startswith("level 2:"), timeout=30)
+            shot = arrow_shot()
+        finally:
+            live.terminate()
+            live.wait(timeout=10)
+        # read with the hints gone
+        found = wait_until(lambda: reading("Daisy"), "Daisy read from the window", timeout=10, every=0.2)
+    assert second is not None and second.endswith(", 28 moves, hints shown"), lines.lines
+    assert_on_first_move(found, shot)
 
 
 def screen_box(found, cells: set[tuple[int, int]], pad: float) -> tuple[float, float, float, float]:
@@ -108,15 +138,28 @@ def test_hints_draw_the_next_move_over_its_piece_on_the_game_board(display, tmp_
     with desktop("openbox"), gnome_klotski(display, tmp_path, 0, (600, 500), maximized) as title:
         found = wait_until(lambda: reading(title), "a board read from the window", timeout=10, every=0.2)
         live = puzzlepilot("live", "--game", "klotski", "--window", "Klotski", "--hints", kind)
-        screen = region_source(Rect(0, 0, 1280, 800))
         try:
             assert Lines(live.stdout).wait_for(lambda line: line.startswith("level 1:"), timeout=30), \
                 live.stderr.read() if live.poll() is not None else "no level line"
-            shot = wait_for_pixels(screen.grab, lambda image: arrow(image).sum() > 50, timeout=5)
+            shot = arrow_shot()
         finally:
-            screen.close()
             live.terminate()
             live.wait(timeout=10)
+    assert_on_first_move(found, shot)
+
+
+def arrow_shot() -> np.ndarray:
+    """The screen once a hint arrow shows on it (the last grab, else)."""
+    screen = monitor_source(1)
+    try:
+        return wait_for_pixels(screen.grab, lambda image: arrow(image).sum() > 50, timeout=5)
+    finally:
+        screen.close()
+
+
+def assert_on_first_move(found, shot: np.ndarray) -> None:
+    """The arrow in ``shot`` starts on the piece the first move of the reading's answer
+    moves, and stays within the cells that piece crosses."""
     move = solve(found.board).solution[0]
     piece = found.board.piece(move["piece"])
     cells, crossed, dr, dc = set(piece.cells()), set(piece.cells()), 0, 0
