@@ -47,7 +47,7 @@ from puzzlepilot.menus import MENUS, MenuError, menu_for, pick_next
 from puzzlepilot.userio import IO, load_profile, number
 from solvers.common import SolveResult
 from vision import capture
-from vision.capture import CaptureError, Rect, Source
+from vision.capture import CaptureError, Rect, Source, WindowSource
 from vision.common import NoBoardFound, Parse
 from vision.profile import Profile
 
@@ -782,11 +782,12 @@ def plan_options(args: argparse.Namespace, profile: Profile | None) -> dict[str,
         raise UsageError(f"--keymap: {exc}") from None
 
 
-def menu_of(source: Source, args: argparse.Namespace, loop: Callable[[], LiveLoop]) -> Callable[[], str | None]:
-    """``--next``: what picks the next puzzle in the game on ``source`` (a window) through
-    its menu, sending keys with the loop's (``loop()``) driver and reading with its watcher;
+def menu_of(window: WindowSource, args: argparse.Namespace, loop: Callable[[], LiveLoop]) -> Callable[[], str | None]:
+    """``--next``: what picks the next puzzle in the game on ``window`` through its menu,
+    sending keys with the loop's (``loop()``) driver and grabbing its pictures without our
+    hints; keys to its dialogs go through a driver of their own, guarded by the dialog.
     UsageError when its menu is not known."""
-    program = source.program()      # type: ignore[attr-defined]   (--next needs a window)
+    program = window.program()
     menu = menu_for(program)
     if menu is None:
         raise UsageError(f"--next knows the menus of {', '.join(m.game for m in MENUS)}; the window's "
@@ -803,7 +804,7 @@ def menu_of(source: Source, args: argparse.Namespace, loop: Callable[[], LiveLoo
     def next_puzzle() -> str | None:
         live = loop()
         assert live.driver is not None
-        return pick_next(menu, source, live.driver, dialog_keys, live.clean_grab)  # type: ignore[arg-type]
+        return pick_next(menu, window, live.driver, dialog_keys, live.clean_grab)
     return next_puzzle
 
 
@@ -821,6 +822,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
     hints = driver = next_puzzle = None
     try:
         if args.next:
+            assert isinstance(source, WindowSource)     # check_options: --next needs a window
             next_puzzle = menu_of(source, args, lambda: loop)
         if args.hints != "none":
             from overlay.window import make_hints
