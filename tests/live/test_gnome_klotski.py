@@ -11,12 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from overlay.driver import open_driver
 from overlay.klotski import ARROW
+from puzzlepilot.benchmarks.gnome_klotski import PUZZLES as PUZZLE_COUNT
+from puzzlepilot.benchmarks.gnome_klotski import launch
+from puzzlepilot.menus import MENUS, pick_next
 from solvers.klotski import GNOME_PUZZLES, STEPS, Board, solve
 from tests.display import Lines, bgr, desktop, puzzlepilot, wait_for_pixels, wait_until, xdotool
 from tests.solvers.test_klotski_walls import ONLY_18_STEPS
 from tests.vision.test_gnome_klotski import PUZZLES, gnome_klotski, layout, needs_game, read, reading
-from vision.capture import find_windows, monitor_source
+from vision.capture import find_windows, monitor_source, window_source
 
 
 @needs_game
@@ -177,3 +181,20 @@ def assert_on_first_move(found, shot: np.ndarray) -> None:
 def arrow(image: np.ndarray) -> np.ndarray:
     """Where a grab shows the hint arrow's colour."""
     return (np.abs(image.astype(np.int16) - bgr("#%02x%02x%02x" % ARROW)) <= 24).all(axis=2)
+
+
+@needs_game
+def test_the_game_menu_gives_no_puzzle_after_its_last_and_is_left_closed(display, tmp_path):
+    """What ``--next`` meets after the game's last puzzle (Sunshine, which the solver does
+    not answer in a test's time): the menu's Down changes nothing, so none is picked, and
+    the menu is closed again (the board reads as before)."""
+    with desktop("openbox"), launch(tmp_path, PUZZLE_COUNT - 1) as (title, wid):
+        before = wait_until(lambda: read(title), "a board read from the window", timeout=10, every=0.2)
+        window = window_source(window_id=wid)
+        try:
+            picked = pick_next(MENUS[0], window, open_driver(window, log=lambda _: None),
+                               lambda *_: pytest.fail("no dialog is open"), window.grab)
+            assert picked is None and window.current_title() == title
+        finally:
+            window.close()
+        assert wait_until(lambda: read(title), "the board again", timeout=5, every=0.2).to_text() == before.to_text()
