@@ -23,9 +23,11 @@ class Click:
 
 @dataclass(frozen=True)
 class Key:
-    """A key press by pyautogui name (``"left"``, ``"a"``, ``"space"``)."""
+    """A key press by pyautogui name (``"left"``, ``"a"``, ``"space"``), with modifier
+    keys held around it (``("ctrl",)``: Ctrl+key)."""
 
     key: str
+    mods: tuple[str, ...] = ()
 
 
 Action = Drag | Click | Key
@@ -47,4 +49,4 @@ def describe(action: Action) -> str:
         return f"drag {pts}" + (f", resting {action.rest:g} s on each" if action.rest else "")
     if isinstance(action, Click):
         return f"click ({action.point[0]:.0f},{action.point[1]:.0f})"
-    return f"key {action.key}"
+    return f"key {'+'.join((*action.mods, action.key))}"

@@ -115,14 +115,23 @@ class Driver:
                         self._give_focus()
                         focused = True
                     self._check_focus(action)
-                    gui.keyDown(action.key)
-                    try:
-                        time.sleep(SETTLE / self._speed)
-                    finally:
-                        gui.keyUp(action.key)
+                    self._press(action)
                 time.sleep(SETTLE / self._speed)
         except gui.FailSafeException:
             raise DriverStopped("stopped by the fail-safe: the mouse is in a screen corner") from None
+
+    def _press(self, action: Key) -> None:
+        """Hold the key (and its modifiers, pressed first) a moment; everything pressed is
+        let go, last pressed first, also when interrupted."""
+        held: list[str] = []
+        try:
+            for key in (*action.mods, action.key):
+                self._gui.keyDown(key)
+                held.append(key)
+            time.sleep(SETTLE / self._speed)
+        finally:
+            for key in reversed(held):
+                self._gui.keyUp(key)
 
     def _pyautogui(self) -> Any:
         if self._gui is None:

@@ -103,6 +103,18 @@ def progress(board: Board, solution: Any, seen: Board) -> int | None:
     return None
 
 
+def same_puzzle(board: Board, seen: Board) -> bool:
+    """Whether ``seen`` is a position of the puzzle ``board`` is one of: the same frame
+    (size, walls, gates, goal) and the same pieces, the target's shape among them, wherever
+    they stand (names aside)."""
+    def puzzle(b: Board) -> tuple[Any, ...]:
+        target = b.piece(b.target)
+        return (b.rows, b.cols, b.goal, b.walls, b.gates, b.marks, (target.height, target.width, target.offsets()),
+                sorted((p.height, p.width, p.offsets()) for p in b.pieces))
+
+    return puzzle(board) == puzzle(seen)
+
+
 def hints(parse: Parse[KlotskiGeometry], solution: Any, step: int | None = None) -> list[Shape]:
     """The next move (or move ``step``, 0-based, from where the moves before it leave its
     piece) as an arrow from the piece's centre along its path, and its number of all."""

@@ -98,6 +98,7 @@ the moves instead. The driver stops the moment you move the mouse.""", """exampl
   puzzlepilot live --region 100,80,800,600 --game klotski --hints window
   puzzlepilot live --window "OBS" --game rings --hints step          # a capture card's picture
   puzzlepilot live --window "Machinarium" --profile machinarium --play --dry-run
+  puzzlepilot live --window Klotski --game klotski --play --next     # GNOME Klotski, puzzle after puzzle
 """),
     "practice": ("""A practice window that plays a game by its rules, drawn in the look the vision is
 tested on: try hints and auto-play (puzzlepilot live) without the real game.

@@ -9,7 +9,7 @@ what each must hold and what it may):
 - ``vision``: ``parse``, a screenshot → ``vision.common.Parse`` (optionally
   ``profile_keymap`` and ``lacks``);
 - ``overlay``: ``hints`` (optionally ``sheet``, ``steps``, ``progress``, ``one_cell``,
-  ``follows``, ``stuck``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``
+  ``follows``, ``stuck``, ``same_puzzle``) and ``actions``: ``plan``, the driver's actions (optionally ``load_keymap``
   and ``EXAMPLE_KEYMAP``);
 - ``calibration``: the learner, ``learn`` and ``KINDS`` (optionally ``read_picks``);
 - ``practice``: the practice board (``VIEW``, ``new_level``; optionally ``SIZES``,
@@ -52,7 +52,7 @@ PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "solver": (("solve",), ("prepare",)),
     "checker": (("validate",), ()),
     "vision": (("parse",), ("profile_keymap", "lacks")),
-    "overlay": (("hints",), ("sheet", "steps", "progress", "one_cell", "follows", "stuck")),
+    "overlay": (("hints",), ("sheet", "steps", "progress", "one_cell", "follows", "stuck", "same_puzzle")),
     "actions": (("plan",), ("load_keymap", "EXAMPLE_KEYMAP")),
     "calibration": (("learn", "KINDS"), ("read_picks", "PICKS_WITHOUT_BOARD")),
     "practice": (("VIEW", "new_level"), ("SIZES", "level_from_text", "read_keymap")),
@@ -225,6 +225,13 @@ class Game:
         at a time), for a game that moves a piece one cell per drag; None for games without
         such moves."""
         return self._optional("overlay", "one_cell")
+
+    @property
+    def same_puzzle(self) -> Callable[[Any, Any], bool] | None:
+        """(board, seen) → whether ``seen`` is a position of the puzzle ``board`` is one of
+        (the same frame and pieces, moved or not): False tells live that the player picked
+        another puzzle while it played; None for games that cannot tell."""
+        return self._optional("overlay", "same_puzzle")
 
     @property
     def follows(self) -> Callable[[Any, Any], bool] | None:

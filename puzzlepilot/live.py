@@ -2,7 +2,7 @@
 
     puzzlepilot live [--game G] (--window TITLE | --region X,Y,W,H | --monitor N)
                      [--play] [--hints overlay|step|window|none] [--fps N] [--dry-run]
-                     [--speed S] [--confirm S] [--levels N] [--profile P] [--keymap FILE]
+                     [--speed S] [--confirm S] [--levels N] [--next] [--profile P] [--keymap FILE]
 
 Every frame is grabbed with the hints up and compared with the last clean one on a coarse
 sample, leaving out the pixels the hints cover, so an unchanged screen costs a grab and a
@@ -20,7 +20,9 @@ once per session), and a move that did not land stops the loop, saying which. A 
 board does not show the moves made and that did not take a drag gliding through the cells
 is played again resting on each; when that works the rest is kept too. What is learnt of
 how the game takes input is written into the ``--profile`` given (one this tool wrote: its
-field ``input``), and read from it next time. Ctrl-C stops.
+field ``input``), and read from it next time. With ``--next`` a level over (played, or one
+the solver cannot answer) is followed by the game's next puzzle, picked through its own
+menu (``puzzlepilot.menus``). Ctrl-C stops.
 
 ``--hints step`` draws one step of the answer at a time (a LYNE path, a ring move), in the
 order to make them. The steps move on as the board does: a game whose board shows the
@@ -46,10 +48,11 @@ from overlay.driver import DriverStopped, InputDriver, open_driver
 from overlay.surface import HintSurface, OverlayError
 from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, Game, get, parse_best
+from puzzlepilot.menus import MENUS, MenuError, menu_for, pick_next
 from puzzlepilot.userio import IO, load_profile, number
 from solvers.common import SolveResult
 from vision import capture
-from vision.capture import CaptureError, Rect, Source
+from vision.capture import CaptureError, Rect, Source, WindowSource
 from vision.common import NoBoardFound, Parse
 from vision.profile import Profile, ProfileError
 
@@ -88,6 +91,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"with --play: seconds a played level may take to give way to the next "
                         f"(default {CONFIRM_SECONDS:g})")
     p.add_argument("--levels", type=int, metavar="N", help="stop after N levels")
+    p.add_argument("--next", action="store_true",
+                   help="with --play: once a level is over, pick the game's next puzzle through its own "
+                        f"menu and play it too, until its last ({', '.join(m.game for m in MENUS)})")
     p.add_argument("--profile", metavar="NAME|DIR", help="a calibration profile for the vision")
     p.add_argument("--keymap", metavar="FILE",
                    help="with --play: ring battles' keys (JSON, as overlay/rings.py describes) to play with")
@@ -334,6 +340,11 @@ class LiveError(Exception):
     """The loop cannot go on (a played level did not change); the message says why."""
 
 
+class PuzzleChanged(Exception):
+    """While a level was played, the board came to show another puzzle (the player picked
+    one): its answer no longer applies."""
+
+
 class LiveLoop:
     """Grabs frames at ``fps`` and acts on the watcher's steps: hints, play, log.
 
@@ -341,8 +352,10 @@ class LiveLoop:
     ``overlay.driver`` input driver or None (no play); ``on_level`` sees every level once it is
     done (played and confirmed, or shown); ``alive`` raises LiveError when the game is gone;
     ``confirm`` is how long a played level may take to change (default CONFIRM_SECONDS);
-    ``plan_options`` are keyword options for a game's ``plan`` (rings: ``keymap``), by game.
-    With a stepping watcher the hints show one step at a time.
+    ``plan_options`` are keyword options for a game's ``plan`` (rings: ``keymap``), by game;
+    ``next_puzzle`` picks the game's next puzzle once a level is over (its title, or None
+    when the game has none after it: the loop ends). With a stepping watcher the hints show
+    one step at a time.
     """
 
     def __init__(self, source: Source, watcher: Watcher, log: Callable[[str], None], *,
@@ -351,7 +364,8 @@ class LiveLoop:
                  on_level: Callable[[LevelRecord], None] | None = None,
                  alive: Callable[[], None] | None = None, dry_run: bool = False,
                  confirm: float | None = None, plan_options: dict[str, dict[str, Any]] | None = None,
-                 learnt: Callable[["LiveLoop"], None] | None = None) -> None:
+                 learnt: Callable[["LiveLoop"], None] | None = None,
+                 next_puzzle: Callable[[], str | None] | None = None) -> None:
         self.source, self.watcher, self.log = source, watcher, log
         self.hints, self.driver, self.period = hints, driver, 1.0 / fps
         self.levels, self.on_level, self.alive, self.dry_run = levels, on_level, alive, dry_run
@@ -366,6 +380,8 @@ class LiveLoop:
         self.one_cell = False                       # learnt: the game moves a piece one cell per drag
         self.rest = 0.0                             # learnt: s a drag rests on each cell (0: it glides through)
         self.learnt = learnt                        # told when the loop learns how the game takes input
+        self.next_puzzle = next_puzzle
+        self.over = False                           # the game has no puzzle after the last one
 
     def hint_mask(self) -> np.ndarray | None:
         """The pixels of the frame our hints cover (None: they cover none)."""
@@ -382,7 +398,7 @@ class LiveLoop:
     def run(self, deadline: float | None = None) -> None:
         """Until ``levels`` levels are done (forever without it), or LiveError at the
         ``time.monotonic()`` deadline; Ctrl-C ends it."""
-        while self.levels is None or self.done < self.levels:
+        while (self.levels is None or self.done < self.levels) and not self.over:
             start = time.monotonic()
             if deadline is not None and start > deadline:
                 raise LiveError(f"out of time after {self.done} of {self.levels} levels")
@@ -531,6 +547,7 @@ class LiveLoop:
         if not step.result.solved:
             self.clear_hints()
             self.finish(record, f"no solution ({step.result.reason})")
+            self.go_next()
             return
         if step.result.moves == 0:
             # Already solved (e.g. a "solved" banner over the last board): no level to play.
@@ -580,7 +597,13 @@ class LiveLoop:
             if self.dry_run or game.progress is None or len(actions) != game.steps(solution):
                 self.driver.perform(actions)
             else:
-                self.perform_checked(current.parse, parse, solution, actions)
+                try:
+                    self.perform_checked(current.parse, parse, solution, actions)
+                except PuzzleChanged as exc:
+                    self.log(f"level {record.number}: {exc}; playing the one on show instead")
+                    self.watcher.current = None     # the next frame's board is a new level
+                    self.watcher.forget()
+                    return
             if self.dry_run:
                 self.finish(record, "dry run")
                 return
@@ -595,6 +618,7 @@ class LiveLoop:
                     if self.learnt is not None:
                         self.learnt(self)
                 self.finish(record, "played" if attempt == 1 else "played (second try)")
+                self.go_next()
                 return
             self.log(f"level {record.number}: the board did not change after playing it; trying again"
                      + (f", resting {REST:g} s on each cell" if not self.rest and game.progress is None else ""))
@@ -614,7 +638,9 @@ class LiveLoop:
         only part of a longer drag's way (it takes one cell per
         drag) is learnt as such for the rest of the session: the answer is played on from
         there one cell per drag (its ``one_cell``). Any other miss is a LiveError saying
-        which move did not land (a drag the game did not take, a piece moved by hand)."""
+        which move did not land (a drag the game did not take, a piece moved by hand). A
+        board of another puzzle altogether (another game's, or one the game's ``same_puzzle``
+        tells apart) is PuzzleChanged: the player picked another puzzle."""
         game = get(read.game)
         progress = game.progress
         assert progress is not None and self.driver is not None
@@ -636,7 +662,10 @@ class LiveLoop:
             partly = cells is not None and len(cut(solution[:done - 1])) < cells < len(cut(solution[:done]))
             if not partly and (seen is None or seen.game == read.game and fits(seen.board)):
                 continue
-            at = progress(board, solution, seen.board) if seen.game == read.game else None
+            same = game.same_puzzle
+            if seen.game != read.game or same is not None and not same(board, seen.board):
+                raise PuzzleChanged(f"another puzzle came on show after move {done} of {len(actions)}")
+            at = progress(board, solution, seen.board)
             if at is not None and at < done and replays < REPLAYS:
                 # a position before this move along the answer: the game missed a drag (a
                 # busy machine may lose the motion between press and release); play on from there
@@ -704,6 +733,20 @@ class LiveLoop:
             time.sleep(self.period)
         return None
 
+    def go_next(self) -> None:
+        """A level is over: with ``next_puzzle``, and levels still to do, the game's next
+        puzzle is put on show (the loop then reads it as a new level), or the loop ends
+        when the game has none after this one."""
+        if self.next_puzzle is None or self.levels is not None and self.done >= self.levels:
+            return
+        title = self.next_puzzle()
+        self.watcher.forget()
+        if title is None:
+            self.log("the game has no puzzle after this one: stopping")
+            self.over = True
+        else:
+            self.log(f"next puzzle: {title}")
+
     def finish(self, record: LevelRecord, outcome: str) -> None:
         self.done += 1
         result = record.result
@@ -729,8 +772,13 @@ def open_source(args: argparse.Namespace) -> Source:
 def check_options(args: argparse.Namespace) -> None:
     if args.levels is not None and args.levels < 1:
         raise UsageError("--levels must be at least 1")
-    if (args.dry_run or args.speed is not None or args.confirm is not None) and not args.play:
-        raise UsageError("--dry-run, --speed and --confirm go with --play")
+    if (args.dry_run or args.speed is not None or args.confirm is not None or args.next) and not args.play:
+        raise UsageError("--dry-run, --speed, --confirm and --next go with --play")
+    if args.next and args.dry_run:
+        raise UsageError("--next goes with a real play, not --dry-run (a dry run ends no level)")
+    if args.next and args.window is None and args.window_id is None:
+        raise UsageError("--next needs --window or --window-id: the game's menu is in its window, "
+                         "which a region or monitor does not name")
     if args.keymap is None:
         return
     if not args.play:
@@ -791,6 +839,32 @@ def keeper(profile: Profile, log: Callable[[str], None]) -> Callable[[LiveLoop],
     return keep_style
 
 
+def menu_of(window: WindowSource, args: argparse.Namespace, loop: Callable[[], LiveLoop]) -> Callable[[], str | None]:
+    """``--next``: what picks the next puzzle in the game on ``window`` through its menu,
+    sending keys with the loop's (``loop()``) driver and grabbing its pictures without our
+    hints; keys to its dialogs go through a driver of their own, guarded by the dialog.
+    UsageError when its menu is not known."""
+    program = window.program()
+    menu = menu_for(program)
+    if menu is None:
+        raise UsageError(f"--next knows the menus of {', '.join(m.game for m in MENUS)}; the window's "
+                         f"program ({program or 'not told'}) is none of them")
+    speed = {} if args.speed is None else {"speed": args.speed}
+
+    def dialog_keys(wid: int, keys: list[Any]) -> None:
+        dialog = capture.open_source(window_id=wid)
+        try:
+            open_driver(dialog, log=lambda _: None, **speed).perform(keys)
+        finally:
+            dialog.close()
+
+    def next_puzzle() -> str | None:
+        live = loop()
+        assert live.driver is not None
+        return pick_next(menu, window, live.driver, dialog_keys, live.clean_grab)
+    return next_puzzle
+
+
 def main(args: argparse.Namespace, io: IO) -> int:
     check_options(args)
     games = [get(args.game)] if args.game else list(GAMES.values())
@@ -803,8 +877,11 @@ def main(args: argparse.Namespace, io: IO) -> int:
         io.stdout.flush()
 
     source = open_source(args)
-    hints = driver = None
+    hints = driver = next_puzzle = None
     try:
+        if args.next:
+            assert isinstance(source, WindowSource)     # check_options: --next needs a window
+            next_puzzle = menu_of(source, args, lambda: loop)
         if args.hints != "none":
             from overlay.window import make_hints
             kind = "overlay" if args.hints == "step" else args.hints
@@ -818,7 +895,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
         loop = LiveLoop(source, Watcher(games, profile, stepping=args.hints == "step"), log, hints=hints,
                         driver=driver, fps=args.fps, levels=args.levels, dry_run=args.dry_run,
                         confirm=args.confirm, plan_options=options,
-                        learnt=keeper(profile, log) if profile is not None else None)
+                        learnt=keeper(profile, log) if profile is not None else None, next_puzzle=next_puzzle)
         loop.rest, loop.one_cell = rest, one_cell
         log(f"watching {source.rect().to_text()} at {args.fps:g} fps; Ctrl-C stops")
         try:
@@ -826,7 +903,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
         except (CaptureError, OverlayError) as exc:
             # It was captured (and shown) at the start: failing now is the game going away, not bad input.
             raise LiveError(str(exc)) from None
-    except (LiveError, DriverStopped) as exc:
+    except (LiveError, DriverStopped, MenuError) as exc:
         io.err(f"puzzlepilot: stopped: {exc}")
         return 1
     finally:

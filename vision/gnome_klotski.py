@@ -9,7 +9,8 @@ Stages:
 1. ``find_frame``: the blue of the tiles and the dark line around them; no such line
    around them: not this game (None, and the other readers try);
 2. ``fit_pitch``: the pitch is a whole number of pixels, the left sides of the tiles (their
-   light bevel) lie on it, and the grid fills the line's inside to less than a cell;
+   light bevel; not the target's marks, whose light side is as long in a large window)
+   lie on it, and the grid fills the line's inside to less than a cell;
 3. ``read_cells``: the middle of every cell is tile, target, gate, goal dot or floor, and
    nothing else (a block caught mid-drag, a dialog over the board: refused);
 4. ``joined``, ``to_board``: neighbouring tile cells are one block when tile colour runs across their
@@ -106,7 +107,7 @@ def fit_pitch(inside: np.ndarray) -> tuple[int, int, int]:
     """(pitch, rows, cols): the largest whole pitch on which every tile's left side lies
     and that fills the inside to less than a cell both ways."""
     height, width = inside.shape[:2]
-    bevel = near(inside, BEVEL, 4)
+    bevel = near(inside, BEVEL, 4) & ~around_marks(inside)
     edge = [x for x in range(width) if _longest_run(bevel[:, x]) >= SIDE_RUN]
     sides = [x for x in edge if x - 1 not in edge]
     if not sides:
@@ -118,6 +119,17 @@ def fit_pitch(inside: np.ndarray) -> tuple[int, int, int]:
                 and all((x - INSET) % pitch in (0, 1, pitch - 1) for x in sides):
             return pitch, rows, cols
     raise NoBoardFound("GNOME Klotski: the tiles lie on no grid")
+
+
+def around_marks(inside: np.ndarray) -> np.ndarray:
+    """Where the target's marks are: each mark's box and as much again on every side. A
+    mark has a light side of the bevel's colour, as long as a tile's shortest side once
+    the window is large (at 98 px cells, 10 px)."""
+    out = np.zeros(inside.shape[:2], bool)
+    _, _, stats = components(near(inside, MARK))
+    for x, y, w, h, _ in stats.tolist():
+        out[max(0, y - h):y + 2 * h, max(0, x - w):x + 2 * w] = True
+    return out
 
 
 def _longest_run(column: np.ndarray) -> int:

@@ -40,10 +40,11 @@ def installed() -> str | None:
 
 
 @contextmanager
-def launch(home: Path, puzzle: int, size: tuple[int, int] = SIZE) -> Iterator[tuple[str, int]]:
-    """GNOME Klotski on the display (DISPLAY) showing ``puzzle``, its window of ``size``,
-    its settings, D-Bus session and folders in ``home`` (an empty folder); yields its
-    window's title (the puzzle's name) and id. The game and its session end with the block."""
+def launch(home: Path, puzzle: int, size: tuple[int, int] = SIZE, maximized: bool = False) -> Iterator[tuple[str, int]]:
+    """GNOME Klotski on the display (DISPLAY) showing ``puzzle``, its window of ``size``
+    (or maximised, by its own setting: a window manager makes it the screen's size), its
+    settings, D-Bus session and folders in ``home`` (an empty folder); yields its window's
+    title (the puzzle's name) and id. The game and its session end with the block."""
     from vision.capture import find_windows
 
     game = installed()
@@ -52,7 +53,8 @@ def launch(home: Path, puzzle: int, size: tuple[int, int] = SIZE) -> Iterator[tu
     settings = home / "config" / "glib-2.0" / "settings"
     settings.mkdir(parents=True)
     (settings / "keyfile").write_text(f"[org/gnome/Klotski]\nlevel={puzzle}\n"
-                                      f"window-width={size[0]}\nwindow-height={size[1]}\n")
+                                      f"window-width={size[0]}\nwindow-height={size[1]}\n"
+                                      f"window-is-maximized={str(maximized).lower()}\n")
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_DATA_HOME": str(home / "data"), "XDG_CACHE_HOME": str(home / "cache"),
            "GSETTINGS_BACKEND": "keyfile", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1"}

@@ -170,3 +170,20 @@ def test_a_drag_the_game_missed_is_played_again() -> None:
     assert lines[0] == "move 2 did not move its piece (the game missed the drag): playing on from it"
     assert lines[-1].endswith("played") and len(driver.performed) == len(way)
     assert driver.performed[1] == driver.performed[2]
+
+
+def test_another_puzzle_on_show_mid_play_is_read_afresh_and_played_not_the_old_plan() -> None:
+    """The player picks another puzzle while a level is played: the board after a move is
+    no position of the level's puzzle (other pieces), so its plan stops there and the board
+    on show is solved and played from its own reading."""
+    way = positions(START)
+    other = positions(scrambled(Board.from_text("ACCB/ACCB/DEEF/GHIJ/K..L"), 36, 0))   # other pieces, near its end
+    assert not GAME.same_puzzle(START, other[0]) and GAME.same_puzzle(START, way[-1])
+    driver, lines = play([frame(way[0]), frame(way[1]), *(frame(b) for b in other)])
+    assert lines[0] == (f"level 1: another puzzle came on show after move 2 of {len(way) - 1}; "
+                        "playing the one on show instead")
+    assert len(lines) == 2 and lines[1].endswith(f", {len(other) - 1} moves, played")
+    drags = [actions[0] for actions in driver.performed]
+    # after the two of the first plan, the drags of the new puzzle's own answer, from its reading
+    read = GAME.parse(frame(other[0]))
+    assert drags[2:] == GAME.plan(read.shifted(100, 50), solve(read.board).solution)

@@ -84,6 +84,18 @@ def test_clicks_and_keys_reach_the_window(game, pointer) -> None:
     assert ("key", "Left") in events
 
 
+def test_a_key_with_a_modifier_is_pressed_inside_it(game, pointer) -> None:
+    """Ctrl+N (a game's menu key): Control goes down first, the key within it, and both
+    come up (no key is left held)."""
+    log: list[str] = []
+    Driver(lambda: GAME, log=log.append).perform([Click((321, 222)), Key("n", ("ctrl",))])   # a click: the focus
+    game.wait_for(lambda e: e == ("key", "n"))
+    assert [e for e in game.settle() if e[0] == "key"] == [("key", "Control_L"), ("key", "n")]
+    assert log == ["click (321,222)", "key ctrl+n"]
+    Driver(lambda: GAME, log=lambda _: None).perform([Key("m")])     # Control is up again: a plain m
+    game.wait_for(lambda e: e == ("key", "m"))
+
+
 def test_moving_the_mouse_mid_drag_stops_and_releases_the_button(game, pointer) -> None:
     log: list[str] = []
     driver = Driver(lambda: GAME, speed=0.1, log=log.append)   # ~2 s per segment

@@ -17,7 +17,7 @@ from overlay.klotski import plan
 from puzzlepilot.benchmarks.gnome_klotski import installed, launch
 from puzzlepilot.games import GAMES
 from solvers.klotski import STEPS, Board, solve
-from tests.display import wait_until, xdotool
+from tests.display import desktop, wait_until, xdotool
 from tests.solvers.test_klotski_walls import AGATKA, ONLY_18_STEPS, RED_DONKEY
 from vision.capture import find_windows, region_source
 from vision.common import NoBoardFound, Parse
@@ -32,11 +32,13 @@ PUZZLES = {0: ("Only 18 Steps", ONLY_18_STEPS), 6: ("Red Donkey", RED_DONKEY), 9
 
 
 @contextmanager
-def gnome_klotski(display: str, home: Path, puzzle: int, size: tuple[int, int]) -> Iterator[str]:
-    """The game on ``display`` showing ``puzzle`` in a window of ``size``, its settings, D-Bus
-    session and folders in ``home``; yields the window's title, the puzzle's name."""
+def gnome_klotski(display: str, home: Path, puzzle: int, size: tuple[int, int],
+                  maximized: bool = False) -> Iterator[str]:
+    """The game on ``display`` showing ``puzzle`` in a window of ``size`` (or maximised:
+    give it a window manager), its settings, D-Bus session and folders in ``home``; yields
+    the window's title, the puzzle's name."""
     assert os.environ["DISPLAY"] == display
-    with launch(home, puzzle, size) as (title, _):
+    with launch(home, puzzle, size, maximized) as (title, _):
         assert title == PUZZLES[puzzle][0]
         yield title
 
@@ -76,6 +78,19 @@ def test_parse_reads_the_game_window_as_its_board(display, tmp_path, puzzle, siz
     with gnome_klotski(display, tmp_path, puzzle, size) as title:
         board = wait_until(lambda: read(title), "a board read from the window", timeout=10, every=0.2)
     assert board.to_text() == want.to_text()
+
+
+@needs_game
+@pytest.mark.parametrize("size, maximized", [((900, 750), False), ((600, 500), True)])
+def test_parse_reads_a_large_window_as_its_board(display, tmp_path, size, maximized):
+    """Agatka at 900×750 and maximised under openbox (the whole 1280×800 screen): cells of
+    about 100 px, where the target's marks show light sides as long as a tile's shortest."""
+    want = Board.from_text(AGATKA).relabelled()
+    with desktop("openbox"), gnome_klotski(display, tmp_path, 9, size, maximized) as title:
+        board = wait_until(lambda: read(title), "a board read from the window", timeout=10, every=0.2)
+        (_, rect, _), = find_windows(title)
+    assert board.to_text() == want.to_text()
+    assert rect.width >= (1280 if maximized else size[0])
 
 
 @needs_game

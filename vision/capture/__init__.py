@@ -96,6 +96,19 @@ class WindowFinder(Protocol):
         """The window's current client rectangle; CaptureError when it is gone."""
         ...
 
+    def title(self, wid: int) -> str:
+        """The window's title now (a game may retitle it); CaptureError when it is gone."""
+        ...
+
+    def program(self, wid: int) -> str:
+        """The window's program and class names, lower case (on X11 ``WM_CLASS``; empty
+        where the platform does not tell); CaptureError when it is gone."""
+        ...
+
+    def dialogs(self, wid: int) -> list[WindowInfo]:
+        """The shown windows that belong to the window (its dialogs)."""
+        ...
+
     def focus(self, wid: int) -> None:
         """Raise the window and give it the keyboard focus; CaptureError when it is gone."""
         ...
@@ -226,6 +239,15 @@ class WindowSource(ScreenSource):
         self.title, _, self.window_id = info
         self._finder = finder
         super().__init__(lambda _: finder.rect(self.window_id), f"window {self.title!r}")
+
+    def current_title(self) -> str:
+        return self._finder.title(self.window_id)
+
+    def program(self) -> str:
+        return self._finder.program(self.window_id)
+
+    def dialogs(self) -> list[WindowInfo]:
+        return self._finder.dialogs(self.window_id)
 
     def focus(self) -> None:
         self._finder.focus(self.window_id)

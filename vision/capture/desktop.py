@@ -49,6 +49,20 @@ class DesktopFinder:
         except Exception:  # each library raises its own type for a closed window
             raise CaptureError("the window was closed") from None
 
+    def title(self, wid: int) -> str:
+        try:
+            return str(self._seen[wid].title or "")
+        except Exception:  # each library raises its own type for a closed window
+            raise CaptureError("the window was closed") from None
+
+    def program(self, wid: int) -> str:
+        """Unknown here: these libraries do not tell a window's program."""
+        return ""
+
+    def dialogs(self, wid: int) -> list[WindowInfo]:
+        """Unknown here: these libraries do not tell which windows belong to which."""
+        return []
+
     def focus(self, wid: int) -> None:
         try:
             self._seen[wid].activate()

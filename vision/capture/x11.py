@@ -75,6 +75,30 @@ class XlibFinder:
         except self._errors:
             raise CaptureError(f"window 0x{wid:x} was closed") from None
 
+    def title(self, wid: int) -> str:
+        try:
+            return self._title(self._window(wid))
+        except self._errors:
+            raise CaptureError(f"window 0x{wid:x} was closed") from None
+
+    def program(self, wid: int) -> str:
+        try:
+            return self._program(self._window(wid))
+        except self._errors:
+            raise CaptureError(f"window 0x{wid:x} was closed") from None
+
+    def dialogs(self, wid: int) -> list[WindowInfo]:
+        """The shown windows that say they belong to the window (``WM_TRANSIENT_FOR``)."""
+        found: list[WindowInfo] = []
+        for info in self.find(""):
+            try:
+                owner = self._window(info[2]).get_wm_transient_for()
+            except self._errors:
+                continue    # gone meanwhile
+            if owner is not None and int(owner.id) == wid:
+                found.append(info)
+        return found
+
     def _window(self, wid: int) -> object:
         return self._display.create_resource_object("window", wid)
 
