@@ -655,6 +655,31 @@ def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], o
     return lat
 
 
+def _hidden_above(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
+                  head: tuple[int, int], colours: Colours) -> str | None:
+    """Why the place above the cat cannot be told, or None. The cat's head and ears rise
+    over the cell above it; in a small blurred frame they cover its lower half in the
+    path's colour, and it passes for a visited cell. A visited cell has the drawn band
+    across its middle; this one's upper part and middle are the cells' grey."""
+    above = (head[0] - 1, head[1])
+    if places.get(above) != VISITED:
+        return None
+    def centre(p: tuple[int, int]) -> tuple[float, float]:
+        return lat.centre(p[0] + origin[0], p[1] + origin[1])
+
+    place = central(image, centre(above), lat.cell)
+    if place is None:
+        return None
+    upper = place[: max(1, round(0.4 * len(place)))].reshape(-1, 3).astype(np.int16)
+    band = np.median([_pixel(image, centre(p)) for p, kind in places.items() if kind == VISITED], axis=0)
+    middle = _pixel(image, centre(above)).astype(float)
+    if _cell_like(upper, colours).mean() < 0.6 or \
+            np.abs(middle - colours.cell).max() >= np.abs(middle - band).max():
+        return None
+    return "the cat's head hides the cell above it, whose upper part and middle are a plain cell's grey: " \
+           "it may be a cell or a visited one (a larger or sharper picture tells)"
+
+
 def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
                head: tuple[int, int], colours: Colours) -> list[tuple[int, int]] | None:
     """The path drawn so far, from the start to the cell before the head (the cat), or
@@ -1006,6 +1031,9 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"the grid fits poorly (confidence {confidence:.2f})")
+    hidden = _hidden_above(image, lat, places, (r0, c0), cats[0], colours)
+    if hidden:
+        raise NoBoardFound(hidden)
     drawn = drawn_path(image, lat, places, (r0, c0), cats[0], colours)
     # Mid-level, the board is what is left: visited cells are gone and the cat is the head.
     symbol = {CAT: "S", CELL: "#"}
