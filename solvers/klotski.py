@@ -71,6 +71,7 @@ MEMO_BUDGET = 100_000_000
 MAX_PLACES = 4_096
 # How often (in positions) the search checks its cap and the clock for progress lines.
 CHECK_EVERY = 20_000
+ARCHIVE_FROM = 200_000   # positions reached before breadth-first layers are put away as sorted bytes
 # The search is breadth-first up to this many positions, then A* (see ``_search``).
 BOUNDED_FROM = 20_000
 # Move-list memos are kept for the process (this many piece sets) and on disk (from
@@ -778,17 +779,22 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
     # (every move can be undone), so the layers before those are put away compactly.
     older: _Layer = ([], [], [], [])
     previous: _Layer = older
+    waiting: list[tuple[int, list[int]]] = []    # layers to put away once the search is big
     while frontier[0] and (count < BOUNDED_FROM or not space.sharp):
         following: _Layer = ([], [], [], [])
         to, tms, frees, bounds = following
         room = check - count
         depth += 1
-        least.archive(depth - 3, older[0] + older[1] if space.merge else older[0])
+        waiting.append((depth - 3, older[0] + older[1] if space.merge else older[0]))
+        if count >= ARCHIVE_FROM:   # a small search keeps every count in the dict: its answer is walked back quicker
+            for layer in waiting:
+                least.archive(*layer)
+            waiting.clear()
         older, previous = previous, frontier
         for s, m, free, h in zip(*frontier):
             if len(to) >= room:
                 reached = count + len(to)
-                now = len(older[0]) + len(frontier[0]) + len(to)
+                now = len(older[0]) + len(frontier[0]) + len(to) + sum(len(keys) for _, keys in waiting)
                 if reached >= limit or budget and (reached - now) * kept + now * live > budget:
                     return least, reached, None, True
                 progress(f"{reached:,} positions searched, {depth} moves deep")
