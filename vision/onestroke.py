@@ -655,29 +655,20 @@ def refit(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], o
     return lat
 
 
-def _hidden_above(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
-                  head: tuple[int, int], colours: Colours) -> str | None:
-    """Why the place above the cat cannot be told, or None. The cat's head and ears rise
-    over the cell above it; in a small blurred frame they cover its lower half in the
-    path's colour, and it passes for a visited cell. A visited cell has the drawn band
-    across its middle; this one's upper part and middle are the cells' grey."""
-    above = (head[0] - 1, head[1])
-    if places.get(above) != VISITED:
-        return None
-    def centre(p: tuple[int, int]) -> tuple[float, float]:
-        return lat.centre(p[0] + origin[0], p[1] + origin[1])
-
-    place = central(image, centre(above), lat.cell)
+def _hidden_above(image: np.ndarray, lat: Lattice, colours: Colours, centre: tuple[float, float],
+                  band: np.ndarray) -> bool:
+    """Whether the place above the cat, at ``centre`` and read as visited, cannot be told.
+    The cat's head and ears rise over the cell above it; in a small blurred frame they
+    cover its lower half in the path's colour (``band``), and it passes for a visited cell.
+    A visited cell has the drawn band across its middle; this one's upper part and middle
+    are the cells' grey."""
+    place = central(image, centre, lat.cell)
     if place is None:
-        return None
+        return False
     upper = place[: max(1, round(0.4 * len(place)))].reshape(-1, 3).astype(np.int16)
-    band = np.median([_pixel(image, centre(p)) for p, kind in places.items() if kind == VISITED], axis=0)
-    middle = _pixel(image, centre(above)).astype(float)
-    if _cell_like(upper, colours).mean() < 0.6 or \
-            np.abs(middle - colours.cell).max() >= np.abs(middle - band).max():
-        return None
-    return "the cat's head hides the cell above it, whose upper part and middle are a plain cell's grey: " \
-           "it may be a cell or a visited one (a larger or sharper picture tells)"
+    middle = _pixel(image, centre).astype(float)
+    return bool(_cell_like(upper, colours).mean() >= 0.6
+                and np.abs(middle - colours.cell).max() < np.abs(middle - band).max())
 
 
 def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], origin: tuple[int, int],
@@ -698,6 +689,10 @@ def drawn_path(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], st
         return lat.centre(p[0] + origin[0], p[1] + origin[1])
 
     band = np.median([_pixel(image, centre(p)) for p in visited], axis=0)
+    above = (head[0] - 1, head[1])
+    if above in visited and _hidden_above(image, lat, colours, centre(above), band):
+        raise NoBoardFound("the cat's head hides the cell above it, whose upper part and middle are a plain "
+                           "cell's grey: it may be a cell or a visited one (a larger or sharper picture tells)")
     # The cat is drawn in the path's colour (a profile's own start marker need not be).
     if colours.start is None and not _same_hue(band, _body_colour(image, lat, centre(head))):
         raise NoBoardFound("the cat's colour is not the drawn path's")
@@ -1031,9 +1026,6 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"the grid fits poorly (confidence {confidence:.2f})")
-    hidden = _hidden_above(image, lat, places, (r0, c0), cats[0], colours)
-    if hidden:
-        raise NoBoardFound(hidden)
     drawn = drawn_path(image, lat, places, (r0, c0), cats[0], colours)
     # Mid-level, the board is what is left: visited cells are gone and the cat is the head.
     symbol = {CAT: "S", CELL: "#"}
