@@ -126,7 +126,7 @@ def _klotski_zoo(bench: Bench) -> None:
     for name in names:
         look = zoo.KLOTSKI_LOOKS[name]
         shot, text = zoo.klotski_calibration(look)
-        board = KlotskiBoard.from_text(text.replace("/", "\n"))
+        board = KlotskiBoard.from_text(text)
         others = zoo.klotski_others(look, count)
         row: list[Any] = [name]
         for i, learn in enumerate((lambda: klotski_learner.learn(shot, board=board),

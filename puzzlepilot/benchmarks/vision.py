@@ -24,10 +24,9 @@ from contextlib import ExitStack
 
 import numpy as np
 
-from puzzlepilot.bench import Bench, summary
+from puzzlepilot.bench import SCREEN, Bench, summary
 from puzzlepilot.games import GAMES, get
 
-SCREEN = (1920, 1080)
 PHONE = (320, 480)       # issue 29: parse ≤ 10 ms for a 320×480 capture
 
 

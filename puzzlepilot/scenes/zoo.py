@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -88,10 +89,16 @@ def _background(colour: RGB, width: int, height: int, gradient: bool = False, te
     if gradient:
         back += np.linspace(-18, 18, height, dtype=np.float32)[:, None, None]
     if texture:
-        grain = cv2.GaussianBlur(np.random.default_rng(7).normal(0, 9, (height, width)).astype(np.float32), (0, 0), 1.2)
-        yy, xx = np.mgrid[0:height, 0:width]
-        back += (grain + 5 * np.sin((xx + yy) * (2 * np.pi / 11)).astype(np.float32))[..., None]
+        back += _texture(height, width)[..., None]
     return np.clip(back, 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=8)
+def _texture(height: int, width: int) -> np.ndarray:
+    """A fixed grain with faint diagonal stripes (float32, read only): made once a size."""
+    grain = cv2.GaussianBlur(np.random.default_rng(7).normal(0, 9, (height, width)).astype(np.float32), (0, 0), 1.2)
+    yy, xx = np.mgrid[0:height, 0:width]
+    return grain + 5 * np.sin((xx + yy) * (2 * np.pi / 11)).astype(np.float32)
 
 
 def _place(img: np.ndarray, look: Look, x: float, y: float, size: float, color: RGB, back: RGB) -> None:
@@ -592,10 +599,8 @@ def klotski_others(look: KlotskiLook, count: int = 10) -> list[tuple[str, np.nda
             img = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC)
             what.append(f"scaled{k}x")
         if i % 4 == 1:
-            xs, ys = [x for x, _ in truth.cells], [y for _, y in truth.cells]      # drawn at that size
-            pad = (0.8 + 0.1 * (i % 3)) * truth.pitch
-            x0, y0 = max(0, round(min(xs) - pad)), max(0, round(min(ys) - pad))
-            img = img[y0:round(max(ys) + pad), x0:round(max(xs) + pad)].copy()
+            x, y, w, h = lyne_scene.board_box(truth, 0.8 + 0.1 * (i % 3))      # drawn at that size
+            img = img[max(0, y):y + h, max(0, x):x + w].copy()
             what.append("crop")
         out.append(_other(i, img, what, truth.board))
     return out
