@@ -132,6 +132,7 @@ class LearntLook:
     def board_classes(self) -> np.ndarray:
         return np.array([c != EMPTY for c in self.classes])
 
+    @cached_property
     def node_radius(self) -> float:
         return node_disc(self.templates, self.classes)[0]
 
@@ -192,7 +193,7 @@ def _rings(side: int, radius: float, centre: tuple[float, float] | None = None) 
 
 def body_colours(look: LearntLook) -> np.ndarray:
     """Each class's body colour (Lab): the median of its template's ring (``_rings``)."""
-    _, ring = _rings(SIDE, look.node_radius())
+    _, ring = _rings(SIDE, look.node_radius)
     return np.array([np.median(t[ring], axis=0) if ring.any() else t.mean(axis=(0, 1)) for t in look.templates])
 
 
@@ -266,10 +267,8 @@ def hub_counts(picture: Picture, lat: Lattice, look: LearntLook, which: np.ndarr
     counts = np.zeros(which.shape, int)
     if not which.any():
         return counts
-    k = HUB_SIDE / min(lat.px, lat.py)
-    view = picture.at(k)
-    patches = mosaic(view, lat.scaled(k), HUB_SIDE, view=(view, 1.0))
-    radius, bodies = look.node_radius() * HUB_SIDE / SIDE, body_colours(look)
+    patches = places(picture, lat, HUB_SIDE)
+    radius, bodies = look.node_radius * HUB_SIDE / SIDE, body_colours(look)
     for r, c in np.argwhere(which):
         counts[r, c] = hub_count(patches[r, c], radius, bodies, look)
     return counts
@@ -287,10 +286,6 @@ class Picture:
     def __init__(self, image: np.ndarray) -> None:
         self.levels = [image]
         self.views: dict[float, np.ndarray] = {}
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.levels[0].shape
 
     def at(self, k: float) -> np.ndarray:
         """The picture resized by ``k`` (by area when smaller), in Lab as :func:`lab`."""

@@ -241,12 +241,13 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
     # triangles' bases) is a band a fifth of a node wide, and joined them
     opened = OPEN_CAP       # how far the last look's opening went
     unbounded: tuple[np.ndarray, Colours] | None = None   # the last look whose opening was not bounded
-    for tol, cap, part in ((BACK_TOL, OPEN_CAP, 5), (TIGHT_TOL, OPEN_CAP, 5), (BACK_TOL, None, 5), (BACK_TOL, None, 3)):
-        if part == 3:
+    for tol, cap, split in ((BACK_TOL, OPEN_CAP, False), (TIGHT_TOL, OPEN_CAP, False), (BACK_TOL, None, False),
+                            (BACK_TOL, None, True)):
+        if split:
             if unbounded is None:
                 continue
             fg, colours = unbounded
-            wide = max(3, int(colours.size / part) | 1)
+            wide = max(3, int(colours.size / 3) | 1)    # a third of a node
             fg = _split_joined(fg, cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
                                                                                                    (wide, wide))))
             if fg is None:
