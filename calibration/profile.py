@@ -97,8 +97,7 @@ def keep(profile: Profile, fields: dict[str, Any]) -> Profile:
     the game takes input), written back as :func:`save` writes: atomically, and only over a
     folder this tool wrote (ProfileError otherwise, with nothing written)."""
     templates = {key: profile.template(key) for key in profile.get("templates", dict)}
-    data = {key: value for key, value in profile.data.items() if key not in ("version", "templates")}
-    return save({**data, **fields}, templates, profile.folder)
+    return save({**profile.data, **fields}, templates, profile.folder)     # save sets version and templates
 
 
 def stored() -> list[tuple[str, Profile | ProfileError]]:

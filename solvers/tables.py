@@ -60,9 +60,11 @@ def path_of(name: str, version: int) -> Path:
     return cache_dir() / f"{name}.v{version}{SUFFIX}"
 
 
-def _head(name: str, version: int, data: bytes) -> bytes:
+def _head(name: str, version: int, data: bytes, summed: bytes | None = None) -> bytes:
+    """The header of a table of ``data``, its checksum over ``summed`` (default: the data)."""
     label = name.encode("utf-8")
-    return HEAD.pack(MAGIC, FORMAT, version, len(data), zlib.crc32(data), len(label)) + label
+    crc = zlib.crc32(data if summed is None else summed)
+    return HEAD.pack(MAGIC, FORMAT, version, len(data), crc, len(label)) + label
 
 
 def load(name: str, version: int) -> bytes | None:
@@ -202,9 +204,7 @@ def store_sorted(name: str, version: int, data: bytes, family: str | None = None
     ``open_sorted``: the header's checksum covers its index, the index each block."""
     if 0 < len(data) <= MAX_BYTES and len(data) % 8 == 0:
         index = _index(data)
-        label = name.encode("utf-8")
-        head = HEAD.pack(MAGIC, FORMAT, version, len(data), zlib.crc32(index), len(label)) + label
-        _write(name, version, head + index + data, family, keep)
+        _write(name, version, _head(name, version, data, index) + index + data, family, keep)
 
 
 def open_sorted(name: str, version: int) -> Sorted | None:

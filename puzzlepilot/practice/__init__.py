@@ -226,6 +226,7 @@ class PracticeWindow:
         self.shown: np.ndarray | None = None   # the picture on show (--animate: under the band)
         self.started = time.monotonic()
         self.redraw_due = False
+        self.wake_job: str | None = None        # a dwell: the one wake due
         self.number = 0
         self.level: Level | None = None
         for event, method in (("<ButtonPress-1>", "press"), ("<B1-Motion>", "drag"),
@@ -307,6 +308,7 @@ class PracticeWindow:
 
     def _wake(self, level: Level) -> Callable[[], None]:
         def handler() -> None:
+            self.wake_job = None
             if level is self.level and not level.solved():
                 self._handled(level, level.wake())
         return handler
@@ -326,7 +328,9 @@ class PracticeWindow:
         wake_in = getattr(level, "wake_in", None)
         due = wake_in() if wake_in is not None else None
         if due is not None:     # a dwell: the pointer resting on a cell joins it once the time is up
-            self.root.after(max(1, math.ceil(due * 1000)), self._wake(level))
+            if self.wake_job is not None:
+                self.root.after_cancel(self.wake_job)
+            self.wake_job = self.root.after(max(1, math.ceil(due * 1000)), self._wake(level))
         if level.solved():
             self.redraw()
             self.log(f"solved level {self.number}")
