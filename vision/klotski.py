@@ -42,6 +42,7 @@ two pieces whose side between them the edge measure missed read as one longer pi
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -71,6 +72,7 @@ BRIGHTNESS_TOLERANCE = 30
 COLOUR_TOLERANCE = 70          # per channel
 BOARD_COLOUR_DISTANCE = 30.0   # mean colour of an empty cell from the board's
 BRIDGE = 3                     # px: longest break in a gap line that is filled
+SETTLE_POSITIONS = 5_000       # the solver's bound on a board read: a piece seen too many leaves a handful
 
 
 @dataclass(frozen=True)
@@ -245,10 +247,30 @@ def from_reading(reading: Reading, target_shape: Sequence[int] | None = None, em
         board = Board.make(g.rows, g.cols, pieces, _target(pieces, target_shape)).relabelled()
     except (BoardError, NoBoardFound) as exc:
         raise NoBoardFound(str(exc)) from None
+    check_playable(board)
     grid = Grid((g.ox, g.oy), (g.px, g.py), 0.0, g.rows, g.cols)
     centres = [grid.centre(r, c) for r in range(g.rows) for c in range(g.cols)]
     geometry = KlotskiGeometry(g.rows, g.cols, (g.ox, g.oy), (g.px, g.py), 0.0, "edges")
     return Parse("klotski", board, min(1.0, 0.7 + reading.clarity), centres, geometry)
+
+
+def check_playable(board: Board) -> None:
+    """Every position of a Klotski game can be played to its exit (each level has an
+    answer, and every move can be undone), so a board read from which the solver proves
+    the exit out of reach was misread: most often a mark, a watermark or text over an empty
+    cell taken for a piece, which leaves too few empty cells for the target to pass. A
+    search stopped at ``SETTLE_POSITIONS`` is no proof, and the board passes."""
+    if not _playable(board):
+        raise NoBoardFound("the board read can never bring its target to the exit, as every position of a game "
+                           "can: a piece was likely seen where there is none (a mark or text over an empty cell?)")
+
+
+@functools.lru_cache(maxsize=64)     # live reads the same board frame after frame
+def _playable(board: Board) -> bool:
+    from solvers.klotski import solve
+
+    found = solve(board, max_positions=SETTLE_POSITIONS)
+    return found.solved or bool(found.stats.get("capped"))
 
 
 def main_colours(image: np.ndarray, count: int = 10) -> list[np.ndarray]:
@@ -511,6 +533,7 @@ def read_board(image: np.ndarray, rects: list[Rect], colour: np.ndarray,
     confidence = max(0.0, 1.0 - 4.0 * err)
     if confidence < MIN_CONFIDENCE:
         raise NoBoardFound(f"pieces sit off the grid (confidence {confidence:.2f})")
+    check_playable(board)
     centres = [grid.centre(r, c) for r in range(grid.rows) for c in range(grid.cols)]
     geometry = KlotskiGeometry(grid.rows, grid.cols, grid.origin, grid.pitch, grid.gap)
     return Parse("klotski", board, confidence, centres, geometry)

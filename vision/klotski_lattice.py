@@ -426,9 +426,10 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
 
 def parse(image: np.ndarray, profile: Profile) -> Parse[Any]:
     """Read a Klotski board with a learnt profile (``vision.lattice.parse`` hands it here)."""
-    from vision.klotski import KlotskiGeometry
+    from vision.klotski import KlotskiGeometry, check_playable
 
     lat, board = read(image, look_of(profile))
+    check_playable(board)
     cells = [lat.centre(r, c) for r in range(lat.rows) for c in range(lat.cols)]
     geometry = KlotskiGeometry(lat.rows, lat.cols, (lat.x0 - lat.px / 2, lat.y0 - lat.py / 2), (lat.px, lat.py),
                                0.0, "edges")

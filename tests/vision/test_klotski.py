@@ -297,3 +297,33 @@ def test_a_blurred_row_of_tiles_past_the_grid_is_not_left_out():
     except NoBoardFound:
         return
     assert got == truth.board
+
+
+@pytest.mark.parametrize("cell, past, size, thick", [(44, 6, 0.35, 1), (64, 3, 0.35, 1), (64, 6, 0.5, 2)])
+def test_a_watermark_over_an_empty_cell_is_not_read_as_a_piece(cell, past, size, thick):
+    """A player's watermark ("@player123", white) across the empty cell of a tiny capture's
+    cut last row was read as a 1×1 piece: a board with one empty cell, whose target can
+    never move. A position of a game always leads to the exit, so such a reading is refused
+    (or the board read right); never the extra piece."""
+    from tests.vision.test_klotski_real import tiny_cut_capture
+
+    board = scrambled(layout("横刀立马"), 6, 3)
+    picture, truth = tiny_cut_capture(board, cell, past)
+    empty = next(c for c in range(board.cols) if not any((board.rows - 1, c) in p.cells() for p in board.pieces))
+    cv2.putText(picture, "@player123", (4 + empty * cell, picture.shape[0] - past - cell // 2 + 4),
+                cv2.FONT_HERSHEY_SIMPLEX, size * cell / 44, (255, 255, 255), thick, cv2.LINE_AA)
+    try:
+        got = parse(picture).board.to_text().replace("\n", "/")
+    except NoBoardFound as exc:
+        assert "no Klotski board" in str(exc)
+        return
+    assert got == truth
+
+
+def test_a_board_whose_target_can_never_reach_the_exit_is_refused():
+    """The playable check on its own: one empty cell, the 2×2 target walled in."""
+    from vision.klotski import check_playable
+
+    check_playable(layout("横刀立马"))
+    with pytest.raises(NoBoardFound, match="never bring its target to the exit"):
+        check_playable(Board.from_text("ACCB\nACCD\n.EEF\nGHIF\nGJIK"))
