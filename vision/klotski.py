@@ -42,7 +42,6 @@ two pieces whose side between them the edge measure missed read as one longer pi
 """
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -72,7 +71,6 @@ BRIGHTNESS_TOLERANCE = 30
 COLOUR_TOLERANCE = 70          # per channel
 BOARD_COLOUR_DISTANCE = 30.0   # mean colour of an empty cell from the board's
 BRIDGE = 3                     # px: longest break in a gap line that is filled
-SETTLE_POSITIONS = 5_000       # the solver's bound on a board read: a piece seen too many leaves a handful
 
 
 @dataclass(frozen=True)
@@ -255,22 +253,18 @@ def from_reading(reading: Reading, target_shape: Sequence[int] | None = None, em
 
 
 def check_playable(board: Board) -> None:
-    """Every position of a Klotski game can be played to its exit (each level has an
-    answer, and every move can be undone), so a board read from which the solver proves
-    the exit out of reach was misread: most often a mark, a watermark or text over an empty
-    cell taken for a piece, which leaves too few empty cells for the target to pass. A
-    search stopped at ``SETTLE_POSITIONS`` is no proof, and the board passes."""
-    if not _playable(board):
-        raise NoBoardFound("the board read can never bring its target to the exit, as every position of a game "
-                           "can: a piece was likely seen where there is none (a mark or text over an empty cell?)")
-
-
-@functools.lru_cache(maxsize=64)     # live reads the same board frame after frame
-def _playable(board: Board) -> bool:
-    from solvers.klotski import solve
-
-    found = solve(board, max_positions=SETTLE_POSITIONS)
-    return found.solved or bool(found.stats.get("capped"))
+    """Moves never change how many cells are free, and the target needs at least its
+    narrower side's count of them to move at all. A board read with fewer free cells has
+    a target that could never have moved and never will: no game's position. It was
+    misread — most often a mark, a watermark or text over an empty cell taken for a
+    piece — and is refused. (An unsolvable set such as 走投无路 still passes: its pieces
+    move, only the exit is out of reach.)"""
+    target = next(p for p in board.pieces if p.name == board.target)
+    free = board.rows * board.cols - len(board.walls) - sum(len(p.cells()) for p in board.pieces)
+    if free < min(target.height, target.width):
+        raise NoBoardFound(f"{free} free cell{'s' * (free != 1)} on the board read: its "
+                           f"{target.height}×{target.width} target could never move, as it does in every game; "
+                           "a piece was likely seen where there is none (a mark or text over an empty cell?)")
 
 
 def main_colours(image: np.ndarray, count: int = 10) -> list[np.ndarray]:
