@@ -11,7 +11,9 @@ regular file (never a link, FIFO or device) of at most ``MAX_BYTES``, and its by
 used only when the whole header matches; anything else (stale, foreign, truncated,
 planted) is ignored and the table rebuilt. Tables are written only into a folder the user
 owns, through a new temporary file in the same folder renamed into place, so a reader
-never sees half a table and nothing is written through a link planted there.
+never sees half a table and nothing is written through a link planted there; a file the
+tool did not write (one that does not start with the magic string) is never replaced nor
+removed: the table is then kept in memory only.
 
 A sorted table of uint64 values (ring battles' backward levels, up to 12 MB) is looked up
 in place instead (``store_sorted``, ``open_sorted``): the file is mapped into memory and
@@ -107,7 +109,7 @@ def _write(name: str, version: int, whole: bytes, family: str | None, keep: int)
     tmp = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        if not _ours(folder):
+        if not _ours(folder) or not _tool_made(path_of(name, version)):
             return
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "wb") as f:
@@ -120,10 +122,25 @@ def _write(name: str, version: int, whole: bytes, family: str | None, keep: int)
         return
     if family and keep:
         with contextlib.suppress(OSError):
-            kin = sorted((p for p in folder.glob(f"{family}*{SUFFIX}") if p.is_file() and not p.is_symlink()),
+            kin = sorted((p for p in folder.glob(f"{family}*{SUFFIX}") if p.is_file() and _tool_made(p)),
                          key=lambda p: p.stat().st_mtime)
             for old in kin[:-keep]:
                 old.unlink(missing_ok=True)
+
+
+def _tool_made(path: Path) -> bool:
+    """Whether ``path`` is free or a regular file the tool wrote (it starts with the magic
+    string): the only files a table may replace or the pruning remove. A link is neither."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return not os.path.islink(path)     # a dangling link is no free name
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, len(MAGIC)) == MAGIC
+    finally:
+        os.close(fd)
 
 
 def _ours(folder: Path) -> bool:

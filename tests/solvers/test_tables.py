@@ -28,8 +28,6 @@ def test_a_stored_table_comes_back_and_is_not_rebuilt(cache: Path) -> None:
 @pytest.mark.parametrize("damage", [
     lambda data: data[: len(data) // 2],                                  # truncated
     lambda data: data[:-40] + bytes([data[-40] ^ 0x10]) + data[-39:],     # one bit flipped
-    lambda data: b"not a table at all",                                   # foreign file
-    lambda data: b"",                                                     # empty
 ])
 def test_a_damaged_table_is_rebuilt_and_stored_again(cache: Path, damage) -> None:
     table = bytes(range(250)) * 4
@@ -39,6 +37,18 @@ def test_a_damaged_table_is_rebuilt_and_stored_again(cache: Path, damage) -> Non
     assert tables.load("t", 1) is None
     assert tables.cached("t", 1, lambda: table, bytes, bytes) == table
     assert tables.load("t", 1) == table
+
+
+@pytest.mark.parametrize("foreign", [b"not a table at all", b""])
+def test_a_file_the_tool_did_not_write_is_neither_used_nor_replaced(cache: Path, foreign: bytes) -> None:
+    """A file at a table's name that does not start as the tool's tables do is someone
+    else's: the table is built and answered from memory, the file left as it was."""
+    tables.store("t", 1, b"x")
+    path = tables.path_of("t", 1)
+    path.write_bytes(foreign)
+    table = bytes(range(250)) * 4
+    assert tables.cached("t", 1, lambda: table, bytes, bytes) == table
+    assert path.read_bytes() == foreign
 
 
 def test_a_table_of_another_version_or_name_is_not_used(cache: Path) -> None:
@@ -97,6 +107,12 @@ def test_only_the_most_recent_tables_of_a_family_are_kept(cache: Path) -> None:
     assert sorted(p.name.split(".")[0] for p in cache.iterdir()) == ["fam-2", "fam-3", "fam-4", "other"]
     tables.store("fam-5", 1, b"5", "fam-", 3)
     assert sorted(p.name.split(".")[0] for p in cache.glob("fam-*")) == ["fam-3", "fam-4", "fam-5"]
+    mine = tables.path_of("fam-0", 1)       # a file of the user's named like one of the family
+    mine.write_bytes(b"kept")
+    os.utime(mine, (0, 0))
+    tables.store("fam-6", 1, b"6", "fam-", 3)
+    assert mine.read_bytes() == b"kept"
+    assert sorted(p.name.split(".")[0] for p in cache.glob("fam-*")) == ["fam-0", "fam-4", "fam-5", "fam-6"]
 
 
 def test_rings_answers_stay_right_from_corrupt_stored_levels(cache: Path) -> None:
