@@ -112,7 +112,15 @@ def _lyne_level(board: Any, look: "LearntLook") -> str:
     return "" if found.solved else f"the nodes read make a level with no solution ({found.reason})"
 
 
-RULES = {"lyne": Rules(margin=0.5, parts=True, check=_lyne_level, hubs=True, core=True)}
+def _onestroke_level(board: Any, look: "LearntLook") -> str:
+    """Why a one-stroke board read is no level ("" when it is one): see ``level_reason``."""
+    from vision.onestroke import level_reason
+
+    return level_reason(board)
+
+
+RULES = {"lyne": Rules(margin=0.5, parts=True, check=_lyne_level, hubs=True, core=True),
+         "onestroke": Rules(check=_onestroke_level)}
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ a neutral grey, and everything after stage 1 is the same (and costs the same or 
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Iterator
 
@@ -70,6 +71,7 @@ LUMA = np.array([0.114, 0.587, 0.299])    # a BGR pixel's brightness, as OpenCV'
 SEEN_PAST = 0.03           # share of a pitch, at least 2 px: how much of the place past the board a crop must show
 CUT_CELL = 0.3             # share of that part's pixels off the background that make it a cut cell
 CUT_CELL_SHARE = 0.1       # share of a place past the board in the cell colour that makes it a cell cut or hidden
+LEVEL_NODES = 5_000        # the solver's bound on a level read where no cat marks the start
 MARKED = 0.1               # least share of a place's pixels off the cell colour that marks it as the start
 
 
@@ -1009,8 +1011,10 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
     cells = [p for p, kind in places.items() if kind in (CELL, VISITED, CAT)]
     if len(cells) < 4:
         raise NoBoardFound(f"only {len(cells)} cells on the grid (need at least 4)")
-    if not any(places.get(q) in (CELL, VISITED) for p, kind in places.items() if kind == CAT for q in adjacent(p)):
-        places, (r0, c0) = _marked_start(image, lat, places, (r0, c0), colours)     # no cat on the board
+    marked_start = not any(places.get(q) in (CELL, VISITED) for p, kind in places.items() if kind == CAT
+                           for q in adjacent(p))
+    if marked_start:        # no cat on the board
+        places, (r0, c0) = _marked_start(image, lat, places, (r0, c0), colours)
     rows = 1 + max(r for r, _ in places)
     cols = 1 + max(c for _, c in places)
     cats = [p for p, kind in places.items() if kind == CAT]
@@ -1034,4 +1038,22 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
     centres = [(ox + c * lat.px, oy + r * lat.py) for r in range(rows) for c in range(cols)]
     geometry = OnestrokeGeometry((round(ox, 2), round(oy, 2)), (round(lat.px, 3), round(lat.py, 3)),
                                  round(lat.cell, 2), rows, cols, None if drawn is None else tuple(drawn))
-    return Parse("onestroke", Board.from_text(text), round(confidence, 4), centres, geometry)
+    board = Board.from_text(text)
+    if marked_start and (reason := level_reason(board)):
+        raise NoBoardFound(reason)
+    return Parse("onestroke", board, round(confidence, 4), centres, geometry)
+
+
+@functools.lru_cache(maxsize=64)    # live reads the same board frame after frame
+def level_reason(board: Board) -> str:
+    """Why a board read at a level's start is no level ("" when it is one): every level
+    has a path through all its cells. Where no cat marks the start, a grid of alike squares
+    with one apart (another app's level, but also a lights-out game or a menu of tiles) is
+    a level only when such a path exists. A search stopped at ``LEVEL_NODES`` proves nothing."""
+    from solvers.onestroke import solve
+
+    found = solve(board, max_nodes=LEVEL_NODES)
+    if found.solved or found.stats.get("capped"):
+        return ""
+    return (f"a grid of cells with one marked apart, but no path from it visits every cell ({found.reason}), "
+            "as every level's does: another game's grid, or cells misread")

@@ -87,12 +87,21 @@ def test_most_other_pictures_read(outcomes: dict[str, list[str]]) -> None:
 
 def test_a_foreign_mark_on_a_cell_is_refused_not_read(learnt: dict[str, Profile]) -> None:
     """A cursor-like blot over one cell is none of the learnt kinds: the board is refused."""
-    board = Board.from_text(".###./#####/##S##/#####")
+    board = Board.from_text(".###./#####/#####/S####/#####")     # a level: a path visits every cell
     img, truth = zoo.render(board, zoo.LOOKS["rose-square-colour"])
     assert read(img, learnt["rose-square-colour"]) == truth.board
     x, y = truth.cells[1 * board.cols + 1]
     cv2.circle(img, (round(x), round(y)), round(0.3 * truth.pitch), (30, 200, 60), -1)
     with pytest.raises(NoBoardFound):
+        read(img, learnt["rose-square-colour"])
+
+
+def test_a_board_with_no_path_is_refused_as_no_level(learnt: dict[str, Profile]) -> None:
+    """A learnt look whose start is only a colour: squares with one apart and no path
+    through them all (parity) are no level of the game, so no board."""
+    board = Board.from_text("S#.###/######/######/###.##/#.####")
+    img, _ = zoo.render(board, zoo.LOOKS["rose-square-colour"])
+    with pytest.raises(NoBoardFound, match="no path from it visits every cell"):
         read(img, learnt["rose-square-colour"])
 
 

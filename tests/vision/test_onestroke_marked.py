@@ -186,3 +186,17 @@ def test_two_marked_cells_are_refused():
     image[y - half:y + half, x - half:x + half] = second[y - half:y + half, x - half:x + half]
     with pytest.raises(NoBoardFound, match="2 cells differ"):
         parse(image)
+
+
+@pytest.mark.parametrize("text", ["S#.###/######/######/###.##/#.####",     # parity: 13 dark, 15 light
+                                  ".####/.###./#####/#.##S"])               # two dead ends, each the last cell
+@pytest.mark.parametrize("marker", MARKERS)
+def test_a_grid_with_one_cell_apart_but_no_path_is_refused(text, marker):
+    """Where no cat marks the start, alike squares with one apart are also lights-out
+    boards, menus of tiles, other games: such a grid is a level only when a path from the
+    marked cell visits every cell, as every level's does; else it is refused saying why."""
+    board = Board.from_text(text.replace("/", "\n"))
+    assert not solve(board).solved
+    image, _ = render_marked(board, width=720, height=1280, marker=marker)
+    with pytest.raises(NoBoardFound, match="no path from it visits every cell"):
+        parse(image)
