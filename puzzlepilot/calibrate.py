@@ -91,7 +91,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
             found = game.parse(image, profile=trial)
         except NoBoardFound as exc:
             raise UsageError(f"the new profile does not read {image_path.name} back ({exc}); nothing written") from None
-        if board is not None and not reads_as(found.board, board):
+        if board is not None and not reads_as(found.board, board, game):
             raise UsageError(f"the new profile reads {image_path.name} as {found.board.to_text()!r}, "
                              f"not the given board; nothing written")
     saved = profiles.save(data, templates, dest)
@@ -125,11 +125,14 @@ def as_read(game: Game, board: Any) -> Any:
     return game.relabel(board) if game.relabel else board
 
 
-def reads_as(found: Any, given: Any) -> bool:
-    """Whether a board read is the given one; a move budget the given board leaves out (a
-    rings board without ``moves:``) is not compared."""
+def reads_as(found: Any, given: Any, game: Game) -> bool:
+    """Whether a board read is the given one (rings: in any numbering of its slices); a
+    move budget the given board leaves out (a rings board without ``moves:``) is not
+    compared."""
     if getattr(given, "budget", 0) is None:
         found = replace(found, budget=None)
+    if game.numberings is not None:
+        return found.budget == given.budget and found.cells in game.numberings(given)
     return found.to_text() == given.to_text()
 
 

@@ -138,6 +138,12 @@ class Game:
         return getattr(self.board, "relabelled", None)
 
     @property
+    def numberings(self) -> Callable[[Any], Any] | None:
+        """board → the cells of the same board in every numbering others may give it (rings:
+        slice 0 anywhere, either way round); None when a board has one numbering."""
+        return getattr(self.board, "numberings", None)
+
+    @property
     def solve(self) -> Callable[..., Any]:
         return self.module("solver").solve
 

@@ -116,6 +116,15 @@ class Board:
                                      "(use '.' for an empty cell, a letter for an enemy)", line=first + r)
         return cls(tuple(lines), budget)
 
+    def numberings(self) -> frozenset[tuple[str, ...]]:
+        """The arena's cells under every numbering of its slices: slice 0 anywhere, the
+        numbers running either way (the same for every ring), as other tools and guides
+        may write the board GAMES.md numbers from 9 o'clock clockwise."""
+        out = set()
+        for cells in (self.cells, tuple(ring[::-1] for ring in self.cells)):
+            out.update(tuple(ring[k:] + ring[:k] for ring in cells) for k in range(SLICES))
+        return frozenset(out)
+
     def to_text(self) -> str:
         head = [f"moves: {self.budget}"] if self.budget is not None else []
         return "\n".join(head + list(self.cells))

@@ -574,3 +574,25 @@ def test_the_window_teaches_a_tilted_look_from_a_box_and_four_clicks(display: st
     assert status == 0, err
     tilted = profiles.load(store / "tilted")
     assert tilted.get("board", str) == "/".join(board.relabelled().cells) and "camera_look" in tilted.data
+
+
+REAL_CAPTURE = REPO / ".." / "shared" / "real" / "rings" / "origami_ring_moves2.png"
+
+
+@pytest.mark.skipif(not REAL_CAPTURE.is_file(), reason="the real captures are not here")
+def test_the_real_tilted_capture_calibrates_from_its_board_in_another_numbering(store: Path) -> None:
+    """The capture's board as its source numbers the slices (another start, the other way
+    round) calibrates the camera look, which reads the capture back as the same arena in
+    GAMES.md's numbering; a board with one enemy moved is refused."""
+    label = json.loads((REAL_CAPTURE.parents[1] / "labels.json").read_text())["rings/origami_ring_moves2.png"]
+    head, *rows = label.split("/")
+    status, out, err = run(["calibrate", "rings", REAL_CAPTURE, "--name", "tok", "--board", "\n".join([head, *rows])])
+    assert (status, err) == (0, ""), err
+    status, out, err = run(["parse", REAL_CAPTURE, "--profile", "tok", "--json"])
+    assert status == 0, err
+    from tests.vision.test_rings_camera import renumbered
+
+    assert "/".join(json.loads(out)["board"].replace("\n", "/").split("/")[-4:]) in renumbered(rows)
+    moved = [rows[0][1:] + rows[0][0]] + rows[1:]      # the outer ring's enemy a slice on
+    status, _, err = run(["calibrate", "rings", REAL_CAPTURE, "--name", "tok2", "--board", "\n".join([head, *moved])])
+    assert status == 2 and "does not read as the given board" in err
