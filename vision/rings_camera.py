@@ -845,7 +845,8 @@ def lifted(image: np.ndarray) -> np.ndarray:
     words), and a dimmed capture (a capture card's or video's gain) shrinks every colour
     difference with it, so that figures melted into tiles and badges were no longer red
     enough to be dropped (a wrong board). Unchanged when bright enough."""
-    white = float(np.percentile(image.max(axis=2), 100 - WHITE_SHARE))
+    b, g, r = cv2.split(image)     # each pixel's brightest channel by OpenCV: numpy's max over the channel axis is 10× it
+    white = float(np.percentile(cv2.max(cv2.max(b, g), r), 100 - WHITE_SHARE))
     if white >= WHITE or white <= 0:
         return image
     return cv2.convertScaleAbs(image, alpha=255.0 / white)
