@@ -27,9 +27,11 @@ def masks(seed: int) -> list[np.ndarray]:
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("op", (cv2.MORPH_OPEN, cv2.MORPH_CLOSE))
 def test_the_same_as_opencv(seed: int, op: int) -> None:
-    for size in (3, SMALL, 21, 35, 57):
+    for size in (3, SMALL, 21, 35, 57, 97, 185):
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         for mask in masks(seed + size):
+            if size > 60 and mask.size > 20_000:
+                continue        # OpenCV's own call takes long there; the small masks still hold every case
             assert np.array_equal(round_morph(mask, op, size), cv2.morphologyEx(mask, op, kernel)), (size, mask.shape)
 
 
