@@ -87,14 +87,22 @@ def find_frame(image: np.ndarray) -> Frame | None:
     """The inside of the dark line around the tiles, or None (no tiles, no line)."""
     if near(np.ascontiguousarray(image[::4, ::4]), TILE).sum() < MIN_TILE_PIXELS // 16:
         return None         # a glance at every fourth pixel both ways: no tiles
-    tiles = near(image, TILE)
-    if tiles.sum() < MIN_TILE_PIXELS:
+    tiles = near(image, TILE).view(np.uint8)
+    if cv2.countNonZero(tiles) < MIN_TILE_PIXELS:
         return None
-    ys, xs = np.nonzero(tiles)
+    tx, ty, tw, th = cv2.boundingRect(tiles)      # the tiles' box
     line = near(image, LINE, 10)
+
+    def around(x: int, y: int, w: int, h: int) -> bool:
+        return x < tx and y < ty and x + w > tx + tw and y + h > ty + th
+
+    # no line round them when the line's colour does not reach past the tiles on every side
+    # (a desktop's blue and its dark bar): spares labelling the line's colour
+    if not around(*cv2.boundingRect(line.view(np.uint8))):
+        return None
     _, _, stats = components(line)
     for x, y, w, h, area in stats.tolist():
-        if not (x < xs.min() and y < ys.min() and x + w > xs.max() + 1 and y + h > ys.max() + 1):
+        if not around(x, y, w, h):
             continue
         box = line[y:y + h, x:x + w]
         # a one-pixel outline: its four sides full, little else of the line's colour

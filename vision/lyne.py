@@ -40,6 +40,7 @@ from solvers.common import BoardError
 from solvers.lyne import Board
 from vision.colours import common_colours, thinned
 from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
+from vision.morphology import round_morph
 from vision.profile import Profile
 
 WORK = 800          # long side of the game area while reading it
@@ -248,8 +249,7 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
                 continue
             fg, colours = unbounded
             wide = max(3, int(colours.size / 3) | 1)    # a third of a node
-            fg = _split_joined(fg, cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                                                                   (wide, wide))))
+            fg = _split_joined(fg, round_morph(fg, cv2.MORPH_OPEN, wide))
             if fg is None:
                 continue   # no blob split: the same look again
         else:
@@ -510,7 +510,7 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
     k = max(3, int(size / 5) | 1)
     if cap is not None:
         k = min(cap, k)
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    fg = round_morph(fg, cv2.MORPH_OPEN, k)
     return fg, Colours(background, faint, cream, opened=k, size=size)
 
 

@@ -46,6 +46,7 @@ import numpy as np
 
 from solvers.rings import RINGS, SLICES
 from vision.common import NoBoardFound, marked, stage
+from vision.morphology import round_morph
 from vision.profile import Profile, ProfileError
 from vision.rings import Arena, decide
 
@@ -332,7 +333,7 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     width first (and the whole picture over gaps of a fiftieth of its width: a figure may
     cut the band in two)."""
     span = max(3, int(0.02 * mask.shape[1]) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
+    mask = round_morph(mask, cv2.MORPH_CLOSE, span)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     bands = []
     for x, y, w, h, area in sorted(stats[1:], key=lambda s: -s[4])[:3]:
@@ -341,7 +342,7 @@ def _bands(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         pad = max(3, int(0.1 * w))
         crop = cv2.copyMakeBorder(mask[y:y + h, x:x + w], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
         span = max(3, int(0.08 * w) | 1)
-        crop = cv2.morphologyEx(crop, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
+        crop = round_morph(crop, cv2.MORPH_CLOSE, span)
         contours, hierarchy = cv2.findContours(crop, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
         if hierarchy is None:
             continue
@@ -844,7 +845,8 @@ def lifted(image: np.ndarray) -> np.ndarray:
     words), and a dimmed capture (a capture card's or video's gain) shrinks every colour
     difference with it, so that figures melted into tiles and badges were no longer red
     enough to be dropped (a wrong board). Unchanged when bright enough."""
-    white = float(np.percentile(image.max(axis=2), 100 - WHITE_SHARE))
+    b, g, r = cv2.split(image)     # each pixel's brightest channel by OpenCV: numpy's max over the channel axis is 10× it
+    white = float(np.percentile(cv2.max(cv2.max(b, g), r), 100 - WHITE_SHARE))
     if white >= WHITE or white <= 0:
         return image
     return cv2.convertScaleAbs(image, alpha=255.0 / white)

@@ -305,10 +305,13 @@ def _grey(image: np.ndarray, wrenches: bool) -> np.ndarray:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if wrenches:
         b, g, r = cv2.split(image)
-        red = cv2.min(cv2.subtract(r, g), cv2.subtract(r, b)) > REDDER
-        if red.any():
-            red = cv2.dilate(red.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-            grey[red] = int(grey[~red].mean()) if not red.all() else 128
+        red = cv2.compare(cv2.subtract(r, cv2.max(g, b)), REDDER, cv2.CMP_GT)   # the lesser of r − g and r − b
+        if cv2.hasNonZero(red):
+            red = cv2.dilate(red, np.ones((5, 5), np.uint8))
+            rest = red.size - cv2.countNonZero(red)
+            # the rest's mean from whole-number sums, which numpy's float mean of them gives exactly
+            total = int(grey.sum(dtype=np.int64)) - int(cv2.sumElems(cv2.bitwise_and(grey, red))[0])
+            grey[red > 0] = int(total / rest) if rest else 128
     return grey
 
 
