@@ -10,6 +10,10 @@ that are alike for the search (same shape; the target is a class of its own); a
 move generator), under ``straight`` a run of slides in one direction, under ``cell`` one
 slide.
 
+Under the piece metric the search is ``solvers.klotski_layers``: breadth-first a whole
+layer at a time with numpy (GNOME Klotski's big puzzles; docs/benchmarks.md). What follows
+is the search of the ``straight`` and ``cell`` metrics (and ``count_positions``).
+
 The search runs over *positions*. A position is an int with a few bits per cell (4 on the
 classic board): 0 for empty, else a code for the class of the piece covering it and the
 cell's offset inside the piece. Alike pieces thus share codes (they are interchangeable), a
@@ -497,14 +501,15 @@ class _Space:
         """The bytes a position (or its mirror image) takes, put away."""
         return -(-self.bits * self.n // 8)
 
-    def spread(self, starts: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    def spread(self, starts: set[tuple[int, int]], barred: int = 0) -> set[tuple[int, int]]:
         """The (class, top-left) placements pieces reach from ``starts`` on the board with
-        nothing but its walls and gates."""
+        nothing but its walls and gates (and the cells ``barred``). A gate bars every
+        class but the target's by its placements' masks (0 where a gate lies under them)."""
         seen, todo = set(starts), list(starts)
         while todo:
             k, tl = todo.pop()
             for step in self.slides[k][tl]:
-                if step and (k, step[1]) not in seen and (k == 0 or not self.mask[k][step[1]] & self.gates):
+                if step and (k, step[1]) not in seen and not self.mask[k][step[1]] & barred:
                     seen.add((k, step[1]))
                     todo.append((k, step[1]))
         return seen
@@ -950,18 +955,30 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
     if metric not in METRICS:
         raise OptionError(f"unknown metric {metric!r} (metrics: {', '.join(METRICS)})")
     merge = board.symmetric()
+    tick = Progress(progress)
+    budget = None if max_positions else MEMORY_BUDGET     # the default cap is one of memory
+    stats: dict[str, Any] = {"mirror_merged": merge}
+    if metric == "piece":
+        from solvers.klotski_layers import Layers
+
+        layers = Layers(_Space(board, metric, merge), board, merge)
+        limit = max_positions or max(1, MEMORY_BUDGET // layers.position_bytes())
+        chain, reached, total, capped = layers.search(limit, budget, tick)
+        stats["positions"] = reached
+        if capped:
+            return _gave_up(min(reached, limit), stats)
+        if chain is None:
+            return _unreachable(board, total, "reachable positions", stats)
+        moves = layers.moves(chain)
+        return SolveResult(True, moves, len(moves), stats=stats)
     space = _space(board, metric, merge)
     limit = max_positions or max(1, MEMORY_BUDGET // bytes_per_position(space))
     placements = _placements(board)
-    tick = Progress(progress)
-    budget = None if max_positions else MEMORY_BUDGET     # the default cap is one of memory
     least, reached, end, capped = _search(space, placements, True, limit, tick, budget)
     _keep(space)
-    stats: dict[str, Any] = {"positions": reached, "mirror_merged": merge}
+    stats["positions"] = reached
     if capped:
-        return SolveResult(False, reason=f"gave up after {min(reached, limit):,} positions without reaching the exit "
-                                         f"(the cap; --max-positions raises it)",
-                           stats={**stats, "capped": True})
+        return _gave_up(min(reached, limit), stats)
     if end is None:
         total, kind = reached, "reachable positions"
         if merge:       # count mirror images apart, as people do (within the same bound)
@@ -969,11 +986,19 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
             _, every, _, over = _search(unmerged, placements, False, 2 * limit, tick, budget)
             _keep(unmerged)
             total, kind = (total, "reachable positions, mirror images counted once") if over else (every, kind)
-        return SolveResult(False, reason=f"no position with {board.target} at the exit is reachable "
-                                         f"(all {total:,} {kind} searched)",
-                           stats={**stats, "reachable": total})
+        return _unreachable(board, total, kind, stats)
     moves = _replay(space, placements, _chain(space, least, end, space.encode(placements)[0]))
     return SolveResult(True, moves, len(moves), stats=stats)
+
+
+def _gave_up(positions: int, stats: dict[str, Any]) -> SolveResult:
+    return SolveResult(False, reason=f"gave up after {positions:,} positions without reaching the exit "
+                                     f"(the cap; --max-positions raises it)", stats={**stats, "capped": True})
+
+
+def _unreachable(board: Board, total: int, kind: str, stats: dict[str, Any]) -> SolveResult:
+    return SolveResult(False, reason=f"no position with {board.target} at the exit is reachable "
+                                     f"(all {total:,} {kind} searched)", stats={**stats, "reachable": total})
 
 
 def _replay(space: _Space, placements: dict[str, int], chain: list[int]) -> list[dict[str, str]]:

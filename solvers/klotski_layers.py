@@ -1,0 +1,313 @@
+"""Klotski under the piece metric, breadth-first a whole layer at a time with numpy.
+
+Under the piece metric a move slides one piece any distance through free cells, so a
+breadth-first search by layers finds the least moves. Here a position is a row of small
+ints, one per piece that can ever move: the index of its placement (its class and top-left)
+in one table of all placements. Pieces that can never move, even alone on the board, are no
+part of a position: their cells count as walls. Alike pieces are interchangeable: their
+indices are kept sorted, so a position has one row. A row's key is its indices in mixed radix
+(each class's placement count), one uint64; when mirror images merge (symmetric boards) a
+position's key is the lesser of its own and its mirror image's.
+
+A layer is expanded at once, in chunks: the occupied cells of every row (64-bit words), then
+for every piece of every row the placements it reaches by slides into cells free of the
+others, a flood over the placement graph done for all (row, piece) pairs together, each step
+one gather and one test a direction. The children's keys are made unique (``np.unique``) and
+those of the layer before and the layer itself dropped (every move can be undone, so a
+move leads only to the layer before, the same or the next). Only the keys of older layers
+are kept, sorted (8 bytes a position); the answer is walked back from the goal through a
+child of each position found in the layer before, then turned into the named pieces' slides
+by ``_Space.reach``. Costs: see docs/benchmarks.md (GNOME Klotski, issue 28).
+"""
+from __future__ import annotations
+
+from math import comb
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from solvers.klotski import Board, _Space
+
+CHUNK = 32_768          # rows of a layer expanded together (bounds the temporaries: ~100 MB on Sunshine)
+
+
+class Layers:
+    """The placement tables of one board for the layered search (see the module's text)."""
+
+    def __init__(self, space: "_Space", board: "Board", merge: bool) -> None:
+        self.space, self.merge = space, merge
+        at = [(p.name, space.class_of[p.name], p.row * board.cols + p.col) for p in board.pieces]
+        # pieces that never move, even alone: walls for the search (when mirror images
+        # merge, only if they are a mirror image of themselves as a whole)
+        fixed: dict[tuple[int, int], int] = {}
+        while True:
+            spreads = {(k, tl): space.spread({(k, tl)}, sum(fixed.values())) for _, k, tl in at if (k, tl) not in fixed}
+            stuck = {(k, tl): space.mask[k][tl] for (k, tl), found in spreads.items() if k and len(found) == 1}
+            if not stuck:
+                break
+            fixed.update(stuck)
+        if merge and {(k, space.mirror_tl(k, tl)) for k, tl in fixed} != set(fixed):
+            fixed = {}
+        self.fixed = sum(fixed.values())
+        moving = [(name, k, tl) for name, k, tl in at if (k, tl) not in fixed]
+        moving.sort(key=lambda piece: (piece[1], piece[2]))    # the target first, then class by class
+        self.names = {(k, tl): name for name, k, tl in at}
+        # placements per class: where its pieces reach alone (and the mirror images)
+        tls: dict[int, set[int]] = {}
+        for name, k, tl in moving:
+            tls.setdefault(k, set()).update(t for _, t in space.spread({(k, tl)}, self.fixed))
+        if merge:
+            for k, found in tls.items():
+                found |= {space.mirror_tl(k, t) for t in found}
+        self.placed: list[tuple[int, int]] = [(k, t) for k in sorted(tls) for t in sorted(tls[k])]
+        gid = {place: i for i, place in enumerate(self.placed)}
+        self.offset = {k: next(i for i, (kk, _) in enumerate(self.placed) if kk == k) for k in tls}
+        self.radix = {k: len(found) for k, found in tls.items()}
+        cells = sorted({e for k, t in self.placed for e in _bits(space.mask[k][t])})
+        # cells as bits of uint64 words, and one bit more, set in every row: the cell a slide
+        # that is not there would enter
+        self.words = -(-(len(cells) + 1) // 64)
+        compact = {e: i for i, e in enumerate(cells)}
+        self.shut = _words(1 << len(cells), {len(cells): len(cells)}, self.words)
+        g = len(self.placed)
+        self.mask = np.zeros((g, self.words), np.uint64)
+        # per direction: the placement a slide leads to and the cells it enters (``shut``
+        # where there is no slide)
+        self.enter = np.tile(self.shut, (4, g, 1))
+        self.near = np.full((4, g), -1, np.int64)
+        self.goal = np.zeros(g, bool)
+        self.mirror = np.arange(g)
+        for i, (k, t) in enumerate(self.placed):
+            self.mask[i] = _words(space.mask[k][t], compact, self.words)
+            self.goal[i] = k == 0 and t in space.goal_tls
+            if merge:
+                self.mirror[i] = gid[k, space.mirror_tl(k, t)]
+            for d, step in enumerate(space.slides[k][t]):
+                if step and (k, step[1]) in gid:
+                    self.near[d, i] = gid[k, step[1]]
+                    self.enter[d, i] = _words(step[2], compact, self.words)
+        # the columns of a position: the target, then each class's pieces (sorted: alike pieces)
+        classes = [k for _, k, _ in moving]
+        self.groups = [(classes.index(k), len(classes) - classes[::-1].index(k)) for k in sorted(set(classes))]
+        # a key: fields in mixed radix, in as few uint64 words as hold them. A field is a
+        # class's sorted indices ranked among the sets of as many (combinatorial number
+        # system: the sum of binomial(index, i + 1)), or one index when the class has more
+        # such sets than a word holds
+        self.fields: list[tuple[int, int, np.ndarray | None, int, int]] = []     # columns, table, word, scale
+        word, total = 0, 1
+        for a, b in self.groups:
+            q = self.radix[classes[a]]
+            parts = [(a, b, comb(q, b - a))] if comb(q, b - a) < 1 << 62 else [(j, j + 1, q) for j in range(a, b)]
+            for lo, hi, count in parts:
+                if total * count > 1 << 64:
+                    word, total = word + 1, 1
+                table = np.array([[comb(c, i + 1) for i in range(hi - lo)] for c in range(q)], np.uint64)
+                self.fields.append((lo, hi, table, word, total))
+                total *= count
+        self.key_words = word + 1
+        self.base = np.array([self.offset[k] for k in classes], np.int64)
+        self.start = self.canonical(np.array([[gid[k, tl] for _, k, tl in moving]], np.uint16))
+
+    def canonical(self, rows: np.ndarray) -> np.ndarray:
+        """The rows with each class's indices sorted (alike pieces interchangeable)."""
+        for a, b in self.groups:
+            if b - a > 1:
+                rows[:, a:b].sort(axis=1)
+        return rows
+
+    def keys(self, rows: np.ndarray) -> np.ndarray:
+        """The key of each (canonical) row; with mirror images merging, the lesser of it and
+        its image's."""
+        keys = self._rank(rows)
+        if self.merge:
+            image = self._rank(self.canonical(self.mirror[rows]))
+            keys = np.where(_less(image, keys), image, keys)
+        return keys
+
+    def _rank(self, rows: np.ndarray) -> np.ndarray:
+        """The key of each canonical row, mirror images apart: a uint64, or the bytes of
+        ``key_words`` of them."""
+        words = np.zeros((len(rows), self.key_words), np.uint64)
+        at = rows - self.base
+        for lo, hi, table, word, scale in self.fields:
+            rank = table[at[:, lo], 0]
+            for i in range(1, hi - lo):
+                rank = rank + table[at[:, lo + i], i]
+            words[:, word] += rank * np.uint64(scale)
+        return words[:, 0] if self.key_words == 1 else words.view(f"V{8 * self.key_words}")[:, 0]
+
+    def children(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every position one move from each of the rows (canonical rows, repeats
+        included) and whether the target is at the goal in each."""
+        n, width = rows.shape
+        occupied = np.tile(self.shut, (n, 1))
+        for j in range(width):
+            occupied |= self.mask[rows[:, j]]
+        where = rows.reshape(-1)                        # one agent a (row, piece): a = row * width + j
+        # the first slide of each agent: into cells free in its row (its own are not entered)
+        around = np.repeat(occupied, width, axis=0)
+        agents, found = [], []
+        for d in range(4):
+            can = np.flatnonzero(_clear(around & self.enter[d][where]))
+            agents.append(can)
+            found.append(self.near[d][where[can]])
+        agent, place = np.concatenate(agents), np.concatenate(found)
+        # further slides: only agents that moved; their own first cells are free to them
+        moved = np.zeros(len(where), bool)
+        moved[agent] = True
+        movers = np.flatnonzero(moved)
+        index = np.searchsorted(movers, agent)
+        others = occupied[movers // width] & ~self.mask[where[movers]]
+        g = len(self.placed)
+        seen = np.sort(np.concatenate([np.arange(len(movers)) * g + where[movers], index * g + place]), kind="stable")
+        front_i, front = index, place
+        done_i, done = [index], [place]
+        while len(front):
+            steps_i, steps = [], []
+            for d in range(4):
+                can = np.flatnonzero(_clear(others[front_i] & self.enter[d][front]))
+                steps_i.append(front_i[can])
+                steps.append(self.near[d][front[can]])
+            key = _unique(np.concatenate(steps_i) * g + np.concatenate(steps))[0]
+            key = key[~_member(key, seen)]
+            seen = np.sort(np.concatenate([seen, key]), kind="stable")     # (a radix sort)
+            front_i, front = key // g, key % g
+            done_i.append(front_i)
+            done.append(front)
+        agent, place = movers[np.concatenate(done_i)], np.concatenate(done)
+        out = rows[agent // width]
+        out[np.arange(len(agent)), agent % width] = place
+        # each class's indices sorted again: one moved, so one pass each way puts it in place
+        for a, b in self.groups:
+            for i in [*range(a, b - 1), *range(b - 3, a - 1, -1)]:
+                low = np.minimum(out[:, i], out[:, i + 1])
+                out[:, i + 1] = np.maximum(out[:, i], out[:, i + 1])
+                out[:, i] = low
+        return out, (agent % width == 0) & self.goal[place]
+
+    def search(self, limit: int, budget: int | None,
+               progress: Callable[[str], None]) -> tuple[list[np.ndarray] | None, int, int, bool]:
+        """Breadth-first to the goal: (the positions from start to goal, or None; the
+        positions reached, mirror pairs once; the same with mirror images apart; whether it
+        stopped at ``limit`` positions or at ``budget`` bytes first)."""
+        start = self.start
+        if self.goal[start[0, 0]]:
+            return [start[0]], 1, 1, False
+        layers = [self.keys(start)]
+        frontier, count = start, 1
+        apart = 1 + int(self.merge and not self._own(start)[0])
+        width = start.shape[1]
+        while len(frontier):
+            parts: list[tuple[np.ndarray, np.ndarray]] = []
+            pending = 0
+            for first in range(0, len(frontier), CHUNK):
+                rows, wins = self.children(frontier[first:first + CHUNK])
+                if wins.any():
+                    return self._walk_back(rows[np.flatnonzero(wins)[0]], layers), count + 1, apart + 1, False
+                keys, pick = _unique(self.keys(rows))
+                new = ~_member(keys, layers[-1])
+                if len(layers) > 1:
+                    new &= ~_member(keys, layers[-2])
+                parts.append((keys[new], rows[pick[new]]))
+                pending += len(keys)
+                if count + pending > limit or budget is not None and self._bytes(count + pending, len(frontier) + pending) > budget:
+                    return None, count + pending, apart, True
+                progress(f"{count + pending:,} positions searched (at most), {len(layers)} moves deep")
+            keys, pick = _unique(np.concatenate([k for k, _ in parts]))
+            frontier = np.concatenate([r for _, r in parts])[pick]
+            count += len(keys)
+            if self.merge:
+                apart += 2 * len(keys) - int(self._own(frontier).sum())
+            else:
+                apart = count
+            layers.append(keys)
+        return None, count, apart, False
+
+    def _own(self, rows: np.ndarray) -> np.ndarray:
+        """Whether each row is its own mirror image."""
+        return self._rank(rows) == self._rank(self.canonical(self.mirror[rows]))
+
+    def position_bytes(self) -> int:
+        """What a position reached costs the search to the end: its key, kept."""
+        return 8 * self.key_words
+
+    def _bytes(self, positions: int, live: int) -> int:
+        """The search's memory with ``positions`` kept and ``live`` of them in the last two
+        layers: their rows (2 bytes a piece), and as much again for the children of a
+        chunk and their keys before they are made unique (a generous bound)."""
+        return positions * self.position_bytes() + live * 2 * (2 * self.start.shape[1] + 8 * self.key_words)
+
+    def _walk_back(self, end: np.ndarray, layers: list[np.ndarray]) -> list[np.ndarray]:
+        """The rows from the start to ``end`` (a child of the last layer), each a move from
+        the one before: from each, a child whose key the layer before holds."""
+        chain = [end]
+        for keys in reversed(layers):
+            rows, _ = self.children(chain[-1][None, :].copy())
+            chain.append(rows[np.flatnonzero(_member(self.keys(rows), keys))[0]])
+        chain.reverse()
+        if not np.array_equal(chain[0], self.start[0]):    # walked from the start's mirror image
+            chain = [self.canonical(self.mirror[row][None, :])[0] for row in chain]
+        return chain
+
+    def moves(self, chain: list[np.ndarray]) -> list[dict[str, str]]:
+        """The chain of rows as slides of the named pieces."""
+        space = self.space
+        at = {self.placed[i]: self.names[self.placed[i]] for i in chain[0]}
+        taken = self.fixed | sum(space.mask[k][t] for k, t in at)
+        moves = []
+        for before, after in zip(chain, chain[1:]):
+            (gone,), (came,) = set(before.tolist()) - set(after.tolist()), set(after.tolist()) - set(before.tolist())
+            (k, t), (_, to) = self.placed[gone], self.placed[came]
+            path = space.reach(k, t, space.open & ~taken | space.mask[k][t])[to]
+            name = at[k, to] = at.pop((k, t))
+            taken = taken & ~space.mask[k][t] | space.mask[k][to]
+            moves.append({"piece": name, "path": path})
+        return moves
+
+
+def _member(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    """Which keys the sorted array holds."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), bool)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[at] == keys
+
+
+def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The keys sorted without repeats, and where each first is in ``keys`` (np.unique
+    but by sorting: its hashing was 5 times slower here)."""
+    order = np.argsort(keys, kind="stable")
+    ranked = keys[order]
+    first = np.ones(len(ranked), bool)
+    first[1:] = ranked[1:] != ranked[:-1]
+    return ranked[first], order[first]
+
+
+def _clear(cells: np.ndarray) -> np.ndarray:
+    """Which rows of cell words are all 0."""
+    return cells[:, 0] == 0 if cells.shape[1] == 1 else ~cells.any(axis=1)
+
+
+def _less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where key a comes before key b (uint64, or bytes compared word by word)."""
+    if a.dtype == np.uint64:
+        return a < b
+    a, b = a.view(np.uint64).reshape(len(a), -1), b.view(np.uint64).reshape(len(b), -1)
+    less, equal = np.zeros(len(a), bool), np.ones(len(a), bool)
+    for w in range(a.shape[1]):
+        less |= equal & (a[:, w] < b[:, w])
+        equal &= a[:, w] == b[:, w]
+    return less
+
+
+def _bits(mask: int) -> list[int]:
+    return [e for e in range(mask.bit_length()) if mask >> e & 1]
+
+
+def _words(mask: int, compact: dict[int, int], words: int) -> np.ndarray:
+    """A board mask's cells as bits of ``words`` uint64 (cells numbered by ``compact``)."""
+    out = [0] * words
+    for e in _bits(mask):
+        out[compact[e] // 64] |= 1 << compact[e] % 64
+    return np.array(out, np.uint64)
