@@ -212,15 +212,14 @@ def _space_of(board: Board, metric: str):
 
 @pytest.mark.parametrize("name", ["兵分三路", "横刀立马"])
 def test_the_bounded_search_reaches_fewer_positions_for_the_same_minimum(name):
-    """A* serves the straight and cell metrics (the piece metric is searched by layers)."""
     board = layout(name)
     with bounded_from(10**9):
-        plain = solve(board, "straight")
+        plain = solve(board)
     with bounded_from(0):
-        bounded = solve(board, "straight")
-    assert bounded.moves == plain.moves
+        bounded = solve(board)
+    assert bounded.moves == plain.moves == LAYOUTS[name][1]
     assert bounded.stats["positions"] < plain.stats["positions"]
-    assert validate(board, bounded.solution, "straight") == []
+    assert validate(board, bounded.solution) == []
 
 
 # -------------------------------------------------------------------------- board model
