@@ -76,6 +76,7 @@ class Layers:
         # where there is no slide)
         self.enter = np.tile(self.shut, (4, g, 1))
         self.near = np.full((4, g), -1, np.int64)
+        self.halo = np.zeros((g, self.words), np.uint64)     # the cells its slides enter
         self.goal = np.zeros(g, bool)
         self.mirror = np.arange(g)
         for i, (k, t) in enumerate(self.placed):
@@ -87,26 +88,30 @@ class Layers:
                 if step and (k, step[1]) in gid:
                     self.near[d, i] = gid[k, step[1]]
                     self.enter[d, i] = _words(step[2], compact, self.words)
+                    self.halo[i] |= self.enter[d, i]
         # the columns of a position: the target, then each class's pieces (sorted: alike pieces)
         classes = [k for _, k, _ in moving]
         self.groups = [(classes.index(k), len(classes) - classes[::-1].index(k)) for k in sorted(set(classes))]
         # a key: fields in mixed radix, in as few uint64 words as hold them. A field is a
         # class's sorted indices ranked among the sets of as many (combinatorial number
         # system: the sum of binomial(index, i + 1)), or one index when the class has more
-        # such sets than a word holds
-        self.fields: list[tuple[int, int, np.ndarray | None, int, int]] = []     # columns, table, word, scale
+        # such sets than a word holds. Per column, a table of what each placement adds to
+        # its word (the binomial times the field's scale).
+        self.columns: list[tuple[int, np.ndarray]] = []       # (word, table by placement)
         word, total = 0, 1
         for a, b in self.groups:
-            q = self.radix[classes[a]]
+            k = classes[a]
+            q = self.radix[k]
             parts = [(a, b, comb(q, b - a))] if comb(q, b - a) < 1 << 62 else [(j, j + 1, q) for j in range(a, b)]
             for lo, hi, count in parts:
                 if total * count > 1 << 64:
                     word, total = word + 1, 1
-                table = np.array([[comb(c, i + 1) for i in range(hi - lo)] for c in range(q)], np.uint64)
-                self.fields.append((lo, hi, table, word, total))
+                for i in range(hi - lo):
+                    table = np.zeros(g, np.uint64)
+                    table[self.offset[k]:self.offset[k] + q] = [comb(c, i + 1) * total for c in range(q)]
+                    self.columns.append((word, table))
                 total *= count
         self.key_words = word + 1
-        self.base = np.array([self.offset[k] for k in classes], np.int64)
         self.start = self.canonical(np.array([[gid[k, tl] for _, k, tl in moving]], np.uint16))
 
     def canonical(self, rows: np.ndarray) -> np.ndarray:
@@ -129,12 +134,8 @@ class Layers:
         """The key of each canonical row, mirror images apart: a uint64, or the bytes of
         ``key_words`` of them."""
         words = np.zeros((len(rows), self.key_words), np.uint64)
-        at = rows - self.base
-        for lo, hi, table, word, scale in self.fields:
-            rank = table[at[:, lo], 0]
-            for i in range(1, hi - lo):
-                rank = rank + table[at[:, lo + i], i]
-            words[:, word] += rank * np.uint64(scale)
+        for j, (word, table) in enumerate(self.columns):
+            words[:, word] += table[rows[:, j]]
         return words[:, 0] if self.key_words == 1 else words.view(f"V{8 * self.key_words}")[:, 0]
 
     def children(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -145,22 +146,26 @@ class Layers:
         for j in range(width):
             occupied |= self.mask[rows[:, j]]
         where = rows.reshape(-1)                        # one agent a (row, piece): a = row * width + j
-        # the first slide of each agent: into cells free in its row (its own are not entered)
-        around = np.repeat(occupied, width, axis=0)
+        # the agents next to a free cell they could enter, then their first slides (into
+        # cells free in their row: they do not enter their own)
+        near = np.flatnonzero(~_clear(~np.repeat(occupied, width, axis=0) & self.halo[where]))
+        around = occupied[near // width]
         agents, found = [], []
         for d in range(4):
-            can = np.flatnonzero(_clear(around & self.enter[d][where]))
-            agents.append(can)
-            found.append(self.near[d][where[can]])
+            can = np.flatnonzero(_clear(around & self.enter[d][where[near]]))
+            agents.append(near[can])
+            found.append(self.near[d][where[near[can]]])
         agent, place = np.concatenate(agents), np.concatenate(found)
-        # further slides: only agents that moved; their own first cells are free to them
+        # further slides of the agents that moved, their own first cells free to them, level
+        # by level of a breadth-first search in each one's placements: a slide moves the
+        # top-left one cell, so it leads to the level before or the next, never the same
         moved = np.zeros(len(where), bool)
         moved[agent] = True
         movers = np.flatnonzero(moved)
         index = np.searchsorted(movers, agent)
         others = occupied[movers // width] & ~self.mask[where[movers]]
         g = len(self.placed)
-        seen = np.sort(np.concatenate([np.arange(len(movers)) * g + where[movers], index * g + place]), kind="stable")
+        before = np.arange(len(movers)) * g + where[movers]       # level 0, keyed mover * g + placement
         front_i, front = index, place
         done_i, done = [index], [place]
         while len(front):
@@ -170,8 +175,8 @@ class Layers:
                 steps_i.append(front_i[can])
                 steps.append(self.near[d][front[can]])
             key = _unique(np.concatenate(steps_i) * g + np.concatenate(steps))[0]
-            key = key[~_member(key, seen)]
-            seen = np.sort(np.concatenate([seen, key]), kind="stable")     # (a radix sort)
+            key = key[~_member(key, before)]
+            before = front_i * g + front if len(done) > 1 else np.sort(front_i * g + front)
             front_i, front = key // g, key % g
             done_i.append(front_i)
             done.append(front)
@@ -201,14 +206,13 @@ class Layers:
         while len(frontier):
             parts: list[tuple[np.ndarray, np.ndarray]] = []
             pending = 0
+            recent = np.sort(np.concatenate(layers[-2:]))     # where a move from this layer may lead back to
             for first in range(0, len(frontier), CHUNK):
                 rows, wins = self.children(frontier[first:first + CHUNK])
                 if wins.any():
                     return self._walk_back(rows[np.flatnonzero(wins)[0]], layers), count + 1, apart + 1, False
                 keys, pick = _unique(self.keys(rows))
-                new = ~_member(keys, layers[-1])
-                if len(layers) > 1:
-                    new &= ~_member(keys, layers[-2])
+                new = ~_member(keys, recent)
                 parts.append((keys[new], rows[pick[new]]))
                 pending += len(keys)
                 if count + pending > limit or budget is not None and self._bytes(count + pending, len(frontier) + pending) > budget:
@@ -277,7 +281,7 @@ def _member(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
 def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The keys sorted without repeats, and where each first is in ``keys`` (np.unique
     but by sorting: its hashing was 5 times slower here)."""
-    order = np.argsort(keys, kind="stable")
+    order = np.argsort(keys)
     ranked = keys[order]
     first = np.ones(len(ranked), bool)
     first[1:] = ranked[1:] != ranked[:-1]
