@@ -139,11 +139,11 @@ def _piece(name: str, r: int, c: int, form: frozenset[tuple[int, int]]) -> Piece
 
 
 @st.composite
-def walled_boards(draw) -> Board:
-    """Up to 4×4 cells, some of them walls or gates, a target and up to five more pieces
-    of up to three cells, at least two free cells, and goal cells under a place the target
-    fits."""
-    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+def walled_boards(draw, most: int = 4) -> Board:
+    """Up to ``most``×``most`` cells, some of them walls or gates, a target and up to five
+    more pieces of up to three cells, at least two free cells, and goal cells under a place
+    the target fits."""
+    rows, cols = draw(st.integers(2, most)), draw(st.integers(2, most))
     everywhere = [(r, c) for r in range(rows) for c in range(cols)]
     kinds = draw(st.lists(st.sampled_from(".....#="), min_size=len(everywhere), max_size=len(everywhere)))
     walls = {cell for cell, kind in zip(everywhere, kinds) if kind == "#"} - {(0, 0)}
