@@ -29,7 +29,10 @@ import numpy as np
 if TYPE_CHECKING:
     from solvers.klotski import Board, _Space
 
-CHUNK = 32_768          # rows of a layer expanded together (bounds the temporaries: ~100 MB on Sunshine)
+# A layer is expanded in chunks of rows of at most this many (row, piece, word) triples:
+# the temporaries of a chunk are a few arrays of as many uint64 (``TEMPORARIES``).
+CHUNK = 1 << 20
+TEMPORARIES = 6
 
 
 class Layers:
@@ -203,23 +206,26 @@ class Layers:
         frontier, count = start, 1
         apart = 1 + int(self.merge and not self._own(start)[0])
         width = start.shape[1]
+        chunk = max(256, CHUNK // (width * self.words))     # rows
         while len(frontier):
             parts: list[tuple[np.ndarray, np.ndarray]] = []
             pending = 0
             recent = np.sort(np.concatenate(layers[-2:]))     # where a move from this layer may lead back to
-            for first in range(0, len(frontier), CHUNK):
-                rows, wins = self.children(frontier[first:first + CHUNK])
+            for first in range(0, len(frontier), chunk):
+                rows, wins = self.children(frontier[first:first + chunk])
                 if wins.any():
                     return self._walk_back(rows[np.flatnonzero(wins)[0]], layers), count + 1, apart + 1, False
                 keys, pick = _unique(self.keys(rows))
                 new = ~_member(keys, recent)
                 parts.append((keys[new], rows[pick[new]]))
                 pending += len(keys)
-                if count + pending > limit or budget is not None and self._bytes(count + pending, len(frontier) + pending) > budget:
+                if count + pending > limit or budget is not None and self._bytes(count + pending, len(frontier), pending) > budget:
                     return None, count + pending, apart, True
                 progress(f"{count + pending:,} positions searched (at most), {len(layers)} moves deep")
             keys, pick = _unique(np.concatenate([k for k, _ in parts]))
-            frontier = np.concatenate([r for _, r in parts])[pick]
+            frontier = np.concatenate([r for _, r in parts])
+            parts.clear()
+            frontier = frontier[pick]
             count += len(keys)
             if self.merge:
                 apart += 2 * len(keys) - int(self._own(frontier).sum())
@@ -236,11 +242,13 @@ class Layers:
         """What a position reached costs the search to the end: its key, kept."""
         return 8 * self.key_words
 
-    def _bytes(self, positions: int, live: int) -> int:
-        """The search's memory with ``positions`` kept and ``live`` of them in the last two
-        layers: their rows (2 bytes a piece), and as much again for the children of a
-        chunk and their keys before they are made unique (a generous bound)."""
-        return positions * self.position_bytes() + live * 2 * (2 * self.start.shape[1] + 8 * self.key_words)
+    def _bytes(self, positions: int, frontier: int, pending: int) -> int:
+        """The search's memory with ``positions`` keys kept, ``frontier`` rows of the layer
+        expanded (2 bytes a piece) and ``pending`` new children with their keys (twice: they
+        are copied when made unique at the layer's end), and a chunk's temporaries."""
+        width = self.start.shape[1]
+        chunk = min(frontier, max(256, CHUNK // (width * self.words))) * width * self.words * 8 * TEMPORARIES
+        return positions * self.position_bytes() + frontier * 2 * width + 2 * pending * (2 * width + self.position_bytes()) + chunk
 
     def _walk_back(self, end: np.ndarray, layers: list[np.ndarray]) -> list[np.ndarray]:
         """The rows from the start to ``end`` (a child of the last layer), each a move from
