@@ -115,7 +115,7 @@ class Layers:
                     self.columns.append((word, table))
                 total *= count
         self.key_words = word + 1
-        self.start = self.canonical(np.array([[gid[k, tl] for _, k, tl in moving]], np.uint16))
+        self.start = self.canonical(np.array([[gid[k, tl] for _, k, tl in moving]], np.uint16 if g < 1 << 16 else np.uint32))
 
     def canonical(self, rows: np.ndarray) -> np.ndarray:
         """The rows with each class's indices sorted (alike pieces interchangeable)."""
@@ -141,9 +141,10 @@ class Layers:
             words[:, word] += table[rows[:, j]]
         return words[:, 0] if self.key_words == 1 else words.view(f"V{8 * self.key_words}")[:, 0]
 
-    def children(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Every position one move from each of the rows (canonical rows, repeats
-        included) and whether the target is at the goal in each."""
+    def children(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every move from each of the rows: (the row's index, the column of the piece
+        moved, its placement after; whether the target is then at the goal), repeats of a
+        position included (``moved`` makes the rows)."""
         n, width = rows.shape
         occupied = np.tile(self.shut, (n, 1))
         for j in range(width):
@@ -184,15 +185,19 @@ class Layers:
             done_i.append(front_i)
             done.append(front)
         agent, place = movers[np.concatenate(done_i)], np.concatenate(done)
-        out = rows[agent // width]
-        out[np.arange(len(agent)), agent % width] = place
+        return agent // width, agent % width, place, (agent % width == 0) & self.goal[place]
+
+    def moved(self, rows: np.ndarray, column: np.ndarray, place: np.ndarray) -> np.ndarray:
+        """The rows with the piece of ``column`` at ``place``, canonical (rows: a copy)."""
+        out = rows
+        out[np.arange(len(out)), column] = place
         # each class's indices sorted again: one moved, so one pass each way puts it in place
         for a, b in self.groups:
             for i in [*range(a, b - 1), *range(b - 3, a - 1, -1)]:
                 low = np.minimum(out[:, i], out[:, i + 1])
                 out[:, i + 1] = np.maximum(out[:, i], out[:, i + 1])
                 out[:, i] = low
-        return out, (agent % width == 0) & self.goal[place]
+        return out
 
     def search(self, limit: int, budget: int | None,
                progress: Callable[[str], None]) -> tuple[list[np.ndarray] | None, int, int, bool]:
@@ -208,24 +213,31 @@ class Layers:
         width = start.shape[1]
         chunk = max(256, CHUNK // (width * self.words))     # rows
         while len(frontier):
-            parts: list[tuple[np.ndarray, np.ndarray]] = []
+            # the new children of each chunk: their keys and moves (row of the layer, column,
+            # placement); their rows are made for those left at the layer's end
+            parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
             pending = 0
             recent = np.sort(np.concatenate(layers[-2:]))     # where a move from this layer may lead back to
             for first in range(0, len(frontier), chunk):
-                rows, wins = self.children(frontier[first:first + chunk])
+                rows = frontier[first:first + chunk]
+                parent, column, place, wins = self.children(rows)
                 if wins.any():
-                    return self._walk_back(rows[np.flatnonzero(wins)[0]], layers), count + 1, apart + 1, False
-                keys, pick = _unique(self.keys(rows))
+                    won = np.flatnonzero(wins)[:1]
+                    end = self.moved(rows[parent[won]], column[won], place[won])[0]
+                    return self._walk_back(end, layers), count + 1, apart + 1, False
+                keys, pick = _unique(self.keys(self.moved(rows[parent], column, place)))
                 new = ~_member(keys, recent)
-                parts.append((keys[new], rows[pick[new]]))
-                pending += len(keys)
+                pick = pick[new]
+                parts.append((keys[new], (first + parent[pick]).astype(np.uint32), column[pick].astype(np.uint16),
+                              place[pick].astype(self.start.dtype)))
+                pending += len(pick)
                 if count + pending > limit or budget is not None and self._bytes(count + pending, len(frontier), pending) > budget:
                     return None, count + pending, apart, True
                 progress(f"{count + pending:,} positions searched (at most), {len(layers)} moves deep")
-            keys, pick = _unique(np.concatenate([k for k, _ in parts]))
-            frontier = np.concatenate([r for _, r in parts])
+            keys, pick = _unique(np.concatenate([part[0] for part in parts]))
+            parent, column, place = (np.concatenate([part[i] for part in parts])[pick] for i in (1, 2, 3))
             parts.clear()
-            frontier = frontier[pick]
+            frontier = self.moved(frontier[parent], column, place)
             count += len(keys)
             if self.merge:
                 apart += 2 * len(keys) - int(self._own(frontier).sum())
@@ -244,18 +256,21 @@ class Layers:
 
     def _bytes(self, positions: int, frontier: int, pending: int) -> int:
         """The search's memory with ``positions`` keys kept, ``frontier`` rows of the layer
-        expanded (2 bytes a piece) and ``pending`` new children with their keys (twice: they
-        are copied when made unique at the layer's end), and a chunk's temporaries."""
-        width = self.start.shape[1]
+        expanded (2 bytes a piece, or 4) and ``pending`` new children, each its key and move
+        (parent, column, placement: 8 bytes) and, at the layer's end, its row, and a chunk's
+        temporaries."""
+        width, row = self.start.shape[1], self.start.itemsize * self.start.shape[1]
         chunk = min(frontier, max(256, CHUNK // (width * self.words))) * width * self.words * 8 * TEMPORARIES
-        return positions * self.position_bytes() + frontier * 2 * width + 2 * pending * (2 * width + self.position_bytes()) + chunk
+        return (positions * self.position_bytes() + frontier * row
+                + pending * (2 * (self.position_bytes() + 8) + row) + chunk)
 
     def _walk_back(self, end: np.ndarray, layers: list[np.ndarray]) -> list[np.ndarray]:
         """The rows from the start to ``end`` (a child of the last layer), each a move from
         the one before: from each, a child whose key the layer before holds."""
         chain = [end]
         for keys in reversed(layers):
-            rows, _ = self.children(chain[-1][None, :].copy())
+            parent, column, place, _ = self.children(chain[-1][None, :])
+            rows = self.moved(chain[-1][None, :][parent], column, place)
             chain.append(rows[np.flatnonzero(_member(self.keys(rows), keys))[0]])
         chain.reverse()
         if not np.array_equal(chain[0], self.start[0]):    # walked from the start's mirror image
