@@ -5,14 +5,15 @@ breadth-first search by layers finds the least moves. Here a position is a row o
 ints, one per piece that can ever move: the index of its placement (its class and top-left)
 in one table of all placements. Pieces that can never move, even alone on the board, are no
 part of a position: their cells count as walls. Alike pieces are interchangeable: their
-indices are kept sorted, so a position has one row. A row's key is its indices in mixed radix
-(each class's placement count), one uint64; when mirror images merge (symmetric boards) a
-position's key is the lesser of its own and its mirror image's.
+indices are kept sorted, so a position has one row. A row's key ranks each class's sorted
+indices among the sets of as many of its placements (the combinatorial number system), the
+ranks in mixed radix: one uint64, or a few words on crowded boards; when mirror images merge
+(symmetric boards) a position's key is the lesser of its own and its mirror image's.
 
 A layer is expanded at once, in chunks: the occupied cells of every row (64-bit words), then
 for every piece of every row the placements it reaches by slides into cells free of the
 others, a flood over the placement graph done for all (row, piece) pairs together, each step
-one gather and one test a direction. The children's keys are made unique (``np.unique``) and
+one gather and one test a direction. The children's keys are made unique (by sorting) and
 those of the layer before and the layer itself dropped (every move can be undone, so a
 move leads only to the layer before, the same or the next). Only the keys of older layers
 are kept, sorted (8 bytes a position); the answer is walked back from the goal through a
@@ -22,7 +23,7 @@ by ``_Space.reach``. Costs: see docs/benchmarks.md (GNOME Klotski, issue 28).
 from __future__ import annotations
 
 from math import comb
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
