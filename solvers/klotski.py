@@ -10,6 +10,10 @@ that are alike for the search (same shape; the target is a class of its own); a
 move generator), under ``straight`` a run of slides in one direction, under ``cell`` one
 slide.
 
+Under the piece metric, boards of ``LAYERED_FROM`` places or more (GNOME Klotski's) are
+searched by ``solvers.klotski_layers``: breadth-first a whole layer at a time with numpy.
+What follows is the search of the other metrics and of smaller boards (the classic 4×5).
+
 The search runs over *positions*. A position is an int with a few bits per cell (4 on the
 classic board): 0 for empty, else a code for the class of the piece covering it and the
 cell's offset inside the piece. Alike pieces thus share codes (they are interchangeable), a
@@ -26,19 +30,14 @@ as a warm one.
 The search is breadth-first while it is small, then A* with a consistent lower bound (the
 target needs a move unless it is at the exit, and so does every other piece on a goal cell;
 under ``cell`` and ``straight`` more, see ``share``), so every answer is a minimum under
-the metric. Where that bound is never above 1 (the piece metric with goal cells that only
-the target reaches, as behind GNOME Klotski's gates) A* would order positions as
-breadth-first search does, so the search stays breadth-first to the end; as every move can
-be undone, a move leads only to the layer before, the same or the next, so the layers
-before those leave the table for sorted bytes (~32 bytes a position instead of
-~150; Solomon's answer lies 3.2 M positions away). The goal is a large set of positions (the target at the exit, the rest
+the metric. The goal is a large set of positions (the target at the exit, the rest
 anywhere) that is unknown until searched, so a search from both ends does not apply; and a
 breadth-first search meets the goal near the far end of the graph on the classic boards
 (横刀立马: 11,973 of its 13,011 merged positions), where no bound prunes much. On bigger boards
-the A* half pays: a 5×5 board with 14 pieces reaches 117,371 positions instead of 231,145.
+the A* half pays (under ``straight`` and ``cell``; it was measured under ``piece``): a 5×5 board with 14 pieces reaches 117,371 positions instead of 231,145.
 The answer is walked back from the goal through positions one move nearer the start and
 replayed on the real board to recover the piece letters. Cost (横刀立马): 11,973 positions,
-~11 ms under each metric; GNOME Klotski's Red Donkey (no mirror merging, the target's way
+~11 ms under each metric; GNOME Klotski's Red Donkey under ``straight`` (no mirror merging, the target's way
 out 5 cells longer): ~24,000.
 
 Bounds: the search gives up after ``max_positions`` positions, by default as many as fit
@@ -71,9 +70,12 @@ MEMO_BUDGET = 100_000_000
 MAX_PLACES = 4_096
 # How often (in positions) the search checks its cap and the clock for progress lines.
 CHECK_EVERY = 20_000
-ARCHIVE_FROM = 200_000   # positions reached before breadth-first layers are put away as sorted bytes
 # The search is breadth-first up to this many positions, then A* (see ``_search``).
 BOUNDED_FROM = 20_000
+# Boards of this many places or more (5×5, GNOME Klotski's) are searched under the piece
+# metric by layers with numpy (``solvers.klotski_layers``); smaller ones, as the classic
+# 4×5, here (they take ~20 ms; importing numpy alone ~0.1 s).
+LAYERED_FROM = 25
 # Move-list memos are kept for the process (this many piece sets) and on disk (from
 # STORED_FROM entries, where building them costs a few ms, to STORED_ENTRIES: ~2 MB;
 # the STORED_KINDS most recent piece sets) under this version.
@@ -487,24 +489,16 @@ class _Space:
         self.mirror = [[self.mirror_tl(k, tl) for tl in range(self.n)] for k in range(len(shapes))]
         self.shares = [[self.share(k, tl, goal) if self.mask[k][tl] else 0 for tl in range(self.n)]
                        for k in range(len(shapes))]
-        # whether the bound is ever above 1 (else A* orders positions as breadth-first
-        # search does): under ``piece``, only when a piece other than the target can reach
-        # a goal cell (GNOME Klotski's goals mostly lie beyond gates)
-        starts = {(self.class_of[p.name], p.row * cols + p.col) for p in board.pieces}
-        self.sharp = metric != "piece" or any(self.shares[k][tl] for k, tl in self.spread(starts) if k)
 
-    def position_bytes(self) -> int:
-        """The bytes a position (or its mirror image) takes, put away."""
-        return -(-self.bits * self.n // 8)
-
-    def spread(self, starts: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    def spread(self, starts: set[tuple[int, int]], barred: int = 0) -> set[tuple[int, int]]:
         """The (class, top-left) placements pieces reach from ``starts`` on the board with
-        nothing but its walls and gates."""
+        nothing but its walls and gates (and the cells ``barred``). A gate bars every
+        class but the target's by its placements' masks (0 where a gate lies under them)."""
         seen, todo = set(starts), list(starts)
         while todo:
             k, tl = todo.pop()
             for step in self.slides[k][tl]:
-                if step and (k, step[1]) not in seen and (k == 0 or not self.mask[k][step[1]] & self.gates):
+                if step and (k, step[1]) not in seen and not self.mask[k][step[1]] & barred:
                     seen.add((k, step[1]))
                     todo.append((k, step[1]))
         return seen
@@ -750,7 +744,7 @@ def _placements(board: Board) -> dict[str, int]:
 
 
 def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit: int,
-            progress: Progress, budget: int | None = None) -> tuple[_Depths, int, int | None, bool]:
+            progress: Progress) -> tuple[dict[int, int], int, int | None, bool]:
     """The least moves to the goal: breadth-first for the first ``BOUNDED_FROM``
     positions, then A* with the consistent lower bound ``space.bound`` from the last
     whole layer on. Each position is expanded once, with its least move count (a shorter
@@ -760,10 +754,9 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
 
     Returns the move count of every position reached and of its mirror image, how many
     were reached (mirror pairs once), the first goal position (None if none was met or
-    ``stop_at_goal`` is off) and whether it stopped first: at ``limit`` positions or,
-    breadth-first, when its layers would pass ``budget`` bytes (when given)."""
+    ``stop_at_goal`` is off) and whether it stopped at ``limit`` positions first."""
     s, m, free = space.encode(placements)
-    least = _Depths({m: 0, s: 0}, space.position_bytes())
+    least = {m: 0, s: 0}
     if stop_at_goal and placements[next(n for n, k in space.class_of.items() if k == 0)] in space.goal_tls:
         return least, 1, s, False
     by_free, entry_of, merge = space.by_free, space.entry, space.merge
@@ -772,30 +765,17 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
     # (a tuple a position would cost ~70 bytes more)
     frontier: _Layer = ([s], [m], [free], [space.bound(s)])
     depth = 0
-    live, kept = bytes_per_position(space, live=True), (1 + space.merge) * space.position_bytes()
     # breadth-first: cheapest per position, and the bound prunes nothing this early (each
-    # position carries its bound, changed by each move's rise less one); to the end when
-    # the bound is never above 1. A move leads to the layer before, the same or the next
-    # (every move can be undone), so the layers before those are put away compactly.
-    older: _Layer = ([], [], [], [])
-    previous: _Layer = older
-    waiting: list[tuple[int, list[int]]] = []    # layers to put away once the search is big
-    while frontier[0] and (count < BOUNDED_FROM or not space.sharp):
+    # position carries its bound, changed by each move's rise less one)
+    while frontier[0] and count < BOUNDED_FROM:
         following: _Layer = ([], [], [], [])
         to, tms, frees, bounds = following
         room = check - count
         depth += 1
-        waiting.append((depth - 3, older[0] + older[1] if space.merge else older[0]))
-        if count >= ARCHIVE_FROM:   # a small search keeps every count in the dict: its answer is walked back quicker
-            for layer in waiting:
-                least.archive(*layer)
-            waiting.clear()
-        older, previous = previous, frontier
         for s, m, free, h in zip(*frontier):
             if len(to) >= room:
                 reached = count + len(to)
-                now = len(older[0]) + len(frontier[0]) + len(to) + sum(len(keys) for _, keys in waiting)
-                if reached >= limit or budget and (reached - now) * kept + now * live > budget:
+                if reached >= limit:
                     return least, reached, None, True
                 progress(f"{reached:,} positions searched, {depth} moves deep")
                 check = min(limit, reached + CHECK_EVERY)
@@ -861,54 +841,16 @@ def _search(space: _Space, placements: dict[str, int], stop_at_goal: bool, limit
     return least, count, None, False
 
 
-class _Depths(dict):  # type: ignore[type-arg]
-    """The move count of every position reached (a dict: position -> count), but for the
-    breadth-first layers put away (``archive``): each the sorted bytes of its positions,
-    end to end, looked up by ``depth``."""
-
-    def __init__(self, counts: dict[int, int], width: int) -> None:
-        super().__init__(counts)
-        self.width = width
-        self.layers: list[tuple[int, bytes]] = []
-
-    def archive(self, depth: int, keys: list[int]) -> None:
-        """Move the positions of the layer ``depth`` (with their mirror images, when
-        they merge) out of the dict into sorted bytes."""
-        if not keys:
-            return
-        for s in keys:
-            self.pop(s, None)
-        self.layers.append((depth, b"".join(sorted(s.to_bytes(self.width, "big") for s in keys))))
-
-    def depth(self, s: int) -> int | None:
-        """The move count of position s; None when it was not reached."""
-        found = self.get(s)
-        if found is not None or s >> 8 * self.width:
-            return found
-        key, w = s.to_bytes(self.width, "big"), self.width
-        for depth, keys in self.layers:
-            lo, hi = 0, len(keys) // w
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if keys[mid * w:mid * w + w] < key:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            if keys[lo * w:lo * w + w] == key:
-                return depth
-        return None
-
-
-def _chain(space: _Space, least: _Depths, end: int, start: int) -> list[int]:
+def _chain(space: _Space, least: dict[int, int], end: int, start: int) -> list[int]:
     """The positions from start to end, each a move from the one before: walked back from
     the end through positions one move fewer from the start (each count was reached
     through such a neighbour, or through its mirror image's, then mirrored back)."""
     chain, free = [end], space.free_of(end)
-    while depth := least.depth(chain[-1]):
+    while depth := least[chain[-1]]:
         s = chain[-1]
         entry = space.entry(free)
         moves = entry[1].get(s & entry[0]) or space.position_moves(s, entry)
-        delta, free = next((d, after) for d, _, after, _, _ in moves if least.depth(s + d) == depth - 1)
+        delta, free = next((d, after) for d, _, after, _, _ in moves if least.get(s + d) == depth - 1)
         chain.append(s + delta)
     chain.reverse()
     return chain if chain[0] == start else [space.mirror_of(s) for s in chain]
@@ -921,25 +863,16 @@ def count_positions(board: Board, merge_mirrors: bool = False) -> int:
     return _search(space, _placements(board), False, 1 << 62, Progress(None))[1]
 
 
-def bytes_per_position(space: _Space, live: bool = False) -> int:
+def bytes_per_position(space: _Space) -> int:
     """What one reached position costs the search in memory, from the size of its
     number: its key in the move-count table (a dict slot at the table's fullest, the int)
     and its mirror image's when mirror images merge (else the mirror is one constant),
     and, while it waits, a tuple (its free-cell mask is the memo's, shared). Checked with
     tracemalloc (peak over 150,000–300,000 positions, move memo warm): 150 bytes for 185
     estimated on GNOME Klotski's Solomon, 160 for 201 on Shark (the estimate counted a
-    mirror and three ints a position until then: 399 and 439).
-    When the search stays breadth-first to the end (``space.sharp`` off), a position is
-    live in three layers of four lists (``live``: the key, four list slots), then put
-    away at ``position_bytes`` a key: the estimate counts only that, and the search stops
-    as well, under the default cap, when the live layers and those put away would pass
-    ``MEMORY_BUDGET``."""
+    mirror and three ints a position until then: 399 and 439)."""
     keys = 2 if space.merge else 1
-    if space.sharp:
-        return keys * (50 + space.number_bytes()) + 64 + space.n // 8
-    if live:        # in a layer's four lists rather than a tuple
-        return keys * (50 + space.number_bytes()) + 32
-    return keys * space.position_bytes()
+    return keys * (50 + space.number_bytes()) + 64 + space.n // 8
 
 
 def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
@@ -950,30 +883,50 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
     if metric not in METRICS:
         raise OptionError(f"unknown metric {metric!r} (metrics: {', '.join(METRICS)})")
     merge = board.symmetric()
+    tick = Progress(progress)
+    stats: dict[str, Any] = {"mirror_merged": merge}
+    if metric == "piece" and board.rows * board.cols >= LAYERED_FROM:
+        from solvers.klotski_layers import Layers
+
+        layers = Layers(_Space(board, metric, merge), board, merge)
+        limit = max_positions or max(1, MEMORY_BUDGET // layers.position_bytes())
+        budget = None if max_positions else MEMORY_BUDGET     # the default cap is one of memory
+        chain, reached, total, capped = layers.search(limit, budget, tick)
+        stats["positions"] = reached
+        if capped:
+            return _gave_up(min(reached, limit), stats)
+        if chain is None:
+            return _unreachable(board, total, "reachable positions", stats)
+        moves = layers.moves(chain)
+        return SolveResult(True, moves, len(moves), stats=stats)
     space = _space(board, metric, merge)
     limit = max_positions or max(1, MEMORY_BUDGET // bytes_per_position(space))
     placements = _placements(board)
-    tick = Progress(progress)
-    budget = None if max_positions else MEMORY_BUDGET     # the default cap is one of memory
-    least, reached, end, capped = _search(space, placements, True, limit, tick, budget)
+    least, reached, end, capped = _search(space, placements, True, limit, tick)
     _keep(space)
-    stats: dict[str, Any] = {"positions": reached, "mirror_merged": merge}
+    stats["positions"] = reached
     if capped:
-        return SolveResult(False, reason=f"gave up after {min(reached, limit):,} positions without reaching the exit "
-                                         f"(the cap; --max-positions raises it)",
-                           stats={**stats, "capped": True})
+        return _gave_up(min(reached, limit), stats)
     if end is None:
         total, kind = reached, "reachable positions"
         if merge:       # count mirror images apart, as people do (within the same bound)
             unmerged = _space(board, "cell", False)
-            _, every, _, over = _search(unmerged, placements, False, 2 * limit, tick, budget)
+            _, every, _, over = _search(unmerged, placements, False, 2 * limit, tick)
             _keep(unmerged)
             total, kind = (total, "reachable positions, mirror images counted once") if over else (every, kind)
-        return SolveResult(False, reason=f"no position with {board.target} at the exit is reachable "
-                                         f"(all {total:,} {kind} searched)",
-                           stats={**stats, "reachable": total})
+        return _unreachable(board, total, kind, stats)
     moves = _replay(space, placements, _chain(space, least, end, space.encode(placements)[0]))
     return SolveResult(True, moves, len(moves), stats=stats)
+
+
+def _gave_up(positions: int, stats: dict[str, Any]) -> SolveResult:
+    return SolveResult(False, reason=f"gave up after {positions:,} positions without reaching the exit "
+                                     f"(the cap; --max-positions raises it)", stats={**stats, "capped": True})
+
+
+def _unreachable(board: Board, total: int, kind: str, stats: dict[str, Any]) -> SolveResult:
+    return SolveResult(False, reason=f"no position with {board.target} at the exit is reachable "
+                                     f"(all {total:,} {kind} searched)", stats={**stats, "reachable": total})
 
 
 def _replay(space: _Space, placements: dict[str, int], chain: list[int]) -> list[dict[str, str]]:

@@ -1,0 +1,341 @@
+"""Klotski under the piece metric, breadth-first a whole layer at a time with numpy.
+
+Under the piece metric a move slides one piece any distance through free cells, so a
+breadth-first search by layers finds the least moves. Here a position is a row of small
+ints, one per piece that can ever move: the index of its placement (its class and top-left)
+in one table of all placements. Pieces that can never move, even alone on the board, are no
+part of a position: their cells count as walls. Alike pieces are interchangeable: their
+indices are kept sorted, so a position has one row. A row's key ranks each class's sorted
+indices among the sets of as many of its placements (the combinatorial number system), the
+ranks in mixed radix: one uint64, or a few words on crowded boards; when mirror images merge
+(symmetric boards) a position's key is the lesser of its own and its mirror image's.
+
+A layer is expanded at once, in chunks: the occupied cells of every row (64-bit words), then
+for every piece of every row the placements it reaches by slides into cells free of the
+others, a flood over the placement graph done for all (row, piece) pairs together, each step
+one gather and one test a direction. The children's keys are made unique (by sorting) and
+those of the layer before and the layer itself dropped (every move can be undone, so a
+move leads only to the layer before, the same or the next). Only the keys of older layers
+are kept, sorted (8 bytes a position); the answer is walked back from the goal through a
+child of each position found in the layer before, then turned into the named pieces' slides
+by ``_Space.reach``. Costs: see docs/benchmarks.md (GNOME Klotski, issue 28).
+"""
+from __future__ import annotations
+
+from math import comb
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from solvers.klotski import Board, _Space
+
+# A layer is expanded in chunks of rows of at most this many (row, piece, word) triples:
+# the temporaries of a chunk are a few arrays of as many uint64 (``TEMPORARIES``).
+CHUNK = 1 << 20
+TEMPORARIES = 6
+
+
+class Layers:
+    """The placement tables of one board for the layered search (see the module's text)."""
+
+    def __init__(self, space: "_Space", board: "Board", merge: bool) -> None:
+        self.space, self.merge = space, merge
+        at = [(p.name, space.class_of[p.name], p.row * board.cols + p.col) for p in board.pieces]
+        # pieces that never move, even alone: walls for the search (when mirror images
+        # merge, only if they are a mirror image of themselves as a whole)
+        fixed: dict[tuple[int, int], int] = {}
+        while True:
+            spreads = {(k, tl): space.spread({(k, tl)}, sum(fixed.values())) for _, k, tl in at if (k, tl) not in fixed}
+            stuck = {(k, tl): space.mask[k][tl] for (k, tl), found in spreads.items() if k and len(found) == 1}
+            if not stuck:
+                break
+            fixed.update(stuck)
+        if merge and {(k, space.mirror_tl(k, tl)) for k, tl in fixed} != set(fixed):
+            fixed = {}
+        self.fixed = sum(fixed.values())
+        moving = [(name, k, tl) for name, k, tl in at if (k, tl) not in fixed]
+        moving.sort(key=lambda piece: (piece[1], piece[2]))    # the target first, then class by class
+        self.names = {(k, tl): name for name, k, tl in at}
+        # placements per class: where its pieces reach alone (and the mirror images)
+        tls: dict[int, set[int]] = {}
+        for name, k, tl in moving:
+            tls.setdefault(k, set()).update(t for _, t in space.spread({(k, tl)}, self.fixed))
+        if merge:
+            for k, found in tls.items():
+                found |= {space.mirror_tl(k, t) for t in found}
+        self.placed: list[tuple[int, int]] = [(k, t) for k in sorted(tls) for t in sorted(tls[k])]
+        gid = {place: i for i, place in enumerate(self.placed)}
+        self.offset = {k: next(i for i, (kk, _) in enumerate(self.placed) if kk == k) for k in tls}
+        self.radix = {k: len(found) for k, found in tls.items()}
+        cells = sorted({e for k, t in self.placed for e in _bits(space.mask[k][t])})
+        # cells as bits of uint64 words, and one bit more, set in every row: the cell a slide
+        # that is not there would enter
+        self.words = -(-(len(cells) + 1) // 64)
+        compact = {e: i for i, e in enumerate(cells)}
+        self.shut = _words(1 << len(cells), {len(cells): len(cells)}, self.words)
+        g = len(self.placed)
+        self.mask = np.zeros((g, self.words), np.uint64)
+        # per direction: the placement a slide leads to and the cells it enters (``shut``
+        # where there is no slide)
+        self.enter = np.tile(self.shut, (4, g, 1))
+        self.near = np.full((4, g), -1, np.int64)
+        self.halo = np.zeros((g, self.words), np.uint64)     # the cells its slides enter
+        self.goal = np.zeros(g, bool)
+        self.mirror = np.arange(g)
+        for i, (k, t) in enumerate(self.placed):
+            self.mask[i] = _words(space.mask[k][t], compact, self.words)
+            self.goal[i] = k == 0 and t in space.goal_tls
+            if merge:
+                self.mirror[i] = gid[k, space.mirror_tl(k, t)]
+            for d, step in enumerate(space.slides[k][t]):
+                if step and (k, step[1]) in gid:
+                    self.near[d, i] = gid[k, step[1]]
+                    self.enter[d, i] = _words(step[2], compact, self.words)
+                    self.halo[i] |= self.enter[d, i]
+        # the columns of a position: the target, then each class's pieces (sorted: alike pieces)
+        classes = [k for _, k, _ in moving]
+        self.groups = [(classes.index(k), len(classes) - classes[::-1].index(k)) for k in sorted(set(classes))]
+        # a key: fields in mixed radix, in as few uint64 words as hold them. A field is a
+        # class's sorted indices ranked among the sets of as many (combinatorial number
+        # system: the sum of binomial(index, i + 1)), or one index when the class has more
+        # such sets than a word holds. Per column, a table of what each placement adds to
+        # its word (the binomial times the field's scale).
+        self.columns: list[tuple[int, np.ndarray]] = []       # (word, table by placement)
+        word, total = 0, 1
+        for a, b in self.groups:
+            k = classes[a]
+            q = self.radix[k]
+            parts = [(a, b, comb(q, b - a))] if comb(q, b - a) < 1 << 62 else [(j, j + 1, q) for j in range(a, b)]
+            for lo, hi, count in parts:
+                if total * count > 1 << 64:
+                    word, total = word + 1, 1
+                for i in range(hi - lo):
+                    table = np.zeros(g, np.uint64)
+                    table[self.offset[k]:self.offset[k] + q] = [comb(c, i + 1) * total for c in range(q)]
+                    self.columns.append((word, table))
+                total *= count
+        self.key_words = word + 1
+        self.start = self.canonical(np.array([[gid[k, tl] for _, k, tl in moving]], np.uint16 if g < 1 << 16 else np.uint32))
+
+    def canonical(self, rows: np.ndarray) -> np.ndarray:
+        """The rows with each class's indices sorted (alike pieces interchangeable)."""
+        for a, b in self.groups:
+            if b - a > 1:
+                rows[:, a:b].sort(axis=1)
+        return rows
+
+    def keys(self, rows: np.ndarray) -> np.ndarray:
+        """The key of each (canonical) row; with mirror images merging, the lesser of it and
+        its image's."""
+        keys = self._rank(rows)
+        if self.merge:
+            image = self._rank(self.canonical(self.mirror[rows]))
+            keys = np.where(_less(image, keys), image, keys)
+        return keys
+
+    def _rank(self, rows: np.ndarray) -> np.ndarray:
+        """The key of each canonical row, mirror images apart: a uint64, or the bytes of
+        ``key_words`` of them."""
+        words = np.zeros((len(rows), self.key_words), np.uint64)
+        for j, (word, table) in enumerate(self.columns):
+            words[:, word] += table[rows[:, j]]
+        return words[:, 0] if self.key_words == 1 else words.view(f"V{8 * self.key_words}")[:, 0]
+
+    def children(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every move from each of the rows: (the row's index, the column of the piece
+        moved, its placement after; whether the target is then at the goal), repeats of a
+        position included (``moved`` makes the rows)."""
+        n, width = rows.shape
+        occupied = np.tile(self.shut, (n, 1))
+        for j in range(width):
+            occupied |= self.mask[rows[:, j]]
+        where = rows.reshape(-1)                        # one agent a (row, piece): a = row * width + j
+        # the agents next to a free cell they could enter, then their first slides (into
+        # cells free in their row: they do not enter their own)
+        near = np.flatnonzero(~_clear(~np.repeat(occupied, width, axis=0) & self.halo[where]))
+        around = occupied[near // width]
+        agents, found = [], []
+        for d in range(4):
+            can = np.flatnonzero(_clear(around & self.enter[d][where[near]]))
+            agents.append(near[can])
+            found.append(self.near[d][where[near[can]]])
+        agent, place = np.concatenate(agents), np.concatenate(found)
+        # further slides of the agents that moved, their own first cells free to them, level
+        # by level of a breadth-first search in each one's placements: a slide moves the
+        # top-left one cell, so it leads to the level before or the next, never the same
+        moved = np.zeros(len(where), bool)
+        moved[agent] = True
+        movers = np.flatnonzero(moved)
+        index = np.searchsorted(movers, agent)
+        others = occupied[movers // width] & ~self.mask[where[movers]]
+        g = len(self.placed)
+        before = np.arange(len(movers)) * g + where[movers]       # level 0, keyed mover * g + placement
+        front_i, front = index, place
+        done_i, done = [index], [place]
+        while len(front):
+            steps_i, steps = [], []
+            for d in range(4):
+                can = np.flatnonzero(_clear(others[front_i] & self.enter[d][front]))
+                steps_i.append(front_i[can])
+                steps.append(self.near[d][front[can]])
+            key = _unique(np.concatenate(steps_i) * g + np.concatenate(steps))[0]
+            key = key[~_member(key, before)]
+            before = front_i * g + front if len(done) > 1 else np.sort(front_i * g + front)
+            front_i, front = key // g, key % g
+            done_i.append(front_i)
+            done.append(front)
+        agent, place = movers[np.concatenate(done_i)], np.concatenate(done)
+        return agent // width, agent % width, place, (agent % width == 0) & self.goal[place]
+
+    def moved(self, rows: np.ndarray, column: np.ndarray, place: np.ndarray) -> np.ndarray:
+        """The rows with the piece of ``column`` at ``place``, canonical (rows: a copy)."""
+        out = rows
+        out[np.arange(len(out)), column] = place
+        # each class's indices sorted again: one moved, so one pass each way puts it in place
+        for a, b in self.groups:
+            for i in [*range(a, b - 1), *range(b - 3, a - 1, -1)]:
+                low = np.minimum(out[:, i], out[:, i + 1])
+                out[:, i + 1] = np.maximum(out[:, i], out[:, i + 1])
+                out[:, i] = low
+        return out
+
+    def search(self, limit: int, budget: int | None,
+               progress: Callable[[str], None]) -> tuple[list[np.ndarray] | None, int, int, bool]:
+        """Breadth-first to the goal: (the positions from start to goal, or None; the
+        positions reached, mirror pairs once; the same with mirror images apart; whether it
+        stopped at ``limit`` positions or at ``budget`` bytes first)."""
+        start = self.start
+        if self.goal[start[0, 0]]:
+            return [start[0]], 1, 1, False
+        layers = [self.keys(start)]
+        frontier, count = start, 1
+        apart = 1 + int(self.merge and not self._own(start)[0])
+        width = start.shape[1]
+        chunk = max(256, CHUNK // (width * self.words))     # rows
+        while len(frontier):
+            # the new children of each chunk: their keys and moves (row of the layer, column,
+            # placement); their rows are made for those left at the layer's end
+            parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+            pending = 0
+            recent = np.sort(np.concatenate(layers[-2:]))     # where a move from this layer may lead back to
+            for first in range(0, len(frontier), chunk):
+                rows = frontier[first:first + chunk]
+                parent, column, place, wins = self.children(rows)
+                if wins.any():
+                    won = np.flatnonzero(wins)[:1]
+                    end = self.moved(rows[parent[won]], column[won], place[won])[0]
+                    return self._walk_back(end, layers), count + 1, apart + 1, False
+                keys, pick = _unique(self.keys(self.moved(rows[parent], column, place)))
+                new = ~_member(keys, recent)
+                pick = pick[new]
+                parts.append((keys[new], (first + parent[pick]).astype(np.uint32), column[pick].astype(np.uint16),
+                              place[pick].astype(self.start.dtype)))
+                pending += len(pick)
+                if count + pending > limit or budget is not None and self._bytes(count + pending, len(frontier), pending) > budget:
+                    return None, count + pending, apart, True
+                progress(f"{count + pending:,} positions searched (at most), {len(layers)} moves deep")
+            keys, pick = _unique(np.concatenate([part[0] for part in parts]))
+            parent, column, place = (np.concatenate([part[i] for part in parts])[pick] for i in (1, 2, 3))
+            parts.clear()
+            frontier = self.moved(frontier[parent], column, place)
+            count += len(keys)
+            if self.merge:
+                apart += 2 * len(keys) - int(self._own(frontier).sum())
+            else:
+                apart = count
+            layers.append(keys)
+        return None, count, apart, False
+
+    def _own(self, rows: np.ndarray) -> np.ndarray:
+        """Whether each row is its own mirror image."""
+        return self._rank(rows) == self._rank(self.canonical(self.mirror[rows]))
+
+    def position_bytes(self) -> int:
+        """What a position reached costs the search to the end: its key, kept."""
+        return 8 * self.key_words
+
+    def _bytes(self, positions: int, frontier: int, pending: int) -> int:
+        """The search's memory with ``positions`` keys kept, ``frontier`` rows of the layer
+        expanded (2 bytes a piece, or 4) and ``pending`` new children, each its key and move
+        (parent, column, placement: 8 bytes) and, at the layer's end, its row, and a chunk's
+        temporaries."""
+        width, row = self.start.shape[1], self.start.itemsize * self.start.shape[1]
+        chunk = min(frontier, max(256, CHUNK // (width * self.words))) * width * self.words * 8 * TEMPORARIES
+        return (positions * self.position_bytes() + frontier * row
+                + pending * (2 * (self.position_bytes() + 8) + row) + chunk)
+
+    def _walk_back(self, end: np.ndarray, layers: list[np.ndarray]) -> list[np.ndarray]:
+        """The rows from the start to ``end`` (a child of the last layer), each a move from
+        the one before: from each, a child whose key the layer before holds."""
+        chain = [end]
+        for keys in reversed(layers):
+            parent, column, place, _ = self.children(chain[-1][None, :])
+            rows = self.moved(chain[-1][None, :][parent], column, place)
+            chain.append(rows[np.flatnonzero(_member(self.keys(rows), keys))[0]])
+        chain.reverse()
+        if not np.array_equal(chain[0], self.start[0]):    # walked from the start's mirror image
+            chain = [self.canonical(self.mirror[row][None, :])[0] for row in chain]
+        return chain
+
+    def moves(self, chain: list[np.ndarray]) -> list[dict[str, str]]:
+        """The chain of rows as slides of the named pieces."""
+        space = self.space
+        at = {self.placed[i]: self.names[self.placed[i]] for i in chain[0]}
+        taken = self.fixed | sum(space.mask[k][t] for k, t in at)
+        moves = []
+        for before, after in zip(chain, chain[1:]):
+            (gone,), (came,) = set(before.tolist()) - set(after.tolist()), set(after.tolist()) - set(before.tolist())
+            (k, t), (_, to) = self.placed[gone], self.placed[came]
+            path = space.reach(k, t, space.open & ~taken | space.mask[k][t])[to]
+            name = at[k, to] = at.pop((k, t))
+            taken = taken & ~space.mask[k][t] | space.mask[k][to]
+            moves.append({"piece": name, "path": path})
+        return moves
+
+
+def _member(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    """Which keys the sorted array holds."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), bool)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[at] == keys
+
+
+def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The keys sorted without repeats, and where each first is in ``keys`` (np.unique
+    but by sorting: its hashing was 5 times slower here)."""
+    order = np.argsort(keys)
+    ranked = keys[order]
+    first = np.ones(len(ranked), bool)
+    first[1:] = ranked[1:] != ranked[:-1]
+    return ranked[first], order[first]
+
+
+def _clear(cells: np.ndarray) -> np.ndarray:
+    """Which rows of cell words are all 0."""
+    return cells[:, 0] == 0 if cells.shape[1] == 1 else ~cells.any(axis=1)
+
+
+def _less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where key a comes before key b (uint64, or bytes compared word by word)."""
+    if a.dtype == np.uint64:
+        return a < b
+    a, b = a.view(np.uint64).reshape(len(a), -1), b.view(np.uint64).reshape(len(b), -1)
+    less, equal = np.zeros(len(a), bool), np.ones(len(a), bool)
+    for w in range(a.shape[1]):
+        less |= equal & (a[:, w] < b[:, w])
+        equal &= a[:, w] == b[:, w]
+    return less
+
+
+def _bits(mask: int) -> list[int]:
+    return [e for e in range(mask.bit_length()) if mask >> e & 1]
+
+
+def _words(mask: int, compact: dict[int, int], words: int) -> np.ndarray:
+    """A board mask's cells as bits of ``words`` uint64 (cells numbered by ``compact``)."""
+    out = [0] * words
+    for e in _bits(mask):
+        out[compact[e] // 64] |= 1 << compact[e] % 64
+    return np.array(out, np.uint64)
