@@ -19,7 +19,9 @@ each side (between two cells, or a cell and the rim) and each cell are put toget
   size or JPEG moves every line alike), or refuses. A line as strong down a cell's middle
   is a piece mid-slide (refused);
 - a **cell** is the floor or a piece by its colour's mean and spread over its inner half,
-  clearly nearer to the calibration's floor cells or to its piece cells (else refused).
+  clearly nearer to the calibration's floor cells or to its piece cells (else refused); for
+  pieces drawn as outlines on the floor (their insides the floor's colour), over the band
+  along its sides, where a piece shows its outline and the floor nothing (``ring``).
 
 The lattice is found by the lines (:func:`search`): at every pitch the picture is resized to
 ``WORK`` px a pitch, the straight lines measured everywhere at once and every origin scored
@@ -54,6 +56,7 @@ GAP_BLUR = 5.0            # px at FIT_SIDE: a line's strength is blurred this mu
 ENDS = 0.1                # share of a side's length at each end left out (corners, rounded or cut)
 SKIPS = (0.0, 0.3)        # shares of a side left out round its middle, tried in turn at calibration: a piece's
                           # label or face sits on its own middle sides (a real app's edges may show best whole)
+RING = (0.04, 0.22)       # shares of a pitch in from a cell's sides: the band whose colours tell an outlined piece
 FLAT = 3.0                # Lab units: a change of colour this small counts as none
 SMALLEST = 4              # the board spans at least a quarter of the picture's short side
 PITCH_STEP = 1.06         # the ratio between pitches tried
@@ -88,6 +91,7 @@ class PieceLook:
     middle_most: float              # a line across a cell's middle: the calibration's strongest
     rim: bool                       # every side on the board's rim beside a piece is an edge
     skip: float = 0.0               # the share of a side round its middle its line is measured without
+    ring: bool = False              # cells told apart by the bands along their sides, not their inner halves
 
 
 def corners(lat: Lattice) -> Lattice:
@@ -125,11 +129,17 @@ def line_strength(patches: np.ndarray, near: float = NEAR, skip: float = 0.0) ->
     return (straight ** 2 / (size + FLAT)).max(axis=-1)
 
 
-def colour_features(cells: np.ndarray) -> np.ndarray:
-    """Per cell: the mean Lab of its inner half and each channel's spread there (6 numbers)."""
+def colour_features(cells: np.ndarray, ring: bool = False) -> np.ndarray:
+    """Per cell: the mean Lab of its inner half and each channel's spread there (6 numbers);
+    with ``ring``, of the band along its sides RING of a pitch in from them instead (a
+    piece drawn as an outline on the floor shows its outline there, the floor does not)."""
     side = cells.shape[-2]
-    q = side // 4
-    flat = cells[..., q:side - q, q:side - q, :].reshape(*cells.shape[:-3], -1, 3)
+    if ring:
+        d = np.minimum.outer(*(2 * [np.minimum(np.arange(side), np.arange(side)[::-1])]))
+        flat = cells[..., (d >= RING[0] * side) & (d < RING[1] * side), :]
+    else:
+        q = side // 4
+        flat = cells[..., q:side - q, q:side - q, :].reshape(*cells.shape[:-3], -1, 3)
     return np.concatenate([flat.mean(axis=-2), flat.std(axis=-2)], axis=-1)
 
 
@@ -145,10 +155,11 @@ class Measures:
     middles: np.ndarray
 
 
-def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0) -> Measures:
-    """The measures of a lattice, the sides' lines without ``skip`` of them round their middles."""
+def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0, ring: bool = False) -> Measures:
+    """The measures of a lattice, the sides' lines without ``skip`` of them round their
+    middles, the cells' colours of their inner halves or (``ring``) of the bands along their sides."""
     across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE))
-    return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells),
+    return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells, ring),
                     np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
 
 
@@ -406,10 +417,12 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
     rows, cols = look.grid
     weights = reading_weights(rows, cols)
     reasons = []
-    for _, rough in search(image_lab, weights, (look.floor, look.floor_tolerance, look.empty_cells))[:MOST_TRIED]:
+    # an outlined piece's inside is the floor's colour: no count of floor cells to go by
+    floor = None if look.ring else (look.floor, look.floor_tolerance, look.empty_cells)
+    for _, rough in search(image_lab, weights, floor)[:MOST_TRIED]:
         lat = fit(image_lab, rough, weights)
         # fitted again to the sides that look like edges, as the calibration's lattice was
-        found = measure(image_lab, lat, look.skip)
+        found = measure(image_lab, lat, look.skip, look.ring)
         cut = (look.inside_most * look.edge_least) ** 0.5
         lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
         h, w = image.shape[:2]
@@ -417,7 +430,7 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
                 or lat.y0 + (rows - 0.5) * lat.py > h - 1:
             reasons.append("the board may go on past the picture's edge")
             continue
-        board, reason = board_of(measure(image_lab, lat, look.skip), look)
+        board, reason = board_of(measure(image_lab, lat, look.skip, look.ring), look)
         if board is not None:
             return lat, board
         reasons.append(reason)
@@ -445,7 +458,7 @@ def section(look: PieceLook) -> dict[str, Any]:
             "floor": np.round(look.floor.astype(float), 2).tolist(), "piece": np.round(look.piece.astype(float), 2).tolist(),
             "floor_tolerance": round(look.floor_tolerance, 2), "inside_most": round(look.inside_most, 2),
             "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim,
-            "skip": look.skip}
+            "skip": look.skip, "ring": look.ring}
 
 
 def look_of(profile: Profile) -> PieceLook:
@@ -486,4 +499,5 @@ def look_of(profile: Profile) -> PieceLook:
                      float(field("floor_tolerance", number, "a number")), float(inside), float(edge),
                      float(field("middle_most", number, "a number")),
                      field("rim", lambda v: isinstance(v, bool), "true or false"),
-                     float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0)
+                     float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0,
+                     field("ring", lambda v: isinstance(v, bool), "true or false") if "ring" in data else False)
