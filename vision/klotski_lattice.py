@@ -19,9 +19,10 @@ each side (between two cells, or a cell and the rim) and each cell are put toget
   size or JPEG moves every line alike), or refuses. A line as strong down a cell's middle
   is a piece mid-slide (refused);
 - a **cell** is the floor or a piece by its colour's mean and spread over its inner half,
-  clearly nearer to the calibration's floor cells or to its piece cells (else refused); for
-  pieces drawn as outlines on the floor (their insides the floor's colour), over the band
-  along its sides, where a piece shows its outline and the floor nothing (``ring``).
+  clearly nearer to the calibration's floor cells or to its piece cells, or a piece when far
+  from the floor (else refused); for pieces drawn as outlines on the floor (their insides
+  the floor's colour), over the band along its sides, where a piece shows its outline and
+  the floor nothing (``ring``).
 
 The lattice is found by the lines (:func:`search`): at every pitch the picture is resized to
 ``WORK`` px a pitch, the straight lines measured everywhere at once and every origin scored
@@ -63,6 +64,7 @@ PITCH_STEP = 1.06         # the ratio between pitches tried
 PER_PITCH = 3             # best origins kept a pitch
 MOST_TRIED = 8            # rough lattices fitted and judged, the best scored first
 CLEAR_SHARE = 0.45        # a cell is a kind when nearer than this share of the way to the other
+FAR_FLOOR = 3.0           # times the floor's tolerance: a cell this far from the floor is a piece, known or not
 MIN_FLOOR = 8.0           # the least distance (Lab units) an empty cell may stray from the floor
 FLOOR_FACTOR = 2.0        # times the calibration's floor cells' spread
 LINE_GAP = 1.5            # a piece's edges must be this many times stronger than its insides
@@ -355,7 +357,9 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     rows, cols = look.grid
     d_floor, d_piece = nearest(found.colours, look.floor), nearest(found.colours, look.piece)
     floor = (d_floor <= look.floor_tolerance) & (d_floor <= CLEAR_SHARE * (d_floor + d_piece))
-    piece = (d_floor > look.floor_tolerance) & (d_piece <= CLEAR_SHARE * (d_floor + d_piece))
+    # a piece unlike the calibration's (another portrait) is still far from the floor
+    piece = (d_floor > look.floor_tolerance) & ((d_piece <= CLEAR_SHARE * (d_floor + d_piece))
+                                                | (d_floor > FAR_FLOOR * look.floor_tolerance))
     if not (floor | piece).all():
         r, c = np.argwhere(~(floor | piece))[0]
         return None, f"cell ({r}, {c}) looks neither like the floor nor like a piece"
