@@ -135,7 +135,7 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
                              frozenset(p.shape for p in board.pieces), board.piece(board.target).shape,
                              floor, piece, tolerance, (inside * middle) ** 0.5, (edge * middle) ** 0.5,
                              float(found.middles.max()), bool((rim_sides(found, owner >= 0) >= (edge * middle) ** 0.5).all()),
-                             skip, ring)
+                             skip, ring, lat.px / image.shape[1])
             try:
                 _, got = read(image, look)
             except NoBoardFound as exc:

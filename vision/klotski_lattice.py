@@ -44,7 +44,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
-from vision.lattice import LATTICE_VERSION, Lattice, lab, mosaic
+from vision.lattice import LATTICE_VERSION, NEAR_STEPS, Lattice, lab, mosaic
 from vision.profile import Profile, ProfileError
 
 WORK = 16                 # px a pitch in the search
@@ -63,6 +63,7 @@ SMALLEST = 4              # the board spans at least a quarter of the picture's 
 PITCH_STEP = 1.06         # the ratio between pitches tried
 PER_PITCH = 3             # best origins kept a pitch
 MOST_TRIED = 8            # rough lattices fitted and judged, the best scored first
+NEAR_TRIED = 3            # of those at the pitches near the calibration's, tried before the others
 CLEAR_SHARE = 0.45        # a cell is a kind when nearer than this share of the way to the other
 FAR_FLOOR = 3.0           # times the floor's tolerance: a cell this far from the floor is a piece, known or not
 MIN_FLOOR = 8.0           # the least distance (Lab units) an empty cell may stray from the floor
@@ -94,6 +95,7 @@ class PieceLook:
     rim: bool                       # every side on the board's rim beside a piece is an edge
     skip: float = 0.0               # the share of a side round its middle its line is measured without
     ring: bool = False              # cells told apart by the bands along their sides, not their inner halves
+    pitch_share: float | None = None  # the calibration's pitch over its picture's width
 
 
 def corners(lat: Lattice) -> Lattice:
@@ -211,19 +213,44 @@ def _octaves(image_lab: np.ndarray) -> list[np.ndarray]:
     return levels
 
 
+def pitches(shape: tuple[int, ...], rows: int, cols: int) -> list[float]:
+    """The pitches a search tries in a picture of ``shape``: from the board filling it down,
+    PITCH_STEP apart, to the board spanning 1/SMALLEST of its short side (at least 6 px)."""
+    h, w = shape[:2]
+    found, pitch = [], min(w / cols, h / rows)
+    while pitch >= max(6.0, min(h, w) / (SMALLEST * max(rows, cols))):
+        found.append(pitch)
+        pitch /= PITCH_STEP
+    return found
+
+
 def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
            floor: tuple[np.ndarray, float, int] | None = None) -> list[tuple[float, Lattice]]:
+    """The :func:`candidates` at every pitch, best first, each unlike the ones before."""
+    return distinct(candidates(image_lab, weights, floor))
+
+
+def distinct(found: list[tuple[float, Lattice]]) -> list[tuple[float, Lattice]]:
+    """Scored rough lattices, best first, each unlike the ones before (another pitch or place)."""
+    kept: list[tuple[float, Lattice]] = []
+    for score, lat in sorted(found, key=lambda item: -item[0]):
+        if not any(abs(lat.px / other.px - 1) < 0.1 and abs(lat.x0 - other.x0) < 0.3 * lat.px
+                   and abs(lat.y0 - other.y0) < 0.3 * lat.py for _, other in kept):
+            kept.append((score, lat))
+    return kept
+
+
+def candidates(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
+               floor: tuple[np.ndarray, float, int] | None = None,
+               tried: list[float] | None = None) -> list[tuple[float, Lattice]]:
     """Rough lattices (square pitch) of the weights' cells, scored by the weighted line
-    strength on their sides (per unit weight), the best few origins a pitch, best first,
-    each unlike the ones before (another pitch or place). With ``floor`` (the floor's
-    colour features, the tolerance, the count of empty cells) the lattices with as many
-    cells of the floor's colour come first (a lattice of a fraction of the pitch finds
-    the lines of the pieces' edges too, but no floor cells)."""
+    strength on their sides (per unit weight), the best few origins a pitch. With
+    ``floor`` (the floor's colour features, the tolerance, the count of empty cells) the
+    lattices with as many cells of the floor's colour score highest (a lattice of a
+    fraction of the pitch finds the lines of the pieces' edges too, but no floor cells).
+    ``tried``: the pitches searched (default: :func:`pitches`)."""
     w_across, w_along = weights
     rows, cols = w_across.shape[0], w_along.shape[1]
-    h, w = image_lab.shape[:2]
-    pitch = min(w / cols, h / rows)
-    least = max(6.0, min(h, w) / (SMALLEST * max(rows, cols)))
     # the sides, and against them the lines down and across every cell's middle (a piece's
     # inside: a texture's lines show there as much as on the sides)
     middle = -(w_across.clip(0).sum() + w_along.clip(0).sum()) / (2 * rows * cols)
@@ -234,7 +261,7 @@ def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
     total = float(np.abs(w_across).sum() + np.abs(w_along).sum())
     found = []
     levels = _octaves(image_lab)
-    while pitch >= least:
+    for pitch in pitches(image_lab.shape, rows, cols) if tried is None else tried:
         k = WORK / pitch
         level = min(len(levels) - 1, max(0, int(np.floor(np.log2(1 / k)))))
         g = k * 2 ** level
@@ -260,13 +287,7 @@ def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
                 found.append((float(score[y, x]), Lattice((x + WORK / 2 + 0.5) / k - 0.5, (y + WORK / 2 + 0.5) / k - 0.5,
                                                           pitch, pitch, rows, cols)))
                 score[max(0, y - WORK // 2):y + WORK // 2 + 1, max(0, x - WORK // 2):x + WORK // 2 + 1] = -np.inf
-        pitch /= PITCH_STEP
-    kept: list[tuple[float, Lattice]] = []
-    for score, lat in sorted(found, key=lambda item: -item[0]):
-        if not any(abs(lat.px / other.px - 1) < 0.1 and abs(lat.x0 - other.x0) < 0.3 * lat.px
-                   and abs(lat.y0 - other.y0) < 0.3 * lat.py for _, other in kept):
-            kept.append((score, lat))
-    return kept
+    return found
 
 
 def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarray], rounds: int = 3) -> Lattice:
@@ -317,16 +338,14 @@ def _stretched(strength: np.ndarray, lines: list[float], places: list[float], we
     offsets = np.array(lines) - mid
     reach = round(FIT_REACH * FIT_SIDE)
     shifts = np.arange(-reach, reach + 1)
-    best, at = -1.0, (1.0, 0)
     weighed = int(weights.any(axis=1).sum())           # one line alone says nothing of the spacing
-    for scale in np.linspace(1 - STRETCH, 1 + STRETCH, 61) if weighed > 1 else [1.0]:
-        spots = np.round(mid + shifts[:, None] + scale * offsets[None, :]).astype(int)
-        inside = (spots >= 0) & (spots < w)
-        score = np.where(inside, profiles[np.arange(len(lines))[None, :], spots.clip(0, w - 1)], 0).sum(axis=1)
-        k = int(score.argmax())
-        if score[k] > best:
-            best, at = float(score[k]), (float(scale), int(shifts[k]))
-    return [mid + at[1] + at[0] * o for o in offsets]
+    scales = np.linspace(1 - STRETCH, 1 + STRETCH, 61) if weighed > 1 else np.ones(1)
+    # every scale and shift at once: (scales, shifts, lines); the first best, the least scale and shift
+    spots = np.round(mid + shifts[None, :, None] + scales[:, None, None] * offsets[None, None, :]).astype(int)
+    inside = (spots >= 0) & (spots < w)
+    score = np.where(inside, profiles[np.arange(len(lines)), spots.clip(0, w - 1)], 0).sum(axis=2)
+    i, k = np.unravel_index(int(score.argmax()), score.shape)
+    return [mid + int(shifts[k]) + float(scales[i]) * o for o in offsets]
 
 
 def nearest(features: np.ndarray, examples: np.ndarray) -> np.ndarray:
@@ -416,28 +435,41 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
 
 def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
     """The lattice and board a screenshot shows in a learnt look; NoBoardFound with the
-    reason of the best-scored lattice when no lattice tried shows one."""
+    reason of the best-scored lattice when no lattice tried shows one. The pitches near the
+    calibration's share of the picture's width are searched first and their best NEAR_TRIED
+    lattices judged; only when none is a board is every other pitch searched, and the best
+    of the rest judged."""
     image_lab = lab(image)
     rows, cols = look.grid
+    h, w = image.shape[:2]
     weights = reading_weights(rows, cols)
     reasons = []
     # an outlined piece's inside is the floor's colour: no count of floor cells to go by
     floor = None if look.ring else (look.floor, look.floor_tolerance, look.empty_cells)
-    for _, rough in search(image_lab, weights, floor)[:MOST_TRIED]:
-        lat = fit(image_lab, rough, weights)
-        # fitted again to the sides that look like edges, as the calibration's lattice was
-        found = measure(image_lab, lat, look.skip, look.ring)
-        cut = (look.inside_most * look.edge_least) ** 0.5
-        lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
-        h, w = image.shape[:2]
-        if lat.x0 - lat.px / 2 < 0 or lat.y0 - lat.py / 2 < 0 or lat.x0 + (cols - 0.5) * lat.px > w - 1 \
-                or lat.y0 + (rows - 0.5) * lat.py > h - 1:
-            reasons.append("the board may go on past the picture's edge")
-            continue
-        board, reason = board_of(measure(image_lab, lat, look.skip, look.ring), look)
-        if board is not None:
-            return lat, board
-        reasons.append(reason)
+    every = pitches(image.shape, rows, cols)
+    near = [p for p in every if look.pitch_share
+            and abs(np.log(p / (look.pitch_share * w))) <= NEAR_STEPS * np.log(PITCH_STEP)]
+    at_near = candidates(image_lab, weights, floor, near) if near else []
+    first = distinct(at_near)[:NEAR_TRIED]
+
+    def rest() -> list[tuple[float, Lattice]]:        # the best of every pitch, less those judged
+        best = distinct(at_near + candidates(image_lab, weights, floor, [p for p in every if p not in near]))
+        return [item for item in best if item not in first][:MOST_TRIED]
+    for stage in (lambda: first, rest):
+        for _, rough in stage():
+            lat = fit(image_lab, rough, weights)
+            # fitted again to the sides that look like edges, as the calibration's lattice was
+            found = measure(image_lab, lat, look.skip, look.ring)
+            cut = (look.inside_most * look.edge_least) ** 0.5
+            lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
+            if lat.x0 - lat.px / 2 < 0 or lat.y0 - lat.py / 2 < 0 or lat.x0 + (cols - 0.5) * lat.px > w - 1 \
+                    or lat.y0 + (rows - 0.5) * lat.py > h - 1:
+                reasons.append("the board may go on past the picture's edge")
+                continue
+            board, reason = board_of(measure(image_lab, lat, look.skip, look.ring), look)
+            if board is not None:
+                return lat, board
+            reasons.append(reason)
     raise NoBoardFound(f"the learnt look reads no board: {reasons[0] if reasons else 'no grid of straight sides'}")
 
 
@@ -504,4 +536,5 @@ def look_of(profile: Profile) -> PieceLook:
                      float(field("middle_most", number, "a number")),
                      field("rim", lambda v: isinstance(v, bool), "true or false"),
                      float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0,
-                     field("ring", lambda v: isinstance(v, bool), "true or false") if "ring" in data else False)
+                     field("ring", lambda v: isinstance(v, bool), "true or false") if "ring" in data else False,
+                     profile.positive("pitch_share"))
