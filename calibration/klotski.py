@@ -26,6 +26,7 @@ the screenshot's width) and two templates: an empty cell and the target piece.
 """
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -109,8 +110,10 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
     reasons = []
     for _, rough in search(image_lab, weights)[:PLACES_TRIED]:
         lat = fit(image_lab, rough, weights)
-        for skip in SKIPS:      # the sides measured whole, then without their middles
-            found = measure(image_lab, lat, skip)
+        # the sides measured whole, then without their middles; the cells by their inner
+        # halves, then (pieces drawn as outlines on the floor) by the bands along their sides
+        for ring, skip in itertools.product((False, True), SKIPS):
+            found = measure(image_lab, lat, skip, ring)
             lines = (found.across, found.along)
             inside = max(float(v[w < 0].max(initial=0)) for v, w in zip(lines, inner))
             edge = min(float(v[w > 0].min(initial=np.inf)) for v, w in zip(lines, inner))
@@ -132,7 +135,7 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
                              frozenset(p.shape for p in board.pieces), board.piece(board.target).shape,
                              floor, piece, tolerance, (inside * middle) ** 0.5, (edge * middle) ** 0.5,
                              float(found.middles.max()), bool((rim_sides(found, owner >= 0) >= (edge * middle) ** 0.5).all()),
-                             skip)
+                             skip, ring, lat.px / image.shape[1])
             try:
                 _, got = read(image, look)
             except NoBoardFound as exc:

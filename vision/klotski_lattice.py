@@ -19,7 +19,10 @@ each side (between two cells, or a cell and the rim) and each cell are put toget
   size or JPEG moves every line alike), or refuses. A line as strong down a cell's middle
   is a piece mid-slide (refused);
 - a **cell** is the floor or a piece by its colour's mean and spread over its inner half,
-  clearly nearer to the calibration's floor cells or to its piece cells (else refused).
+  clearly nearer to the calibration's floor cells or to its piece cells, or a piece when far
+  from the floor (else refused); for pieces drawn as outlines on the floor (their insides
+  the floor's colour), over the band along its sides, where a piece shows its outline and
+  the floor nothing (``ring``).
 
 The lattice is found by the lines (:func:`search`): at every pitch the picture is resized to
 ``WORK`` px a pitch, the straight lines measured everywhere at once and every origin scored
@@ -41,7 +44,7 @@ import numpy as np
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
 from vision.common import NoBoardFound, Parse
-from vision.lattice import LATTICE_VERSION, Lattice, lab, mosaic
+from vision.lattice import LATTICE_VERSION, NEAR_STEPS, Lattice, lab, mosaic
 from vision.profile import Profile, ProfileError
 
 WORK = 16                 # px a pitch in the search
@@ -54,12 +57,15 @@ GAP_BLUR = 5.0            # px at FIT_SIDE: a line's strength is blurred this mu
 ENDS = 0.1                # share of a side's length at each end left out (corners, rounded or cut)
 SKIPS = (0.0, 0.3)        # shares of a side left out round its middle, tried in turn at calibration: a piece's
                           # label or face sits on its own middle sides (a real app's edges may show best whole)
+RING = (0.04, 0.22)       # shares of a pitch in from a cell's sides: the band whose colours tell an outlined piece
 FLAT = 3.0                # Lab units: a change of colour this small counts as none
 SMALLEST = 4              # the board spans at least a quarter of the picture's short side
 PITCH_STEP = 1.06         # the ratio between pitches tried
 PER_PITCH = 3             # best origins kept a pitch
 MOST_TRIED = 8            # rough lattices fitted and judged, the best scored first
+NEAR_TRIED = 3            # of those at the pitches near the calibration's, tried before the others
 CLEAR_SHARE = 0.45        # a cell is a kind when nearer than this share of the way to the other
+FAR_FLOOR = 3.0           # times the floor's tolerance: a cell this far from the floor is a piece, known or not
 MIN_FLOOR = 8.0           # the least distance (Lab units) an empty cell may stray from the floor
 FLOOR_FACTOR = 2.0        # times the calibration's floor cells' spread
 LINE_GAP = 1.5            # a piece's edges must be this many times stronger than its insides
@@ -88,6 +94,8 @@ class PieceLook:
     middle_most: float              # a line across a cell's middle: the calibration's strongest
     rim: bool                       # every side on the board's rim beside a piece is an edge
     skip: float = 0.0               # the share of a side round its middle its line is measured without
+    ring: bool = False              # cells told apart by the bands along their sides, not their inner halves
+    pitch_share: float | None = None  # the calibration's pitch over its picture's width
 
 
 def corners(lat: Lattice) -> Lattice:
@@ -125,11 +133,17 @@ def line_strength(patches: np.ndarray, near: float = NEAR, skip: float = 0.0) ->
     return (straight ** 2 / (size + FLAT)).max(axis=-1)
 
 
-def colour_features(cells: np.ndarray) -> np.ndarray:
-    """Per cell: the mean Lab of its inner half and each channel's spread there (6 numbers)."""
+def colour_features(cells: np.ndarray, ring: bool = False) -> np.ndarray:
+    """Per cell: the mean Lab of its inner half and each channel's spread there (6 numbers);
+    with ``ring``, of the band along its sides RING of a pitch in from them instead (a
+    piece drawn as an outline on the floor shows its outline there, the floor does not)."""
     side = cells.shape[-2]
-    q = side // 4
-    flat = cells[..., q:side - q, q:side - q, :].reshape(*cells.shape[:-3], -1, 3)
+    if ring:
+        d = np.minimum.outer(*(2 * [np.minimum(np.arange(side), np.arange(side)[::-1])]))
+        flat = cells[..., (d >= RING[0] * side) & (d < RING[1] * side), :]
+    else:
+        q = side // 4
+        flat = cells[..., q:side - q, q:side - q, :].reshape(*cells.shape[:-3], -1, 3)
     return np.concatenate([flat.mean(axis=-2), flat.std(axis=-2)], axis=-1)
 
 
@@ -145,10 +159,11 @@ class Measures:
     middles: np.ndarray
 
 
-def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0) -> Measures:
-    """The measures of a lattice, the sides' lines without ``skip`` of them round their middles."""
+def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0, ring: bool = False) -> Measures:
+    """The measures of a lattice, the sides' lines without ``skip`` of them round their
+    middles, the cells' colours of their inner halves or (``ring``) of the bands along their sides."""
     across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE))
-    return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells),
+    return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells, ring),
                     np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
 
 
@@ -198,19 +213,44 @@ def _octaves(image_lab: np.ndarray) -> list[np.ndarray]:
     return levels
 
 
+def pitches(shape: tuple[int, ...], rows: int, cols: int) -> list[float]:
+    """The pitches a search tries in a picture of ``shape``: from the board filling it down,
+    PITCH_STEP apart, to the board spanning 1/SMALLEST of its short side (at least 6 px)."""
+    h, w = shape[:2]
+    found, pitch = [], min(w / cols, h / rows)
+    while pitch >= max(6.0, min(h, w) / (SMALLEST * max(rows, cols))):
+        found.append(pitch)
+        pitch /= PITCH_STEP
+    return found
+
+
 def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
            floor: tuple[np.ndarray, float, int] | None = None) -> list[tuple[float, Lattice]]:
+    """The :func:`candidates` at every pitch, best first, each unlike the ones before."""
+    return distinct(candidates(image_lab, weights, floor))
+
+
+def distinct(found: list[tuple[float, Lattice]]) -> list[tuple[float, Lattice]]:
+    """Scored rough lattices, best first, each unlike the ones before (another pitch or place)."""
+    kept: list[tuple[float, Lattice]] = []
+    for score, lat in sorted(found, key=lambda item: -item[0]):
+        if not any(abs(lat.px / other.px - 1) < 0.1 and abs(lat.x0 - other.x0) < 0.3 * lat.px
+                   and abs(lat.y0 - other.y0) < 0.3 * lat.py for _, other in kept):
+            kept.append((score, lat))
+    return kept
+
+
+def candidates(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
+               floor: tuple[np.ndarray, float, int] | None = None,
+               tried: list[float] | None = None) -> list[tuple[float, Lattice]]:
     """Rough lattices (square pitch) of the weights' cells, scored by the weighted line
-    strength on their sides (per unit weight), the best few origins a pitch, best first,
-    each unlike the ones before (another pitch or place). With ``floor`` (the floor's
-    colour features, the tolerance, the count of empty cells) the lattices with as many
-    cells of the floor's colour come first (a lattice of a fraction of the pitch finds
-    the lines of the pieces' edges too, but no floor cells)."""
+    strength on their sides (per unit weight), the best few origins a pitch. With
+    ``floor`` (the floor's colour features, the tolerance, the count of empty cells) the
+    lattices with as many cells of the floor's colour score highest (a lattice of a
+    fraction of the pitch finds the lines of the pieces' edges too, but no floor cells).
+    ``tried``: the pitches searched (default: :func:`pitches`)."""
     w_across, w_along = weights
     rows, cols = w_across.shape[0], w_along.shape[1]
-    h, w = image_lab.shape[:2]
-    pitch = min(w / cols, h / rows)
-    least = max(6.0, min(h, w) / (SMALLEST * max(rows, cols)))
     # the sides, and against them the lines down and across every cell's middle (a piece's
     # inside: a texture's lines show there as much as on the sides)
     middle = -(w_across.clip(0).sum() + w_along.clip(0).sum()) / (2 * rows * cols)
@@ -221,7 +261,7 @@ def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
     total = float(np.abs(w_across).sum() + np.abs(w_along).sum())
     found = []
     levels = _octaves(image_lab)
-    while pitch >= least:
+    for pitch in pitches(image_lab.shape, rows, cols) if tried is None else tried:
         k = WORK / pitch
         level = min(len(levels) - 1, max(0, int(np.floor(np.log2(1 / k)))))
         g = k * 2 ** level
@@ -247,13 +287,7 @@ def search(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
                 found.append((float(score[y, x]), Lattice((x + WORK / 2 + 0.5) / k - 0.5, (y + WORK / 2 + 0.5) / k - 0.5,
                                                           pitch, pitch, rows, cols)))
                 score[max(0, y - WORK // 2):y + WORK // 2 + 1, max(0, x - WORK // 2):x + WORK // 2 + 1] = -np.inf
-        pitch /= PITCH_STEP
-    kept: list[tuple[float, Lattice]] = []
-    for score, lat in sorted(found, key=lambda item: -item[0]):
-        if not any(abs(lat.px / other.px - 1) < 0.1 and abs(lat.x0 - other.x0) < 0.3 * lat.px
-                   and abs(lat.y0 - other.y0) < 0.3 * lat.py for _, other in kept):
-            kept.append((score, lat))
-    return kept
+    return found
 
 
 def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarray], rounds: int = 3) -> Lattice:
@@ -304,16 +338,14 @@ def _stretched(strength: np.ndarray, lines: list[float], places: list[float], we
     offsets = np.array(lines) - mid
     reach = round(FIT_REACH * FIT_SIDE)
     shifts = np.arange(-reach, reach + 1)
-    best, at = -1.0, (1.0, 0)
     weighed = int(weights.any(axis=1).sum())           # one line alone says nothing of the spacing
-    for scale in np.linspace(1 - STRETCH, 1 + STRETCH, 61) if weighed > 1 else [1.0]:
-        spots = np.round(mid + shifts[:, None] + scale * offsets[None, :]).astype(int)
-        inside = (spots >= 0) & (spots < w)
-        score = np.where(inside, profiles[np.arange(len(lines))[None, :], spots.clip(0, w - 1)], 0).sum(axis=1)
-        k = int(score.argmax())
-        if score[k] > best:
-            best, at = float(score[k]), (float(scale), int(shifts[k]))
-    return [mid + at[1] + at[0] * o for o in offsets]
+    scales = np.linspace(1 - STRETCH, 1 + STRETCH, 61) if weighed > 1 else np.ones(1)
+    # every scale and shift at once: (scales, shifts, lines); the first best, the least scale and shift
+    spots = np.round(mid + shifts[None, :, None] + scales[:, None, None] * offsets[None, None, :]).astype(int)
+    inside = (spots >= 0) & (spots < w)
+    score = np.where(inside, profiles[np.arange(len(lines)), spots.clip(0, w - 1)], 0).sum(axis=2)
+    i, k = np.unravel_index(int(score.argmax()), score.shape)
+    return [mid + int(shifts[k]) + float(scales[i]) * o for o in offsets]
 
 
 def nearest(features: np.ndarray, examples: np.ndarray) -> np.ndarray:
@@ -344,7 +376,9 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     rows, cols = look.grid
     d_floor, d_piece = nearest(found.colours, look.floor), nearest(found.colours, look.piece)
     floor = (d_floor <= look.floor_tolerance) & (d_floor <= CLEAR_SHARE * (d_floor + d_piece))
-    piece = (d_floor > look.floor_tolerance) & (d_piece <= CLEAR_SHARE * (d_floor + d_piece))
+    # a piece unlike the calibration's (another portrait) is still far from the floor
+    piece = (d_floor > look.floor_tolerance) & ((d_piece <= CLEAR_SHARE * (d_floor + d_piece))
+                                                | (d_floor > FAR_FLOOR * look.floor_tolerance))
     if not (floor | piece).all():
         r, c = np.argwhere(~(floor | piece))[0]
         return None, f"cell ({r}, {c}) looks neither like the floor nor like a piece"
@@ -401,26 +435,41 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
 
 def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
     """The lattice and board a screenshot shows in a learnt look; NoBoardFound with the
-    reason of the best-scored lattice when no lattice tried shows one."""
+    reason of the best-scored lattice when no lattice tried shows one. The pitches near the
+    calibration's share of the picture's width are searched first and their best NEAR_TRIED
+    lattices judged; only when none is a board is every other pitch searched, and the best
+    of the rest judged."""
     image_lab = lab(image)
     rows, cols = look.grid
+    h, w = image.shape[:2]
     weights = reading_weights(rows, cols)
     reasons = []
-    for _, rough in search(image_lab, weights, (look.floor, look.floor_tolerance, look.empty_cells))[:MOST_TRIED]:
-        lat = fit(image_lab, rough, weights)
-        # fitted again to the sides that look like edges, as the calibration's lattice was
-        found = measure(image_lab, lat, look.skip)
-        cut = (look.inside_most * look.edge_least) ** 0.5
-        lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
-        h, w = image.shape[:2]
-        if lat.x0 - lat.px / 2 < 0 or lat.y0 - lat.py / 2 < 0 or lat.x0 + (cols - 0.5) * lat.px > w - 1 \
-                or lat.y0 + (rows - 0.5) * lat.py > h - 1:
-            reasons.append("the board may go on past the picture's edge")
-            continue
-        board, reason = board_of(measure(image_lab, lat, look.skip), look)
-        if board is not None:
-            return lat, board
-        reasons.append(reason)
+    # an outlined piece's inside is the floor's colour: no count of floor cells to go by
+    floor = None if look.ring else (look.floor, look.floor_tolerance, look.empty_cells)
+    every = pitches(image.shape, rows, cols)
+    near = [p for p in every if look.pitch_share
+            and abs(np.log(p / (look.pitch_share * w))) <= NEAR_STEPS * np.log(PITCH_STEP)]
+    at_near = candidates(image_lab, weights, floor, near) if near else []
+    first = distinct(at_near)[:NEAR_TRIED]
+
+    def rest() -> list[tuple[float, Lattice]]:        # the best of every pitch, less those judged
+        best = distinct(at_near + candidates(image_lab, weights, floor, [p for p in every if p not in near]))
+        return [item for item in best if item not in first][:MOST_TRIED]
+    for stage in (lambda: first, rest):
+        for _, rough in stage():
+            lat = fit(image_lab, rough, weights)
+            # fitted again to the sides that look like edges, as the calibration's lattice was
+            found = measure(image_lab, lat, look.skip, look.ring)
+            cut = (look.inside_most * look.edge_least) ** 0.5
+            lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
+            if lat.x0 - lat.px / 2 < 0 or lat.y0 - lat.py / 2 < 0 or lat.x0 + (cols - 0.5) * lat.px > w - 1 \
+                    or lat.y0 + (rows - 0.5) * lat.py > h - 1:
+                reasons.append("the board may go on past the picture's edge")
+                continue
+            board, reason = board_of(measure(image_lab, lat, look.skip, look.ring), look)
+            if board is not None:
+                return lat, board
+            reasons.append(reason)
     raise NoBoardFound(f"the learnt look reads no board: {reasons[0] if reasons else 'no grid of straight sides'}")
 
 
@@ -445,7 +494,7 @@ def section(look: PieceLook) -> dict[str, Any]:
             "floor": np.round(look.floor.astype(float), 2).tolist(), "piece": np.round(look.piece.astype(float), 2).tolist(),
             "floor_tolerance": round(look.floor_tolerance, 2), "inside_most": round(look.inside_most, 2),
             "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim,
-            "skip": look.skip}
+            "skip": look.skip, "ring": look.ring}
 
 
 def look_of(profile: Profile) -> PieceLook:
@@ -486,4 +535,6 @@ def look_of(profile: Profile) -> PieceLook:
                      float(field("floor_tolerance", number, "a number")), float(inside), float(edge),
                      float(field("middle_most", number, "a number")),
                      field("rim", lambda v: isinstance(v, bool), "true or false"),
-                     float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0)
+                     float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0,
+                     field("ring", lambda v: isinstance(v, bool), "true or false") if "ring" in data else False,
+                     profile.positive("pitch_share"))

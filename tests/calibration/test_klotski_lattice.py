@@ -156,3 +156,28 @@ def test_a_learnt_look_reads_its_app_at_other_sizes_and_through_jpeg(name: str) 
         except NoBoardFound:
             seen.append(f"refused {label}")
     assert seen == ["exact"] * 3, seen
+
+
+@pytest.mark.parametrize("name", ["walnut-outline-number", "pastel-outline-number"])
+def test_pieces_drawn_as_outlines_on_the_floor_are_learnt_and_read(name: str) -> None:
+    """An outlined piece's inside is the floor's colour (a piece looked like the empty floor,
+    and no outline look was kept); the bands along a cell's sides show a piece's outline,
+    the floor's show none: learnt, and other positions read at 0.5× through JPEG 60 and
+    drawn at 1.5× and cropped."""
+    look = zoo.KLOTSKI_LOOKS[name]
+    img, text = zoo.klotski_calibration(look)
+    prof = learnt(img, text)
+    assert prof.data["lattice"]["ring"] is True
+    for label, image, want in zoo.klotski_others(look, 2):
+        assert read(image, prof) == want, label
+
+
+def test_a_piece_unlike_any_the_calibration_showed_but_far_from_the_floor_is_read() -> None:
+    """Portraits: another position puts other faces and skies on the pieces, a cell then
+    near neither the calibration's floor nor its pieces (refused as unclear); one far from
+    the floor is a piece."""
+    look = zoo.KLOTSKI_LOOKS["forest-portrait-number-nogap"]
+    img, text = zoo.klotski_calibration(look)
+    prof = learnt(img, text)
+    for label, image, want in [other for i, other in enumerate(zoo.klotski_others(look, 3)) if i in (0, 2)]:
+        assert read(image, prof) == want, label
