@@ -57,7 +57,7 @@ from vision.colours import ColourHistogram, thinned
 from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 from vision.components import components, largest
 from vision.klotski_grid import (LEAN_MIN, RUN_SPLIT, SPLIT, GridGuess, Reading, SideLook, edge_maps, lean,
-                                longest_run, parse_grid, sides)
+                                longest_run, marked_floor, parse_grid, sides)
 from vision.profile import Profile, ProfileError
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
@@ -160,9 +160,12 @@ def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[Klotsk
         hint = None if profile is None or look is None or shape is None else grid_hint(profile, image_bgr.shape[1], shape)
 
         def by_edges(picture: np.ndarray) -> Parse:
+            def board(reading: Reading) -> Parse:
+                return from_reading(reading, target_shape, empties, longest)
+
             reading, _ = parse_grid(picture, None if floor is None else np.array(floor, np.float32), pitch,
-                                    work, shape, look, hint)
-            return from_reading(reading, target_shape, empties, longest)
+                                    work, shape, look, hint, board)
+            return board(reading)
 
         try:
             return by_edges(image_bgr)
@@ -243,6 +246,7 @@ def from_reading(reading: Reading, target_shape: Sequence[int] | None = None, em
         raise NoBoardFound("most of the board is empty")
     if 2 * sum(p.shape == (1, 1) for p in pieces) > g.rows * g.cols:
         raise NoBoardFound("single-cell pieces cover most of the board: tiles, not Klotski pieces")
+    check_edge_rows(pieces, g.rows, g.cols)
     try:
         board = Board.make(g.rows, g.cols, pieces, _target(pieces, target_shape)).relabelled()
     except (BoardError, NoBoardFound) as exc:
@@ -254,13 +258,28 @@ def from_reading(reading: Reading, target_shape: Sequence[int] | None = None, em
     return Parse("klotski", board, min(1.0, 0.7 + reading.clarity), centres, geometry)
 
 
+def check_edge_rows(pieces: list[Piece], rows: int, cols: int) -> None:
+    """Refuse a grid read by edges whose first or last row or column holds no piece:
+    there the outline the grid stops at is no piece's side but whatever lies past the
+    board (the wooden page under a wooden-block app's board, in panels on its lines at 200 px,
+    read as two more rows of empty cells). A whole row of empty cells is never a
+    classic position (two empty cells)."""
+    for first, last, size in ((lambda p: p.row, lambda p: p.row + p.height, rows),
+                              (lambda p: p.col, lambda p: p.col + p.width, cols)):
+        if min(first(p) for p in pieces) > 0 or max(last(p) for p in pieces) < size:
+            raise NoBoardFound("a row or column at the board's edge holds no piece: where the board ends is unclear")
+
+
 def check_playable(board: Board) -> None:
-    """Every position of a Klotski game can be played to its exit (each level has an
-    answer, and every move can be undone), so a board read from which the solver proves
-    the exit out of reach was misread: most often a mark, a watermark or text over an empty
-    cell taken for a piece, which leaves too few empty cells for the target to pass. A
-    search stopped at ``SETTLE_POSITIONS`` is no proof, and the board passes."""
-    if not _playable(board):
+    """A position of a Klotski game can be played to its exit (a level has an answer, and
+    every move can be undone), so a board read with fewer than two empty cells (every
+    classic position has two) from which the solver proves the exit out of reach was
+    misread: a mark, a watermark or text over an empty cell taken for a piece, which
+    leaves too few empty cells for the target to pass. With two or more it is read: the
+    classic 走投无路, a level with no answer that apps ship as a trick, has two. A search
+    stopped at ``SETTLE_POSITIONS`` is no proof, and the board passes."""
+    empty = board.rows * board.cols - sum(p.height * p.width for p in board.pieces)
+    if empty < 2 and not _playable(board):
         raise NoBoardFound("the board read can never bring its target to the exit, as every position of a game "
                            "can: a piece was likely seen where there is none (a mark or text over an empty cell?)")
 
@@ -580,15 +599,19 @@ def fit_grid(rects: list[Rect]) -> tuple[Grid, list[tuple[int, int, int, int]], 
     return grid, sizes, err
 
 
-def _looks_empty(image: np.ndarray, grid: Grid, r: int, c: int, colour: np.ndarray) -> bool:
-    """The inner part of cell (r, c) is inside the picture and has the board's colour."""
+def _looks_empty(image: np.ndarray, grid: Grid, r: int, c: int, colour: np.ndarray, marked: bool = False) -> bool:
+    """The inner part of cell (r, c) is inside the picture and has the board's colour;
+    ``marked``: or mostly has it, marks on it (``marked_floor``: a watermark or text).
+    (Not when growing the grid: a page of the board's colour with text is no row of it.)"""
     x, y = grid.centre(r, c)
     hx, hy = 0.35 * grid.pitch[0], 0.35 * grid.pitch[1]
     x0, y0, x1, y1 = round(x - hx), round(y - hy), round(x + hx), round(y + hy)
     if x0 < 0 or y0 < 0 or x1 <= x0 or y1 <= y0 or x1 > image.shape[1] or y1 > image.shape[0]:
         return False
     mean, std = cv2.meanStdDev(image[y0:y1, x0:x1])     # (numpy's, on a float copy, is 20× slower)
-    return bool(np.linalg.norm(mean.ravel() - colour) <= BOARD_COLOUR_DISTANCE and std.max() < 30)
+    if np.linalg.norm(mean.ravel() - colour) <= BOARD_COLOUR_DISTANCE and std.max() < 30:
+        return True
+    return marked and marked_floor(image[y0:y1, x0:x1], colour)
 
 
 def extend(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, int]], colour: np.ndarray) -> Grid:
@@ -638,7 +661,7 @@ def check_cells(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, 
         raise NoBoardFound(f"{len(empty)} empty cells, the profile's game has {empties}")
     if 2 * len(empty) > grid.rows * grid.cols:
         raise NoBoardFound("most of the board is empty: not a Klotski position")
-    if not all(_looks_empty(image, grid, r, c, colour) for r, c in empty):
+    if not all(_looks_empty(image, grid, r, c, colour, marked=True) for r, c in empty):
         raise NoBoardFound("a cell is neither a piece nor empty board")
 
 

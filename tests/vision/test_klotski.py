@@ -327,3 +327,41 @@ def test_a_board_whose_target_can_never_reach_the_exit_is_refused():
     check_playable(layout("横刀立马"))
     with pytest.raises(NoBoardFound, match="never bring its target to the exit"):
         check_playable(Board.from_text("ACCB\nACCD\n.EEF\nGHIF\nGJIK"))
+
+
+def test_the_classic_level_with_no_answer_is_read():
+    """走投无路 has no answer (the solver proves it), and apps ship it as a trick level:
+    with its two empty cells it is read, not refused as a misreading (it was, by the
+    playable check, and the JPEG property test above found it)."""
+    from vision.klotski import check_playable
+
+    check_playable(layout("走投无路"))
+    image, truth = render(layout("走投无路"), style="wooden", cell=60)
+    assert text(parse(image)) == truth.board
+
+
+def watermark(picture: np.ndarray, centre: tuple[float, float], pitch: float, colour: tuple[int, int, int]) -> None:
+    """A player's watermark ("@player123") written across a cell's middle, 0.9 of its
+    width (in place)."""
+    thick = max(1, round(pitch / 40))
+    (w, h), _ = cv2.getTextSize("@player123", cv2.FONT_HERSHEY_SIMPLEX, 1.0, thick)
+    scale = 0.9 * pitch / w
+    cv2.putText(picture, "@player123", (round(centre[0] - 0.45 * pitch), round(centre[1] + scale * h / 2)),
+                cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
+
+
+@pytest.mark.parametrize("style, moves", [(s, m) for s in ("flat", "named", "wooden") for m in (3, 17)]
+                         + [("portrait", 3), ("portrait", 17)])
+def test_a_watermark_across_an_empty_cell_is_floor(style, moves):
+    """White text across one empty cell at a time (the other clean), the picture 240 px
+    wide: the cell is still floor, its colour the floor's over most of it, and the board
+    reads (the old reader refused every one: the text's edges and spread made it neither
+    even floor nor a piece by colour, and a piece by edges)."""
+    board = scrambled(layout("横刀立马"), moves, 0)
+    image, truth = render(board, style=style, cell=60)
+    taken = {cell for p in board.pieces for cell in p.cells()}
+    for r, c in [(r, c) for r in range(board.rows) for c in range(board.cols) if (r, c) not in taken]:
+        picture = image.copy()
+        watermark(picture, truth.cells[r * board.cols + c], 60, (255, 255, 255))
+        picture = cv2.resize(picture, (240, round(picture.shape[0] * 240 / picture.shape[1])), interpolation=cv2.INTER_AREA)
+        assert text(parse(picture)) == truth.board, (r, c)
