@@ -417,7 +417,9 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     if look is not None:
         _by_look(image, g, look, vs, hs, empty)
     floor_colour = colours[empty].mean(0)
-    sizes = [s for s in _pieces(vs, hs, empty) if not _marked_floor(image, g, floor_colour, colours, s)]
+    # a cell whose mean is further from the floor's in a channel has under FLOOR_SHARE of it near that
+    near = np.abs(colours - floor_colour).max(2) <= FLOOR_SHARE * FLOOR_NEAR + (1 - FLOOR_SHARE) * 255
+    sizes = [s for s in _pieces(vs, hs, empty) if not _marked_floor(image, g, floor_colour, near, s)]
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
     # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
@@ -575,16 +577,14 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     return empty, colours
 
 
-def _marked_floor(image: np.ndarray, g: GridGuess, floor: np.ndarray, colours: np.ndarray,
+def _marked_floor(image: np.ndarray, g: GridGuess, floor: np.ndarray, near: np.ndarray,
                   piece: tuple[int, int, int, int]) -> bool:
     """Whether a piece read (row, col, height, width) is floor with marks on it: each of
-    its cells ``marked_floor`` (``colours``: the cells' mean colours, to pass over the
-    cells too far from the floor's for that at once). A watermark or a line of text
-    across an empty cell gives it edges and spread, so it is not even, and the pieces
-    around it an outline."""
+    its cells ``marked_floor`` (``near``: the cells whose mean colour may be so; the
+    others are passed over at once). A watermark or a line of text across an empty cell
+    gives it edges and spread, so it is not even, and the pieces around it an outline."""
     r0, c0, h, w = piece
-    # a mean more than this far from the floor's in a channel leaves under FLOOR_SHARE of it near
-    if np.abs(colours[r0:r0 + h, c0:c0 + w] - floor).max() > FLOOR_SHARE * FLOOR_NEAR + (1 - FLOOR_SHARE) * 255:
+    if not near[r0:r0 + h, c0:c0 + w].all():
         return False
     return all(marked_floor(image[max(0, y0):y1, max(0, x0):x1], floor)
                for x0, y0, x1, y1 in (_box(g, r, c, 0.2) for r in range(r0, r0 + h) for c in range(c0, c0 + w)))
