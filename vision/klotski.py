@@ -14,7 +14,8 @@ Stages, each a plain function:
 4. ``fit_grid``: the gap from neighbouring pieces, the cell size from the smallest piece
    (its short side plus a gap), every piece's size in cells, the grid origin;
 5. ``extend``, ``check_cells``, ``check_seams``, ``check_inside`` and ``check_beyond``:
-   every cell is covered by one piece or shows the board's colour, and as many are empty
+   every cell is covered by one piece or shows the board's colour (over most of it, when
+   marks such as a watermark are on it), and as many are empty
    as the game has; rows and columns of board-coloured cells at the edge are added (empty
    edge cells), so a frame or page around the board never is; no piece shows a seam of
    board colour between its cells (two pieces whose gap the picture lost), nor a straight

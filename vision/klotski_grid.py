@@ -13,7 +13,8 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
 3. ``read_grid``: for one grid, how strongly every side between two cells is one straight
    edge (``sides``), whether each cell is empty floor (even colour, no edges; or nearly
    so, a shaded or painted floor, where the sides say so: a piece shows its side along an
-   empty cell) and the pieces as the cells joined across sides without an edge. A grid reads only when every outer
+   empty cell) and the pieces as the cells joined across sides without an edge (a "piece"
+   whose cells are mostly the floor's colour is floor with marks on it: a watermark). A grid reads only when every outer
    side is an edge (but for a few next to empty cells: an open exit), every side is
    clearly an edge or clearly not one, the pieces are rectangles with an edge all round
    and no edge inside, and the grid's lines do not run on past its edges (part of a
