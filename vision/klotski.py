@@ -43,7 +43,6 @@ two pieces whose side between them the edge measure missed read as one longer pi
 """
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -73,7 +72,6 @@ BRIGHTNESS_TOLERANCE = 30
 COLOUR_TOLERANCE = 70          # per channel
 BOARD_COLOUR_DISTANCE = 30.0   # mean colour of an empty cell from the board's
 BRIDGE = 3                     # px: longest break in a gap line that is filled
-SETTLE_POSITIONS = 5_000       # the solver's bound on a board read: a piece seen too many leaves a handful
 
 
 @dataclass(frozen=True)
@@ -231,6 +229,18 @@ def grid_hint(profile: Profile, width: int, shape: tuple[int, ...]) -> GridGuess
                      shape[0], shape[1])
 
 
+def check_edge_rows(pieces: list[Piece], rows: int, cols: int) -> None:
+    """Refuse a grid read by edges whose first or last row or column holds no piece:
+    there the outline the grid stops at is no piece's side but whatever lies past the
+    board (the wooden page under a wooden-block app's board, in panels on its lines at 200 px,
+    read as two more rows of empty cells). A whole row of empty cells is never a
+    classic position (two empty cells)."""
+    for first, last, size in ((lambda p: p.row, lambda p: p.row + p.height, rows),
+                              (lambda p: p.col, lambda p: p.col + p.width, cols)):
+        if min(first(p) for p in pieces) > 0 or max(last(p) for p in pieces) < size:
+            raise NoBoardFound("a row or column at the board's edge holds no piece: where the board ends is unclear")
+
+
 def from_reading(reading: Reading, target_shape: Sequence[int] | None = None, empties: int | None = None,
                  longest: int = LONGEST_PIECE) -> Parse[KlotskiGeometry]:
     """The Parse of a reading by edges (``vision.klotski_grid``): the same checks of the
@@ -259,38 +269,19 @@ def from_reading(reading: Reading, target_shape: Sequence[int] | None = None, em
     return Parse("klotski", board, min(1.0, 0.7 + reading.clarity), centres, geometry)
 
 
-def check_edge_rows(pieces: list[Piece], rows: int, cols: int) -> None:
-    """Refuse a grid read by edges whose first or last row or column holds no piece:
-    there the outline the grid stops at is no piece's side but whatever lies past the
-    board (the wooden page under a wooden-block app's board, in panels on its lines at 200 px,
-    read as two more rows of empty cells). A whole row of empty cells is never a
-    classic position (two empty cells)."""
-    for first, last, size in ((lambda p: p.row, lambda p: p.row + p.height, rows),
-                              (lambda p: p.col, lambda p: p.col + p.width, cols)):
-        if min(first(p) for p in pieces) > 0 or max(last(p) for p in pieces) < size:
-            raise NoBoardFound("a row or column at the board's edge holds no piece: where the board ends is unclear")
-
-
 def check_playable(board: Board) -> None:
-    """A position of a Klotski game can be played to its exit (a level has an answer, and
-    every move can be undone), so a board read with fewer than two empty cells (every
-    classic position has two) from which the solver proves the exit out of reach was
-    misread: a mark, a watermark or text over an empty cell taken for a piece, which
-    leaves too few empty cells for the target to pass. With two or more it is read: the
-    classic 走投无路, a level with no answer that apps ship as a trick, has two. A search
-    stopped at ``SETTLE_POSITIONS`` is no proof, and the board passes."""
-    empty = board.rows * board.cols - sum(p.height * p.width for p in board.pieces)
-    if empty < 2 and not _playable(board):
-        raise NoBoardFound("the board read can never bring its target to the exit, as every position of a game "
-                           "can: a piece was likely seen where there is none (a mark or text over an empty cell?)")
-
-
-@functools.lru_cache(maxsize=64)     # live reads the same board frame after frame
-def _playable(board: Board) -> bool:
-    from solvers.klotski import solve
-
-    found = solve(board, max_positions=SETTLE_POSITIONS)
-    return found.solved or bool(found.stats.get("capped"))
+    """Moves never change how many cells are free, and the target needs at least its
+    narrower side's count of them to move at all. A board read with fewer free cells has
+    a target that could never have moved and never will: no game's position. It was
+    misread — most often a mark, a watermark or text over an empty cell taken for a
+    piece — and is refused. (An unsolvable set such as 走投无路 still passes: its pieces
+    move, only the exit is out of reach.)"""
+    target = next(p for p in board.pieces if p.name == board.target)
+    free = board.rows * board.cols - len(board.walls) - sum(len(p.cells()) for p in board.pieces)
+    if free < min(target.height, target.width):
+        raise NoBoardFound(f"{free} free cell{'s' * (free != 1)} on the board read: its "
+                           f"{target.height}×{target.width} target could never move, as it does in every game; "
+                           "a piece was likely seen where there is none (a mark or text over an empty cell?)")
 
 
 def main_colours(image: np.ndarray, count: int = 10) -> list[np.ndarray]:

@@ -302,9 +302,9 @@ def test_a_blurred_row_of_tiles_past_the_grid_is_not_left_out():
 @pytest.mark.parametrize("cell, past, size, thick", [(44, 6, 0.35, 1), (64, 3, 0.35, 1), (64, 6, 0.5, 2)])
 def test_a_watermark_over_an_empty_cell_is_not_read_as_a_piece(cell, past, size, thick):
     """A player's watermark ("@player123", white) across the empty cell of a tiny capture's
-    cut last row was read as a 1×1 piece: a board with one empty cell, whose target can
-    never move. A position of a game always leads to the exit, so such a reading is refused
-    (or the board read right); never the extra piece."""
+    cut last row was read as a 1×1 piece: a board with one empty cell, whose 2×2 target
+    could never move. Such a reading is refused (or the board read right); never the extra
+    piece."""
     from tests.vision.test_klotski_real import tiny_cut_capture
 
     board = scrambled(layout("横刀立马"), 6, 3)
@@ -320,24 +320,15 @@ def test_a_watermark_over_an_empty_cell_is_not_read_as_a_piece(cell, past, size,
     assert got == truth
 
 
-def test_a_board_whose_target_can_never_reach_the_exit_is_refused():
-    """The playable check on its own: one empty cell, the 2×2 target walled in."""
+def test_a_board_whose_target_could_never_move_is_refused():
+    """The check on its own: one free cell cannot let a 2×2 target move, whatever the
+    position; two can (and 走投无路, whose exit is out of reach, still is a board)."""
     from vision.klotski import check_playable
 
     check_playable(layout("横刀立马"))
-    with pytest.raises(NoBoardFound, match="never bring its target to the exit"):
-        check_playable(Board.from_text("ACCB\nACCD\n.EEF\nGHIF\nGJIK"))
-
-
-def test_the_classic_level_with_no_answer_is_read():
-    """走投无路 has no answer (the solver proves it), and apps ship it as a trick level:
-    with its two empty cells it is read, not refused as a misreading (it was, by the
-    playable check, and the JPEG property test above found it)."""
-    from vision.klotski import check_playable
-
     check_playable(layout("走投无路"))
-    image, truth = render(layout("走投无路"), style="wooden", cell=60)
-    assert text(parse(image)) == truth.board
+    with pytest.raises(NoBoardFound, match="1 free cell on the board read: its 2×2 target could never move"):
+        check_playable(Board.from_text("ACCB\nACCD\n.EEF\nGHIF\nGJIK"))
 
 
 def watermark(picture: np.ndarray, centre: tuple[float, float], pitch: float, colour: tuple[int, int, int]) -> None:
