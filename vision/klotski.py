@@ -14,7 +14,8 @@ Stages, each a plain function:
 4. ``fit_grid``: the gap from neighbouring pieces, the cell size from the smallest piece
    (its short side plus a gap), every piece's size in cells, the grid origin;
 5. ``extend``, ``check_cells``, ``check_seams``, ``check_inside`` and ``check_beyond``:
-   every cell is covered by one piece or shows the board's colour, and as many are empty
+   every cell is covered by one piece or shows the board's colour (over most of it, when
+   marks such as a watermark are on it), and as many are empty
    as the game has; rows and columns of board-coloured cells at the edge are added (empty
    edge cells), so a frame or page around the board never is; no piece shows a seam of
    board colour between its cells (two pieces whose gap the picture lost), nor a straight
@@ -56,7 +57,7 @@ from vision.colours import ColourHistogram, thinned
 from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 from vision.components import components, largest
 from vision.klotski_grid import (LEAN_MIN, RUN_SPLIT, SPLIT, GridGuess, Reading, SideLook, edge_maps, lean,
-                                longest_run, parse_grid, sides)
+                                longest_run, marked_floor, parse_grid, sides)
 from vision.profile import Profile, ProfileError
 
 MIN_SIDE = 60          # px: smaller regions cannot hold a board
@@ -158,9 +159,12 @@ def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[Klotsk
         hint = None if profile is None or look is None or shape is None else grid_hint(profile, image_bgr.shape[1], shape)
 
         def by_edges(picture: np.ndarray) -> Parse:
+            def board(reading: Reading) -> Parse:
+                return from_reading(reading, target_shape, empties, longest)
+
             reading, _ = parse_grid(picture, None if floor is None else np.array(floor, np.float32), pitch,
-                                    work, shape, look, hint)
-            return from_reading(reading, target_shape, empties, longest)
+                                    work, shape, look, hint, board)
+            return board(reading)
 
         try:
             return by_edges(image_bgr)
@@ -225,6 +229,18 @@ def grid_hint(profile: Profile, width: int, shape: tuple[int, ...]) -> GridGuess
                      shape[0], shape[1])
 
 
+def check_edge_rows(pieces: list[Piece], rows: int, cols: int) -> None:
+    """Refuse a grid read by edges whose first or last row or column holds no piece:
+    there the outline the grid stops at is no piece's side but whatever lies past the
+    board (the wooden page under a wooden-block app's board, in panels on its lines at 200 px,
+    read as two more rows of empty cells). A whole row of empty cells is never a
+    classic position (two empty cells)."""
+    for first, last, size in ((lambda p: p.row, lambda p: p.row + p.height, rows),
+                              (lambda p: p.col, lambda p: p.col + p.width, cols)):
+        if min(first(p) for p in pieces) > 0 or max(last(p) for p in pieces) < size:
+            raise NoBoardFound("a row or column at the board's edge holds no piece: where the board ends is unclear")
+
+
 def from_reading(reading: Reading, target_shape: Sequence[int] | None = None, empties: int | None = None,
                  longest: int = LONGEST_PIECE) -> Parse[KlotskiGeometry]:
     """The Parse of a reading by edges (``vision.klotski_grid``): the same checks of the
@@ -241,6 +257,7 @@ def from_reading(reading: Reading, target_shape: Sequence[int] | None = None, em
         raise NoBoardFound("most of the board is empty")
     if 2 * sum(p.shape == (1, 1) for p in pieces) > g.rows * g.cols:
         raise NoBoardFound("single-cell pieces cover most of the board: tiles, not Klotski pieces")
+    check_edge_rows(pieces, g.rows, g.cols)
     try:
         board = Board.make(g.rows, g.cols, pieces, _target(pieces, target_shape)).relabelled()
     except (BoardError, NoBoardFound) as exc:
@@ -574,15 +591,19 @@ def fit_grid(rects: list[Rect]) -> tuple[Grid, list[tuple[int, int, int, int]], 
     return grid, sizes, err
 
 
-def _looks_empty(image: np.ndarray, grid: Grid, r: int, c: int, colour: np.ndarray) -> bool:
-    """The inner part of cell (r, c) is inside the picture and has the board's colour."""
+def _looks_empty(image: np.ndarray, grid: Grid, r: int, c: int, colour: np.ndarray, marked: bool = False) -> bool:
+    """The inner part of cell (r, c) is inside the picture and has the board's colour;
+    ``marked``: or mostly has it, marks on it (``marked_floor``: a watermark or text).
+    (Not when growing the grid: a page of the board's colour with text is no row of it.)"""
     x, y = grid.centre(r, c)
     hx, hy = 0.35 * grid.pitch[0], 0.35 * grid.pitch[1]
     x0, y0, x1, y1 = round(x - hx), round(y - hy), round(x + hx), round(y + hy)
     if x0 < 0 or y0 < 0 or x1 <= x0 or y1 <= y0 or x1 > image.shape[1] or y1 > image.shape[0]:
         return False
     mean, std = cv2.meanStdDev(image[y0:y1, x0:x1])     # (numpy's, on a float copy, is 20× slower)
-    return bool(np.linalg.norm(mean.ravel() - colour) <= BOARD_COLOUR_DISTANCE and std.max() < 30)
+    if np.linalg.norm(mean.ravel() - colour) <= BOARD_COLOUR_DISTANCE and std.max() < 30:
+        return True
+    return marked and marked_floor(image[y0:y1, x0:x1], colour)
 
 
 def extend(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, int]], colour: np.ndarray) -> Grid:
@@ -632,7 +653,7 @@ def check_cells(image: np.ndarray, grid: Grid, sizes: list[tuple[int, int, int, 
         raise NoBoardFound(f"{len(empty)} empty cells, the profile's game has {empties}")
     if 2 * len(empty) > grid.rows * grid.cols:
         raise NoBoardFound("most of the board is empty: not a Klotski position")
-    if not all(_looks_empty(image, grid, r, c, colour) for r, c in empty):
+    if not all(_looks_empty(image, grid, r, c, colour, marked=True) for r, c in empty):
         raise NoBoardFound("a cell is neither a piece nor empty board")
 
 

@@ -13,7 +13,8 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
 3. ``read_grid``: for one grid, how strongly every side between two cells is one straight
    edge (``sides``), whether each cell is empty floor (even colour, no edges; or nearly
    so, a shaded or painted floor, where the sides say so: a piece shows its side along an
-   empty cell) and the pieces as the cells joined across sides without an edge. A grid reads only when every outer
+   empty cell) and the pieces as the cells joined across sides without an edge (a "piece"
+   whose cells are mostly the floor's colour is floor with marks on it: a watermark). A grid reads only when every outer
    side is an edge (but for a few next to empty cells: an open exit), every side is
    clearly an edge or clearly not one, the pieces are rectangles with an edge all round
    and no edge inside, and the grid's lines do not run on past its edges (part of a
@@ -31,7 +32,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator
+from typing import Callable, Iterator
 
 import cv2
 import numpy as np
@@ -47,6 +48,8 @@ FLAT_EDGES = 0.04      # ... and has fewer edge pixels than this share
 GROW_STD, GROW_EDGES = 20.0, 0.1   # ... or these next to an empty cell with no edge between them
 PLAIN_GAP = 0.02       # the plainest cells have this share of edge pixels less than every other cell (``_plainest``)
 FLOOR_DISTANCE = 40.0  # empty cells' colours lie this close to their mean
+FLOOR_NEAR, FLOOR_SHARE = 20, 0.7  # a cell with this share of its pixels within FLOOR_NEAR (per channel) of the
+                                   # floor's colour is floor with marks on it (a watermark, text)
 MAX_CELLS = 100
 MIN_PITCH = 30         # px in the picture read: below, a portrait's strokes are as long as a cell's side
 RUN_SPLIT = 0.65       # share of a side in one unbroken straight edge: not one piece
@@ -414,7 +417,10 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     _marginal(e, g, vs, hs, empty, reach)
     if look is not None:
         _by_look(image, g, look, vs, hs, empty)
-    sizes = _pieces(vs, hs, empty)
+    floor_colour = colours[empty].mean(0)
+    # a cell whose mean is further from the floor's in a channel has under FLOOR_SHARE of it near that
+    near = np.abs(colours - floor_colour).max(2) <= FLOOR_SHARE * FLOOR_NEAR + (1 - FLOOR_SHARE) * 255
+    sizes = [s for s in _pieces(vs, hs, empty) if not _marked_floor(image, g, floor_colour, near, s)]
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
     # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
@@ -424,7 +430,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     _check_thin_margins(image, g, reach)
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
-    return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in colours[empty].mean(0)))
+    return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in floor_colour))
 
 
 def _marginal(e: EdgeMaps, g: GridGuess, vs: np.ndarray, hs: np.ndarray, empty: np.ndarray, reach: float) -> None:
@@ -570,6 +576,32 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
         raise NoBoardFound("the even cells differ in colour: flat pieces, not floor")
     return empty, colours
+
+
+def _marked_floor(image: np.ndarray, g: GridGuess, floor: np.ndarray, near: np.ndarray,
+                  piece: tuple[int, int, int, int]) -> bool:
+    """Whether a piece read (row, col, height, width) is floor with marks on it: each of
+    its cells ``marked_floor`` (``near``: the cells whose mean colour may be so; the
+    others are passed over at once). A watermark or a line of text across an empty cell
+    gives it edges and spread, so it is not even, and the pieces around it an outline."""
+    r0, c0, h, w = piece
+    if not near[r0:r0 + h, c0:c0 + w].all():
+        return False
+    return all(marked_floor(image[max(0, y0):y1, max(0, x0):x1], floor)
+               for x0, y0, x1, y1 in (_box(g, r, c, 0.2) for r in range(r0, r0 + h) for c in range(c0, c0 + w)))
+
+
+def marked_floor(patch: np.ndarray, floor: np.ndarray) -> bool:
+    """Whether a cell's middle (``patch``) is floor, marks on it or not: the floor's colour
+    (within FLOOR_NEAR per channel) covers FLOOR_SHARE or more of it — its dominant
+    colour, whatever a watermark or text adds (empty cells 0.77 or more in the real apps'
+    tiles moved, 170-320 px wide; a piece's cell at most 0.56: our dark tiles' frames on
+    their dark floor)."""
+    if not patch.size:
+        return False
+    near = cv2.inRange(patch, np.clip(np.asarray(floor) - FLOOR_NEAR + 1, 0, 255),
+                       np.clip(np.asarray(floor) + FLOOR_NEAR - 1, 0, 255))
+    return cv2.countNonZero(near) >= FLOOR_SHARE * near.size
 
 
 def _far_plainer(a: float, b: float) -> bool:
@@ -946,7 +978,7 @@ def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
 def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
                pitch: tuple[float, float] | None = None, work_pitch: float | None = None,
                shape: tuple[int, ...] | None = None, look: SideLook | None = None,
-               hint: GridGuess | None = None) -> tuple[Reading, float]:
+               hint: GridGuess | None = None, check: Callable[[Reading], object] | None = None) -> tuple[Reading, float]:
     """The reading of the largest grid that reads, in the given picture's pixels (the
     grid scaled back), and the scale it was read at; NoBoardFound when none reads or
     readings of that size disagree. From a profile: ``floor_bgr``, ``pitch`` (bounds, px),
@@ -965,7 +997,11 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     enlarged and refused is read again as it is (the enlarging blurs a few outlines). (Not
     without a shape: there the retries read parts of the board, wrong.) ``look``: the
     sides' look the profile learned (``read_grid``); ``hint``: the grid where the profile's
-    screenshot had it, scaled to this picture's width (tried first, fitted to its lines)."""
+    screenshot had it, scaled to this picture's width (tried first, fitted to its lines);
+    ``check``: raises NoBoardFound for a reading that makes no board (the caller's rules
+    of a game: a unique target, a position that can be played): when the largest grids
+    that read disagree, such a reading does not outvote one that makes a board (186 px
+    light wood, its plain 曹操 taken for floor by one grid: no target)."""
     if work_pitch is not None and pitch is not None:
         # with no look to match, not shrunk to a pitch under NO_LOOK_PITCH: a shrink loses
         # sides a pixel or two wide (186 px light wood photographed at 1.3×, shrunk back to
@@ -982,7 +1018,7 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
         scales = [scale * factor for factor in RETRY] if scale < 1 else [scale, 1.0]
     for size in scales:
         try:
-            return _parse_at(image, size, floor_bgr, pitch, shape, look, hint)
+            return _parse_at(image, size, floor_bgr, pitch, shape, look, hint, check)
         except NoBoardFound as exc:
             first = first or exc
     assert first is not None
@@ -990,7 +1026,8 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
 
 
 def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pitch: tuple[float, float] | None,
-              shape: tuple[int, ...] | None, look: SideLook | None, hint: GridGuess | None) -> tuple[Reading, float]:
+              shape: tuple[int, ...] | None, look: SideLook | None, hint: GridGuess | None,
+              check: Callable[[Reading], object] | None = None) -> tuple[Reading, float]:
     """``parse_grid`` on the picture resized by ``scale``."""
     small = image if scale == 1 else cv2.resize(image, None, fx=scale, fy=scale,
                                                 interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
@@ -1031,6 +1068,18 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
         raise NoBoardFound(reason)
     most = max(r.grid.rows * r.grid.cols for r in readings)
     largest = [r for r in readings if r.grid.rows * r.grid.cols == most]
+    if check is not None and len({(r.grid.rows, r.grid.cols, r.sizes) for r in largest}) > 1:
+        # (smaller grids stay unread: a part of the board may make a board)
+        boards = []
+        for r in largest:
+            try:
+                check(r)
+                boards.append(r)
+            except NoBoardFound as exc:
+                refusal = exc
+        if not boards:
+            raise refusal
+        largest = boards
     if len({(r.grid.rows, r.grid.cols, r.sizes) for r in largest}) > 1:
         raise NoBoardFound("two grids read as different boards")
     best = max(largest, key=lambda r: r.clarity)

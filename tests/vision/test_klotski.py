@@ -329,3 +329,30 @@ def test_a_board_whose_target_could_never_move_is_refused():
     check_playable(layout("走投无路"))
     with pytest.raises(NoBoardFound, match="1 free cell on the board read: its 2×2 target could never move"):
         check_playable(Board.from_text("ACCB\nACCD\n.EEF\nGHIF\nGJIK"))
+
+
+def watermark(picture: np.ndarray, centre: tuple[float, float], pitch: float, colour: tuple[int, int, int]) -> None:
+    """A player's watermark ("@player123") written across a cell's middle, 0.9 of its
+    width (in place)."""
+    thick = max(1, round(pitch / 40))
+    (w, h), _ = cv2.getTextSize("@player123", cv2.FONT_HERSHEY_SIMPLEX, 1.0, thick)
+    scale = 0.9 * pitch / w
+    cv2.putText(picture, "@player123", (round(centre[0] - 0.45 * pitch), round(centre[1] + scale * h / 2)),
+                cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
+
+
+@pytest.mark.parametrize("style, moves", [(s, m) for s in ("flat", "named", "wooden") for m in (3, 17)]
+                         + [("portrait", 3), ("portrait", 17)])
+def test_a_watermark_across_an_empty_cell_is_floor(style, moves):
+    """White text across one empty cell at a time (the other clean), the picture 240 px
+    wide: the cell is still floor, its colour the floor's over most of it, and the board
+    reads (the old reader refused every one: the text's edges and spread made it neither
+    even floor nor a piece by colour, and a piece by edges)."""
+    board = scrambled(layout("横刀立马"), moves, 0)
+    image, truth = render(board, style=style, cell=60)
+    taken = {cell for p in board.pieces for cell in p.cells()}
+    for r, c in [(r, c) for r in range(board.rows) for c in range(board.cols) if (r, c) not in taken]:
+        picture = image.copy()
+        watermark(picture, truth.cells[r * board.cols + c], 60, (255, 255, 255))
+        picture = cv2.resize(picture, (240, round(picture.shape[0] * 240 / picture.shape[1])), interpolation=cv2.INTER_AREA)
+        assert text(parse(picture)) == truth.board, (r, c)
