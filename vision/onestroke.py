@@ -547,20 +547,27 @@ def unshaded(image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
     if h < 16:
         return image
-    cols = image[:, ::max(1, w // 256)].astype(np.float32)       # a few hundred columns are plenty
-    grey = cols.mean(axis=2) + 1
-    ratio = grey[3:] / grey[:-3]           # two rows below a row over the row above it
+    cols = cv2.resize(image, (min(w, 64), h), interpolation=cv2.INTER_NEAREST)   # 64 columns are plenty
+    grey = cv2.cvtColor(cols, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1
+    # rows whose mean steps (two rows below over the row above): the only ones worth a look
+    means = grey.mean(axis=1)
+    steps = means[3:] / means[:-3]
+    rows = np.flatnonzero((steps >= 1.1) & (steps <= 8))
+    rows = rows[rows < 0.75 * h]
+    if not len(rows):
+        return image
+    ratio = grey[rows + 3] / grey[rows]
     middle = np.median(ratio, axis=1)
     # within 8 %, or 3 levels for dark colours (a dimmed dark background is a few levels)
-    agree = (np.abs(grey[3:] - grey[:-3] * middle[:, None]) <= np.maximum(0.08 * grey[3:], 3)).mean(axis=1)
-    found = np.flatnonzero((agree >= 0.9) & (middle >= 1 / 0.85) & (middle <= 1 / 0.15))
-    found = found[found < 0.75 * h]
+    agree = (np.abs(grey[rows + 3] - grey[rows] * middle[:, None]) <= np.maximum(0.08 * grey[rows + 3], 3)).mean(axis=1)
+    keep = (agree >= 0.9) & (middle >= 1 / 0.85) & (middle <= 1 / 0.15)
+    found, agree = rows[keep], agree[keep]
     if not len(found):
         return image
-    top = int(found[np.argmax(agree[found])])
+    top = int(found[np.argmax(agree)])
     # the first row below the shade: of the rows the step was seen across, the one that steps most
     edge = top + 1 + int(np.argmax([np.median(grey[r] / grey[r - 1]) for r in range(top + 1, top + 4)]))
-    below, above = cols[min(h - 1, edge + 1)], cols[max(0, edge - 2)]
+    below, above = cols[min(h - 1, edge + 1)].astype(np.float32), cols[max(0, edge - 2)].astype(np.float32)
     # per channel, by least squares (the light pixels weigh most: JPEG blurs dark colours' hues)
     gains = [float(a @ b / (a @ a)) if a @ a > 0 else 0.0 for a, b in zip(above.T, below.T)]
     gain = float(np.median(gains))
@@ -568,7 +575,7 @@ def unshaded(image: np.ndarray) -> np.ndarray:
         return image
     # the factor from a few dark pixels is rough: the most common light neutral level above
     # the edge, brightened, is the nearest one below (the cells' or the page's grey)
-    above_level, below_level = _neutral_peak(cols[:edge], gain), _neutral_peak(cols[edge:], 1.0)
+    above_level, below_level = _neutral_peak(cols[:edge:2], gain), _neutral_peak(cols[edge::2], 1.0)
     if above_level and below_level and abs(below_level / above_level - 1) < 0.15:
         gain *= below_level / above_level
     out = image.copy()
