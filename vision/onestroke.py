@@ -561,10 +561,10 @@ def unshaded(image: np.ndarray) -> np.ndarray:
     # within 8 %, or 3 levels for dark colours (a dimmed dark background is a few levels)
     agree = (np.abs(grey[rows + 3] - grey[rows] * middle[:, None]) <= np.maximum(0.08 * grey[rows + 3], 3)).mean(axis=1)
     keep = (agree >= 0.9) & (middle >= 1 / 0.85) & (middle <= 1 / 0.15)
-    found, agree = rows[keep], agree[keep]
+    found, middle = rows[keep], middle[keep]
     if not len(found):
         return image
-    top = int(found[np.argmax(agree)])
+    top = int(found[np.argmax(middle)])    # the strongest step (in the dimmed rows small ones agree within 3 levels)
     # the first row below the shade: of the rows the step was seen across, the one that steps most
     edge = top + 1 + int(np.argmax([np.median(grey[r] / grey[r - 1]) for r in range(top + 1, top + 4)]))
     below, above = cols[min(h - 1, edge + 1)].astype(np.float32), cols[max(0, edge - 2)].astype(np.float32)
