@@ -594,8 +594,9 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
         kind = _kind(c, w, h)
         if kind is None and max(w, h) >= 0.6 * largest:
             # a node with knobs of path lines left on it (where a line meets a ring round
-            # it) or the pointer over its edge: opened a third of a node wide on its own
-            c = _opened(c, colours.size)
+            # it) or the pointer over its edge: opened a third of a node wide on its own (a
+            # blob over 0.4 of the picture is no node: nodes joined, and costly to open)
+            c = _opened(c, colours.size) if max(w, h) <= 0.4 * max(work.shape[:2]) else None
             if c is not None:
                 x, y, w, h = cv2.boundingRect(c)
                 kind = _kind(c, w, h)
@@ -624,10 +625,13 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
 
 
 def _opened(contour: np.ndarray, size: float) -> np.ndarray | None:
-    """A blob opened a third of a node (``size``) wide, when that leaves one part at least
-    0.6 of its size (a node without what stuck out of it); None otherwise."""
-    k = max(3, int(size / 3) | 1)
+    """A blob about a node's size (``size``) opened a third of a node wide, when that leaves
+    one part at least 0.6 of its size (a node without what stuck out of it); None otherwise
+    (a blob of other sizes is no node with knobs, and opening it costs much)."""
     x, y, w, h = cv2.boundingRect(contour)
+    if not 0.6 * size <= max(w, h) <= 1.6 * size:
+        return None
+    k = max(3, int(size / 3) | 1)
     mask = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
     cv2.drawContours(mask, [contour - (x - k, y - k)], -1, 1, -1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
