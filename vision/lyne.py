@@ -261,6 +261,7 @@ def read_area(image: np.ndarray, area: Area, work_side: int = WORK) -> Parse[Lyn
                 unbounded = fg, colours
         stage("lyne-mask", lambda: fg * 255)
         colours.light = light if native is not None else None   # the native crop is flattened node by node
+        colours.zoom = max(1.0, f)
         try:
             nodes, (board, pitch, x0, y0, residual) = _read_nodes(work, fg, colours, native, area.open_sides)
             break
@@ -485,6 +486,7 @@ class Colours:
     cream: np.ndarray | None
     light: np.ndarray | None = None   # over the work image, less the background: to flatten native crops
     opened: int = 0                   # the width of the opening that took path lines away (px)
+    zoom: float = 1.0                 # work pixels a pixel of the picture spans (over 1: a small area scaled up)
     size: float = 0.0                 # the typical node size it was worked out from (px)
 
 
@@ -590,6 +592,14 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
                 raise NoBoardFound("a shape cut by the picture's edge: the board is not all in the picture")
             continue  # cut by the area's edge: the cream tab or a partial shape, not a node
         kind = _kind(c, w, h)
+        if kind is None and max(w, h) >= 0.6 * largest:
+            # a node with knobs of path lines left on it (where a line meets a ring round
+            # it) or the pointer over its edge: opened a third of a node wide on its own (a
+            # blob over 0.4 of the picture is no node: nodes joined, and costly to open)
+            c = _opened(c, colours.size) if max(w, h) <= 0.4 * max(work.shape[:2]) else None
+            if c is not None:
+                x, y, w, h = cv2.boundingRect(c)
+                kind = _kind(c, w, h)
         if kind is None:
             if max(w, h) < 0.6 * largest:
                 continue
@@ -612,6 +622,22 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
             except NoBoardFound:
                 raise doubt from None
     return nodes
+
+
+def _opened(contour: np.ndarray, size: float) -> np.ndarray | None:
+    """A blob about a node's size (``size``) opened a third of a node wide, when that leaves
+    one part at least 0.6 of its size (a node without what stuck out of it); None otherwise
+    (a blob of other sizes is no node with knobs, and opening it costs much)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    if not 0.6 * size <= max(w, h) <= 1.6 * size:
+        return None
+    k = max(3, int(size / 3) | 1)
+    mask = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
+    cv2.drawContours(mask, [contour - (x - k, y - k)], -1, 1, -1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    parts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    big = [p for p in parts if max(cv2.boundingRect(p)[2:]) >= 0.6 * max(w, h)]
+    return big[0] + (x - k, y - k) if len(big) == 1 else None
 
 
 def _cream(colours: Colours) -> tuple[int, int, int]:
@@ -638,12 +664,17 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
     Triangles and diamonds fill half their box; a triangle's weight sits two thirds down
     (its base), a diamond's in the middle, however corners are rounded or stubs stick out.
     Stubs can give a hub that look too, so a triangle must also cover the triangle on its
-    inscribed circle; a blob that covers the octagon there instead is a hub."""
+    inscribed circle; a blob that covers the octagon there instead is a hub. A triangle whose
+    corners a wide opening rounded fills up to three quarters of its box, its weight low."""
     area = cv2.contourArea(contour)
     fill = area / float(w * h)
     if not 0.85 <= w / float(h) <= 1.4:
         return None
     corners = len(cv2.approxPolyDP(contour, 0.045 * cv2.arcLength(contour, True), True))
+    if 0.66 < fill <= 0.78 and _weight(contour) >= 0.57 and _covers_on_circle(contour, "triangle") >= 0.9:
+        # a triangle whose corners a wide opening rounded (seen: weight 0.59, cover 0.95; a
+        # square with stubs of lines below it 0.55 and 0.82): read as a square before
+        return "triangle"
     if fill > 0.66:
         if corners == 4 and fill >= 0.86:
             return "square"
@@ -653,14 +684,20 @@ def _kind(contour: np.ndarray, w: int, h: int) -> str | None:
             return "square" if _covers_square(contour) else "hub"
         return None
     if fill >= 0.38 and corners <= 6:
-        m = cv2.moments(contour)
-        weight = (m["m01"] / m["m00"] - cv2.boundingRect(contour)[1]) / h if m["m00"] else 0.5
-        if weight < 0.55:
+        if _weight(contour) < 0.55:
             return "diamond"
         if _covers_on_circle(contour, "triangle") >= TRIANGLE_COVER:
             return "triangle"
         return "hub" if _covers_on_circle(contour, "octagon") >= OCTAGON_COVER else None
     return None
+
+
+def _weight(contour: np.ndarray) -> float:
+    """Where a blob's weight sits down its box, a share of its height (0.5 for a square,
+    a hub or a diamond; a triangle's, two thirds down, 0.55 and more however rounded)."""
+    m = cv2.moments(contour)
+    _, y, _, h = cv2.boundingRect(contour)
+    return (m["m01"] / m["m00"] - y) / h if m["m00"] else 0.5
 
 
 def _covers_on_circle(contour: np.ndarray, shape: str) -> float:
@@ -721,7 +758,8 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     node.ring, node.fill = _median(roi, (dist >= band[0]) & (dist <= band[1])), _median(roi, middle)
     if kind == "hub":
         # the hub's colour from its middle band: at the edge JPEG blends it with the background
-        node.counts, place = _count_holes(roi, mask, node.fill, colours.background, _cream(colours), (x, y))
+        node.counts, place = _count_holes(roi, mask, node.fill, colours.background, _cream(colours), (x, y),
+                                          max(1.0, colours.zoom / s))
         node.holes = node.counts[0]
         if place:
             node.unsure = _hidden((x, y), place)
@@ -788,7 +826,7 @@ HOLE_AT = {"left": (-0.159, 0.0), "right": (0.159, 0.0), "up": (0.0, -0.159), "d
 
 
 def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], background: np.ndarray,
-                 cream: tuple[int, int, int], at: tuple[int, int]) -> tuple[tuple[int, ...], str]:
+                 cream: tuple[int, int, int], at: tuple[int, int], zoom: float = 1.0) -> tuple[tuple[int, ...], str]:
     """Holes are diamonds of non-hub colour (background, or cream once filled), 0.23 of
     the hub wide, at fixed places. A drawn path crosses a hub through its centre as a
     double line about 0.1 of the hub wide, along the axis to a place or beside it (the
@@ -796,7 +834,7 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     all non-hub and the non-hub run across the axis reaches farther to both sides than a
     line along the axis does (a line beside it widens the run on one side only). Returns
     the counts the hub may have (one unless lines leave the place above or below unsure)
-    and the first unsure place ("" when none)."""
+    and the first unsure place ("" when none). ``zoom``: roi pixels a pixel of the picture spans."""
     # the octagon's inscribed circle gives centre and width even when stubs of path
     # lines stick out of the outline
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
@@ -841,6 +879,9 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         found[name] = opened[name] or filled
         middle = roi[py - 1:py + 2, px - 1:px + 2].reshape(-1, 3).mean(axis=0)
         contrast[name], off_cream[name] = float(np.linalg.norm(middle - hub)), float(np.abs(middle - cream).max())
+        if dy and open_hole < 0.3 and _open_under_line(empty, other, (nominal_x, nominal_y), width, 2 * zoom):
+            found[name] = opened[name] = True
+            continue
         if dy and open_hole >= 0.3 and found[name] and _along_axis(empty, (px, py), cy, dy, width):
             # blurred, a cream path line along the axis blends with the hub to about the
             # background's colour (paddlepop), as far as the hub's outline
@@ -919,6 +960,47 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
 def _hidden(at: tuple[int, int], place: str) -> str:
     """The refusal for a hub whose hole place above or below path lines hide."""
     return f"a hub at {at} whose {place} hole is not told apart from path lines"
+
+
+def _open_under_line(empty: np.ndarray, other: np.ndarray, place: tuple[int, int], width: float, least: float) -> bool:
+    """Whether a line along the axis crosses an open hole at a place: on a row through it the
+    line (neither hub nor background, its half at most 0.08 of the hub wide) has the background
+    beside it on one side or both, 0.035 of the hub or more and ``least`` pixels (a line's blend
+    with the hub is a pixel or two of the picture), then the hub again within the hole's
+    half width; on the other side the background or another line, never the hub at once
+    (a hole there would show on both sides). Holes above and below are the only ones at
+    that height, so background there is that hole (a 3 read as 2 or 3 before)."""
+    px, py = place
+    for y in (py, py - 1, py + 1):
+        if not 0 <= y < empty.shape[0]:
+            continue
+        back = empty[y] > 0
+        line = (other[y] > 0) & ~back
+        if not line[px]:
+            continue
+        left, right = px - _run(line, px, -1), px + _run(line, px, 1)
+        # a side where the line reaches past a line's half width (0.08) runs into another line
+        sides = [_back_beside(back, other[y] > 0, end + step, step, px, width, least) if abs(end - px) <= 0.08 * width
+                 else False for end, step in ((left, -1), (right, 1))]
+        if None not in sides and any(sides):
+            return True
+    return False
+
+
+def _back_beside(back: np.ndarray, other: np.ndarray, start: int, step: int, px: int, width: float,
+                 least: float) -> bool | None:
+    """Beside a line, from ``start`` on in direction ``step``: True when the background
+    runs there (past a pixel of blend) as a hole's side does, then the hub; False when
+    something else not the hub is there (another line); None when the hub is at once."""
+    if not 0 <= start < len(back) or not 0 <= start + step < len(back):
+        return None
+    if not back[start] and not back[start + step]:
+        return None if not other[start] else False
+    s0 = start if back[start] else start + step
+    end = s0 + step * _run(back, s0, step)
+    past = [end + step, end + 2 * step]
+    return abs(end - s0) + 1 >= max(0.035 * width, least) and abs(end - px) <= 0.16 * width and any(
+        0 <= p < len(back) and not other[p] for p in past)
 
 
 def _open_beside(empty: np.ndarray, place: tuple[int, int], width: float) -> bool:

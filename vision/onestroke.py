@@ -2,6 +2,7 @@
 
 Stages, each a function the tests can call on its own:
 
+0. ``unshaded``: a notification shade dimming the top rows by one factor is taken out;
 1. ``grids``: at about 512 px, for each candidate cell grey (a peak of the grey-level
    histogram of unsaturated pixels), the filled square blobs of that grey and of one
    common size (``find_squares``), joined into the largest group whose offsets are whole
@@ -516,6 +517,7 @@ def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[Onestr
 def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
     """``parse`` with the cell look given (None: the game's neutral grey), as calibration
     tries looks before any profile exists."""
+    image_bgr = unshaded(image_bgr)
     h, w = image_bgr.shape[:2]
     first = min(1.0, WORK_SIZE / max(h, w))
     readings: list[Parse[OnestrokeGeometry]] = []
@@ -535,6 +537,62 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
             return max(readings, key=lambda r: r.confidence)
     what = "grey cells" if look is None else "cells of the profile's colour"
     raise NoBoardFound(failures[0] if failures else f"no grid of {what} found")
+
+
+def unshaded(image: np.ndarray) -> np.ndarray:
+    """The picture with a notification shade over its top taken out, else the picture
+    itself. A shade dims the rows above its lower edge by one factor (0.15 to 0.85 left):
+    across the whole width, each colour just above that edge is the one just below it
+    times that factor, on every channel alike (the phone's background continues under it,
+    and the cells it crosses). Those rows are brightened back, so the cells under the shade
+    are read like the others (refused before: a cell past the board's top in another shade)."""
+    h, w = image.shape[:2]
+    if h < 16:
+        return image
+    cols = cv2.resize(image, (min(w, 64), h), interpolation=cv2.INTER_NEAREST)   # 64 columns are plenty
+    grey = cv2.cvtColor(cols, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1
+    # rows whose mean steps (two rows below over the row above): the only ones worth a look
+    means = grey.mean(axis=1)
+    steps = means[3:] / means[:-3]
+    rows = np.flatnonzero((steps >= 1.1) & (steps <= 8))
+    rows = rows[rows < 0.75 * h]
+    if not len(rows):
+        return image
+    ratio = grey[rows + 3] / grey[rows]
+    middle = np.median(ratio, axis=1)
+    # within 8 %, or 3 levels for dark colours (a dimmed dark background is a few levels)
+    agree = (np.abs(grey[rows + 3] - grey[rows] * middle[:, None]) <= np.maximum(0.08 * grey[rows + 3], 3)).mean(axis=1)
+    keep = (agree >= 0.9) & (middle >= 1 / 0.85) & (middle <= 1 / 0.15)
+    found, middle = rows[keep], middle[keep]
+    if not len(found):
+        return image
+    top = int(found[np.argmax(middle)])    # the strongest step (in the dimmed rows small ones agree within 3 levels)
+    # the first row below the shade: of the rows the step was seen across, the one that steps most
+    edge = top + 1 + int(np.argmax([np.median(grey[r] / grey[r - 1]) for r in range(top + 1, top + 4)]))
+    below, above = cols[min(h - 1, edge + 1)].astype(np.float32), cols[max(0, edge - 2)].astype(np.float32)
+    # per channel, by least squares (the light pixels weigh most: JPEG blurs dark colours' hues)
+    gains = [float(a @ b / (a @ a)) if a @ a > 0 else 0.0 for a, b in zip(above.T, below.T)]
+    gain = float(np.median(gains))
+    if not (min(gains) > 0 and max(gains) <= 1.25 * min(gains) and 1 / 0.85 <= gain <= 1 / 0.15):
+        return image
+    # the factor from a few dark pixels is rough: the most common light neutral level above
+    # the edge, brightened, is the nearest one below (the cells' or the page's grey)
+    above_level, below_level = _neutral_peak(cols[:edge:2], gain), _neutral_peak(cols[edge::2], 1.0)
+    if above_level and below_level and abs(below_level / above_level - 1) < 0.15:
+        gain *= below_level / above_level
+    out = image.copy()
+    out[:edge] = np.clip(image[:edge] * np.float32(gain), 0, 255).round().astype(np.uint8)
+    stage("onestroke-unshaded", out)
+    return out
+
+
+def _neutral_peak(pixels: np.ndarray, gain: float) -> float:
+    """The most common grey level of the neutral pixels (times ``gain``) from 60 up, 0 when none."""
+    px = pixels.reshape(-1, 3)
+    px = px[np.ptp(px, axis=1) <= UNSATURATED]
+    levels = np.round(px.mean(axis=1) * gain).astype(np.int64)
+    levels = levels[(levels >= 60) & (levels <= 255)]
+    return float(np.argmax(np.bincount(levels))) if len(levels) else 0.0
 
 
 def grids(image: np.ndarray) -> Iterator[tuple[Lattice, int]]:

@@ -467,6 +467,26 @@ def test_a_path_band_joining_near_nodes_is_opened_away_on_a_last_look(seed, pale
     assert read_or_refused(image) == truth.board
 
 
+@pytest.mark.parametrize("seed, palette, loss", [
+    # a path line along a hub's axis covers the middle of its open hole above: the background
+    # shows beside the line, on one side or both, as wide as the hole's side (refused: "a hub
+    # ... whose up hole is not told apart from path lines")
+    (184, "moonbase", "none"), (248, "stone in focus", "none"), (321, "tangerine", "gif"), (417, "tangerine", "gif"),
+    # an ordinary triangle of a finished path (a cream ring round it) that the unbounded
+    # opening rounded filled two thirds of its box with four corners: read as a square
+    # ("squares of different colours")
+    (3, "kind of blue", "video"), (199, "smoking room", "video"), (305, "original", "gif"), (410, "electro", "crop"),
+    (479, "velvet ice", "video"),
+    # where a path line meets the ring round a node a knob is left on it, and the blob fit no
+    # node's outline ("a blob ... that is no LYNE node"): opened a third of a node wide on its
+    # own, it is the node
+    (127, "smoking room", "video"), (165, "tangerine", "gif"), (115, "smoking room", "video"),
+])
+def test_frames_once_refused_for_path_lines_over_nodes_are_read(seed, palette, loss):
+    image, truth = playing(seed, palette, loss)
+    assert read_or_refused(image) == truth.board
+
+
 def test_a_hub_in_doubt_is_settled_only_when_the_other_counts_have_no_solution():
     hub = Node("hub", 0, 0, 10, holes=2, counts=(2, 3), unsure="a hub at (1, 1) whose up hole is not told apart")
     # a 3 there has no solution, a 2 has: the level is the 2
