@@ -889,10 +889,12 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
             continue
         doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
         if dy and doubt is None and _along_axis(other, (px, py), cy, dy, width) and (
-                found[name] and reach < 0.0825 * width or not found[name] and _open_beside(empty, (nominal_x, nominal_y), width)):
+                found[name] and reach < 0.0825 * width or not found[name] and (
+                    _open_beside(empty, (nominal_x, nominal_y), width) or open_hole < 0.3)):
             # a double line along the axis covers the place's middle: an open hole under
             # it shows the background only beside the line (read as no hole: 4 read as 3),
-            # and a line blended with the hub can show some background without one (2 read as 3)
+            # a line blended with the hub can show some background without one (2 read as 3),
+            # and a filled hole under it, cream on cream, does not show at all (3 read as 2)
             doubt = "undecided"
         if dy and doubt is None and not found[name] and best >= 0.85 and reach >= 0.0675 * width and filled_sides \
                 and contrast[name] >= 0.45 * min(filled_sides):
