@@ -64,8 +64,9 @@ def level_from_text(text: str, view: tuple[int, int], one_cell: bool = False) ->
     level = KlotskiLevel(board, "your board", 1, view, one_cell, style=WALLED)
     read = level.reading()
     if read != board.relabelled().to_text():
-        raise BoardError("the practice board draws walls as GNOME Klotski does, and this board would read as "
-                         f"another ({read.replace(chr(10), '/')}): walls must join the board's edge or end a row of gates "
+        shown = read.replace("\n", "/")
+        raise BoardError(f"the practice board draws walls as GNOME Klotski does, and this board would read as "
+                         f"another ({shown}): walls must join the board's edge or end a row of gates "
                          "(puzzlepilot solve takes this board)")
     return level
 

@@ -240,10 +240,6 @@ def walled(board: Board, *, cell: float = 48, size: tuple[int, int] | None = Non
     if title:
         _text(img, title, (x0 + bw / 2, y0 - 0.7 * pitch), 0.32 * pitch, WALLED_INK, bw)
 
-    def box(r: int, c: int, inset: float) -> tuple[int, int, int, int]:
-        return (x0 + round((c + 0.5 - inset) * pitch), y0 + round((r + 0.5 - inset) * pitch),
-                x0 + round((c + 0.5 + inset) * pitch), y0 + round((r + 0.5 + inset) * pitch))
-
     for r, c in board.gates:
         cv2.rectangle(img, (x0 + c * pitch + gk.INSET, y0 + r * pitch + gk.INSET),
                       (x0 + (c + 1) * pitch - gk.INSET - 1, y0 + (r + 1) * pitch - gk.INSET - 1), WALLED_GREEN, -1)
@@ -259,10 +255,12 @@ def walled(board: Board, *, cell: float = 48, size: tuple[int, int] | None = Non
             img[ya:yb, xa:xb] = gk.TILE
             if not left:
                 img[ya:yb, xa:xa + 2] = gk.BEVEL
+    mark = round(0.1 * pitch)       # half a mark's side: a square at the middle of each target cell
     for r, c in board.piece(board.target).cells():
-        xa, ya, xb, yb = box(r, c, 0.1)
-        img[ya:yb, xa:xb] = gk.MARK
-    cells = tuple((x0 + (c + 0.5) * pitch, y0 + (r + 0.5) * pitch) for r in range(board.rows) for c in range(board.cols))
+        x, y = x0 + round((c + 0.5) * pitch), y0 + round((r + 0.5) * pitch)
+        img[y - mark:y + mark, x - mark:x + mark] = gk.MARK
+    cells = tuple((x0 + (c + 0.5) * pitch, y0 + (r + 0.5) * pitch)
+                  for r in range(board.rows) for c in range(board.cols))
     return img, Truth(board.relabelled().to_text().replace("\n", "/"), cells, float(pitch))
 
 
