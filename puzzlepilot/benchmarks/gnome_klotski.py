@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from puzzlepilot.bench import Bench
-from puzzlepilot.menus import menu_for
+from puzzlepilot.menus import menu_for, settled
 
 PUZZLES = 28                # in the game's three packs, numbered as its settings number them
 QUICK = 3                   # --quick: the first three (Only 18 Steps, Daisy, Violet: 18-28 moves each)
@@ -136,14 +136,20 @@ class Puzzle:
     confirmed: bool = False
 
     def row(self) -> list[Any]:
-        return [self.number, self.name, self.read, "-" if self.moves is None else self.moves,
-                "-" if self.solve_seconds is None else round(self.solve_seconds, 2), self.played[:100],
+        return [self.number, self.name, _short(self.read), "-" if self.moves is None else self.moves,
+                "-" if self.solve_seconds is None else round(self.solve_seconds, 2), _short(self.played),
                 "yes" if self.confirmed else "no", "-" if self.seconds is None else round(self.seconds, 1)]
 
     def summary(self) -> str:
         solved = "" if self.moves is None else f"{self.moves} moves (solved in {self.solve_seconds:.2f} s), "
         took = "" if self.seconds is None else f" in {self.seconds:.0f} s"
         return f"{self.name}: {solved}{self.played}{took}"
+
+
+def _short(text: str, most: int = 64) -> str:
+    """``text`` cut at a word to at most about ``most`` characters (a solver's reason for
+    giving up is long)."""
+    return text if len(text) <= most else text[:text.rfind(" ", 0, most)] + " …"
 
 
 class Tally:
@@ -193,7 +199,7 @@ class Tally:
                 self.puzzles[self.shown].confirmed = True
             self.progress(f"    {self.shown}: the game says {DONE!r}")
 
-    def stopped(self, why: str, read: Callable[[], str], now: float) -> None:
+    def stopped(self, why: str, now: float, read: Callable[[], str]) -> None:
         """Live stopped (or was stopped) on the puzzle it is on without a word on it: why,
         and whether the window shows a board the vision reads (``read()``)."""
         puzzle = self.playing
@@ -232,10 +238,10 @@ def session(wid: int, first: str, count: int, progress: Callable[[str], None]) -
         skip = menu_of(source, None, lambda: driver, source.grab)
         tally.came_to(first, time.monotonic())
         while True:
-            why = _live(wid, count - len(tally.puzzles) + 1, tally, events)
-            if why is None:     # it played its levels, or the game has no puzzle after the last
+            stop = _live(wid, count - len(tally.puzzles) + 1, tally, events)
+            if stop is None:    # it played its levels, or the game has no puzzle after the last
                 break
-            tally.stopped(why, lambda: _reading(source), time.monotonic())
+            tally.stopped(*stop, lambda: _reading(source))
             if len(tally.puzzles) >= count:
                 break
             name = skip()
@@ -295,10 +301,12 @@ def _handle(tally: Tally, events: queue.Queue[tuple[str, str, float]], wait: flo
     return kind
 
 
-def _live(wid: int, levels: int, tally: Tally, events: queue.Queue[tuple[str, str, float]]) -> str | None:
+def _live(wid: int, levels: int, tally: Tally,
+          events: queue.Queue[tuple[str, str, float]]) -> tuple[str, float] | None:
     """One ``live --play --next`` for up to ``levels`` puzzles, its lines and the titles
-    taken to the tally as they come; None when it ended by itself, else why it stopped
-    (its last word on stderr, or out of time: interrupted as Ctrl-C does, it lets go of the mouse)."""
+    taken to the tally as they come; None when it ended by itself, else why it stopped and
+    when (its last word on stderr as it ended, or out of time as the time was up: it is then
+    interrupted as Ctrl-C does, and lets go of the mouse)."""
     live = subprocess.Popen([sys.executable, "-m", "puzzlepilot", "live", "--game", "klotski",
                              "--window-id", str(wid), "--play", "--next", "--hints", "none",
                              "--levels", str(levels)],
@@ -314,7 +322,8 @@ def _live(wid: int, levels: int, tally: Tally, events: queue.Queue[tuple[str, st
             puzzle = tally.playing
             if late is None and puzzle is not None and puzzle.played == "-" and \
                     time.monotonic() - puzzle.start > LEVEL_SECONDS:
-                late, stop_by = f"out of time ({LEVEL_SECONDS:g} s)", time.monotonic() + STOP_SECONDS
+                now = time.monotonic()
+                late, stop_by = (f"out of time ({LEVEL_SECONDS:g} s)", now), now + STOP_SECONDS
                 live.send_signal(signal.SIGINT)
             elif late is not None and time.monotonic() > stop_by:
                 live.kill()
@@ -327,10 +336,11 @@ def _live(wid: int, levels: int, tally: Tally, events: queue.Queue[tuple[str, st
             thread.join()
     if late is not None:
         return late
+    ended = time.monotonic()
     if live.returncode == 0:
         return None
     last = [line for line in errors if line.strip()][-1:] or [f"live ended with exit status {live.returncode}"]
-    return last[0].strip().removeprefix("puzzlepilot: ")
+    return last[0].strip().removeprefix("puzzlepilot: "), ended
 
 
 def _lines(stream: Any, events: queue.Queue[tuple[str, str, float]] | None, kept: list[str] | None) -> None:
@@ -346,12 +356,13 @@ def _lines(stream: Any, events: queue.Queue[tuple[str, str, float]] | None, kept
 
 
 def _reading(source: Any) -> str:
-    """Whether the vision reads a board in the window now: "yes", or "no: why"."""
+    """Whether the vision reads a board in the window once its picture has settled (a move
+    live made may still be moving): "yes", or "no: why"."""
     from puzzlepilot.games import get
     from vision.common import NoBoardFound
 
     try:
-        get("klotski").parse(source.grab())
+        get("klotski").parse(settled(source.grab))
     except NoBoardFound as exc:
         return f"no: {exc}"
     return "yes"
