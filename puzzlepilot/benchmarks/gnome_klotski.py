@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from puzzlepilot.bench import Bench
-from puzzlepilot.menus import menu_for, settled
+from puzzlepilot.menus import MenuError, menu_for, settled
 
 PUZZLES = 28                # in the game's three packs, numbered as its settings number them
 QUICK = 3                   # --quick: the first three (Only 18 Steps, Daisy, Violet: 18-28 moves each)
@@ -221,8 +221,9 @@ def session(wid: int, first: str, count: int, progress: Callable[[str], None]) -
     """``count`` puzzles of the game in window ``wid`` (showing the puzzle ``first``)
     played one after the other by ``live --play --next``, as a player runs it; a puzzle
     live stops on or runs out of time on is skipped through the game's menu and live is
-    started again for the rest."""
-    from overlay.driver import open_driver
+    started again for the rest. The session ends early, saying why, when the game's window
+    goes or its menu does not answer."""
+    from overlay.driver import DriverStopped, open_driver
     from puzzlepilot.live import menu_of
     from vision.capture import CaptureError, window_source
 
@@ -254,8 +255,8 @@ def session(wid: int, first: str, count: int, progress: Callable[[str], None]) -
         while last is not None and last.played.startswith("played") and not last.confirmed \
                 and time.monotonic() < deadline:
             _handle(tally, events, POLL)
-    except CaptureError as exc:     # the game's window went away
-        progress(f"  the game's window is gone: {exc}")
+    except (CaptureError, MenuError, DriverStopped) as exc:    # the window went, or its menu did not answer
+        progress(f"  the session stopped: {exc}")
     finally:
         watching.clear()
         titles.join()
