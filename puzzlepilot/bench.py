@@ -4,8 +4,9 @@
 
 Targets are games (onestroke, lyne, klotski, rings, valves), ``live``, ``calibration``,
 ``vision`` (every game's parse of a 1080p frame, and the live step to hints drawn),
-``cold`` (whole commands in fresh processes) and ``gnome-klotski`` (the real game's puzzles
-played to the end by ``live --play``); no target runs them all. Every figure is printed
+``cold`` (whole commands in fresh processes) and ``gnome-klotski`` (the real game's 28
+puzzles played to the end in one game session by ``live --play --next``, when the game is
+installed); no target runs them all. Every figure is printed
 as a table; ratios against the baseline, measured in the same run, are what to compare
 between machines.
 """
@@ -41,7 +42,8 @@ def targets() -> list[str]:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("targets", nargs="*", metavar="TARGET", help=f"what to measure: {', '.join(targets())} (default: all)")
-    p.add_argument("--quick", action="store_true", help="fewer and smaller cases, for a smoke run")
+    p.add_argument("--quick", action="store_true",
+                   help="fewer and smaller cases, for a smoke run (gnome-klotski: its first 3 puzzles, not 28)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object at the end")
 
 

@@ -839,29 +839,31 @@ def keeper(profile: Profile, log: Callable[[str], None]) -> Callable[[LiveLoop],
     return keep_style
 
 
-def menu_of(window: WindowSource, args: argparse.Namespace, loop: Callable[[], LiveLoop]) -> Callable[[], str | None]:
+def menu_of(window: WindowSource, speed: float | None, driver: Callable[[], InputDriver | None],
+            grab: Callable[[], np.ndarray]) -> Callable[[], str | None]:
     """``--next``: what picks the next puzzle in the game on ``window`` through its menu,
-    sending keys with the loop's (``loop()``) driver and grabbing its pictures without our
-    hints; keys to its dialogs go through a driver of their own, guarded by the dialog.
-    UsageError when its menu is not known."""
+    sending keys with ``driver()`` (the loop's, made after this) and grabbing its pictures
+    with ``grab`` (without our hints); keys to its dialogs go through a driver of their own,
+    guarded by the dialog, at ``speed`` (None: the driver's). UsageError when its menu is
+    not known. ``bench gnome-klotski`` skips a puzzle with it too."""
     program = window.program()
     menu = menu_for(program)
     if menu is None:
         raise UsageError(f"--next knows the menus of {', '.join(m.game for m in MENUS)}; the window's "
                          f"program ({program or 'not told'}) is none of them")
-    speed = {} if args.speed is None else {"speed": args.speed}
+    options = {} if speed is None else {"speed": speed}
 
     def dialog_keys(wid: int, keys: list[Any]) -> None:
         dialog = capture.open_source(window_id=wid)
         try:
-            open_driver(dialog, log=lambda _: None, **speed).perform(keys)
+            open_driver(dialog, log=lambda _: None, **options).perform(keys)
         finally:
             dialog.close()
 
     def next_puzzle() -> str | None:
-        live = loop()
-        assert live.driver is not None
-        return pick_next(menu, window, live.driver, dialog_keys, live.clean_grab)
+        keys = driver()
+        assert keys is not None     # --next goes with --play
+        return pick_next(menu, window, keys, dialog_keys, grab)
     return next_puzzle
 
 
@@ -881,7 +883,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
     try:
         if args.next:
             assert isinstance(source, WindowSource)     # check_options: --next needs a window
-            next_puzzle = menu_of(source, args, lambda: loop)
+            next_puzzle = menu_of(source, args.speed, lambda: loop.driver, lambda: loop.clean_grab())
         if args.hints != "none":
             from overlay.window import make_hints
             kind = "overlay" if args.hints == "step" else args.hints

@@ -23,6 +23,10 @@ from solvers.klotski import Board, Piece, generate, layout, solve
 
 RGB = tuple[int, int, int]
 STYLES = ("wooden", "flat", "named")
+WALLED = "walled"       # walls, gates and goal cells as GNOME Klotski draws them (see ``walled``)
+WALLED_FLOOR = (238, 238, 238)      # BGR, the walled look's floor and page
+WALLED_GREEN = (70, 170, 60)        # BGR, its gates and goal dots
+WALLED_INK = (40, 40, 120)          # BGR, its title (no colour the vision reads there)
 # looks of the real apps (docs/games.md#klotski-look), read by the pieces' edges: "portrait" — framed tiles
 # with a painted portrait (a gradient and a face), a name band, drop shadows, on a tan floor
 # with grid lines; "tiles" — the same tiles edge to edge, no gap, on a textured floor
@@ -186,7 +190,10 @@ def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple
     ``cell`` is the pitch in pixels; ``size`` (width, height) the picture (default: the
     board with a margin); ``at`` the top-left of the board's cell area (default:
     centred); ``title`` a line of text above the board; ``slide`` (name, rows, cols) draws
-    that piece moved by a share of a cell (mid-slide: the truth is the board before it)."""
+    that piece moved by a share of a cell (mid-slide: the truth is the board before it).
+    The ``walled`` look (:func:`walled`) takes no ``slide``."""
+    if style == WALLED:
+        return walled(board, cell=cell, size=size, at=at, title=title)
     look = LOOKS[style]
     rim = 0.35 * cell
     bw, bh = board.cols * cell, board.rows * cell
@@ -211,6 +218,59 @@ def render(board: Board, *, style: str = "wooden", cell: float = 80, size: tuple
         _piece(img, p, box, cell, style, p.name == board.target, i)
     cells = tuple((bx + (c + 0.5) * cell, by + (r + 0.5) * cell) for r in range(board.rows) for c in range(board.cols))
     return img, Truth(board.relabelled().to_text().replace("\n", "/"), cells, cell)
+
+
+def walled(board: Board, *, cell: float = 48, size: tuple[int, int] | None = None,
+           at: tuple[float, float] | None = None, title: str = "") -> tuple[np.ndarray, Truth]:
+    """A board with walls, gates and goal cells drawn as GNOME Klotski draws its boards, the
+    look ``vision.gnome_klotski`` reads: every block and wall one bevelled blue tile (its
+    cells joined, a light left side where a tile begins), the target with a mark in each
+    cell, gates green blocks, goal cells green dots on a light grey floor, a thin dark line
+    round the board. The pitch is a whole number of pixels (``cell`` rounded down, at least
+    24); walls are drawn as blocks are, so the vision tells them apart only by where they
+    stand (joined to the board's edge), and a board's goal must be goal cells."""
+    from vision import gnome_klotski as gk
+
+    pitch = max(24, int(cell))
+    bw, bh = board.cols * pitch, board.rows * pitch
+    width, height = size or (bw + 2 * pitch, bh + 3 * pitch)
+    img = np.full((height, width, 3), WALLED_FLOOR, np.uint8)
+    x0, y0 = (round(v) for v in at) if at is not None else ((width - bw) // 2, (height - bh) // 2 + pitch // 3)
+    cv2.rectangle(img, (x0 - 1, y0 - 1), (x0 + bw, y0 + bh), gk.LINE, 1)
+    if title:
+        _text(img, title, (x0 + bw / 2, y0 - 0.7 * pitch), 0.32 * pitch, WALLED_INK, bw)
+
+    for r, c in board.gates:
+        cv2.rectangle(img, (x0 + c * pitch + gk.INSET, y0 + r * pitch + gk.INSET),
+                      (x0 + (c + 1) * pitch - gk.INSET - 1, y0 + (r + 1) * pitch - gk.INSET - 1), WALLED_GREEN, -1)
+    for r, c in board.marks - board.gates:
+        cv2.circle(img, (x0 + round((c + 0.5) * pitch), y0 + round((r + 0.5) * pitch)), round(0.1 * pitch),
+                   WALLED_GREEN, -1)
+    for cells in [set(p.cells()) for p in board.pieces] + _joined(board.walls, board.rows, board.cols):
+        for r, c in cells:
+            left, right = ((r, c - 1) in cells, (r, c + 1) in cells)
+            up, down = ((r - 1, c) in cells, (r + 1, c) in cells)
+            xa, ya = x0 + c * pitch + (0 if left else gk.INSET), y0 + r * pitch + (0 if up else gk.INSET)
+            xb, yb = x0 + (c + 1) * pitch - (0 if right else gk.INSET), y0 + (r + 1) * pitch - (0 if down else gk.INSET)
+            img[ya:yb, xa:xb] = gk.TILE
+            if not left:
+                img[ya:yb, xa:xa + 2] = gk.BEVEL
+    mark = round(0.1 * pitch)       # half a mark's side: a square at the middle of each target cell
+    for r, c in board.piece(board.target).cells():
+        x, y = x0 + round((c + 0.5) * pitch), y0 + round((r + 0.5) * pitch)
+        img[y - mark:y + mark, x - mark:x + mark] = gk.MARK
+    cells = tuple((x0 + (c + 0.5) * pitch, y0 + (r + 0.5) * pitch)
+                  for r in range(board.rows) for c in range(board.cols))
+    return img, Truth(board.relabelled().to_text().replace("\n", "/"), cells, float(pitch))
+
+
+def _joined(cells: frozenset[tuple[int, int]], rows: int, cols: int) -> list[set[tuple[int, int]]]:
+    """The cells in groups touching side to side (the walls as the blocks they draw)."""
+    grid = np.zeros((rows, cols), np.uint8)
+    for r, c in cells:
+        grid[r, c] = 1
+    count, labels = cv2.connectedComponents(grid, connectivity=4)
+    return [{(int(r), int(c)) for r, c in zip(*np.nonzero(labels == k))} for k in range(1, count)]
 
 
 def scrambled(board: Board, moves: int, seed: int) -> Board:

@@ -1,6 +1,8 @@
 """The klotski practice board's rules (no display needed): pieces follow the pointer
 through free cells only, a press-drag-release is one move, playing the plan read from
-the picture solves the level in the minimum, and levels cover layouts, sizes and texts."""
+the picture solves the level in the minimum, and levels cover layouts, sizes and texts;
+boards with walls, gates and goal cells are drawn in GNOME Klotski's way and played by
+their rules (the last test: ``live --play`` plays one to its solved state on a display)."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +11,12 @@ from overlay.klotski import plan
 from puzzlepilot.practice import boards
 from puzzlepilot.practice.klotski import PLAYABLE, VIEW, level_from_text, new_level
 from solvers.klotski import GNOME_PUZZLES, solve
+from tests.display import PRACTICE_TITLE, practice_board, run_puzzlepilot
 from vision.klotski import parse
+
+# Our own small board in GNOME Klotski's manner: a frame of walls, a gate under the target's
+# way out, goal cells beyond it; D left, E right, then C down through the gate.
+GATED = "######\n#ACCB#\n#ACCB#\n#.DE.#\n##==##\n..++..\n..++..\n"
 
 
 def centre(level, name: str) -> tuple[float, float]:
@@ -83,11 +90,13 @@ def test_board_option_is_checked_before_any_window_opens():
     assert status == 2 and "rectangle" in err and len(err.strip().splitlines()) == 1
     status, err = run(["practice", "onestroke", "--board", "-"], "S#\n")
     assert status == 2 and "--board" in err
-    # walls, gates, goal cells and shaped pieces are not drawn here: refused, not ignored
-    for name, (text, _) in GNOME_PUZZLES.items():
-        status, err = run(["practice", "klotski", "--board", "-"], text.replace("/", "\n"))
-        assert status == 2 and "not walls, gates, goal cells or shaped pieces" in err, name
-        assert len(err.strip().splitlines()) == 1
+    # shaped pieces are drawn only on a board with walls; a board that would read as another
+    # in the walled look is refused, saying why (not played wrong)
+    for text, why in (("shapes: any\nAAB.\nA.B.\nCC..\n....\n", "shaped pieces only on boards with walls"),
+                      ("ACCB\nACCB\n.D..\n.++.\n", "never reach the board's edge"),
+                      ("######\n#ACCB#\n#ACCB#\n#.#..#\n##==##\n..++..\n..++..\n", "would read as another")):
+        status, err = run(["practice", "klotski", "--board", "-"], text)
+        assert status == 2 and why in err and len(err.strip().splitlines()) == 1, err
 
 
 def test_board_text_level_starts_from_that_board():
@@ -108,3 +117,72 @@ def test_with_one_cell_a_long_drag_moves_its_piece_one_cell_and_counts_one_move(
     lv.release(centre(lv, "I")[0] + 2 * lv.cell, centre(lv, "I")[1])
     assert (lv.pieces["I"].row, lv.pieces["I"].col) == (4, 2) and lv.moves == 2
     assert level_from_text("ACCB/ACCB/DEEF/DGHF/I..J", VIEW, one_cell=True).one_cell
+
+
+def test_walls_never_move_and_gates_let_only_the_target_through():
+    lv = level_from_text(GATED, VIEW)
+    assert lv.board.to_text() == GATED.strip() and lv.best == 3 and not lv.solved()
+    x0, y0 = lv.origin
+    wall = (x0 + 0.5 * lv.cell, y0 + 3.5 * lv.cell)         # (3, 0): a wall is no piece to hold
+    lv.press(*wall)
+    assert not lv.release(wall[0] + lv.cell, wall[1]) and lv.board.to_text() == GATED.strip()
+    x, y = centre(lv, "D")                                  # D: the gate below it stops it
+    lv.press(x, y)
+    assert not lv.release(x, y + 2 * lv.cell)
+    x, y = centre(lv, "A")                                  # A: the wall above it stops it
+    lv.press(x, y)
+    assert not lv.release(x, y - lv.cell) and lv.moves == 0
+    for name, dx in (("D", -1), ("E", 1)):
+        x, y = centre(lv, name)
+        lv.press(x, y)
+        assert lv.release(x + dx * lv.cell, y)
+    x, y = centre(lv, "C")                                  # the target: through the gate onto the goal cells
+    lv.press(x, y)
+    assert lv.release(x, y + 4 * lv.cell)
+    assert (lv.pieces["C"].row, lv.pieces["C"].col) == (5, 2) and lv.solved() and lv.moves == 3
+
+
+@pytest.mark.parametrize("name", ["gated", "Only 18 Steps", "Agatka"])
+def test_a_walled_board_reads_as_itself_and_its_plan_solves_it_in_the_minimum(name):
+    """Our board and two of GNOME Klotski's puzzles as written from its screens (an L-shaped
+    target in Agatka; Red Donkey is Only 18 Steps' frame, 81 moves long): the picture reads
+    as the board, every picture while the plan is played reads as the board on show or is
+    refused (never another), and the plan solves it."""
+    lv = level_from_text(GATED if name == "gated" else GNOME_PUZZLES[name][0].replace("/", "\n"), VIEW)
+    found = parse(lv.picture())
+    assert found.board.to_text() == lv.board.relabelled().to_text()
+    result = solve(found.board)
+    readings = []
+
+    def look() -> None:
+        got = lv.reading()
+        readings.append("right" if got == lv.board.relabelled().to_text() else
+                        "refused" if got.startswith("none: ") else got)
+
+    for drag in plan(found, result.solution):
+        lv.press(*drag.points[0])
+        for point in drag.points[1:]:
+            if lv.drag(*point):
+                look()
+        lv.release(*drag.points[-1])
+        look()
+    assert set(readings) <= {"right", "refused"} and "right" in readings
+    assert lv.solved() and lv.moves == result.moves == lv.best
+
+
+def test_an_exit_on_a_walled_board_is_shown_as_the_goal_cells_there():
+    lv = level_from_text(GATED.replace("+", "."), VIEW)      # the default exit: the bottom row band, centred
+    assert lv.board.marks == {(5, 2), (5, 3), (6, 2), (6, 3)} and lv.board.goal is None and lv.best == 3
+
+
+@pytest.mark.display
+def test_live_play_plays_a_board_with_walls_and_a_gate_to_its_solved_state(display, tmp_path):
+    board = tmp_path / "gated.txt"
+    board.write_text(GATED)
+    with practice_board("klotski", "--board", str(board), "--levels", "1") as log:
+        status, out, err = run_puzzlepilot("live", "--game", "klotski", "--window", PRACTICE_TITLE, "--play",
+                                           "--hints", "none", "--levels", "1", timeout=90)
+    assert status == 0, err + out
+    last = out.splitlines()[-1]
+    assert last.startswith("level 1: klotski 7x6, solve ") and last.endswith(", 3 moves, played"), out
+    assert "solved level 1" in log, log
