@@ -10,15 +10,18 @@ indices among the sets of as many of its placements (the combinatorial number sy
 ranks in mixed radix: one uint64, or a few words on crowded boards; when mirror images merge
 (symmetric boards) a position's key is the lesser of its own and its mirror image's.
 
+Every layer, the one expanded and the new one too, is kept as its keys only, sorted (8
+bytes a position and word of key): a chunk's rows are read back from their keys (each
+field's rank undone, index by index, by a search in the binomials) when it is expanded.
 A layer is expanded at once, in chunks: the occupied cells of every row (64-bit words), then
 for every piece of every row the placements it reaches by slides into cells free of the
 others, a flood over the placement graph done for all (row, piece) pairs together, each step
 one gather and one test a direction. The children's keys are made unique (by sorting) and
 those of the layer before and the layer itself dropped (every move can be undone, so a
-move leads only to the layer before, the same or the next). Only the keys of older layers
-are kept, sorted (8 bytes a position); the answer is walked back from the goal through a
-child of each position found in the layer before, then turned into the named pieces' slides
-by ``_Space.reach``. Costs: see docs/benchmarks.md (GNOME Klotski, issue 28).
+move leads only to the layer before, the same or the next). The answer is walked back
+from the goal through a child of each position found in the layer before, then turned
+into the named pieces' slides by ``_Space.reach``. Costs: see docs/benchmarks.md
+(GNOME Klotski, issue 28).
 """
 from __future__ import annotations
 
