@@ -10,15 +10,18 @@ indices among the sets of as many of its placements (the combinatorial number sy
 ranks in mixed radix: one uint64, or a few words on crowded boards; when mirror images merge
 (symmetric boards) a position's key is the lesser of its own and its mirror image's.
 
+Every layer, the one expanded and the new one too, is kept as its keys only, sorted (8
+bytes a position and word of key): a chunk's rows are read back from their keys (each
+field's rank undone, index by index, by a search in the binomials) when it is expanded.
 A layer is expanded at once, in chunks: the occupied cells of every row (64-bit words), then
 for every piece of every row the placements it reaches by slides into cells free of the
 others, a flood over the placement graph done for all (row, piece) pairs together, each step
 one gather and one test a direction. The children's keys are made unique (by sorting) and
 those of the layer before and the layer itself dropped (every move can be undone, so a
-move leads only to the layer before, the same or the next). Only the keys of older layers
-are kept, sorted (8 bytes a position); the answer is walked back from the goal through a
-child of each position found in the layer before, then turned into the named pieces' slides
-by ``_Space.reach``. Costs: see docs/benchmarks.md (GNOME Klotski, issue 28).
+move leads only to the layer before, the same or the next). The answer is walked back
+from the goal through a child of each position found in the layer before, then turned
+into the named pieces' slides by ``_Space.reach``. Costs: see docs/benchmarks.md
+(GNOME Klotski, issue 28).
 """
 from __future__ import annotations
 
@@ -102,6 +105,9 @@ class Layers:
         # such sets than a word holds. Per column, a table of what each placement adds to
         # its word (the binomial times the field's scale).
         self.columns: list[tuple[int, np.ndarray]] = []       # (word, table by placement)
+        # and per field, to read a key back into a row: (word, scale, count, first column,
+        # columns, the class's first placement, the binomials by index)
+        self.fields: list[tuple[int, int, int, int, int, int, np.ndarray]] = []
         word, total = 0, 1
         for a, b in self.groups:
             k = classes[a]
@@ -110,6 +116,8 @@ class Layers:
             for lo, hi, count in parts:
                 if total * count > 1 << 64:
                     word, total = word + 1, 1
+                binomials = np.array([[comb(c, i + 1) for c in range(q)] for i in range(hi - lo)], np.uint64)
+                self.fields.append((word, total, count, lo, hi - lo, self.offset[k], binomials))
                 for i in range(hi - lo):
                     table = np.zeros(g, np.uint64)
                     table[self.offset[k]:self.offset[k] + q] = [comb(c, i + 1) * total for c in range(q)]
@@ -141,6 +149,20 @@ class Layers:
         for j, (word, table) in enumerate(self.columns):
             words[:, word] += table[rows[:, j]]
         return words[:, 0] if self.key_words == 1 else words.view(f"V{8 * self.key_words}")[:, 0]
+
+    def rows(self, keys: np.ndarray) -> np.ndarray:
+        """The canonical rows of the keys (``_rank`` undone: each field's rank read from its
+        word, then its indices from the greatest down, each the greatest whose binomial
+        the rest of the rank holds)."""
+        words = keys.view(np.uint64).reshape(len(keys), self.key_words)
+        rows = np.empty((len(keys), self.start.shape[1]), self.start.dtype)
+        for word, scale, count, lo, width, offset, binomials in self.fields:
+            rank = words[:, word] // np.uint64(scale) % np.uint64(count)
+            for i in range(width - 1, -1, -1):
+                index = np.searchsorted(binomials[i], rank, side="right") - 1
+                rank = rank - binomials[i][index]
+                rows[:, lo + i] = offset + index
+        return rows
 
     def children(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every move from each of the rows: (the row's index, the column of the piece
@@ -209,39 +231,40 @@ class Layers:
         if self.goal[start[0, 0]]:
             return [start[0]], 1, 1, False
         layers = [self.keys(start)]
-        frontier, count = start, 1
+        count = 1
         apart = 1 + int(self.merge and not self._own(start)[0])
-        width = start.shape[1]
-        chunk = max(256, CHUNK // (width * self.words))     # rows
-        while len(frontier):
-            # the new children of each chunk: their keys and moves (row of the layer, column,
-            # placement); their rows are made for those left at the layer's end
-            parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-            pending = 0
-            recent = np.sort(np.concatenate(layers[-2:]))     # where a move from this layer may lead back to
+        chunk = max(256, CHUNK // (start.shape[1] * self.words))     # rows
+        while len(layers[-1]):
+            # the layer is kept as its keys only; its rows are read back a chunk at a time.
+            # The new children of each chunk: their keys, those of this layer and the one
+            # before dropped (where a move from this layer may lead back to)
+            frontier, parts, pending = layers[-1], [], 0
             for first in range(0, len(frontier), chunk):
-                rows = frontier[first:first + chunk]
+                rows = self.rows(frontier[first:first + chunk])
                 parent, column, place, wins = self.children(rows)
                 if wins.any():
                     won = np.flatnonzero(wins)[:1]
                     end = self.moved(rows[parent[won]], column[won], place[won])[0]
                     return self._walk_back(end, layers), count + 1, apart + 1, False
-                keys, pick = _unique(self.keys(self.moved(rows[parent], column, place)))
-                new = ~_member(keys, recent)
-                pick = pick[new]
-                parts.append((keys[new], (first + parent[pick]).astype(np.uint32), column[pick].astype(np.uint16),
-                              place[pick].astype(self.start.dtype)))
-                pending += len(pick)
+                keys = _unique(self.keys(self.moved(rows[parent], column, place)))[0]
+                old = _member(keys, frontier)
+                if len(layers) > 1:
+                    old |= _member(keys, layers[-2])
+                parts.append(keys[~old])
+                pending += len(parts[-1])
                 if count + pending > limit or budget is not None and self._bytes(count + pending, len(frontier), pending) > budget:
                     return None, count + pending, apart, True
                 progress(f"{count + pending:,} positions searched (at most), {len(layers)} moves deep")
-            keys, pick = _unique(np.concatenate([part[0] for part in parts]))
-            parent, column, place = (np.concatenate([part[i] for part in parts])[pick] for i in (1, 2, 3))
+            keys = np.concatenate(parts)
             parts.clear()
-            frontier = self.moved(frontier[parent], column, place)
+            keys.sort()
+            if len(keys):
+                keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
             count += len(keys)
             if self.merge:
-                apart += 2 * len(keys) - int(self._own(frontier).sum())
+                for first in range(0, len(keys), chunk):
+                    rows = self.rows(keys[first:first + chunk])
+                    apart += 2 * len(rows) - int(self._own(rows).sum())
             else:
                 apart = count
             layers.append(keys)
@@ -256,14 +279,12 @@ class Layers:
         return 8 * self.key_words
 
     def _bytes(self, positions: int, frontier: int, pending: int) -> int:
-        """The search's memory with ``positions`` keys kept, ``frontier`` rows of the layer
-        expanded (2 bytes a piece, or 4) and ``pending`` new children, each its key and move
-        (parent, column, placement: 8 bytes) and, at the layer's end, its row, and a chunk's
-        temporaries."""
-        width, row = self.start.shape[1], self.start.itemsize * self.start.shape[1]
+        """The search's memory with ``positions`` keys kept, ``pending`` of them new
+        children, kept twice at the layer's end (the chunks' and all of them, sorted), and
+        the temporaries of a chunk of the ``frontier`` rows expanded."""
+        width = self.start.shape[1]
         chunk = min(frontier, max(256, CHUNK // (width * self.words))) * width * self.words * 8 * TEMPORARIES
-        return (positions * self.position_bytes() + frontier * row
-                + pending * (2 * (self.position_bytes() + 8) + row) + chunk)
+        return (positions + pending) * self.position_bytes() + pending + chunk
 
     def _walk_back(self, end: np.ndarray, layers: list[np.ndarray]) -> list[np.ndarray]:
         """The rows from the start to ``end`` (a child of the last layer), each a move from

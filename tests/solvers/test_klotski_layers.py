@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+import numpy as np
 from hypothesis import given, settings, strategies as st
 
 import solvers.klotski as klotski
@@ -69,6 +70,18 @@ def test_layered_and_dict_searches_agree_on_walled_boards(board):
 FRAMED = "goal: 4,2\n######\n#ACCB#\n#ACCB#\n#DEEF#\n#DGHF#\n#I..J#\n######"
 
 
+@quick
+@given(st.one_of(small_boards(), walled_boards()))
+def test_rows_are_read_back_from_their_keys(board):
+    """A layer is kept as its keys only: the start and its children come back from them."""
+    from solvers.klotski_layers import Layers
+
+    layers = Layers(klotski._Space(board, "piece", False), board, False)
+    parent, column, place, _ = layers.children(layers.start)
+    rows = np.concatenate([layers.start, layers.moved(layers.start[parent], column, place)])
+    assert np.array_equal(layers.rows(layers.keys(rows)), rows)
+
+
 def test_mirror_images_merge_on_a_framed_classic_board():
     """横刀立马 inside a frame of walls (42 places: the layered search): its known 81 moves,
     with mirror images merged."""
@@ -108,7 +121,9 @@ def test_keys_of_several_words_on_a_crowded_board():
     pieces += [Piece(next(names), 4 + i // 3, 2 * (i % 3) + 1, 1, 2) for i in range(6)]
     pieces += [Piece(next(names), 6, i + 1, 2, 1) for i in range(6)]
     board = Board.make(8, 8, pieces, "C", None, marks=frozenset({(1, 7)}))
-    assert _layers(board).key_words > 1
+    layers = _layers(board)
+    assert layers.key_words > 1
+    assert np.array_equal(layers.rows(layers.keys(layers.start)), layers.start)
     result = solve(board)
     assert result.solved and result.moves == 1 and validate(board, result.solution) == []
     # the goal cell in a corner behind a wall, its one way in held by a soldier: two moves

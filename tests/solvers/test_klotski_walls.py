@@ -62,7 +62,7 @@ def test_mirror_images_merge_only_on_symmetric_boards():
 
 def test_a_goal_beyond_a_gate_is_searched_by_layers_within_a_small_budget(monkeypatch):
     """Under the piece metric GNOME Klotski's boards are searched by layers, keeping a key of
-    8 bytes a position and the rows of the last layers: Red Donkey's answer, ~23,800
+    8 bytes a position in every layer: Red Donkey's answer, ~23,800
     positions away, fits a 4 MB budget (the estimate of 386 bytes a position of the search
     before gave up after 10,362)."""
     import solvers.klotski as klotski
@@ -87,7 +87,7 @@ def test_the_search_stops_when_its_live_layers_would_pass_the_memory_budget(monk
     monkeypatch.setattr(klotski, "MEMORY_BUDGET", 150_000)
     result = solve(Board.from_text(RED_DONKEY))
     assert not result.solved and result.stats["capped"] and result.reason.startswith("gave up after ")
-    # before its cap of positions (8 bytes a key kept): its last layers' rows count too
+    # before its cap of positions (8 bytes a key kept): a chunk's temporaries count too
     assert result.stats["positions"] < 150_000 // 8
 
 
