@@ -108,7 +108,7 @@ def read_picks(path: Path, board: Board | None = None) -> tuple[tuple[int, int, 
 def reads_board(board: Board) -> Accept:
     """A camera reading is the one meant when it reads the given board, its slices
     numbered from anywhere either way round (``Board.numberings``: other tools and guides
-    number them their own way; the profile reads them as GAMES.md does)."""
+    number them their own way; the profile reads them as docs/games.md does)."""
     numberings = board.numberings()
     return lambda arena, taken: (None if tuple("".join("x" if t else EMPTY for t in ring) for ring in taken) in numberings
                                  else "the arena is found, but it does not read as the given board, however its "

@@ -119,7 +119,7 @@ class Board:
     def numberings(self) -> frozenset[tuple[str, ...]]:
         """The arena's cells under every numbering of its slices: slice 0 anywhere, the
         numbers running either way (the same for every ring), as other tools and guides
-        may write the board GAMES.md numbers from 9 o'clock clockwise."""
+        may write the board docs/games.md numbers from 9 o'clock clockwise."""
         out = set()
         for cells in (self.cells, tuple(ring[::-1] for ring in self.cells)):
             out.update(tuple(ring[k:] + ring[:k] for ring in cells) for k in range(SLICES))
