@@ -583,7 +583,7 @@ REAL_CAPTURE = REPO / ".." / "shared" / "real" / "rings" / "origami_ring_moves2.
 def test_the_real_tilted_capture_calibrates_from_its_board_in_another_numbering(store: Path) -> None:
     """The capture's board as its source numbers the slices (another start, the other way
     round) calibrates the camera look, which reads the capture back as the same arena in
-    GAMES.md's numbering; a board with one enemy moved is refused."""
+    docs/games.md's numbering; a board with one enemy moved is refused."""
     label = json.loads((REAL_CAPTURE.parents[1] / "labels.json").read_text())["rings/origami_ring_moves2.png"]
     head, *rows = label.split("/")
     status, out, err = run(["calibrate", "rings", REAL_CAPTURE, "--name", "tok", "--board", "\n".join([head, *rows])])
