@@ -56,8 +56,9 @@ CREAM = (226, 236, 236)   # BGR, about every palette's border and terminal centr
 TRIANGLE_COVER = 0.82  # least share of the triangle on a blob's inscribed circle that a triangle covers
 OCTAGON_COVER = 0.95  # the same for a hub's octagon, when stubs made its outline look like a triangle's
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
+CREAM_OFF = 64       # levels: a place's middle this near the paths' cream may be a filled hole under a line
 HUB_NEARER = 25      # levels: a shape this much nearer the hubs' colour than its kind's is refused
-SETTLE_SETS = 9       # at most this many sets of counts for the hubs whose holes path lines hide
+SETTLE_SETS = 27      # at most this many sets of counts for the hubs whose holes path lines hide
 SETTLE_NODES = 20_000  # the solver's bound on a board read (the game's levels take a few dozen search nodes)
 
 
@@ -890,11 +891,13 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
         doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
         if dy and doubt is None and _along_axis(other, (px, py), cy, dy, width) and (
                 found[name] and reach < 0.0825 * width or not found[name] and (
-                    _open_beside(empty, (nominal_x, nominal_y), width) or open_hole < 0.3)):
+                    _open_beside(empty, (nominal_x, nominal_y), width) or open_hole < 0.3 and off_cream[name] < CREAM_OFF)):
             # a double line along the axis covers the place's middle: an open hole under
             # it shows the background only beside the line (read as no hole: 4 read as 3),
             # a line blended with the hub can show some background without one (2 read as 3),
-            # and a filled hole under it, cream on cream, does not show at all (3 read as 2)
+            # and a filled hole under it, cream on cream, does not show at all (3 read as 2:
+            # its middle 52-59 levels off the cream in a GIF; a place of the hub's colour
+            # with the faint lattice line along it, 120 and more)
             doubt = "undecided"
         if dy and doubt is None and not found[name] and best >= 0.85 and reach >= 0.0675 * width and filled_sides \
                 and contrast[name] >= 0.45 * min(filled_sides):
@@ -1150,16 +1153,30 @@ def _settled(board: Board, at: Mapping[tuple[int, int], Node]) -> Board:
     the level read had none). A hub whose count path lines leave open (``Node.counts``) is
     settled by the same rule: when of the counts those hubs may have one set alone makes a
     level with a solution, and the solver proves every other set has none, that is the
-    level; otherwise the first such hub's doubt is the refusal. The search is bounded: a
-    set the solver gives up on counts as possible."""
+    level; otherwise the first such hub's doubt is the refusal. Two hubs in doubt one above
+    the other may each also be a hole short of the fewest they were read with (the lines
+    between them crossing their other hole places once passed for a filled hole). The
+    search is bounded: a set the solver gives up on counts as possible."""
     from solvers.lyne import solve   # imported here: the solver's SAT library loads on the first read
 
-    unsure = [(place, n) for place, n in sorted(at.items()) if len(n.counts) > 1]
-    reason = unsure[0][1].unsure if unsure else ""
-    if np.prod([len(n.counts) for _, n in unsure]) > SETTLE_SETS:
+    # lines running between two hubs one above the other, both in doubt, cross their other
+    # hole places too, where one once passed for a filled hole (2 read as 3, then with the
+    # hidden hole 3 or 4, and the hub below settled 3 as 2 to match): such a hub may also
+    # be a hole short of its reading
+    doubted = [(place, n) for place, n in sorted(at.items()) if len(n.counts) > 1]
+    places = {place for place, _ in doubted}
+
+    def options(place: tuple[int, int], n: Node) -> tuple[int, ...]:
+        r, c = place
+        stacked = (r - 1, c) in places or (r + 1, c) in places
+        return tuple(sorted({*n.counts, min(n.counts) - stacked} - {0}))
+
+    unsure = [(place, options(place, n)) for place, n in doubted]
+    reason = doubted[0][1].unsure if doubted else ""
+    if np.prod([len(counts) for _, counts in unsure]) > SETTLE_SETS:
         raise Refusal(reason, BOARD)
     possible, why = [], ""
-    for counts in itertools.product(*(n.counts for _, n in unsure)):
+    for counts in itertools.product(*(options for _, options in unsure)):
         grid = [list(row) for row in board.grid]
         for ((r, c), _), k in zip(unsure, counts):
             grid[r][c] = str(k)
