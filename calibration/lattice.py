@@ -19,6 +19,7 @@ differ. No colour, gap, grid line or marker is assumed.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 import cv2
@@ -35,6 +36,8 @@ PITCH_STEP = 1.05         # the ratio between pitches tried
 SMALLEST = 5              # the board spans at least this share of the picture's (or box's) side
 MIN_APART = 6.0           # Lab units: classes nearer than this (or 3 spreads) do not tell apart
 NOISE = 2.0               # Lab units: the within-class scatter no lattice goes below
+NEAR_SHARE = 0.75         # the share of the way to another board class's template a tolerance may reach to be
+                          # MIN_TOLERANCE (else half the way; the reader's margin keeps the two apart)
 
 
 def _features(small: np.ndarray) -> np.ndarray:
@@ -129,7 +132,15 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
         a, b = np.argsort(apart)[:2]
         raise ProfileError(f"the board's {classes[a]!r} and {classes[b]!r} places look alike on every grid tried "
                            "(is it the board the screenshot shows?)")
-    tolerance = np.minimum(np.maximum(SPREAD_FACTOR * spread, MIN_TOLERANCE), 0.5 * apart)
+    # half the way to the nearest other class; with the rules' signs, between two board classes not below
+    # MIN_TOLERANCE where that is within NEAR_SHARE of the way: a cell told from the start by a small sign strays
+    # more than half that at another size (the empty class keeps half: no place round the board looks like one)
+    pairs = distances(templates, templates, part)
+    np.fill_diagonal(pairs, np.inf)
+    kinds = np.array([c != EMPTY for c in classes])
+    reach = np.where(rules.signs & kinds[:, None] & kinds[None, :], np.maximum(0.5 * pairs, np.minimum(MIN_TOLERANCE, NEAR_SHARE * pairs)),
+                     0.5 * pairs).min(axis=1)
+    tolerance = np.minimum(np.maximum(SPREAD_FACTOR * spread, MIN_TOLERANCE), reach)
     strip = cv2.cvtColor(np.clip(templates, 0, 255).round().astype(np.uint8).transpose(1, 0, 2, 3)
                          .reshape(SIDE, SIDE * len(classes), 3), cv2.COLOR_LAB2BGR)
     section = {"version": LATTICE_VERSION, "classes": classes, "tolerance": [round(float(t), 2) for t in tolerance],
@@ -176,9 +187,13 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     share = [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)]
     failures = []
     # LYNE: its nodes' cores first (what play draws round them is not judged), then whole places (hollow nodes)
-    for core, rim in [(True, 0.0)] * rules.core + [(False, rim) for rim in RIMS]:
+    # with the rules' signs, the tolerances reaching further between board classes first, then half the way (a
+    # look whose places round the board are near its cells reads its screenshot back only with the latter)
+    for core, rim, signs in [(core, rim, signs) for core, rim in [(True, 0.0)] * rules.core + [(False, r) for r in RIMS]
+                             for signs in [True] * rules.signs + [False]]:
         try:
-            section, strip = _judged(image, patches, templates, labels, classes, rim, core, share, tight(given), rules)
+            section, strip = _judged(image, patches, templates, labels, classes, rim, core, share, tight(given),
+                                     replace(rules, signs=signs))
             break
         except ProfileError as exc:
             failures.append(exc)

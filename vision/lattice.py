@@ -95,13 +95,17 @@ class Rules:
     whose count is read from their holes (LYNE: one class :data:`HUB` for every count, and
     a place no class explains may be a hub the calibration did not show); ``core``, whether
     the learner first tries judging a place on its node's core only (``judged_part``: LYNE,
-    whose play draws paths between the nodes and rings round them)."""
+    whose play draws paths between the nodes and rings round them); ``signs``, whether two
+    board kinds may differ by a small sign only (one-stroke: a start marked by a letter or a
+    star on a cell), so their tolerances reach further than half the way between them
+    (``calibration.lattice.NEAR_SHARE``)."""
 
     margin: float = 1.0
     parts: bool = False
     check: Callable[[Any, Any], str] | None = None
     hubs: bool = False
     core: bool = False
+    signs: bool = False
 
 
 def _lyne_level(board: Any, look: "LearntLook") -> str:
@@ -120,7 +124,7 @@ def _onestroke_level(board: Any, look: "LearntLook") -> str:
 
 
 RULES = {"lyne": Rules(margin=0.5, parts=True, check=_lyne_level, hubs=True, core=True),
-         "onestroke": Rules(check=_onestroke_level)}
+         "onestroke": Rules(check=_onestroke_level, signs=True)}
 
 
 @dataclass(frozen=True)

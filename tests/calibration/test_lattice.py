@@ -85,6 +85,19 @@ def test_most_other_pictures_read(outcomes: dict[str, list[str]]) -> None:
     assert exact >= 0.8 * sum(map(len, outcomes.values())), outcomes
 
 
+@pytest.mark.parametrize("name, i", [("navy-ring-letter", 3), ("navy-ring-letter", 6)])
+def test_a_start_marked_by_a_small_sign_reads_at_another_size(name: str, i: int, tmp_path: Path) -> None:
+    """Rings with a letter: the start differs from a cell only by a small
+    sign, so a cell drawn at 1.5x strays from its template more than half that difference; the
+    margin to the next kind, not half of it, decides (these were refused)."""
+    img, truth = zoo.render(zoo.CALIBRATION, zoo.LOOKS[name])
+    data, templates = learner.learn(img, board=zoo.CALIBRATION)
+    assert "lattice" in data
+    prof = profiles.save({**data, "game": "onestroke", "name": name}, templates, tmp_path / name)
+    _, image, want = zoo.others(zoo.LOOKS[name], count=i + 1)[i]
+    assert read(image, prof) == want
+
+
 def test_a_foreign_mark_on_a_cell_is_refused_not_read(learnt: dict[str, Profile]) -> None:
     """A cursor-like blot over one cell is none of the learnt kinds: the board is refused."""
     board = Board.from_text(".###./#####/#####/S####/#####")     # a level: a path visits every cell
