@@ -109,10 +109,14 @@ def reads_board(board: Board) -> Accept:
     """A camera reading is the one meant when it reads the given board, its slices
     numbered from anywhere either way round (``Board.numberings``: other tools and guides
     number them their own way; the profile reads them as docs/games.md does)."""
-    numberings = board.numberings()
-    return lambda arena, taken: (None if tuple("".join("x" if t else EMPTY for t in ring) for ring in taken) in numberings
-                                 else "the arena is found, but it does not read as the given board, however its "
-                                      "slices are numbered: is the board the one seen?")
+
+    def enemies(taken: list[list[bool]]) -> Board:    # any enemy letter as "x", no budget (as a camera reads)
+        return Board(tuple("".join("x" if t else EMPTY for t in ring) for ring in taken))
+
+    numberings = enemies([[ch != EMPTY for ch in ring] for ring in board.cells]).numberings()
+    return lambda arena, taken: (None if enemies(taken) in numberings else
+                                 "the arena is found, but it does not read as the given board, however its "
+                                 "slices are numbered: is the board the one seen?")
 
 
 def agrees_with_picks(image: np.ndarray, examples: dict[str, tuple[int, int]]) -> Accept:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import bisect
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from solvers import tables
@@ -116,14 +116,13 @@ class Board:
                                      "(use '.' for an empty cell, a letter for an enemy)", line=first + r)
         return cls(tuple(lines), budget)
 
-    def numberings(self) -> frozenset[tuple[str, ...]]:
-        """The arena's cells under every numbering of its slices: slice 0 anywhere, the
-        numbers running either way (the same for every ring), as other tools and guides
-        may write the board docs/games.md numbers from 9 o'clock clockwise."""
-        out = set()
-        for cells in (self.cells, tuple(ring[::-1] for ring in self.cells)):
-            out.update(tuple(ring[k:] + ring[:k] for ring in cells) for k in range(SLICES))
-        return frozenset(out)
+    def numberings(self) -> frozenset["Board"]:
+        """The board under every numbering of its slices: slice 0 anywhere, the numbers
+        running either way (the same for every ring), as other tools and guides may write
+        the board docs/games.md numbers from 9 o'clock clockwise."""
+        turned = (self.cells, tuple(ring[::-1] for ring in self.cells))
+        return frozenset(replace(self, cells=tuple(ring[k:] + ring[:k] for ring in cells))
+                         for cells in turned for k in range(SLICES))
 
     def to_text(self) -> str:
         head = [f"moves: {self.budget}"] if self.budget is not None else []
