@@ -98,7 +98,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", metavar="GAME", help=f"the game ({', '.join(boards())})")
     p.add_argument("--seed", type=int, default=1, help="the first level's seed (default 1); level k uses seed + k - 1")
     p.add_argument("--size", type=_pair("x"), metavar="RxC", help="board size in rows x columns (default: the game's)")
-    p.add_argument("--board", metavar="FILE", help="start from the board in this text file ('-': standard input); lyne, klotski, valves")
+    p.add_argument("--board", metavar="FILE", help="start from the board in this text file ('-': standard input); lyne, "
+                   "klotski (walls, gates and goal cells too, drawn as GNOME Klotski draws them), valves")
     p.add_argument("--levels", type=int, metavar="N", help="stop after N levels with a closing screen (default: endless)")
     p.add_argument("--log", action="store_true", help="print one line per event (level shown, solved) on stdout")
     p.add_argument("--view", type=_pair("x"), metavar="WxH", help="window size in pixels (default: the game's)")
