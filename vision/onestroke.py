@@ -59,6 +59,7 @@ from vision.profile import Profile, ProfileError
 
 WORK_SIZE = 512           # longest side of the reduced image the lattice is found in
 GREY_TOLERANCE = 12       # how far (grey levels) a cell pixel may stray from the cell grey
+COLOUR_TOLERANCE = 24     # how far (per channel) a pixel may stray from a candidate cell colour
 UNSATURATED = 14          # max − min channel spread of a neutral pixel
 MIN_CONFIDENCE = 0.5
 CLEAR = 0.9                # a reading this confident ends the search
@@ -191,6 +192,22 @@ def candidate_greys(grey: np.ndarray, neutral: np.ndarray, count: int = 6) -> li
         if len(chosen) == count:
             break
     return chosen
+
+
+def candidate_colours(image: np.ndarray, neutral: np.ndarray, count: int = 3) -> list[Look]:
+    """Looks for cells of the most common saturated colours (per channel in bins of 16
+    levels, each looked for around its bin's middle), most common first, each at least 1 %
+    of the picture: other apps with the same rules draw their cells in a colour where this
+    game's are grey."""
+    hist = cv2.calcHist([image], [0, 1, 2], cv2.bitwise_not(neutral), [16, 16, 16], [0, 256] * 3).ravel()
+    looks: list[Look] = []
+    for code in np.argsort(-hist)[:4 * count]:
+        if hist[code] < 0.01 * neutral.size or len(looks) == count:
+            break
+        colour = (int(code >> 8) * 16 + 8, int(code >> 4 & 15) * 16 + 8, int(code & 15) * 16 + 8)
+        if all(max(abs(a - b) for a, b in zip(colour, look.cell)) > COLOUR_TOLERANCE for look in looks):
+            looks.append(Look(colour, COLOUR_TOLERANCE))        # type: ignore[arg-type]
+    return looks
 
 
 def find_squares(mask: np.ndarray) -> list[Square]:
@@ -595,14 +612,17 @@ def _neutral_peak(pixels: np.ndarray, gain: float) -> float:
     return float(np.argmax(np.bincount(levels))) if len(levels) else 0.0
 
 
-def grids(image: np.ndarray) -> Iterator[tuple[Lattice, int]]:
-    """The lattice of each candidate grey with its grey level, most common grey first
-    (computed lazily: a clear reading stops the search)."""
+def grids(image: np.ndarray) -> Iterator[tuple[Lattice, Cells]]:
+    """The lattice of each candidate grey with its grey level, most common grey first,
+    then of each candidate colour with its look (computed lazily: a clear reading stops
+    the search)."""
     grey, neutral = neutral_planes(image)
     for level in candidate_greys(grey, neutral):
         lat = fit_lattice(find_squares(cell_mask(image, level, (grey, neutral))))
         if lat is not None:
             yield lat, level
+    for look in candidate_colours(image, neutral):
+        yield from looked_grids(image, look)
 
 
 def looked_grids(image: np.ndarray, look: Look) -> Iterator[tuple[Lattice, Look]]:

@@ -97,10 +97,11 @@ def night_profile(shots: dict[str, Shot], store: Path) -> Profile:
 
 # ---------------------------------------------------------------------------- the look
 
-def test_the_default_vision_cannot_read_the_night_look(shots: dict[str, Shot]) -> None:
+def test_the_default_vision_reads_the_night_look_by_its_cells_colour(shots: dict[str, Shot]) -> None:
+    """Teal cells are no grey: with no profile they are found among the most common
+    saturated colours, so the look reads as it does with its profile."""
     for shot in shots.values():
-        with pytest.raises(NoBoardFound):
-            parse(cv2.imread(str(shot.path)))
+        assert parse(cv2.imread(str(shot.path))).board.to_text().replace("\n", "/") == shot.board
 
 
 def test_dominant_colours_include_the_cell_colour(shots: dict[str, Shot]) -> None:
@@ -190,7 +191,6 @@ def test_solve_with_another_games_profile_is_refused_naming_the_field(shots: dic
 def test_live_watching_every_game_reads_the_night_look_with_the_profile(night_profile: Profile,
                                                                        shots: dict[str, Shot]) -> None:
     image = cv2.imread(str(shots["half_6x6.png"].path))
-    assert not isinstance(Watcher(list(GAMES.values())).step(image), New)
     step = Watcher(list(GAMES.values()), night_profile).step(image)
     assert isinstance(step, New) and step.parse.board.to_text().replace("\n", "/") == shots["half_6x6.png"].board
 

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from puzzlepilot.scenes.onestroke import (CATS, MARKERS, NAVY, dim_top, level_clear, render_marked, render_phone,
                                          tight)
 from puzzlepilot.scenes.paint import bgr
+from puzzlepilot.scenes.zoo import LOOKS
+from puzzlepilot.scenes.zoo import render as render_look
 from solvers.onestroke import Board, generate, solve, validate
 from tests.helpers import run_cli, text
 from tests.vision.test_onestroke import reencode
@@ -230,3 +232,31 @@ def test_a_grid_with_one_cell_apart_but_no_path_is_refused(text, marker):
     image, _ = render_marked(board, width=720, height=1280, marker=marker)
     with pytest.raises(NoBoardFound, match="no path from it visits every cell"):
         parse(image)
+
+
+# ---------------------------------------------------------------------------- cells of a colour
+
+COLOURED = ["mint-square-colour", "ink-square-colour", "sand-square-colour", "cocoa-square-colour",
+            "neon-square-colour", "mint-dot-ring"]
+
+
+@pytest.mark.parametrize("name", COLOURED)
+def test_cells_of_a_colour_read_with_no_profile(name):
+    """Other apps draw their cells in a colour (green, orange, brown, ...) where this game's
+    are grey: with no profile, the most common saturated colours are tried as the cells'."""
+    image, truth = render_look(level(6, 5, 7), LOOKS[name], 720, 1280, seed=7)
+    found = parse(reencode(image, 80))
+    assert text(found) == truth.board
+    assert np.abs(np.array(found.cells) - np.array(truth.cells)).max() < 0.05 * truth.pitch
+
+
+@quick
+@given(look=st.sampled_from(sorted(LOOKS)),
+       rows=st.integers(3, 8), cols=st.integers(3, 7), seed=st.integers(0, 10_000),
+       quality=st.none() | st.integers(60, 95))
+def test_looks_never_met_read_right_or_are_refused(look, rows, cols, seed, quality):
+    """The zoo's 50 looks (cells as squares, dots, rings, outlines, ruled grids; starts of
+    any shape or only a colour), none of them the game's: with no profile each reads right
+    or is refused, never as another board."""
+    image, truth = render_look(level(rows, cols, seed), LOOKS[look], 720, 1280, seed=seed)
+    outcome(reencode(image, quality) if quality else image, truth.board)
