@@ -7,6 +7,8 @@ Stages, each a function the tests can call on its own:
    histogram of unsaturated pixels), the filled square blobs of that grey and of one
    common size (``find_squares``), joined into the largest group whose offsets are whole
    pitches (``fit_lattice``); origin and pitch by least squares, residuals measure the fit;
+   then the same for each of the most common saturated colours (``candidate_colours``:
+   other apps draw cells green, orange, teal), as a profile's colour would be;
 2. ``refine``: at full resolution, each member's centroid and size, and the fit again;
 3. ``read_places``: every lattice place is a grey cell (grey in level and hue), a hole
    (background), a visited cell (under the drawn band, no face) or the cat (saturated,
@@ -434,7 +436,7 @@ def board_colours(image: np.ndarray, lat: Lattice) -> Colours:
     # Every gap shows the same background; cells in the "gaps" mean a wrong pitch.
     agree = np.mean([_shows_background(g, background, cell) for g in gaps])
     if agree < 0.8 or np.abs(background - cell).max() <= 2 * GREY_TOLERANCE:
-        raise NoBoardFound("the grey squares are not cells on one grid with gaps between them")
+        raise NoBoardFound("the squares of one colour are not cells on one grid with gaps between them")
     return Colours(cell.astype(np.int16), background.astype(np.int16))
 
 
@@ -552,7 +554,7 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
             readings.append(reading)
         if readings:
             return max(readings, key=lambda r: r.confidence)
-    what = "grey cells" if look is None else "cells of the profile's colour"
+    what = "cells (grey or of one colour)" if look is None else "cells of the profile's colour"
     raise NoBoardFound(failures[0] if failures else f"no grid of {what} found")
 
 
