@@ -57,7 +57,8 @@ TRIANGLE_COVER = 0.82  # least share of the triangle on a blob's inscribed circl
 OCTAGON_COVER = 0.95  # the same for a hub's octagon, when stubs made its outline look like a triangle's
 KIND_LETTER = {"triangle": "t", "diamond": "d", "square": "s"}
 CREAM_OFF = 64       # levels: a place's middle this near the paths' cream may be a filled hole under a line
-HUB_NEARER = 25      # levels: a shape this much nearer the hubs' colour than its kind's is refused
+HUB_NEARER = 18      # levels: a shape this much nearer the hubs' colour than its kind's is refused
+BARE_LEAST = 4       # pixels of the picture: the least of each side beside a line where a hub's colour rules out a hole
 SETTLE_SETS = 27      # at most this many sets of counts for the hubs whose holes path lines hide
 SETTLE_NODES = 20_000  # the solver's bound on a board read (the game's levels take a few dozen search nodes)
 
@@ -943,6 +944,13 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     for name in cream_places:
         if filled_sides and contrast[name] < 0.45 * min(filled_sides):
             unsure.append(name)
+    # the hub's own colour beside a line along the axis, on both sides, across the middle of
+    # the place's diamond: no hole is there, of any colour
+    for name in list(unsure):
+        dx, dy = HOLE_AT[name]
+        if _bare_beside(other, (round(cx + dx * width), round(cy + dy * width)), width, zoom):
+            unsure.remove(name)
+            found[name] = opened[name] = False
     # the game lays the holes out in order, above before below: a place a path line
     # leaves unsure follows from the other one where that is clear — an open hole below
     # (the background showing) means one above, no hole above means none below; a hole
@@ -1006,6 +1014,28 @@ def _back_beside(back: np.ndarray, other: np.ndarray, start: int, step: int, px:
     past = [end + step, end + 2 * step]
     return abs(end - s0) + 1 >= max(0.035 * width, least) and abs(end - px) <= 0.16 * width and any(
         0 <= p < len(back) and not other[p] for p in past)
+
+
+def _bare_beside(other: np.ndarray, place: tuple[int, int], width: float, zoom: float) -> bool:
+    """Whether the hub's own colour shows to both sides of a line along the axis inside a
+    hole's diamond at a place (0.115 of the hub wide to its tips, less ¾ of a picture's
+    pixel of blend): beyond a line's half width (0.057, and ¾ of a pixel of blend) a third
+    or more of each side is the hub's colour, over at least ``BARE_LEAST`` of the picture's
+    pixels a side. A hole there, open or filled, would cover that with the background or a
+    fill of cream or a path's colour, every one 39 levels or more off the hub's in every
+    palette (a filled hole's sides were seen under 0.1 hub); a diagonal line crossing a side
+    leaves a third of it or more. ``other``: the pixels not of the hub's colour; ``zoom``:
+    its pixels a pixel of the picture spans."""
+    px, py = place
+    r = int(np.ceil(0.115 * width))
+    if not (r <= py < other.shape[0] - r and r <= px < other.shape[1] - r):
+        return False
+    ky, kx = np.mgrid[-r:r + 1, -r:r + 1]
+    inner = np.abs(kx) + np.abs(ky) <= 0.115 * width - 0.75 * zoom
+    hub = other[py - r:py + r + 1, px - r:px + r + 1] == 0
+    strip = 0.06 * width + 0.75 * zoom
+    sides = [inner & (kx < -strip), inner & (kx > strip)]
+    return all(side.sum() >= BARE_LEAST * zoom ** 2 and hub[side].mean() >= 0.3 for side in sides)
 
 
 def _open_beside(empty: np.ndarray, place: tuple[int, int], width: float) -> bool:
@@ -1210,7 +1240,9 @@ def _same_colours(nodes: list[Node]) -> None:
     # nor by HUB_NEARER nearer the hubs' (a hub crossed by path lines once read as a
     # stone-in-focus diamond, 38 levels off the diamonds' colour and 0 off the hubs'; kind
     # of blue's triangles are 15 from its hubs, and under the light one was 23 off its
-    # kind's and 10 off the hubs')
+    # kind's and 10 off the hubs'; in a 200 px crop of a frame mid-play a hub under a path
+    # being drawn read as a stone-in-focus diamond 30 off the diamonds' and 7 off the hubs',
+    # 2 read as d; shapes read right were seen at most 7 nearer the hubs')
     hubs = [n.fill for n in nodes if n.kind == "hub"]
     hub = tuple(int(v) for v in np.median(hubs, axis=0)) if hubs else None
     for n in shapes:

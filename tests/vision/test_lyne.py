@@ -572,6 +572,62 @@ def test_a_weak_cream_place_in_a_small_blurred_half_drawn_frame_is_not_a_filled_
     assert found == truth.board
 
 
+def captured(seed: int) -> tuple[np.ndarray, Truth]:
+    """A level mid-play as players capture it (the sweep of issue 29's third pass): a window
+    of 640x480 to 1280x800, lit for some seeds, the pointer at the path's head or over a
+    node (or none), palette ``seed % 12``, then a loss ``seed // 12 % 7``: none, a GIF frame,
+    scaled to 0.4-1, scaled as a GIF frame, scaled as JPEG 50-90, a 200-320 px crop of
+    the board as a GIF frame or JPEG, a blurred 0.4-0.6 JPEG video frame."""
+    rng = random.Random(seed * 7919 + 13)
+    palette, loss = sorted(PALETTES)[seed % 12], seed // 12 % 7
+    board, answer = generate(rng.randint(3, 5), rng.randint(3, 6), rng, hubs=rng.randint(0, 3))
+    play = mid_play(board, answer, rng)
+    width, height = rng.choice([(640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 800)])
+    image, truth = render(board, PALETTES[palette], width, height, play=play, light=seed if rng.random() < 0.5 else None)
+    x, y = play.head(truth, board.cols)
+    draw = rng.random()
+    if draw < 0.3:
+        x, y = truth.cells[np.ravel_multi_index(rng.choice(board.nodes()), (board.rows, board.cols))]
+    if draw < 0.9:
+        pointer(image, (x + rng.uniform(-0.25, 0.25) * truth.pitch, y + rng.uniform(-0.25, 0.25) * truth.pitch),
+                max(12, rng.uniform(0.1, 0.3) * truth.pitch))
+    scale = rng.uniform(0.4, 1.0)
+    if loss in (2, 3, 4):
+        image = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
+                           interpolation=cv2.INTER_AREA)
+    if loss in (1, 3):
+        image = gif_frame(image, rng.choice([64, 128, 256] if loss == 1 else [128, 256]))
+    elif loss == 4:
+        image = jpeg(image, rng.randint(50, 90))
+    elif loss == 5:
+        x, y, w, h = board_box(truth, rng.uniform(0.6, 1.0))
+        image, truth = small_crop(image, truth, (max(0, x), max(0, y), w, h), side=rng.choice([200, 240, 320]),
+                                  quality=None)
+        image = gif_frame(image, 256) if rng.random() < 0.6 else jpeg(image, rng.randint(60, 90))
+    elif loss == 6:
+        k = rng.uniform(0.4, 0.6)
+        small = cv2.resize(image, (round(image.shape[1] * k), round(image.shape[0] * k)), interpolation=cv2.INTER_AREA)
+        image = jpeg(cv2.GaussianBlur(small, (0, 0), rng.uniform(0.5, 0.9)), rng.randint(50, 75))
+    return image, truth
+
+
+def test_a_hub_under_a_path_being_drawn_read_as_a_shape_of_its_colour_is_refused():
+    # a 200 px GIF crop, stone in focus: the path being drawn runs into a 2-hole hub from
+    # above and out to the right, and the hub read as a diamond 30 levels off the diamonds'
+    # colour and 7 off the hubs' (2 read as d; the old bound asked 25 levels nearer)
+    image, truth = captured(21404)
+    assert read_or_refused(image) in (None, truth.board)
+
+
+@pytest.mark.parametrize("seed", [20244, 20254, 20179, 20636])
+def test_the_hubs_colour_beside_a_line_along_its_axis_is_no_hole(seed):
+    # frames once refused ("a hub ... whose up hole is not told apart from path lines
+    # (either count makes a level with a solution)"): a line along the axis covers the
+    # place's middle, and beside it, where a hole's diamond would reach, is the hub's colour
+    image, truth = captured(seed)
+    assert read_or_refused(image) == truth.board
+
+
 # ---------------------------------------------------------------------------- refusals
 
 def other_games_images() -> list[Path]:
