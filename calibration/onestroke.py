@@ -43,7 +43,7 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
     the box and clicks when neither a board nor the picks are given."""
     if board is not None:       # a look the colour rules do not cover: the lattice learner fits it
         return learnt.or_learnt(lambda: build(image, *_match_board(image, board)), image,
-                                board.to_text().split("\n"), region, RULES["onestroke"])
+                                board.to_text().split("\n"), region, RULES["onestroke"], "onestroke")
     if region is None or examples is None or not set(KINDS) <= set(examples):
         from calibration.picker import pick
 
