@@ -31,7 +31,9 @@ import numpy as np
 
 from calibration.profile import save
 from vision.lattice import (EMPTY, HUB, LATTICE_VERSION, MIN_TOLERANCE, RIMS, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
-                            Picture, Rules, distances, fit_places, judged_part, lab, places, read_classes, separations)
+                            Picture, Rules, distances, fit_places, is_learnt, judged_part, lab, places, read_classes,
+                            separations)
+from vision.lattice import parse as lattice_parse
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
 
@@ -238,10 +240,12 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
 
 
 def or_learnt(colour_rules: Callable[[], Any], image: np.ndarray, rows: list[str],
-              region: tuple[int, int, int, int] | None = None, rules: Rules = Rules(), game: str = "") -> Any:
+              region: tuple[int, int, int, int] | None = None, rules: Rules = Rules(),
+              game: tuple[str, Any, Callable[..., Any]] | None = None) -> Any:
     """What a game's colour rules learn (``colour_rules()``) or, when they refuse the
     screenshot, the look :func:`learn` fits to the board whatever it is; ProfileError with
-    both reasons when neither does. With the ``game``'s name, a look the colour rules keep
+    both reasons when neither does. With the ``game`` (its name, its ``Board`` type and its
+    vision's ``parse(image, profile)``), a look the colour rules keep
     that does not read back every copy of the screenshot of :data:`CHECKS` (other sizes,
     JPEG) gives way to the learnt look when that reads more of them (a look the rules only
     read as they saw it, such as a ruled grid whose lines they take for gaps)."""
@@ -252,7 +256,7 @@ def or_learnt(colour_rules: Callable[[], Any], image: np.ndarray, rows: list[str
             return learn(image, rows, region, rules)
         except ProfileError as exc:
             raise ProfileError(f"{colour_failure}; nor does a learnt lattice ({exc})") from None
-    if not game:
+    if game is None:
         return kept
     copies = [cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
               for k, _ in CHECKS]
@@ -267,19 +271,20 @@ def or_learnt(colour_rules: Callable[[], Any], image: np.ndarray, rows: list[str
     return fitted if _reads_back(game, fitted, copies, "\n".join(rows)) > by_rules else kept
 
 
-def _reads_back(game: str, learnt: tuple[dict[str, Any], dict[str, np.ndarray]], images: list[np.ndarray],
-                board: str) -> int:
+def _reads_back(game: tuple[str, Any, Callable[..., Any]], learnt: tuple[dict[str, Any], dict[str, np.ndarray]],
+                images: list[np.ndarray], board: str) -> int:
     """How many of ``images`` the profile ``learnt`` (its fields and templates) reads as
-    ``board``, the game's board text."""
-    from puzzlepilot.games import get
-
-    parse = get(game).parse
+    ``board``, the board text of the ``game`` (as for :func:`or_learnt`): with the lattice
+    reader when it is a learnt look, else with the game's vision."""
+    name, board_type, parse = game
     with tempfile.TemporaryDirectory() as tmp:
-        profile = save({**learnt[0], "game": game, "name": "trial"}, learnt[1], Path(tmp) / "trial")
+        profile = save({**learnt[0], "game": name, "name": "trial"}, learnt[1], Path(tmp) / "trial")
         read = 0
         for image in images:
             try:
-                read += parse(image, profile=profile).board.to_text() == board
+                found = (lattice_parse(name, board_type, image, profile) if is_learnt(profile)
+                         else parse(image, profile))
             except NoBoardFound:
-                pass
+                continue
+            read += found.board.to_text() == board
         return read
