@@ -14,19 +14,26 @@ differ. No colour, gap, grid line or marker is assumed.
 2. **Fine**: the lattice is moved and stretched a fraction of a pixel at a time to make the
    places of each class as alike as can be (``vision.lattice.fit_places``).
 3. **Learnt**: per class, the mean picture of one pitch around its places at
-   ``vision.lattice.SIDE`` px (the template), and how far its places stray from it; the
-   lattice's own look (pitch as a share of the picture) for the user.
+   ``vision.lattice.SIDE`` px (the template), and how far its places stray from it, also in
+   the screenshot at half its size with its strokes a pixel bolder (a look drawn smaller
+   keeps its lines whole pixels thick); the lattice's own look (pitch as a share of the
+   picture) for the user.
 """
 from __future__ import annotations
 
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Callable
 
 import cv2
 import numpy as np
 
+from calibration.profile import save
 from vision.lattice import (EMPTY, HUB, LATTICE_VERSION, MIN_TOLERANCE, RIMS, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
-                            Picture, Rules, distances, fit_places, judged_part, lab, places, read_classes, separations)
+                            Picture, Rules, distances, fit_places, is_learnt, judged_part, lab, places, read_classes,
+                            separations)
+from vision.lattice import parse as lattice_parse
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
 
@@ -38,6 +45,11 @@ MIN_APART = 6.0           # Lab units: classes nearer than this (or 3 spreads) d
 NOISE = 2.0               # Lab units: the within-class scatter no lattice goes below
 NEAR_SHARE = 0.75         # the share of the way to another board class's template a tolerance may reach to be
                           # MIN_TOLERANCE (else half the way; the reader's margin keeps the two apart)
+STRAY_SCALES = (0.5,)     # the screenshot resized so, its strokes a pixel bolder: how far its places stray from
+                          # their templates then is how far a place may stray from its class (within half the way)
+SMALLEST_PITCH = 8        # px: a resized screenshot whose pitch is less says nothing of a look's strays
+CHECKS = ((0.5, 0), (1.5, 0), (0.75, 70))  # the screenshot resized so (and through JPEG at that quality): the colour
+                                           # rules' look must read it back (``or_learnt``)
 
 
 def _features(small: np.ndarray) -> np.ndarray:
@@ -115,15 +127,21 @@ def tight(rows: list[str]) -> list[str]:
 
 
 def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, labels: np.ndarray, classes: list[str],
-            rim: float, core: bool, share: list[float], board: list[str], rules: Rules
+            rim: float, core: bool, share: list[float], board: list[str], rules: Rules, resized: list[np.ndarray]
             ) -> tuple[dict[str, Any], np.ndarray]:
     """The profile's ``lattice`` section and the templates' strip for the classes' places
     ``patches`` judged on their ``core`` or without ``rim`` (``vision.lattice.judged_part``)
     under the game's ``rules``; ProfileError when the classes do not tell apart or the look
-    does not read the screenshot back as ``board``."""
+    does not read the screenshot back as ``board``. ``resized``: the places in the
+    screenshot at the sizes of :data:`STRAY_SCALES` with its strokes a pixel bolder
+    (``_strokes``), whose stray from their class's template the tolerance allows for (a
+    ring or outline drawn smaller keeps its lines a whole pixel thick: relatively bolder)."""
     part = judged_part(templates, classes, rim, core)
-    spread = np.array([float(np.percentile(distances(patches[labels == c], templates[c:c + 1], part), 90))
-                       for c in range(len(classes))])
+
+    def strays(members: np.ndarray, c: int) -> float:
+        return float(np.percentile(distances(members[labels == c], templates[c:c + 1], part), 90))
+    spread = np.array([strays(patches, c) for c in range(len(classes))])
+    bolder = np.array([max([strays(p, c) for p in resized], default=0.0) for c in range(len(classes))])
     several = [s for s, c in zip(spread, range(len(classes))) if (labels == c).sum() > 1]
     pooled = max(several) if several else MIN_TOLERANCE
     spread = np.where([(labels == c).sum() > 1 for c in range(len(classes))], spread, pooled)
@@ -140,7 +158,7 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
     kinds = np.array([c != EMPTY for c in classes])
     reach = np.where(rules.signs & kinds[:, None] & kinds[None, :], np.maximum(0.5 * pairs, np.minimum(MIN_TOLERANCE, NEAR_SHARE * pairs)),
                      0.5 * pairs).min(axis=1)
-    tolerance = np.minimum(np.maximum(SPREAD_FACTOR * spread, MIN_TOLERANCE), reach)
+    tolerance = np.minimum(np.maximum(np.maximum(SPREAD_FACTOR * spread, bolder), MIN_TOLERANCE), reach)
     strip = cv2.cvtColor(np.clip(templates, 0, 255).round().astype(np.uint8).transpose(1, 0, 2, 3)
                          .reshape(SIDE, SIDE * len(classes), 3), cv2.COLOR_LAB2BGR)
     section = {"version": LATTICE_VERSION, "classes": classes, "tolerance": [round(float(t), 2) for t in tolerance],
@@ -154,6 +172,18 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
     if got != board:
         raise ProfileError(f"the look learnt reads the screenshot as {'/'.join(got)}, not the given board")
     return section, strip
+
+
+def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """The picture after a round trip through JPEG at ``quality``."""
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+def _strokes(image: np.ndarray) -> list[np.ndarray]:
+    """The picture with its dark strokes a pixel bolder on each side, and its light ones:
+    how a look drawn at another size may differ (lines kept a whole pixel or more thick)."""
+    kernel = np.ones((3, 3), np.uint8)
+    return [cv2.erode(image, kernel), cv2.dilate(image, kernel)]
 
 
 def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] | None = None,
@@ -184,6 +214,8 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     lat = fit_places(crop_lab, lat, _within(labels)).moved(x0, y0)
     patches = places(Picture(image), lat)
     templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
+    resized = [places(Picture(bolder), lat.scaled(k)) for k in STRAY_SCALES if k * min(lat.px, lat.py) >= SMALLEST_PITCH
+               for bolder in _strokes(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA))]
     share = [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)]
     failures = []
     # LYNE: its nodes' cores first (what play draws round them is not judged), then whole places (hollow nodes)
@@ -193,7 +225,7 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
                              for signs in [True] * rules.signs + [False]]:
         try:
             section, strip = _judged(image, patches, templates, labels, classes, rim, core, share, tight(given),
-                                     replace(rules, signs=signs))
+                                     replace(rules, signs=signs), resized)
             break
         except ProfileError as exc:
             failures.append(exc)
@@ -208,14 +240,51 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
 
 
 def or_learnt(colour_rules: Callable[[], Any], image: np.ndarray, rows: list[str],
-              region: tuple[int, int, int, int] | None = None, rules: Rules = Rules()) -> Any:
+              region: tuple[int, int, int, int] | None = None, rules: Rules = Rules(),
+              game: tuple[str, Any, Callable[..., Any]] | None = None) -> Any:
     """What a game's colour rules learn (``colour_rules()``) or, when they refuse the
     screenshot, the look :func:`learn` fits to the board whatever it is; ProfileError with
-    both reasons when neither does."""
+    both reasons when neither does. With the ``game`` (its name, its ``Board`` type and its
+    vision's ``parse(image, profile)``), a look the colour rules keep
+    that does not read back every copy of the screenshot of :data:`CHECKS` (other sizes,
+    JPEG) gives way to the learnt look when that reads more of them (a look the rules only
+    read as they saw it, such as a ruled grid whose lines they take for gaps)."""
     try:
-        return colour_rules()
+        kept = colour_rules()
     except ProfileError as colour_failure:
         try:
             return learn(image, rows, region, rules)
         except ProfileError as exc:
             raise ProfileError(f"{colour_failure}; nor does a learnt lattice ({exc})") from None
+    if game is None:
+        return kept
+    copies = [cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+              for k, _ in CHECKS]
+    copies = [_jpeg(copy, quality) if quality else copy for copy, (_, quality) in zip(copies, CHECKS)]
+    by_rules = _reads_back(game, kept, copies, "\n".join(rows))
+    if by_rules == len(copies):
+        return kept
+    try:
+        fitted = learn(image, rows, region, rules)
+    except ProfileError:
+        return kept
+    return fitted if _reads_back(game, fitted, copies, "\n".join(rows)) > by_rules else kept
+
+
+def _reads_back(game: tuple[str, Any, Callable[..., Any]], learnt: tuple[dict[str, Any], dict[str, np.ndarray]],
+                images: list[np.ndarray], board: str) -> int:
+    """How many of ``images`` the profile ``learnt`` (its fields and templates) reads as
+    ``board``, the board text of the ``game`` (as for :func:`or_learnt`): with the lattice
+    reader when it is a learnt look, else with the game's vision."""
+    name, board_type, parse = game
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = save({**learnt[0], "game": name, "name": "trial"}, learnt[1], Path(tmp) / "trial")
+        read = 0
+        for image in images:
+            try:
+                found = (lattice_parse(name, board_type, image, profile) if is_learnt(profile)
+                         else parse(image, profile))
+            except NoBoardFound:
+                continue
+            read += found.board.to_text() == board
+        return read

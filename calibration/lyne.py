@@ -41,7 +41,7 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
     box and click when neither a board nor the picks are given."""
     if board is not None:       # a look the shape rules do not read: the lattice learner fits it
         return learnt.or_learnt(lambda: _from_board(image, board), image, board.to_text().split("\n"), region,
-                                RULES["lyne"])
+                                RULES["lyne"], ("lyne", Board, parse))
     if region is None or examples is None or not set(KINDS) <= set(examples):
         from calibration.picker import pick
 

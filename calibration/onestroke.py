@@ -28,7 +28,8 @@ from solvers.onestroke import Board
 from vision.colours import common_colours
 from vision.common import NoBoardFound, Parse
 from vision.lattice import RULES
-from vision.onestroke import WORK_SIZE, Lattice, Look, OnestrokeGeometry, central, looked_grids, read, refine, signature
+from vision.onestroke import (WORK_SIZE, Lattice, Look, OnestrokeGeometry, central, looked_grids, parse, read, refine,
+                              signature)
 from vision.profile import ProfileError
 
 KINDS: tuple[str, ...] = ("an unvisited cell", "the cat")
@@ -43,7 +44,8 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
     the box and clicks when neither a board nor the picks are given."""
     if board is not None:       # a look the colour rules do not cover: the lattice learner fits it
         return learnt.or_learnt(lambda: build(image, *_match_board(image, board)), image,
-                                board.to_text().split("\n"), region, RULES["onestroke"])
+                                board.to_text().split("\n"), region, RULES["onestroke"],
+                                ("onestroke", Board, parse))
     if region is None or examples is None or not set(KINDS) <= set(examples):
         from calibration.picker import pick
 

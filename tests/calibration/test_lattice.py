@@ -98,6 +98,33 @@ def test_a_start_marked_by_a_small_sign_reads_at_another_size(name: str, i: int,
     assert read(image, prof) == want
 
 
+def test_a_ring_drawn_at_half_the_size_reads(tmp_path: Path) -> None:
+    """Rings drawn at half the size keep lines a whole pixel thick, so a cell strays from its
+    template further than any cell of the calibration; the tolerance learnt from the screenshot
+    at half its size with its strokes a pixel bolder allows for it (this was refused: "no steady
+    grid", every cell 12-13 Lab units from its template, the tolerance 10)."""
+    look = zoo.LOOKS["paper-ring-letter"]
+    img, _ = zoo.render(zoo.CALIBRATION, look)
+    data, templates = learner.learn(img, board=zoo.CALIBRATION)
+    prof = profiles.save({**data, "game": "onestroke", "name": look.name}, templates, tmp_path / look.name)
+    name, image, want = zoo.others(look, count=1)[0]
+    assert name.startswith("360px") and read(image, prof) == want
+
+
+def test_a_look_the_colour_rules_read_at_its_own_size_only_is_learnt(tmp_path: Path) -> None:
+    """Cocoa's ruled grid: the colour rules read the calibration screenshot (so they kept
+    their look) but not the same screenshot at half or 1.5 times the size, nor other
+    boards of the look; the learnt lattice reads those, so it is kept instead."""
+    look = zoo.LOOKS["cocoa-ruled-dot"]
+    img, _ = zoo.render(zoo.CALIBRATION, look)
+    learner.build(img, *learner._match_board(img, zoo.CALIBRATION))      # the colour rules read it
+    data, templates = learner.learn(img, board=zoo.CALIBRATION)
+    assert "lattice" in data
+    prof = profiles.save({**data, "game": "onestroke", "name": look.name}, templates, tmp_path / look.name)
+    for _, image, want in zoo.others(look, count=4)[1:]:
+        assert read(image, prof) == want
+
+
 def test_a_foreign_mark_on_a_cell_is_refused_not_read(learnt: dict[str, Profile]) -> None:
     """A cursor-like blot over one cell is none of the learnt kinds: the board is refused."""
     board = Board.from_text(".###./#####/#####/S####/#####")     # a level: a path visits every cell

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from calibration import lattice
+from calibration import lyne as learner
 from calibration import profile as profiles
 from puzzlepilot.games import get
 from puzzlepilot.scenes import zoo
@@ -167,3 +168,18 @@ def test_a_level_mid_play_is_read_through_its_paths(seed: int, tmp_path: Path) -
     if seed == 44:
         lyne_scene.pointer(image, play.head(truth, board.cols), 0.2 * truth.pitch)
     assert read(image, prof) == truth.board
+
+
+def test_a_look_the_shape_rules_read_at_its_own_size_only_is_learnt(tmp_path: Path) -> None:
+    """Paddle pop's shapes on a textured ground: the shape rules read the calibration
+    screenshot but not the same screenshot at half or 1.5 times its size, nor some other
+    boards of the look (refused: "a blob that is no LYNE node", "the grid place holds
+    something unread"); the learnt lattice reads those, so ``calibrate lyne --board`` keeps it."""
+    look = zoo.LYNE_LOOKS["paddlepop-shapes-x0.85-texture"]
+    img, _ = zoo.render_lyne(zoo.LYNE_CALIBRATION, look)
+    data, templates = learner.learn(img, board=zoo.LYNE_CALIBRATION)
+    assert "lattice" in data
+    prof = profiles.save({**data, "game": "lyne", "name": look.name}, templates, tmp_path / look.name)
+    others = zoo.lyne_others(look, count=3)
+    for _, image, want in (others[0], others[2]):
+        assert read(image, prof) == want
