@@ -218,7 +218,7 @@ def add_solve(sub: Any, games: str) -> None:
     _common_image_args(solve, games)
     solve.add_argument("--annotate", metavar="OUT.png",
                        help="write the screenshot with the solution drawn on it (a new file, or over a "
-                            "regular file; folders, links and devices are refused)")
+                            "regular file not write-protected; folders, links and devices are refused)")
     add_game_options(solve.add_argument_group("game options"))
     _stages_arg(solve)
 
@@ -385,6 +385,8 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("--annotate needs a screenshot (IMAGE)")
     if args.stages and not args.image:
         raise UsageError("--stages needs a screenshot (IMAGE)")
+    if args.annotate == "":
+        raise UsageError("--annotate needs a file name")
     if args.annotate:
         check_output(Path(args.annotate))
     found = None

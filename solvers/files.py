@@ -173,12 +173,24 @@ def _atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def write_protected(path: Path) -> bool:
+    """Whether the file at ``path`` is one its owner made read-only (no write bit for
+    anyone) or this user may not write: as ``cp`` does, such a file is never replaced."""
+    try:
+        return not (os.lstat(path).st_mode & 0o222 and os.access(path, os.W_OK))
+    except OSError:
+        return False
+
+
 def check_output(path: Path) -> None:
     """FileRefused unless ``path``, an output the user named, may be written: a new file in
-    an existing folder, or a regular file (never a folder, link, FIFO or device)."""
+    an existing folder, or a regular file that is not write-protected (never a folder,
+    link, FIFO or device)."""
     found = kind(path)
     if found not in (None, "file"):
         raise FileRefused(f"{path} exists and is not a regular file; not replaced")
+    if found == "file" and write_protected(path):
+        raise FileRefused(f"{path} is write-protected; not replaced")
     if not is_dir(path.parent):
         raise FileRefused(f"no such folder: {path.parent}")
 

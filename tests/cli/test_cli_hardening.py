@@ -153,6 +153,22 @@ def test_annotate_overwrites_a_regular_file_the_user_named(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.png"]
 
 
+def test_annotate_leaves_a_write_protected_file_alone(tmp_path):
+    """A file its owner made read-only is not replaced (as cp refuses), even where the
+    folder lets a new file be renamed over it, and even for root."""
+    target = tmp_path / "out.png"
+    target.write_bytes(b"keep me")
+    target.chmod(0o444)
+    one_line(*run(["solve", SHOT, "--annotate", target]))
+    assert target.read_bytes() == b"keep me" and sorted(p.name for p in tmp_path.iterdir()) == ["out.png"]
+
+
+def test_an_empty_annotate_is_refused_not_ignored(tmp_path):
+    status, out, err = run(["solve", SHOT, "--annotate", ""])
+    one_line(status, out, err)
+    assert "--annotate needs a file name" in err
+
+
 def test_a_failed_annotate_write_is_one_line_and_leaves_no_temporary_file(tmp_path, monkeypatch):
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
