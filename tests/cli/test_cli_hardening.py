@@ -4,6 +4,7 @@ replaces what is not a regular file."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import struct
 import subprocess
@@ -224,3 +225,27 @@ def test_a_huge_picture_in_another_format_is_refused_without_a_warning_line(tmp_
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1, proc.stderr
     assert "12000×9000" in proc.stderr
+
+
+def test_fixtures_added_at_once_all_keep_their_entries(tmp_path, monkeypatch):
+    """Each add reads expected.json, adds its entry and writes it back: adds at once (a
+    script adding in parallel; threads here, each taking the folder's lock through its own
+    open file as processes do) take turns. Before, an add wrote expected.json without the
+    entry another had just written: the user's board for that image was lost."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from puzzlepilot import fixtures
+
+    read = fixtures.read_expected
+    monkeypatch.setattr(fixtures, "read_expected", lambda folder: (read(folder), time.sleep(0.02))[0])
+    board = "#######/###S###/######./..##.##/...##.#/..###.#/..#####"
+
+    def add(i: int) -> int:
+        return run(["fixtures", "add", SHOT, "--game", "onestroke", "--board", board, "--dir", tmp_path,
+                    "--name", f"shot{i}.png"])[0]
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(add, range(8))) == [0] * 8
+    entries = json.loads((tmp_path / "onestroke" / "expected.json").read_text())
+    assert sorted(entries) == [f"shot{i}.png" for i in range(8)]
