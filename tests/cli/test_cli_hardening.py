@@ -249,3 +249,18 @@ def test_fixtures_added_at_once_all_keep_their_entries(tmp_path, monkeypatch):
         assert list(pool.map(add, range(8))) == [0] * 8
     entries = json.loads((tmp_path / "onestroke" / "expected.json").read_text())
     assert sorted(entries) == [f"shot{i}.png" for i in range(8)]
+
+
+@pytest.mark.parametrize("levels", ["0", "101", "100000000"])
+def test_demo_levels_out_of_range_are_refused_before_any_work(levels, tmp_path, monkeypatch):
+    """demo named its three pictures per level before starting: --levels 100000000 took
+    1.2 GB in 15 s, 10**20 all the memory there is."""
+    from puzzlepilot import demo
+
+    def started(*args):
+        raise AssertionError("the demo started")
+
+    monkeypatch.setattr(demo, "make_folder", started)
+    status, out, err = run(["demo", "--levels", levels, "--out", tmp_path / "out"])
+    one_line(status, out, err)
+    assert "--levels must be from 1 to 100" in err
