@@ -209,3 +209,25 @@ def test_a_writer_waits_for_the_folders_lock_a_bounded_time(tmp_path: Path, monk
     assert list(tmp_path.iterdir()) == []
     files.write_folder(tmp_path / "mine", {"profile.json": b"{}"}, profiles.MARKER)
     assert profiles.owned(tmp_path / "mine")
+
+
+def test_a_profile_that_cannot_be_written_mid_play_is_said_and_left_whole(store: Path, monkeypatch) -> None:
+    """live --play keeps how the game takes input in its profile; a disk full (or a folder
+    made read-only) then stopped the whole session with exit 2 after a level was played.
+    Now it says so and plays on, the profile as it was, nothing left beside it."""
+    from types import SimpleNamespace
+
+    from puzzlepilot.live import keeper
+    from solvers import files
+
+    saved = profiles.save({"game": "onestroke", "name": "phone"}, {"cell": tile(200)}, store / "phone")
+    before = snapshot(store)
+
+    def full(path: Path, data: bytes) -> None:
+        raise files.FileRefused(f"cannot write {path}: No space left on device")
+
+    monkeypatch.setattr(files, "_atomic", full)
+    said: list[str] = []
+    keeper(saved, said.append)(SimpleNamespace(rest=0.25, one_cell=False))
+    assert len(said) == 1 and "not kept in the profile" in said[0] and "No space left" in said[0]
+    assert snapshot(store) == before and sorted(p.name for p in store.iterdir()) == ["phone"]
