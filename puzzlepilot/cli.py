@@ -25,7 +25,7 @@ from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, Game, get, offered_options, parse_best
 from puzzlepilot.userio import IO, load_profile, read_board_text, write_annotation
 from solvers.common import BoardError, OptionError
-from solvers.files import check_output
+from solvers.files import check_output, same_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
@@ -389,6 +389,9 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("--annotate needs a file name")
     if args.annotate:
         check_output(Path(args.annotate))
+        if same_file(args.annotate, args.image):
+            raise UsageError(f"--annotate {args.annotate} is the screenshot itself: give another file "
+                             "(the screenshot is not replaced)")
     found = None
     if args.image:
         image, found = read_screenshot(args, io)

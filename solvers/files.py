@@ -100,6 +100,14 @@ def is_dir(path: Path | str) -> bool:
         return False
 
 
+def same_file(a: Path | str, b: Path | str) -> bool:
+    """Whether ``a`` and ``b`` name one existing file (through links or hard links too)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
 def read_bounded(path: Path, limit: int, *, pipes: bool = False, follow: bool = True, name: str | None = None
                  ) -> bytes:
     """The bytes of the file ``path``, at most ``limit`` of them; FileRefused naming it for

@@ -164,6 +164,20 @@ def test_annotate_leaves_a_write_protected_file_alone(tmp_path):
     assert target.read_bytes() == b"keep me" and sorted(p.name for p in tmp_path.iterdir()) == ["out.png"]
 
 
+@pytest.mark.parametrize("how", ["itself", "link", "hard link"])
+def test_annotate_never_replaces_the_screenshot_it_reads(tmp_path, how):
+    shot = tmp_path / "shot.png"
+    shot.write_bytes(SHOT.read_bytes())
+    target = shot if how == "itself" else tmp_path / "hint.png"
+    if how == "link":
+        target.symlink_to(shot)
+    elif how == "hard link":
+        os.link(shot, target)
+    status, out, err = run(["solve", shot, "--annotate", target])
+    one_line(status, out, err)
+    assert shot.read_bytes() == SHOT.read_bytes()
+
+
 def test_an_empty_annotate_is_refused_not_ignored(tmp_path):
     status, out, err = run(["solve", SHOT, "--annotate", ""])
     one_line(status, out, err)
