@@ -278,3 +278,32 @@ def test_demo_levels_out_of_range_are_refused_before_any_work(levels, tmp_path, 
     status, out, err = run(["demo", "--levels", levels, "--out", tmp_path / "out"])
     one_line(status, out, err)
     assert "--levels must be from 1 to 100" in err
+
+
+def test_stage_pictures_written_at_once_into_one_folder_all_land(tmp_path, monkeypatch):
+    """parse --stages runs at once into one folder take turns writing it (threads here,
+    each taking the folder's lock through its own open file). Before, each wrote the record
+    it had read before its reading: the other's pictures then read as someone else's files,
+    and the run ended with exit 2 and a false "holds files puzzlepilot did not write"."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from puzzlepilot import stages
+
+    both_checked, seen = threading.Barrier(2, timeout=20), threading.local()
+    check = stages.check_folder
+
+    def check_then_wait(folder):
+        record = check(folder)
+        if not getattr(seen, "checked", False):    # both runs look at the folder before either writes
+            seen.checked = True
+            both_checked.wait()
+        return record
+
+    monkeypatch.setattr(stages, "check_folder", check_then_wait)
+    folder = tmp_path / "stages"
+    shots = [SHOT, SHOT.with_name("phone_4x4_tan_540.png")]     # stages of different bytes
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(lambda shot: run(["parse", shot, "--stages", folder]), shots))
+    assert [status for status, _, _ in done] == [0, 0], [err for _, _, err in done]
+    assert check(folder).names() == {p.name for p in folder.iterdir()} - {".made"}   # every picture on record
