@@ -393,7 +393,7 @@ def locked(folder: Path) -> Iterator[None]:
     """Hold the folder's lock while the block runs, so that processes of the tool swapping
     entries of the same folder take turns. The lock is the folder's own (flock on the
     folder itself): no lock file is left in it. Waits at most ``LOCK_WAIT`` seconds
-    (FileRefused then); no lock where the system has none."""
+    (FileRefused then); no lock where the system or the folder has none."""
     try:
         import fcntl
     except ImportError:     # Windows: no flock
@@ -401,8 +401,9 @@ def locked(folder: Path) -> Iterator[None]:
         return
     try:
         fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError as exc:
-        raise FileRefused(f"cannot write in {shown(folder, 200)}: {exc.strerror or exc}") from None
+    except OSError:     # a folder one may write in but not list: unlocked, as before
+        yield
+        return
     try:
         deadline = time.monotonic() + LOCK_WAIT
         while True:
