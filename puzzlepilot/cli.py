@@ -25,7 +25,7 @@ from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, Game, get, offered_options, parse_best
 from puzzlepilot.userio import IO, load_profile, read_board_text, write_annotation
 from solvers.common import BoardError, OptionError
-from solvers.files import check_output
+from solvers.files import check_output, same_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
@@ -218,7 +218,7 @@ def add_solve(sub: Any, games: str) -> None:
     _common_image_args(solve, games)
     solve.add_argument("--annotate", metavar="OUT.png",
                        help="write the screenshot with the solution drawn on it (a new file, or over a "
-                            "regular file; folders, links and devices are refused)")
+                            "regular file not write-protected; folders, links and devices are refused)")
     add_game_options(solve.add_argument_group("game options"))
     _stages_arg(solve)
 
@@ -385,8 +385,13 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("--annotate needs a screenshot (IMAGE)")
     if args.stages and not args.image:
         raise UsageError("--stages needs a screenshot (IMAGE)")
+    if args.annotate == "":
+        raise UsageError("--annotate needs a file name")
     if args.annotate:
         check_output(Path(args.annotate))
+        if same_file(args.annotate, args.image):
+            raise UsageError(f"--annotate {args.annotate} is the screenshot itself: give another file "
+                             "(the screenshot is not replaced)")
     found = None
     if args.image:
         image, found = read_screenshot(args, io)

@@ -42,12 +42,13 @@ from solvers.files import Record, make_folder
 SCREEN = (1280, 1024)
 TIME_LIMIT = 50.0       # seconds for the whole run: a demo that stalls says so and stops
 WINDOW_WAIT = 10.0      # seconds for the practice board's window to appear
+MAX_LEVELS = 100        # --levels at most: the whole run has TIME_LIMIT, and each level is three pictures
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", default="onestroke", metavar="GAME",
                    help=f"the game ({', '.join(boards())}; default onestroke)")
-    p.add_argument("--levels", type=int, default=3, metavar="N", help="levels to play (default 3)")
+    p.add_argument("--levels", type=int, default=3, metavar="N", help=f"levels to play (default 3, at most {MAX_LEVELS})")
     p.add_argument("--seed", type=int, default=1, help="the practice board's first seed (default 1)")
     p.add_argument("--speed", type=number(0.05, 20), default=2.0, metavar="S", help="mouse speed factor, 0.05 to 20 (default 2)")
     p.add_argument("--out", type=Path, default=Path("demo-out"), metavar="DIR",
@@ -175,8 +176,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
     game = get(args.game)
     if args.game not in boards():
         raise UsageError(f"no practice board for {args.game} yet (boards: {', '.join(boards())})")
-    if args.levels < 1:
-        raise UsageError("--levels must be at least 1")
+    if not 1 <= args.levels <= MAX_LEVELS:     # each level is three pictures, all named before the start
+        raise UsageError(f"--levels must be from 1 to {MAX_LEVELS}, not {args.levels}")
     # Absolute: the practice board runs in another folder and reads the key map from here.
     args.out = args.out.resolve()
     make_folder(args.out)

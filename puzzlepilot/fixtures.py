@@ -33,8 +33,8 @@ from puzzlepilot.errors import UsageError
 from puzzlepilot.games import GAMES, get
 from puzzlepilot.userio import IO, MAX_BOARD_BYTES, encode_picture, load_profile, read_board_file
 from solvers.common import BoardError, user_folder
-from solvers.files import (Record, check_output, exists, is_dir, is_file, kind, make_folder, plain_name, read_bounded,
-                           write_new, write_output)
+from solvers.files import (Record, check_output, exists, is_dir, is_file, kind, locked, make_folder, plain_name,
+                           read_bounded, write_new, write_output)
 from vision.common import MAX_FILE_BYTES, ImageError, NoBoardFound, load_image
 
 if TYPE_CHECKING:     # for the annotations only; the drawing code imports it where it runs
@@ -154,16 +154,17 @@ def cmd_add(args: argparse.Namespace, io: IO) -> int:
         raise UsageError(f"--name must be a plain file name ending in one of {', '.join(IMAGE_SUFFIXES)}: {name!r}")
     folder = (args.dir or user_dir()) / game.name
     make_folder(folder)
-    entries = read_expected(folder)
-    target = folder / name
-    in_place = kind(target) == "file" and target.resolve() == source.resolve()   # an image put there by hand
-    if name in entries or kind(target) is not None and not in_place:
-        raise UsageError(f"{target} already exists: give another --name")
-    check_output(folder / EXPECTED)
-    if not in_place:
-        write_new(target, read_bounded(source, MAX_FILE_BYTES))
-    entries[name] = {"board": expected, "note": args.note}
-    write_expected(folder, entries)
+    with locked(folder):    # another add or make at once would write expected.json without this entry
+        entries = read_expected(folder)
+        target = folder / name
+        in_place = kind(target) == "file" and target.resolve() == source.resolve()   # an image put there by hand
+        if name in entries or kind(target) is not None and not in_place:
+            raise UsageError(f"{target} already exists: give another --name")
+        check_output(folder / EXPECTED)
+        if not in_place:
+            write_new(target, read_bounded(source, MAX_FILE_BYTES))
+        entries[name] = {"board": expected, "note": args.note}
+        write_expected(folder, entries)
     io.out(f"added {target} ({'no board' if expected is None else _summary(expected)}); "
            f"check it with: puzzlepilot fixtures check {game.name}" + (f" --dir {args.dir}" if args.dir else ""))
     return 0
@@ -216,24 +217,26 @@ def make(game: str, folder: Path) -> int:
     cases = get(game).fixture_cases()
     out = folder / game
     make_folder(out)
-    record = Record.read(out, MADE_LIST)
-    entries = read_expected(out)
-    rendered = {}
-    for case in cases:
-        name = f"{case.name}.{case.ext}"
-        params = [cv2.IMWRITE_JPEG_QUALITY, case.jpeg_quality] if case.ext == "jpg" else [cv2.IMWRITE_PNG_COMPRESSION, 9]
-        ok, data = cv2.imencode(f".{case.ext}", case.image, params)
-        if not ok:
-            raise RuntimeError(f"cannot encode {name}")
-        rendered[name] = data.tobytes()
-    record.check(rendered, rendered)
-    check_output(out / EXPECTED)        # written last: refused before anything is written
-    for stale in record.names() - set(rendered):
-        if record.remove(stale):
-            entries.pop(stale, None)
-    record.write(rendered)
-    entries.update({f"{case.name}.{case.ext}": {"board": case.board, "note": case.note} for case in cases})
-    write_expected(out, entries)
+    with locked(out):     # one add or make at a time rewrites expected.json and .made
+        record = Record.read(out, MADE_LIST)
+        entries = read_expected(out)
+        rendered = {}
+        for case in cases:
+            name = f"{case.name}.{case.ext}"
+            params = ([cv2.IMWRITE_JPEG_QUALITY, case.jpeg_quality] if case.ext == "jpg"
+                      else [cv2.IMWRITE_PNG_COMPRESSION, 9])
+            ok, data = cv2.imencode(f".{case.ext}", case.image, params)
+            if not ok:
+                raise RuntimeError(f"cannot encode {name}")
+            rendered[name] = data.tobytes()
+        record.check(rendered, rendered)
+        check_output(out / EXPECTED)        # written last: refused before anything is written
+        for stale in record.names() - set(rendered):
+            if record.remove(stale):
+                entries.pop(stale, None)
+        record.write(rendered)
+        entries.update({f"{case.name}.{case.ext}": {"board": case.board, "note": case.note} for case in cases})
+        write_expected(out, entries)
     return len(cases)
 
 

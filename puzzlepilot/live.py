@@ -826,13 +826,15 @@ def input_style(profile: Profile) -> tuple[float, bool]:
 
 def keeper(profile: Profile, log: Callable[[str], None]) -> Callable[[LiveLoop], None]:
     """What the loop calls when it learns how the game takes input: the style written into
-    the profile (only a profile folder this tool wrote; else it says why not)."""
+    the profile (only a profile folder this tool wrote; else, or when it cannot be written,
+    it says why not and play goes on)."""
     def keep_style(loop: LiveLoop) -> None:
         from calibration.profile import keep
+        from solvers.files import FileRefused
 
         try:
             keep(profile, {"input": {"rest": loop.rest, "one_cell": loop.one_cell}})
-        except ProfileError as exc:
+        except (ProfileError, FileRefused) as exc:
             log(f"how the game takes input is not kept in the profile: {exc}")
             return
         log(f"kept in profile {profile.name}: next time it is played so from the first move")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Iterator
 from puzzlepilot.errors import UsageError
 from puzzlepilot.fixtures import MADE_LIST
 from puzzlepilot.userio import IO, encode_picture
-from solvers.files import Record, kind, make_folder
+from solvers.files import Record, kind, locked, make_folder
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,22 +58,27 @@ def stages_written(folder: Path, io: IO) -> Iterator[None]:
     line on stderr says where the pictures are)."""
     from vision.common import recording_stages
 
-    old = check_folder(folder)
+    check_folder(folder)     # refused before the reading
     with recording_stages() as recorder:
         try:
             yield
         finally:
-            write(old, recorder.pictures)
+            write(folder, recorder.pictures)
             more = f" ({recorder.dropped} later ones not kept)" if recorder.dropped else ""
             io.err(f"puzzlepilot: {len(recorder.pictures)} stage pictures in {folder}{more}" if recorder.pictures
                    else f"puzzlepilot: no stage pictures in {folder}: the reading stopped before its first stage")
 
 
-def write(record: Record, pictures: list[tuple[str, np.ndarray]]) -> None:
-    """Replace the earlier run's pictures in the record's folder by ``pictures`` (name, image)."""
-    make_folder(record.folder)
-    for name in record.names():
-        if STAGE_NAME.fullmatch(name):
-            record.remove(name)
+def write(folder: Path, pictures: list[tuple[str, np.ndarray]]) -> None:
+    """Replace the earlier run's pictures in ``folder`` by ``pictures`` (name, image), one
+    run at a time (the folder's lock: a run at once wrote the record without the other's
+    pictures, which then read as someone else's files)."""
     names = [f"{i:02d}-{name}.png" for i, (name, _) in enumerate(pictures, 1)]
-    record.write({file: encode_picture(Path(file), picture) for file, (_, picture) in zip(names, pictures)})
+    files = {file: encode_picture(Path(file), picture) for file, (_, picture) in zip(names, pictures)}
+    make_folder(folder)
+    with locked(folder):
+        record = check_folder(folder)
+        for name in record.names():
+            if STAGE_NAME.fullmatch(name):
+                record.remove(name)
+        record.write(files)

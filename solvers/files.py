@@ -17,14 +17,16 @@ A refusal is :class:`FileRefused`: one line naming the file, the command's exit 
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+import time
 from pathlib import Path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
-    from typing import Iterable
+    from typing import Iterable, Iterator
 
 # hashlib, json, shutil and tempfile are imported where the kept folders' writers use them:
 # a command that only reads a board text (every ``solve --board``) starts without them.
@@ -94,6 +96,14 @@ def is_dir(path: Path | str) -> bool:
     """Whether ``path`` names a folder (links followed); False for what cannot be a path."""
     try:
         return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def same_file(a: Path | str, b: Path | str) -> bool:
+    """Whether ``a`` and ``b`` name one existing file (through links or hard links too)."""
+    try:
+        return os.path.samefile(a, b)
     except (OSError, ValueError):
         return False
 
@@ -171,12 +181,24 @@ def _atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def write_protected(path: Path) -> bool:
+    """Whether the file at ``path`` is one its owner made read-only (no write bit for
+    anyone) or this user may not write: as ``cp`` does, such a file is never replaced."""
+    try:
+        return not (os.lstat(path).st_mode & 0o222 and os.access(path, os.W_OK))
+    except OSError:
+        return False
+
+
 def check_output(path: Path) -> None:
     """FileRefused unless ``path``, an output the user named, may be written: a new file in
-    an existing folder, or a regular file (never a folder, link, FIFO or device)."""
+    an existing folder, or a regular file that is not write-protected (never a folder,
+    link, FIFO or device)."""
     found = kind(path)
     if found not in (None, "file"):
         raise FileRefused(f"{path} exists and is not a regular file; not replaced")
+    if found == "file" and write_protected(path):
+        raise FileRefused(f"{path} is write-protected; not replaced")
     if not is_dir(path.parent):
         raise FileRefused(f"no such folder: {path.parent}")
 
@@ -363,12 +385,49 @@ def owned_folder(folder: Path, record_name: str) -> bool:
         return False
 
 
+LOCK_WAIT = 10.0     # seconds a writer waits for another process of the tool to finish its swap
+
+
+@contextlib.contextmanager
+def locked(folder: Path) -> Iterator[None]:
+    """Hold the folder's lock while the block runs, so that processes of the tool swapping
+    entries of the same folder take turns. The lock is the folder's own (flock on the
+    folder itself): no lock file is left in it. Waits at most ``LOCK_WAIT`` seconds
+    (FileRefused then); no lock where the system or the folder has none."""
+    try:
+        import fcntl
+    except ImportError:     # Windows: no flock
+        yield
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:     # a folder one may write in but not list: unlocked, as before
+        yield
+        return
+    try:
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise FileRefused(f"another puzzlepilot has been writing in {shown(folder, 200)} for "
+                                      f"{LOCK_WAIT:g} s; try again when it is done") from None
+                time.sleep(0.01)
+            except OSError:     # a file system without locks: as before, unlocked
+                break
+        yield
+    finally:
+        os.close(fd)
+
+
 def write_folder(dest: Path, files: dict[str, bytes], record_name: str) -> None:
     """Write ``files`` (name → bytes) with their record as the folder ``dest``, atomically:
-    filled in a new folder beside it and renamed into place. The caller has checked that
-    ``dest`` is new, an empty folder or :func:`owned_folder`; the folder there is set aside
-    under a new name and removed only as far as it is the tool's (FileRefused naming where
-    anything else stays)."""
+    filled in a new folder beside it and renamed into place, one process of the tool at a
+    time (:func:`locked`). The caller has checked that ``dest`` is new, an empty folder or
+    :func:`owned_folder`; the folder there is set aside under a new name and removed only
+    as far as it is the tool's (FileRefused naming where anything else stays)."""
     import shutil
     import tempfile
 
@@ -380,14 +439,20 @@ def write_folder(dest: Path, files: dict[str, bytes], record_name: str) -> None:
     old = None
     try:
         Record(work, record_name).write(files)
-        if kind(dest) == "folder":
-            old = unused_name(dest.parent, ".puzzlepilot-old-")
-            os.rename(dest, old)
-        os.rename(work, dest)
+        with locked(dest.parent):
+            if kind(dest) == "folder":
+                aside = unused_name(dest.parent, ".puzzlepilot-old-")
+                os.rename(dest, aside)
+                old = aside
+            try:
+                os.rename(work, dest)
+            except BaseException:
+                if old is not None and kind(dest) is None:
+                    os.rename(old, dest)
+                    old = None
+                raise
     except BaseException as exc:
-        if old is not None and kind(dest) is None:
-            os.rename(old, dest)
-        shutil.rmtree(work, ignore_errors=True)     # made empty above, by this run
+        shutil.rmtree(work, ignore_errors=True)     # made above, by this run
         if isinstance(exc, OSError):
             raise FileRefused(f"cannot write {dest}: {exc.strerror or exc}") from None
         raise

@@ -306,9 +306,9 @@ def _backward_name(enemies: int, rule: str) -> str:
 
 class Backward:
     """Levels of symmetry representatives at exactly b moves from a goal (each sorted).
-    Level b is taken from the table cache (file ``NAME-b``, a sorted table: mapped, and
-    only the blocks a look-up reads are read and checked, so a solve within 3 moves reads
-    kilobytes of a level of megabytes) when it is there, else made by
+    Level b is taken from the table cache (file ``NAME-b``, a sorted table: its index
+    read, and only the blocks a look-up reads are read and checked, so a solve within 3
+    moves reads kilobytes of a level of megabytes) when it is there, else made by
     ``solvers.rings_arrays`` and stored. A level is a ``tables.Sorted`` when stored, a
     numpy array when made. With ``checked``, a stored level is used only when every block
     of it matches its checksum (``solve`` asks so after a block did not): a damaged one is
@@ -385,7 +385,7 @@ def split(depth: int, forward_sizes: list[int], backward: Backward) -> int:
     def cost(a: int) -> float:
         f = _estimate(forward_sizes, a)
         # A level at hand or in the table cache costs a look-up per forward position: a
-        # stored level is mapped and only the blocks looked up are read (the array search
+        # stored level is open and only the blocks looked up are read (the array search
         # checks all of them, ~100× quicker than growing the level).
         if depth - a < len(backward_sizes) or backward.ready(depth - a):
             return f

@@ -16,18 +16,18 @@ tool did not write (one that does not start with the magic string) is never repl
 removed: the table is then kept in memory only.
 
 A sorted table of uint64 values (ring battles' backward levels, up to 12 MB) is looked up
-in place instead (``store_sorted``, ``open_sorted``): the file is mapped into memory and
-carries an index, the first value and the CRC-32 of each block of ``BLOCK`` values, that
-its header's checksum covers; a value is found by a binary search over the index, then
-in one block, whose CRC is checked the first time it is read (``Damaged`` when it does
-not match). A solve that looks up a few hundred values reads and checks a few hundred
-kilobytes at most, not the whole file.
+in place instead (``store_sorted``, ``open_sorted``): the file carries an index, the first
+value and the CRC-32 of each block of ``BLOCK`` values, that its header's checksum covers;
+the index is read when the file is opened, a value is found by a binary search over it,
+then in one block, read from the open file (never mapped: a file cut short by someone
+else while mapped would kill the process with SIGBUS) and checked the first time
+(``Damaged`` when it does not match or was cut short). A solve that looks up a few hundred
+values reads and checks a few hundred kilobytes at most, not the whole file.
 """
 from __future__ import annotations
 
 import bisect
 import contextlib
-import mmap
 import os
 import stat
 import struct
@@ -48,7 +48,7 @@ BLOCK = 512                            # values (4 KB) per checked block of a so
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
-    from typing import Callable, TypeVar
+    from typing import BinaryIO, Callable, TypeVar
 
     T = TypeVar("T")
 
@@ -165,33 +165,49 @@ def cached(name: str, version: int, build: Callable[[], T], encode: Callable[[T]
 
 
 class Damaged(Exception):
-    """A block of a mapped sorted table does not match its checksum: the file was damaged
-    after it was opened or in a part its header does not cover; build the table anew."""
+    """A block of a stored sorted table does not match its checksum, or is cut short: the
+    file was damaged after it was opened or in a part its header does not cover; build the
+    table anew."""
 
 
 class Sorted:
-    """A stored sorted table of uint64 values, mapped (``open_sorted``): ``value in table``
-    and ``len(table)`` read and check only the blocks they need; ``values()`` checks every
-    block and gives them all (a memoryview of uint64, no copy)."""
+    """A stored sorted table of uint64 values, open (``open_sorted``): ``value in table``
+    and ``len(table)`` read and check only the blocks they need, each once; ``values()``
+    reads and checks every block and gives them all (a memoryview of uint64)."""
 
-    def __init__(self, mapped: mmap.mmap, start: int, count: int) -> None:
-        blocks = -(-count // BLOCK)
-        view = memoryview(mapped)
-        self.firsts = view[start:start + 8 * blocks].cast("Q")
-        self.sums = view[start + 8 * blocks:start + 12 * blocks].cast("I")
-        self.data = view[start + 12 * blocks:].cast("Q")
-        self.checked = bytearray(blocks)
+    def __init__(self, file: BinaryIO, start: int, count: int, firsts: memoryview, sums: memoryview) -> None:
+        self.file, self.start, self.count = file, start, count
+        self.firsts, self.sums = firsts, sums
+        self.checked = bytearray(len(firsts))
+        self.read: dict[int, memoryview] = {}     # block → its values, checked
+        self.whole: memoryview | None = None
 
     def __len__(self) -> int:
-        return len(self.data)
+        return self.count
+
+    def _check(self, k: int, values: memoryview) -> memoryview:
+        if (len(values) != min(BLOCK, self.count - k * BLOCK) or zlib.crc32(values) != self.sums[k]
+                or values[0] != self.firsts[k]):
+            raise Damaged(f"block {k} of a stored table does not match its checksum")
+        self.checked[k] = 1
+        return values
+
+    def _values(self, offset: int, count: int) -> memoryview:
+        """``count`` values from value ``offset`` on, as the file holds them now (fewer
+        when it was cut short)."""
+        try:
+            raw = os.pread(self.file.fileno(), 8 * count, self.start + 8 * offset)
+        except OSError as exc:
+            raise Damaged(f"a stored table cannot be read: {exc.strerror or exc}") from None
+        return memoryview(raw[:len(raw) // 8 * 8]).cast("Q")
 
     def block(self, k: int) -> memoryview:
-        """Block ``k``'s values, its checksum checked on first use."""
-        values = self.data[k * BLOCK:(k + 1) * BLOCK]
-        if not self.checked[k]:
-            if zlib.crc32(values) != self.sums[k] or values[0] != self.firsts[k]:
-                raise Damaged(f"block {k} of a stored table does not match its checksum")
-            self.checked[k] = 1
+        """Block ``k``'s values, read and checked on first use."""
+        if self.whole is not None:
+            return self.whole[k * BLOCK:(k + 1) * BLOCK]
+        values = self.read.get(k)
+        if values is None:
+            values = self.read[k] = self._check(k, self._values(k * BLOCK, BLOCK))
         return values
 
     def __contains__(self, value: object) -> bool:
@@ -203,9 +219,12 @@ class Sorted:
         return i < len(values) and values[i] == value
 
     def values(self) -> memoryview:
-        for k in range(len(self.checked)):
-            self.block(k)
-        return self.data
+        if self.whole is None:
+            whole = self._values(0, self.count)
+            for k in range(len(self.checked)):
+                self._check(k, whole[k * BLOCK:(k + 1) * BLOCK])
+            self.whole, self.read = whole, {}
+        return self.whole
 
 
 def _index(data: bytes) -> bytes:
@@ -225,30 +244,36 @@ def store_sorted(name: str, version: int, data: bytes, family: str | None = None
 
 
 def open_sorted(name: str, version: int) -> Sorted | None:
-    """The stored sorted table, mapped, or None when it is missing, stale, not a regular
-    file of a plausible size, or its header or index is damaged (opened without following
-    a link or waiting on a FIFO). Its blocks are checked as they are read."""
+    """The stored sorted table, open, its index read, or None when it is missing, stale,
+    not a regular file of a plausible size, or its header or index is damaged (opened
+    without following a link or waiting on a FIFO). Its blocks are checked as they are read."""
     label = name.encode("utf-8")
+    start = HEAD.size + len(label)
     try:
         fd = os.open(path_of(name, version), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
+    file = os.fdopen(fd, "rb", buffering=0)
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or not HEAD.size + len(label) < info.st_size <= HEAD.size + len(label) + 2 * MAX_BYTES:
+        size = info.st_size
+        if not stat.S_ISREG(info.st_mode) or not start < size <= start + 2 * MAX_BYTES:
+            file.close()
             return None
-        mapped = mmap.mmap(fd, info.st_size, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
+        head = os.pread(fd, start, 0)
+        if len(head) < start:
+            file.close()
+            return None
+        magic, form, stored_version, length, index_sum, label_length = HEAD.unpack_from(head)
+        blocks = -(-(length // 8) // BLOCK)
+        index = os.pread(fd, 12 * blocks, start) if size == start + 12 * blocks + length else b""
+    except OSError:
+        file.close()
         return None
-    finally:
-        os.close(fd)
-    start = HEAD.size + len(label)
-    magic, form, stored_version, length, index_sum, label_length = HEAD.unpack_from(mapped)
-    blocks = -(-(length // 8) // BLOCK)
-    index = mapped[start:start + 12 * blocks]
     if ((magic, form, stored_version, label_length) != (MAGIC, FORMAT, version, len(label))
-            or mapped[HEAD.size:start] != label or length % 8 or length == 0
-            or info.st_size != start + 12 * blocks + length or zlib.crc32(index) != index_sum):
-        mapped.close()
+            or head[HEAD.size:] != label or length % 8 or length == 0
+            or len(index) != 12 * blocks or zlib.crc32(index) != index_sum):
+        file.close()
         return None
-    return Sorted(mapped, start, length // 8)
+    view = memoryview(index)
+    return Sorted(file, start + 12 * blocks, length // 8, view[:8 * blocks].cast("Q"), view[8 * blocks:].cast("I"))

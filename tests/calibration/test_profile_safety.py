@@ -168,3 +168,66 @@ def test_a_bad_input_style_in_a_profile_names_the_field(store: Path, style) -> N
     saved = profiles.save({"game": "onestroke", "name": "p", "input": style}, {"cell": tile(1)}, store / "p")
     with pytest.raises(ProfileError, match="'input"):
         input_style(saved)
+
+
+def test_writers_of_one_profile_at_once_leave_it_whole_and_nothing_beside_it(tmp_path: Path) -> None:
+    """Calibrations of one name at once (threads here: the lock is the folder's, taken
+    through an open file of its own, so they exclude each other as processes do): each
+    write swaps the folder in whole, one after the other. Before, a writer could find the
+    folder gone mid-swap or another's in place (a traceback, exit 3), and leave its
+    half-way folders (``.puzzlepilot-*``) beside the profile."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from solvers.files import write_folder
+
+    dest = tmp_path / "store" / "mine"
+
+    def writer(i: int) -> None:
+        for n in range(40):
+            write_folder(dest, {"profile.json": b'{"n": %d}' % n, "cell.png": bytes([i]) * 64}, profiles.MARKER)
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(writer, range(4)))     # re-raises any writer's error
+    assert [p.name for p in dest.parent.iterdir()] == ["mine"]
+    assert profiles.owned(dest) and sorted(p.name for p in dest.iterdir()) == [profiles.MARKER, "cell.png",
+                                                                                "profile.json"]
+
+
+def test_a_writer_waits_for_the_folders_lock_a_bounded_time(tmp_path: Path, monkeypatch) -> None:
+    import fcntl
+
+    from solvers import files
+
+    monkeypatch.setattr(files, "LOCK_WAIT", 0.05)
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)      # another process of the tool, stopped mid-swap
+        with pytest.raises(files.FileRefused, match="another puzzlepilot has been writing in"):
+            files.write_folder(tmp_path / "mine", {"profile.json": b"{}"}, profiles.MARKER)
+    finally:
+        os.close(fd)
+    assert list(tmp_path.iterdir()) == []
+    files.write_folder(tmp_path / "mine", {"profile.json": b"{}"}, profiles.MARKER)
+    assert profiles.owned(tmp_path / "mine")
+
+
+def test_a_profile_that_cannot_be_written_mid_play_is_said_and_left_whole(store: Path, monkeypatch) -> None:
+    """live --play keeps how the game takes input in its profile; a disk full (or a folder
+    made read-only) then stopped the whole session with exit 2 after a level was played.
+    Now it says so and plays on, the profile as it was, nothing left beside it."""
+    from types import SimpleNamespace
+
+    from puzzlepilot.live import keeper
+    from solvers import files
+
+    saved = profiles.save({"game": "onestroke", "name": "phone"}, {"cell": tile(200)}, store / "phone")
+    before = snapshot(store)
+
+    def full(path: Path, data: bytes) -> None:
+        raise files.FileRefused(f"cannot write {path}: No space left on device")
+
+    monkeypatch.setattr(files, "_atomic", full)
+    said: list[str] = []
+    keeper(saved, said.append)(SimpleNamespace(rest=0.25, one_cell=False))
+    assert len(said) == 1 and "not kept in the profile" in said[0] and "No space left" in said[0]
+    assert snapshot(store) == before and sorted(p.name for p in store.iterdir()) == ["phone"]

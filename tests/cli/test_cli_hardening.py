@@ -4,6 +4,7 @@ replaces what is not a regular file."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import struct
 import subprocess
@@ -153,6 +154,36 @@ def test_annotate_overwrites_a_regular_file_the_user_named(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.png"]
 
 
+def test_annotate_leaves_a_write_protected_file_alone(tmp_path):
+    """A file its owner made read-only is not replaced (as cp refuses), even where the
+    folder lets a new file be renamed over it, and even for root."""
+    target = tmp_path / "out.png"
+    target.write_bytes(b"keep me")
+    target.chmod(0o444)
+    one_line(*run(["solve", SHOT, "--annotate", target]))
+    assert target.read_bytes() == b"keep me" and sorted(p.name for p in tmp_path.iterdir()) == ["out.png"]
+
+
+@pytest.mark.parametrize("how", ["itself", "link", "hard link"])
+def test_annotate_never_replaces_the_screenshot_it_reads(tmp_path, how):
+    shot = tmp_path / "shot.png"
+    shot.write_bytes(SHOT.read_bytes())
+    target = shot if how == "itself" else tmp_path / "hint.png"
+    if how == "link":
+        target.symlink_to(shot)
+    elif how == "hard link":
+        os.link(shot, target)
+    status, out, err = run(["solve", shot, "--annotate", target])
+    one_line(status, out, err)
+    assert shot.read_bytes() == SHOT.read_bytes()
+
+
+def test_an_empty_annotate_is_refused_not_ignored(tmp_path):
+    status, out, err = run(["solve", SHOT, "--annotate", ""])
+    one_line(status, out, err)
+    assert "--annotate needs a file name" in err
+
+
 def test_a_failed_annotate_write_is_one_line_and_leaves_no_temporary_file(tmp_path, monkeypatch):
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
@@ -208,3 +239,71 @@ def test_a_huge_picture_in_another_format_is_refused_without_a_warning_line(tmp_
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1, proc.stderr
     assert "12000×9000" in proc.stderr
+
+
+def test_fixtures_added_at_once_all_keep_their_entries(tmp_path, monkeypatch):
+    """Each add reads expected.json, adds its entry and writes it back: adds at once (a
+    script adding in parallel; threads here, each taking the folder's lock through its own
+    open file as processes do) take turns. Before, an add wrote expected.json without the
+    entry another had just written: the user's board for that image was lost."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from puzzlepilot import fixtures
+
+    read = fixtures.read_expected
+    monkeypatch.setattr(fixtures, "read_expected", lambda folder: (read(folder), time.sleep(0.02))[0])
+    board = "#######/###S###/######./..##.##/...##.#/..###.#/..#####"
+
+    def add(i: int) -> int:
+        return run(["fixtures", "add", SHOT, "--game", "onestroke", "--board", board, "--dir", tmp_path,
+                    "--name", f"shot{i}.png"])[0]
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(add, range(8))) == [0] * 8
+    entries = json.loads((tmp_path / "onestroke" / "expected.json").read_text())
+    assert sorted(entries) == [f"shot{i}.png" for i in range(8)]
+
+
+@pytest.mark.parametrize("levels", ["0", "101", "100000000"])
+def test_demo_levels_out_of_range_are_refused_before_any_work(levels, tmp_path, monkeypatch):
+    """demo named its three pictures per level before starting: --levels 100000000 took
+    1.2 GB in 15 s, 10**20 all the memory there is."""
+    from puzzlepilot import demo
+
+    def started(*args):
+        raise AssertionError("the demo started")
+
+    monkeypatch.setattr(demo, "make_folder", started)
+    status, out, err = run(["demo", "--levels", levels, "--out", tmp_path / "out"])
+    one_line(status, out, err)
+    assert "--levels must be from 1 to 100" in err
+
+
+def test_stage_pictures_written_at_once_into_one_folder_all_land(tmp_path, monkeypatch):
+    """parse --stages runs at once into one folder take turns writing it (threads here,
+    each taking the folder's lock through its own open file). Before, each wrote the record
+    it had read before its reading: the other's pictures then read as someone else's files,
+    and the run ended with exit 2 and a false "holds files puzzlepilot did not write"."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from puzzlepilot import stages
+
+    both_checked, seen = threading.Barrier(2, timeout=20), threading.local()
+    check = stages.check_folder
+
+    def check_then_wait(folder):
+        record = check(folder)
+        if not getattr(seen, "checked", False):    # both runs look at the folder before either writes
+            seen.checked = True
+            both_checked.wait()
+        return record
+
+    monkeypatch.setattr(stages, "check_folder", check_then_wait)
+    folder = tmp_path / "stages"
+    shots = [SHOT, SHOT.with_name("phone_4x4_tan_540.png")]     # stages of different bytes
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(lambda shot: run(["parse", shot, "--stages", folder]), shots))
+    assert [status for status, _, _ in done] == [0, 0], [err for _, _, err in done]
+    assert check(folder).names() == {p.name for p in folder.iterdir()} - {".made"}   # every picture on record

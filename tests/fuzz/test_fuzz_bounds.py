@@ -116,6 +116,43 @@ def test_what_lies_in_the_cache_is_never_run_nor_read_without_end(stored: dict[s
     assert not marker.exists(), "code planted in the cache ran"
 
 
+@fuzz(20, long=300)
+@given(count=st.integers(1, 3_000), cut=st.floats(0, 1.2), flips=st.lists(st.floats(0, 1), max_size=3),
+       asks=st.lists(st.integers(0, 10_000), min_size=1, max_size=20))
+@example(count=2_000, cut=0.5, flips=[], asks=[1_999 * 3])
+def test_a_stored_sorted_table_changed_while_open_answers_right_or_says_damaged(
+        scratch: Path, count: int, cut: float, flips: list[float], asks: list[int]) -> None:
+    """A stored sorted table (rings' backward levels), open, is cut short, lengthened or
+    has bytes flipped by another program: each look-up answers as the table would or
+    raises Damaged (the solve then makes the level again), never anything else. While the
+    file was mapped, a look-up in a page cut off killed the process with SIGBUS (the
+    process here: run on the old code, this test ends pytest)."""
+    from array import array
+
+    from solvers import tables
+
+    values = sorted(set(range(0, 3 * count, 3)))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PUZZLEPILOT_CACHE", str(fresh(scratch)))
+        tables.store_sorted("fuzzed", 1, array("Q", values).tobytes())
+        table = tables.open_sorted("fuzzed", 1)
+        path = tables.path_of("fuzzed", 1)
+    size = path.stat().st_size
+    with path.open("r+b") as f:     # the same file, changed in place
+        for at in flips:
+            f.seek(int(at * (size - 1)))
+            f.write(bytes([f.read(1)[0] ^ 0x5A]))
+        f.truncate(int(cut * size))
+    held = set(values)
+    for value in asks:
+        try:
+            assert (value in table) == (value in held)
+        except tables.Damaged:
+            pass
+    with contextlib.suppress(tables.Damaged):
+        assert list(table.values()) == values
+
+
 # ---------------------------------------------------------------------------- board sizes
 
 def oversized(game: str, rows: int, cols: int, holes: bool) -> str:

@@ -244,3 +244,33 @@ def test_the_solve_command_imports_numpy_only_for_boards_that_may_need_it(cache:
                               capture_output=True, text=True, check=True)
         assert json.loads(done.stdout)["moves"] == 3
         assert bool(re.search(r"\|\s+numpy$", done.stderr, re.MULTILINE)) == numpy_expected
+
+
+def test_stored_levels_cut_short_by_someone_else_while_open_are_made_again(cache: Path) -> None:
+    """A long-running process (live) keeps its backward levels open between solves; a
+    level file cut short meanwhile (another program, a cleaner) made the next look-up die
+    of SIGBUS while the file was mapped: now the cut block is damage, the level is made
+    again and the answer still checks."""
+    import subprocess
+    import sys
+
+    from solvers import rings
+
+    code = """if True:
+        import json, os
+        from solvers import rings, tables
+        first, second = rings.generate(11, 3, 3), rings.generate(12, 3, 3)
+        rings.solve(first)                      # stores the levels
+        rings._backward.cache_clear()
+        rings.solve(first)                      # from the stored levels, kept open
+        for path in tables.cache_dir().glob("rings-backward-*"):
+            os.truncate(path, path.stat().st_size // 2)
+        result = rings.solve(second)
+        print(json.dumps([result.solution, rings.validate(second, result.solution)]))
+    """
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-500:]
+    solution, problems = json.loads(done.stdout)
+    assert len(solution) == 3 and problems == []
+    assert all(tables.open_sorted(p.name.split(".")[0], rings.TABLES_VERSION) is not None for p in cache.glob("rings-backward-*"))
