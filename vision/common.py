@@ -13,7 +13,7 @@ from typing import Any, Callable, Generic, Iterable, Iterator, Protocol, TypeVar
 
 import numpy as np
 
-from solvers.files import is_file
+from solvers.files import is_dir, is_file
 
 MAX_FILE_BYTES = 200 * 1024 * 1024   # an image file larger than this is refused unread
 MAX_PIXELS = 60_000_000              # width × height from the header; 8K (7680×4320) is 33 M
@@ -159,6 +159,10 @@ def load_image(path: str | Path, min_side: int = MIN_SIDE, max_aspect: float = M
 
     p = Path(path)
     if not is_file(p):
+        if is_dir(p):
+            raise ImageError(f"{p} is a folder, not an image file")
+        if os.path.lexists(p):
+            raise ImageError(f"{p} is not an image file (a device, a pipe or a broken link)")
         raise ImageError(f"no such image file: {p}")
     try:
         size = p.stat().st_size

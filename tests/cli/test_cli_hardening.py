@@ -62,6 +62,24 @@ def test_a_huge_jpeg_header_is_read_too(tmp_path):
     one_line(*run(["solve", path]))
 
 
+@pytest.mark.parametrize("kind, says", [("folder", "is a folder"), ("fifo", "not an image file"),
+                                        ("device", "not an image file"), ("broken link", "not an image file"),
+                                        ("missing", "no such image file")])
+def test_an_image_path_that_is_no_file_says_what_it_is(tmp_path, kind, says):
+    path = tmp_path / "shot.png"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path = Path("/dev/zero")
+    elif kind == "broken link":
+        path.symlink_to(tmp_path / "gone.png")
+    status, out, err = run(["parse", str(path)])
+    one_line(status, out, err)
+    assert says in err
+
+
 def test_decoder_warnings_do_not_reach_stderr(tmp_path):
     ok, data = cv2.imencode(".png", np.full((64, 64, 3), 40, np.uint8))
     raw = bytearray(data.tobytes())
