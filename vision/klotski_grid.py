@@ -24,8 +24,9 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    unclear are decided by how much they look like those (``_by_look``), and every grid
    must agree with the clear ones;
 4. ``parse_grid``: the reading of the largest grid that reads (not counting grids of half
-   the pitch: all sizes and places even), refused when readings of that size disagree
-   or a piece shows floor along a side (``check_settled``: caught mid-slide).
+   the pitch: all sizes and places even; a grid refused for a side off its lines,
+   ``OffLines``, is read again ``fitted`` to them), refused when readings of that size
+   disagree or a piece shows floor along a side (``check_settled``: caught mid-slide).
 """
 from __future__ import annotations
 
@@ -103,6 +104,12 @@ class EdgeMaps:
         area = np.maximum(1, (np.asarray(x1) - x0) * (np.asarray(y1) - y0))
         corners = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
         return corners / (area[..., None] if corners.ndim > area.ndim else area)
+
+
+class OffLines(NoBoardFound):
+    """A grid refused for a side between two cells that is neither clearly an edge nor
+    clearly not one, or for a piece with no edge toward an empty cell: where the grid's
+    lines lie a few pixels off the pieces' sides, so they read."""
 
 
 @dataclass(frozen=True)
@@ -673,9 +680,9 @@ def _pieces(vs: np.ndarray, hs: np.ndarray, empty: np.ndarray) -> list[tuple[int
                     continue
                 if empty[r, c] or empty[r2, c2]:
                     if strength < SPLIT:
-                        raise NoBoardFound("a piece shows no edge along an empty cell")
+                        raise OffLines("a piece shows no edge along an empty cell")
                 elif JOIN <= strength < SPLIT:
-                    raise NoBoardFound("an unclear edge between two cells")
+                    raise OffLines("an unclear edge between two cells")
                 elif strength < JOIN:
                     parent[find(r * cols + c)] = find(r2 * cols + c2)
     groups: dict[int, list[tuple[int, int]]] = {}
@@ -945,20 +952,23 @@ def refined(e: EdgeMaps, g: GridGuess) -> GridGuess:
         if len(at) >= 2:
             pitch_fit, origin_fit = np.polyfit(index, at, 1)
             fit = (float(origin_fit), float(pitch_fit))
-            if _on_lines(e, vertical, fit, count, other_origin, other_pitch, others) \
-                    >= REFIT * _on_lines(e, vertical, (origin, pitch), count, other_origin, other_pitch, others):
+            on_fit, on_guess = _on_lines(e, vertical, [fit, (origin, pitch)], count, other_origin, other_pitch, others)
+            if on_fit >= REFIT * on_guess:
                 fitted[-1] = fit
     (ox, px), (oy, py) = fitted
     return GridGuess(ox, oy, px, py, g.rows, g.cols)
 
 
-def _on_lines(e: EdgeMaps, vertical: bool, line: tuple[float, float], count: int, other_origin: float,
-              other_pitch: float, others: int) -> float:
-    """How much edge lies within a pixel of a grid's ``count`` + 1 lines (``line``: the
-    first's place and the pitch) over the middle of every cell side along them."""
+def _on_lines(e: EdgeMaps, vertical: bool, lines: list[tuple[float, float]], count: int, other_origin: float,
+              other_pitch: float, others: int) -> np.ndarray:
+    """How much edge lies within a pixel of a grid's ``count`` + 1 lines over the middle
+    of every cell side along them, for each of ``lines`` (the first line's place and the
+    pitch), all measured at once."""
     starts = other_origin + (np.arange(others) + .2) * other_pitch
     ends = other_origin + (np.arange(others) + .8) * other_pitch
-    return float(sides(e, vertical, line[0] + np.arange(count + 1) * line[1], starts, ends, 1.0).sum())
+    places = np.concatenate([origin + np.arange(count + 1) * pitch for origin, pitch in lines])
+    found = sides(e, vertical, places, starts, ends, 1.0).reshape(others, len(lines), count + 1)
+    return found.transpose(1, 0, 2).reshape(len(lines), -1).sum(1)
 
 
 def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
@@ -969,7 +979,7 @@ def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
     for vertical, origin, pitch, count, other_origin, other_pitch, others in (
             (True, g.ox, g.px, g.cols, g.oy, g.py, g.rows), (False, g.oy, g.py, g.rows, g.ox, g.px, g.cols)):
         tries = [(o, p) for o in origin + np.arange(-3, 4) for p in pitch * np.linspace(0.98, 1.02, 9)]
-        scores = [_on_lines(e, vertical, t, count, other_origin, other_pitch, others) for t in tries]
+        scores = _on_lines(e, vertical, tries, count, other_origin, other_pitch, others)
         best.append(tries[int(np.argmax(scores))])
     (ox, px), (oy, py) = best
     return GridGuess(float(ox), float(oy), float(px), float(py), g.rows, g.cols)
@@ -1053,12 +1063,19 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     for g in candidates:
         if readings and g.rows * g.cols < readings[0].grid.rows * readings[0].grid.cols:
             break
-        # a pinned shape leaves few grids: each is tried fitted to its lines too
-        for guess in (g,) if shape is None else (g, fitted(e, g)):
+        # a pinned shape leaves few grids: each is tried fitted to its lines too; with
+        # none, a grid refused for a side that is off its lines is (the guess, from
+        # profile peaks, a few pixels off at its far end: more than a side's reach at
+        # 170-320 px captures, 35-40 px cells)
+        guesses = [g] if shape is None else [g, fitted(e, g)]
+        while guesses:
+            guess = guesses.pop(0)
             try:
                 reading = read_grid(e, guess, floor_bgr, look=look)
             except NoBoardFound as exc:
                 why[str(exc)] = why.get(str(exc), 0) + 1
+                if shape is None and guess is g and isinstance(exc, OffLines):
+                    guesses.append(fitted(e, g))
                 continue
             if reading.grid.rows % 2 == reading.grid.cols % 2 == 0 and all(v % 2 == 0 for s in reading.sizes for v in s):
                 continue        # every size and place even: a grid of half the true pitch

@@ -191,6 +191,23 @@ def test_the_page_below_a_board_is_no_row_of_empty_cells():
     assert got == board.relabelled().to_text()
 
 
+def narrowed(image: np.ndarray, width: int) -> np.ndarray:
+    """The picture resized to ``width`` px wide (a player's tiny capture)."""
+    return cv2.resize(image, (width, round(image.shape[0] * width / image.shape[1])), interpolation=cv2.INTER_AREA)
+
+
+INK = "klotski/ghj_inkpainting_hengdao.jpeg"
+
+
+@pytest.mark.skipif(INK not in LABELS, reason="no ink-painting capture")
+def test_a_grid_guessed_a_few_pixels_off_is_read_fitted_to_its_lines():
+    """The ink-painting capture 170 px wide (39 px cells): the grids guessed from the
+    edges' profile peaks lie a few pixels off the pieces' sides at their far end, past a
+    side's reach (3 px), and each read "an unclear edge between two cells" (refused);
+    fitted to its lines, as a profile's grid shape always is, the grid reads."""
+    assert parse(narrowed(shot(INK), 170)).board.to_text().replace("\n", "/") == same(LABELS[INK])
+
+
 # Frames a seeded stress run read wrong with no profile: the 巧过五关 tiles moved
 # (scrambled moves, seed), cropped (top, bottom, left, right px), resized, then plain,
 # noisy (σ 6, seed), JPEG (quality) or turned (degrees). All but the last split 马超's 1×2
