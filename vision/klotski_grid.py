@@ -26,7 +26,9 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
 4. ``parse_grid``: the reading of the largest grid that reads (not counting grids of half
    the pitch: all sizes and places even; a grid refused for a side off its lines,
    ``OffLines``, is read again ``fitted`` to them), refused when readings of that size
-   disagree or a piece shows floor along a side (``check_settled``: caught mid-slide).
+   disagree or a piece shows floor along a side (``check_settled``: caught mid-slide);
+   edge rows and columns with no piece are left out when the grid less them reads the
+   same pieces (``trimmed``).
 """
 from __future__ import annotations
 
@@ -1100,6 +1102,8 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     if len({(r.grid.rows, r.grid.cols, r.sizes) for r in largest}) > 1:
         raise NoBoardFound("two grids read as different boards")
     best = max(largest, key=lambda r: r.clarity)
+    if shape is None:
+        best = trimmed(e, best, floor_bgr, look)
     best = Reading(refined(e, best.grid), best.sizes, best.clarity, best.floor)
     stage("klotski-pieces", lambda: marked(small, [(best.grid.ox + (c + w / 2) * best.grid.px,
                                                     best.grid.oy + (r + h / 2) * best.grid.py, f"{h}x{w}")
@@ -1110,6 +1114,30 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     g = best.grid
     back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)
     return Reading(back, best.sizes, best.clarity, best.floor), scale
+
+
+def trimmed(e: EdgeMaps, reading: Reading, floor: np.ndarray | None, look: SideLook | None) -> Reading:
+    """The reading of the grid less its edge rows and columns that hold no piece, when
+    that grid, read on its own (or fitted to its lines), shows the same pieces; else the
+    reading as it is (refused by the caller: where the board ends is unclear). Past a
+    board's edge a page can be panelled on the grid's lines (the wooden-block app at
+    170-200 px: the wood below its board read as two more rows of empty cells); a classic
+    position never has a whole row empty."""
+    g, sizes = reading.grid, reading.sizes
+    r0, c0 = min(r for r, _, _, _ in sizes), min(c for _, c, _, _ in sizes)
+    r1, c1 = max(r + h for r, _, h, _ in sizes), max(c + w for _, c, _, w in sizes)
+    if (r0, c0, r1, c1) == (0, 0, g.rows, g.cols):
+        return reading
+    inner = GridGuess(g.ox + c0 * g.px, g.oy + r0 * g.py, g.px, g.py, r1 - r0, c1 - c0)
+    same = tuple(sorted((r - r0, c - c0, h, w) for r, c, h, w in sizes))
+    for guess in (inner, fitted(e, inner)):
+        try:
+            again = read_grid(e, guess, floor, look=look)
+        except NoBoardFound:
+            continue
+        if tuple(sorted(again.sizes)) == same:
+            return again
+    return reading
 
 
 def lean(image: np.ndarray) -> float:
