@@ -427,8 +427,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     if look is not None:
         _by_look(image, g, look, vs, hs, empty)
     floor_colour = colours[empty].mean(0)
-    # a cell whose mean is further from the floor's in a channel has under FLOOR_SHARE of it near that
-    near = np.abs(colours - floor_colour).max(2) <= FLOOR_SHARE * FLOOR_NEAR + (1 - FLOOR_SHARE) * 255
+    near = _near_floor(colours, floor_colour)
     sizes = [s for s in _pieces(vs, hs, empty) if not _marked_floor(image, g, floor_colour, near, s)]
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
@@ -570,7 +569,13 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     if not empty.any():
         raise NoBoardFound("no empty cell")
     plain = empty | ((spread < FLAT_STD) & (edges < GROW_EDGES))    # even but for a few edges (text)
-    while (more := nearly & ~empty & _joined_to(empty, vs, hs)).any():
+    while True:
+        more = nearly & ~empty & _joined_to(empty, vs, hs)
+        if not more.any():      # floor with marks on it: plain, as an even cell is
+            more = _marked_beside(e.image, g, colours, empty, vs, hs)
+            plain |= more
+        if not more.any():
+            break
         empty |= more
     if (empty & ~plain).any():
         empty &= ~_outlined(empty, plain, vs, hs)
@@ -585,6 +590,27 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
         raise NoBoardFound("the even cells differ in colour: flat pieces, not floor")
     return empty, colours
+
+
+def _near_floor(colours: np.ndarray, floor: np.ndarray) -> np.ndarray:
+    """The cells whose mean colour (``colours``) may be floor's with marks on it: a cell
+    whose mean is further from the floor's in a channel has under FLOOR_SHARE of it near that."""
+    return np.abs(colours - floor).max(-1) <= FLOOR_SHARE * FLOOR_NEAR + (1 - FLOOR_SHARE) * 255
+
+
+def _marked_beside(image: np.ndarray, g: GridGuess, colours: np.ndarray, empty: np.ndarray, vs: np.ndarray,
+                   hs: np.ndarray) -> np.ndarray:
+    """The cells with no edge toward an ``empty`` one that are floor with marks on it
+    (``_marked_floor``): one watermark across two empty cells side by side gives each of
+    them edges, and the side between them no edge, so the cell it crosses most is read
+    as a piece showing no edge along the empty cell beside it (refused) unless it is
+    floor too."""
+    floor = colours[empty].mean(0)
+    near = _near_floor(colours, floor)
+    out = np.zeros_like(empty)
+    for r, c in zip(*np.nonzero(~empty & near & _joined_to(empty, vs, hs))):
+        out[r, c] = _marked_floor(image, g, floor, near, (r, c, 1, 1))
+    return out
 
 
 def _marked_floor(image: np.ndarray, g: GridGuess, floor: np.ndarray, near: np.ndarray,
