@@ -24,8 +24,11 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    unclear are decided by how much they look like those (``_by_look``), and every grid
    must agree with the clear ones;
 4. ``parse_grid``: the reading of the largest grid that reads (not counting grids of half
-   the pitch: all sizes and places even), refused when readings of that size disagree
-   or a piece shows floor along a side (``check_settled``: caught mid-slide).
+   the pitch: all sizes and places even; a grid refused for a side off its lines,
+   ``OffLines``, is read again ``fitted`` to them), refused when readings of that size
+   disagree or a piece shows floor along a side (``check_settled``: caught mid-slide);
+   edge rows and columns with no piece are left out when the grid less them reads the
+   same pieces (``trimmed``).
 """
 from __future__ import annotations
 
@@ -103,6 +106,12 @@ class EdgeMaps:
         area = np.maximum(1, (np.asarray(x1) - x0) * (np.asarray(y1) - y0))
         corners = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
         return corners / (area[..., None] if corners.ndim > area.ndim else area)
+
+
+class OffLines(NoBoardFound):
+    """A grid refused for a side between two cells that is neither clearly an edge nor
+    clearly not one, or for a piece with no edge toward an empty cell: where the grid's
+    lines lie a few pixels off the pieces' sides, so they read."""
 
 
 @dataclass(frozen=True)
@@ -418,8 +427,7 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     if look is not None:
         _by_look(image, g, look, vs, hs, empty)
     floor_colour = colours[empty].mean(0)
-    # a cell whose mean is further from the floor's in a channel has under FLOOR_SHARE of it near that
-    near = np.abs(colours - floor_colour).max(2) <= FLOOR_SHARE * FLOOR_NEAR + (1 - FLOOR_SHARE) * 255
+    near = _near_floor(colours, floor_colour)
     sizes = [s for s in _pieces(vs, hs, empty) if not _marked_floor(image, g, floor_colour, near, s)]
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
@@ -561,7 +569,13 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     if not empty.any():
         raise NoBoardFound("no empty cell")
     plain = empty | ((spread < FLAT_STD) & (edges < GROW_EDGES))    # even but for a few edges (text)
-    while (more := nearly & ~empty & _joined_to(empty, vs, hs)).any():
+    while True:
+        more = nearly & ~empty & _joined_to(empty, vs, hs)
+        if not more.any():      # floor with marks on it: plain, as an even cell is
+            more = _marked_beside(e.image, g, colours, empty, vs, hs)
+            plain |= more
+        if not more.any():
+            break
         empty |= more
     if (empty & ~plain).any():
         empty &= ~_outlined(empty, plain, vs, hs)
@@ -576,6 +590,27 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
         raise NoBoardFound("the even cells differ in colour: flat pieces, not floor")
     return empty, colours
+
+
+def _near_floor(colours: np.ndarray, floor: np.ndarray) -> np.ndarray:
+    """The cells whose mean colour (``colours``) may be floor's with marks on it: a cell
+    whose mean is further from the floor's in a channel has under FLOOR_SHARE of it near that."""
+    return np.abs(colours - floor).max(-1) <= FLOOR_SHARE * FLOOR_NEAR + (1 - FLOOR_SHARE) * 255
+
+
+def _marked_beside(image: np.ndarray, g: GridGuess, colours: np.ndarray, empty: np.ndarray, vs: np.ndarray,
+                   hs: np.ndarray) -> np.ndarray:
+    """The cells with no edge toward an ``empty`` one that are floor with marks on it
+    (``_marked_floor``): one watermark across two empty cells side by side gives each of
+    them edges, and the side between them no edge, so the cell it crosses most is read
+    as a piece showing no edge along the empty cell beside it (refused) unless it is
+    floor too."""
+    floor = colours[empty].mean(0)
+    near = _near_floor(colours, floor)
+    out = np.zeros_like(empty)
+    for r, c in zip(*np.nonzero(~empty & near & _joined_to(empty, vs, hs))):
+        out[r, c] = _marked_floor(image, g, floor, near, (r, c, 1, 1))
+    return out
 
 
 def _marked_floor(image: np.ndarray, g: GridGuess, floor: np.ndarray, near: np.ndarray,
@@ -673,9 +708,9 @@ def _pieces(vs: np.ndarray, hs: np.ndarray, empty: np.ndarray) -> list[tuple[int
                     continue
                 if empty[r, c] or empty[r2, c2]:
                     if strength < SPLIT:
-                        raise NoBoardFound("a piece shows no edge along an empty cell")
+                        raise OffLines("a piece shows no edge along an empty cell")
                 elif JOIN <= strength < SPLIT:
-                    raise NoBoardFound("an unclear edge between two cells")
+                    raise OffLines("an unclear edge between two cells")
                 elif strength < JOIN:
                     parent[find(r * cols + c)] = find(r2 * cols + c2)
     groups: dict[int, list[tuple[int, int]]] = {}
@@ -945,20 +980,23 @@ def refined(e: EdgeMaps, g: GridGuess) -> GridGuess:
         if len(at) >= 2:
             pitch_fit, origin_fit = np.polyfit(index, at, 1)
             fit = (float(origin_fit), float(pitch_fit))
-            if _on_lines(e, vertical, fit, count, other_origin, other_pitch, others) \
-                    >= REFIT * _on_lines(e, vertical, (origin, pitch), count, other_origin, other_pitch, others):
+            on_fit, on_guess = _on_lines(e, vertical, [fit, (origin, pitch)], count, other_origin, other_pitch, others)
+            if on_fit >= REFIT * on_guess:
                 fitted[-1] = fit
     (ox, px), (oy, py) = fitted
     return GridGuess(ox, oy, px, py, g.rows, g.cols)
 
 
-def _on_lines(e: EdgeMaps, vertical: bool, line: tuple[float, float], count: int, other_origin: float,
-              other_pitch: float, others: int) -> float:
-    """How much edge lies within a pixel of a grid's ``count`` + 1 lines (``line``: the
-    first's place and the pitch) over the middle of every cell side along them."""
+def _on_lines(e: EdgeMaps, vertical: bool, lines: list[tuple[float, float]], count: int, other_origin: float,
+              other_pitch: float, others: int) -> np.ndarray:
+    """How much edge lies within a pixel of a grid's ``count`` + 1 lines over the middle
+    of every cell side along them, for each of ``lines`` (the first line's place and the
+    pitch), all measured at once."""
     starts = other_origin + (np.arange(others) + .2) * other_pitch
     ends = other_origin + (np.arange(others) + .8) * other_pitch
-    return float(sides(e, vertical, line[0] + np.arange(count + 1) * line[1], starts, ends, 1.0).sum())
+    places = np.concatenate([origin + np.arange(count + 1) * pitch for origin, pitch in lines])
+    found = sides(e, vertical, places, starts, ends, 1.0).reshape(others, len(lines), count + 1)
+    return found.transpose(1, 0, 2).reshape(len(lines), -1).sum(1)
 
 
 def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
@@ -969,7 +1007,7 @@ def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
     for vertical, origin, pitch, count, other_origin, other_pitch, others in (
             (True, g.ox, g.px, g.cols, g.oy, g.py, g.rows), (False, g.oy, g.py, g.rows, g.ox, g.px, g.cols)):
         tries = [(o, p) for o in origin + np.arange(-3, 4) for p in pitch * np.linspace(0.98, 1.02, 9)]
-        scores = [_on_lines(e, vertical, t, count, other_origin, other_pitch, others) for t in tries]
+        scores = _on_lines(e, vertical, tries, count, other_origin, other_pitch, others)
         best.append(tries[int(np.argmax(scores))])
     (ox, px), (oy, py) = best
     return GridGuess(float(ox), float(oy), float(px), float(py), g.rows, g.cols)
@@ -1053,12 +1091,19 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     for g in candidates:
         if readings and g.rows * g.cols < readings[0].grid.rows * readings[0].grid.cols:
             break
-        # a pinned shape leaves few grids: each is tried fitted to its lines too
-        for guess in (g,) if shape is None else (g, fitted(e, g)):
+        # a pinned shape leaves few grids: each is tried fitted to its lines too; with
+        # none, a grid refused for a side that is off its lines is (the guess, from
+        # profile peaks, a few pixels off at its far end: more than a side's reach at
+        # 170-320 px captures, 35-40 px cells)
+        guesses = [g] if shape is None else [g, fitted(e, g)]
+        while guesses:
+            guess = guesses.pop(0)
             try:
                 reading = read_grid(e, guess, floor_bgr, look=look)
             except NoBoardFound as exc:
                 why[str(exc)] = why.get(str(exc), 0) + 1
+                if shape is None and guess is g and isinstance(exc, OffLines):
+                    guesses.append(fitted(e, g))
                 continue
             if reading.grid.rows % 2 == reading.grid.cols % 2 == 0 and all(v % 2 == 0 for s in reading.sizes for v in s):
                 continue        # every size and place even: a grid of half the true pitch
@@ -1083,6 +1128,8 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     if len({(r.grid.rows, r.grid.cols, r.sizes) for r in largest}) > 1:
         raise NoBoardFound("two grids read as different boards")
     best = max(largest, key=lambda r: r.clarity)
+    if shape is None:
+        best = trimmed(e, best, floor_bgr, look)
     best = Reading(refined(e, best.grid), best.sizes, best.clarity, best.floor)
     stage("klotski-pieces", lambda: marked(small, [(best.grid.ox + (c + w / 2) * best.grid.px,
                                                     best.grid.oy + (r + h / 2) * best.grid.py, f"{h}x{w}")
@@ -1093,6 +1140,30 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     g = best.grid
     back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)
     return Reading(back, best.sizes, best.clarity, best.floor), scale
+
+
+def trimmed(e: EdgeMaps, reading: Reading, floor: np.ndarray | None, look: SideLook | None) -> Reading:
+    """The reading of the grid less its edge rows and columns that hold no piece, when
+    that grid, read on its own (or fitted to its lines), shows the same pieces; else the
+    reading as it is (refused by the caller: where the board ends is unclear). Past a
+    board's edge a page can be panelled on the grid's lines (the wooden-block app at
+    170-200 px: the wood below its board read as two more rows of empty cells); a classic
+    position never has a whole row empty."""
+    g, sizes = reading.grid, reading.sizes
+    r0, c0 = min(r for r, _, _, _ in sizes), min(c for _, c, _, _ in sizes)
+    r1, c1 = max(r + h for r, _, h, _ in sizes), max(c + w for _, c, _, w in sizes)
+    if (r0, c0, r1, c1) == (0, 0, g.rows, g.cols):
+        return reading
+    inner = GridGuess(g.ox + c0 * g.px, g.oy + r0 * g.py, g.px, g.py, r1 - r0, c1 - c0)
+    same = tuple(sorted((r - r0, c - c0, h, w) for r, c, h, w in sizes))
+    for guess in (inner, fitted(e, inner)):
+        try:
+            again = read_grid(e, guess, floor, look=look)
+        except NoBoardFound:
+            continue
+        if tuple(sorted(again.sizes)) == same:
+            return again
+    return reading
 
 
 def lean(image: np.ndarray) -> float:
