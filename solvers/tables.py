@@ -253,11 +253,17 @@ def open_sorted(name: str, version: int) -> Sorted | None:
         fd = os.open(path_of(name, version), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
-    file = os.fdopen(fd, "rb", buffering=0)
     try:
         info = os.fstat(fd)
+    except OSError:
+        info = None
+    if info is None or not stat.S_ISREG(info.st_mode):     # a folder: no file object opens on it
+        os.close(fd)
+        return None
+    file = os.fdopen(fd, "rb", buffering=0)
+    try:
         size = info.st_size
-        if not stat.S_ISREG(info.st_mode) or not start < size <= start + 2 * MAX_BYTES:
+        if not start < size <= start + 2 * MAX_BYTES:
             file.close()
             return None
         head = os.pread(fd, start, 0)

@@ -192,6 +192,11 @@ def test_a_sorted_table_with_a_damaged_header_or_index_is_not_opened(cache: Path
     assert tables.open_sorted("t", 1) is None and tables.open_sorted("s", 2) is None
 
 
+def test_a_folder_where_a_sorted_table_would_lie_is_not_opened(cache: Path) -> None:
+    tables.path_of("s", 1).mkdir(parents=True)
+    assert tables.open_sorted("s", 1) is None
+
+
 def test_a_damaged_block_of_a_sorted_table_is_refused_when_read(cache: Path) -> None:
     from array import array
 
