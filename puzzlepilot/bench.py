@@ -103,10 +103,11 @@ def _numbers(text: str) -> tuple[int, ...]:
     """``--puzzles``: numbers and ranges from 1, comma-separated ("17,21-23"), sorted."""
     found: set[int] = set()
     for part in text.split(","):
-        low, _, high = part.strip().partition("-")
-        if not low.isdigit() or high and not high.isdigit() or int(low) < 1 or high and int(high) < int(low):
+        low, dash, high = part.strip().partition("-")
+        high = high if dash else low
+        if not low.isdigit() or not high.isdigit() or int(low) < 1 or int(high) < int(low):
             raise argparse.ArgumentTypeError(f"{text!r} is not a list of puzzle numbers from 1 (e.g. 17,21-23)")
-        found.update(range(int(low), int(high or low) + 1))
+        found.update(range(int(low), int(high) + 1))
     return tuple(sorted(found))
 
 
