@@ -42,7 +42,9 @@ out 5 cells longer): ~24,000.
 
 Bounds: the search gives up after ``max_positions`` positions, by default as many as fit
 in ``MEMORY_BUDGET`` by ``bytes_per_position`` (the memo has its own bound), and says so —
-distinct from the proof "all N reachable positions searched".
+distinct from the proof "all N reachable positions searched". When the search by layers
+gives up, a beam search (``_any_answer``) answers if it can within its own bounds, and the
+answer says it is not proved minimal.
 """
 from __future__ import annotations
 

@@ -22,6 +22,9 @@ move leads only to the layer before, the same or the next). The answer is walked
 from the goal through a child of each position found in the layer before, then turned
 into the named pieces' slides by ``_Space.reach``. Costs: see docs/benchmarks.md
 (GNOME Klotski, issue 28).
+
+``beam`` walks the same layers keeping only the positions ``estimate`` puts nearest the
+goal in each: an answer when the search to the end gives up, not proved the shortest.
 """
 from __future__ import annotations
 
@@ -283,13 +286,18 @@ class Layers:
         seen = [layers[0]]      # every key kept, in sorted runs of growing size
         count = 1
         while len(layers[-1]) and len(layers) <= depth:
-            parts, marks = [], []
+            parts, marks, pending = [], [], 0
             for kids, end in self._expand(layers[-1]):
                 if end is not None:
                     return self._walk_back(end, layers), count + 1, False
                 keys, first = _unique(self.keys(kids))
                 parts.append(keys)
                 marks.append(self.estimate(kids[first]))
+                # the keys kept twice (by layer for the way back, and in the sorted runs),
+                # the layer's children twice (the chunks' and all of them) and a chunk's temporaries
+                pending += len(keys)
+                if 2 * (count + pending) * self.position_bytes() + self._bytes(0, width, 0) > budget:
+                    return None, count + pending, True
             keys, first = _unique(np.concatenate(parts))
             estimates = np.concatenate(marks)[first]
             new = ~np.logical_or.reduce([_member(keys, run) for run in seen])
@@ -297,8 +305,7 @@ class Layers:
             if len(keys) > width:
                 keys = np.sort(keys[np.argsort(estimates, kind="stable")[:width]])
             count += len(keys)
-            # the keys are kept twice (by layer for the way back, and in the sorted runs)
-            if count > limit or 2 * count * self.position_bytes() + self._bytes(0, width, 0) > budget:
+            if count > limit:
                 return None, count, True
             layers.append(keys)
             seen.append(keys)
