@@ -45,6 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true",
                    help="fewer and smaller cases, for a smoke run (gnome-klotski: its first 3 puzzles, not 28)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object at the end")
+    p.add_argument("--puzzles", type=_numbers, metavar="LIST",
+                   help="gnome-klotski: only these of its puzzles, numbered from 1 in its menu's order "
+                        "(e.g. 17,21-23)")
 
 
 SCREEN = (1920, 1080)       # px: the private Xvfb every target that draws shares (one a run)
@@ -57,6 +60,7 @@ class Bench:
 
     io: IO
     quick: bool
+    puzzles: tuple[int, ...] | None = None     # --puzzles (gnome-klotski), numbered from 1
     results: dict[str, Any] = field(default_factory=dict)
     quiet: bool = False
     resources: ExitStack = field(default_factory=ExitStack)   # closed when the whole run ends
@@ -95,6 +99,18 @@ class Bench:
             self.io.out("  ".join(c.rjust(w) for c, w in zip(r, widths)))
 
 
+def _numbers(text: str) -> tuple[int, ...]:
+    """``--puzzles``: numbers and ranges from 1, comma-separated ("17,21-23"), sorted."""
+    found: set[int] = set()
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        high = high if dash else low
+        if not low.isdigit() or not high.isdigit() or int(low) < 1 or int(high) < int(low):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a list of puzzle numbers from 1 (e.g. 17,21-23)")
+        found.update(range(int(low), int(high) + 1))
+    return tuple(sorted(found))
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
@@ -116,7 +132,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
     for t in chosen:
         if t not in known:
             raise UsageError(f"unknown bench target {t!r} (targets: {', '.join(known)})")
-    bench = Bench(io, args.quick, quiet=args.json)
+    bench = Bench(io, args.quick, args.puzzles, quiet=args.json)
     with bench.resources:
         for t in chosen:
             bench.progress(f"bench {t} ...")

@@ -454,6 +454,8 @@ def print_solution(io: IO, game: Game, board: Any, result: Any, elapsed_ms: floa
         io.out(f"no solution: {result.reason}")
         return
     io.out(f"solved in {elapsed_ms:.1f} ms, {result.moves} move{'' if result.moves == 1 else 's'}:")
+    if result.note:
+        io.out(f"({result.note})")
     if game.show:
         io.out(game.show(board, result.solution))
     else:

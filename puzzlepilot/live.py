@@ -553,6 +553,7 @@ class LiveLoop:
             # Already solved (e.g. a "solved" banner over the last board): no level to play.
             self.clear_hints()
             return
+        self.say_note(step)
         record.shapes = self.shapes(step.parse, step.result.solution)
         self.show_hints(step.parse, step.result.solution, step.image)
         if self.driver is None:
@@ -571,7 +572,14 @@ class LiveLoop:
             return
         self.log(f"{step.parse.game}: your moves so far can be finished in {step.result.moves} more; "
                  "hints from where you are")
+        self.say_note(step)
         self.show_hints(step.parse, step.result.solution, step.image)
+
+    def say_note(self, step: New) -> None:
+        """The solver's remark on its answer, for the player (a Klotski answer not proved
+        minimal, and why)."""
+        if step.result.note:
+            self.log(f"{step.parse.game}: {step.result.note}")
 
     def play(self, record: LevelRecord) -> None:
         """Play the level on screen, then make sure the game moved on; one retry. A game

@@ -34,7 +34,8 @@ class SolveResult:
     unsolved); ``moves`` counts it under the game's rule; ``reason`` says why there is no
     solution; ``stats`` carries search figures (nodes, positions) for people and benchmarks;
     ``extra`` carries further JSON fields of the ``solve --json`` object (e.g. valves'
-    ``solutions``).
+    ``solutions``, Klotski's ``minimal``); ``note`` is a remark for people beside the
+    answer (a Klotski answer not proved minimal, and why).
     """
 
     solved: bool
@@ -43,6 +44,7 @@ class SolveResult:
     reason: str | None = None
     stats: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    note: str | None = None
 
 
 def split_rows(text: str) -> list[str]:

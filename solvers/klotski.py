@@ -42,7 +42,9 @@ out 5 cells longer): ~24,000.
 
 Bounds: the search gives up after ``max_positions`` positions, by default as many as fit
 in ``MEMORY_BUDGET`` by ``bytes_per_position`` (the memo has its own bound), and says so —
-distinct from the proof "all N reachable positions searched".
+distinct from the proof "all N reachable positions searched". When the search by layers
+gives up, a beam search (``_any_answer``) answers if it can within its own bounds, and the
+answer says it is not proved minimal.
 """
 from __future__ import annotations
 
@@ -50,10 +52,13 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from solvers import tables
 from solvers.common import BoardError, OptionError, Progress, SolveResult, check_places, check_width, split_rows
+
+if TYPE_CHECKING:
+    from solvers.klotski_layers import Layers
 
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 METRICS = ("piece", "straight", "cell")
@@ -76,6 +81,13 @@ BOUNDED_FROM = 20_000
 # metric by layers with numpy (``solvers.klotski_layers``); smaller ones, as the classic
 # 4×5, here (they take ~20 ms; importing numpy alone ~0.1 s).
 LAYERED_FROM = 25
+# When the search by layers gives up, beam searches of these widths look for any answer of
+# at most ANY_DEPTH moves, in turn, until one finds it; they keep this many positions in all
+# at most (and each, what fits in MEMORY_BUDGET). See docs/benchmarks.md (GNOME Klotski,
+# branch gk-any).
+ANY_WIDTHS = (1_000, 10_000, 100_000)
+ANY_DEPTH = 400
+ANY_POSITIONS = 10_000_000
 # Move-list memos are kept for the process (this many piece sets) and on disk (from
 # STORED_FROM entries, where building them costs a few ms, to STORED_ENTRIES: ~2 MB;
 # the STORED_KINDS most recent piece sets) under this version.
@@ -876,10 +888,13 @@ def bytes_per_position(space: _Space) -> int:
 
 
 def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
-          progress: Callable[[str], None] | None = None) -> SolveResult:
+          progress: Callable[[str], None] | None = None, exact: bool = False) -> SolveResult:
     """A minimum move list under the metric, or the reason there is none. The search
     gives up after ``max_positions`` positions (default: as many as fit in
-    ``MEMORY_BUDGET``); ``progress`` gets a line about once a second after the first."""
+    ``MEMORY_BUDGET``); ``progress`` gets a line about once a second after the first.
+    When the search by layers gives up (the piece metric, boards of ``LAYERED_FROM``
+    places or more), a beam search looks for any answer (``_any_answer``), not proved
+    minimal and said so (``extra["minimal"]`` False and a ``note``), unless ``exact``."""
     if metric not in METRICS:
         raise OptionError(f"unknown metric {metric!r} (metrics: {', '.join(METRICS)})")
     merge = board.symmetric()
@@ -894,11 +909,11 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
         chain, reached, total, capped = layers.search(limit, budget, tick)
         stats["positions"] = reached
         if capped:
-            return _gave_up(min(reached, limit), stats)
+            gave_up = _gave_up(min(reached, limit), stats)
+            return gave_up if exact else _any_answer(board, layers, gave_up, tick)
         if chain is None:
             return _unreachable(board, total, "reachable positions", stats)
-        moves = layers.moves(chain)
-        return SolveResult(True, moves, len(moves), stats=stats)
+        return _minimal(layers.moves(chain), stats)
     space = _space(board, metric, merge)
     limit = max_positions or max(1, MEMORY_BUDGET // bytes_per_position(space))
     placements = _placements(board)
@@ -915,8 +930,35 @@ def solve(board: Board, metric: str = "piece", max_positions: int | None = None,
             _keep(unmerged)
             total, kind = (total, "reachable positions, mirror images counted once") if over else (every, kind)
         return _unreachable(board, total, kind, stats)
-    moves = _replay(space, placements, _chain(space, least, end, space.encode(placements)[0]))
-    return SolveResult(True, moves, len(moves), stats=stats)
+    return _minimal(_replay(space, placements, _chain(space, least, end, space.encode(placements)[0])), stats)
+
+
+def _minimal(moves: list[dict[str, str]], stats: dict[str, Any]) -> SolveResult:
+    return SolveResult(True, moves, len(moves), stats=stats, extra={"minimal": True})
+
+
+def _any_answer(board: Board, layers: "Layers", gave_up: SolveResult, tick: Progress) -> SolveResult:
+    """After the search by layers gave up: beam searches ever wider (``ANY_WIDTHS``), within
+    ``ANY_POSITIONS`` positions in all and ``MEMORY_BUDGET`` each, until one finds a way
+    to the goal; its moves, not proved minimal and said so, or the search's give-up with
+    what the beams tried."""
+    kept, stats = 0, {**gave_up.stats, "minimal": False}
+    if not layers.reaches_goal():
+        return replace(gave_up, reason=f"{gave_up.reason}; and there is none: the target {board.target} reaches "
+                                       "the goal by no way even alone on the board")
+    for width in ANY_WIDTHS:
+        chain, positions, capped = layers.beam(width, ANY_DEPTH, ANY_POSITIONS - kept, MEMORY_BUDGET, tick)
+        kept += positions
+        stats["beam"] = {"width": width, "positions": kept}
+        if chain is not None:
+            moves = layers.moves(chain)
+            note = (f"not proved minimal: the search for the fewest moves {gave_up.reason}; these were found "
+                    f"by a beam search {width:,} wide ({kept:,} positions)")
+            return SolveResult(True, moves, len(moves), stats=stats, extra={"minimal": False}, note=note)
+        if capped:
+            break
+    return replace(gave_up, stats=stats, reason=f"{gave_up.reason}; beam searches up to {width:,} wide "
+                                                f"found no answer either ({kept:,} positions)")
 
 
 def _gave_up(positions: int, stats: dict[str, Any]) -> SolveResult:

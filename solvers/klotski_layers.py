@@ -22,11 +22,14 @@ move leads only to the layer before, the same or the next). The answer is walked
 from the goal through a child of each position found in the layer before, then turned
 into the named pieces' slides by ``_Space.reach``. Costs: see docs/benchmarks.md
 (GNOME Klotski, issue 28).
+
+``beam`` walks the same layers keeping only the positions ``estimate`` puts nearest the
+goal in each: an answer when the search to the end gives up, not proved the shortest.
 """
 from __future__ import annotations
 
 from math import comb
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
 
@@ -124,6 +127,8 @@ class Layers:
                     self.columns.append((word, table))
                 total *= count
         self.key_words = word + 1
+        self._toward: np.ndarray | None = None     # ``estimate``'s tables, made on first use
+        self._ways = self.mask[:0]
         self.start = self.canonical(np.array([[gid[k, tl] for _, k, tl in moving]], np.uint16 if g < 1 << 16 else np.uint32))
 
     def canonical(self, rows: np.ndarray) -> np.ndarray:
@@ -233,20 +238,16 @@ class Layers:
         layers = [self.keys(start)]
         count = 1
         apart = 1 + int(self.merge and not self._own(start)[0])
-        chunk = max(256, CHUNK // (start.shape[1] * self.words))     # rows
+        chunk = self._chunk()
         while len(layers[-1]):
             # the layer is kept as its keys only; its rows are read back a chunk at a time.
             # The new children of each chunk: their keys, those of this layer and the one
             # before dropped (where a move from this layer may lead back to)
             frontier, parts, pending = layers[-1], [], 0
-            for first in range(0, len(frontier), chunk):
-                rows = self.rows(frontier[first:first + chunk])
-                parent, column, place, wins = self.children(rows)
-                if wins.any():
-                    won = np.flatnonzero(wins)[:1]
-                    end = self.moved(rows[parent[won]], column[won], place[won])[0]
+            for kids, end in self._expand(frontier):
+                if end is not None:
                     return self._walk_back(end, layers), count + 1, apart + 1, False
-                keys = _unique(self.keys(self.moved(rows[parent], column, place)))[0]
+                keys = _unique(self.keys(kids))[0]
                 old = _member(keys, frontier)
                 if len(layers) > 1:
                     old |= _member(keys, layers[-2])
@@ -270,6 +271,111 @@ class Layers:
             layers.append(keys)
         return None, count, apart, False
 
+    def beam(self, width: int, depth: int, limit: int, budget: int,
+             progress: Callable[[str], None]) -> tuple[list[np.ndarray] | None, int, bool]:
+        """A way to the goal of at most ``depth`` moves, not proved the shortest (a beam
+        search): layer by layer as ``search``, but of each layer's new children (positions
+        no layer kept before) only the ``width`` that ``estimate`` puts nearest the goal are
+        kept, ties to the lesser key. Returns (the positions from start to goal, or None;
+        the positions kept; whether it stopped at ``limit`` positions or ``budget`` bytes,
+        else it ran out of new positions or moves)."""
+        start = self.start
+        if self.goal[start[0, 0]]:
+            return [start[0]], 1, False
+        layers = [self.keys(start)]
+        seen = [layers[0]]      # every key kept, in sorted runs of growing size
+        count = 1
+        while len(layers[-1]) and len(layers) <= depth:
+            parts, marks, pending = [], [], 0
+            for kids, end in self._expand(layers[-1]):
+                if end is not None:
+                    return self._walk_back(end, layers), count + 1, False
+                keys, first = _unique(self.keys(kids))
+                parts.append(keys)
+                marks.append(self.estimate(kids[first]))
+                # the keys kept twice (by layer for the way back, and in the sorted runs),
+                # the layer's children twice (the chunks' and all of them) and a chunk's temporaries
+                pending += len(keys)
+                if 2 * (count + pending) * self.position_bytes() + self._bytes(0, width, 0) > budget:
+                    return None, count + pending, True
+            keys, first = _unique(np.concatenate(parts))
+            estimates = np.concatenate(marks)[first]
+            new = ~np.logical_or.reduce([_member(keys, run) for run in seen])
+            keys, estimates = keys[new], estimates[new]
+            if len(keys) > width:
+                keys = np.sort(keys[np.argsort(estimates, kind="stable")[:width]])
+            count += len(keys)
+            if count > limit:
+                return None, count, True
+            layers.append(keys)
+            seen.append(keys)
+            while len(seen) > 1 and len(seen[-2]) <= len(seen[-1]):
+                last = seen.pop()
+                seen[-1] = np.sort(np.concatenate((seen[-1], last)))
+            progress(f"{count:,} positions kept, {len(layers) - 1} moves deep, in a beam {width:,} wide "
+                     f"(the target {int(estimates.min()) // 4 if len(estimates) else '-'} slides from the goal at best)")
+        return None, count, False
+
+    def reaches_goal(self) -> bool:
+        """Whether the target reaches the goal alone on the board (the pieces that never
+        move, walls): if not, no moves of the others can open it a way."""
+        if self._toward is None:
+            self._toward, self._ways = self._target_ways()
+        return bool(self._toward[self.start[0, 0]] < len(self.placed))
+
+    def estimate(self, rows: np.ndarray) -> np.ndarray:
+        """How far each row looks from the goal (for ``beam``): 4 a slide the target
+        needs to reach it alone on the board, and 1 a cell of another piece in the way on
+        the target's shortest ways there."""
+        if self._toward is None:
+            self._toward, self._ways = self._target_ways()
+        occupied = np.zeros((len(rows), self.words), np.uint64)
+        for j in range(1, rows.shape[1]):
+            occupied |= self.mask[rows[:, j]]
+        blocked = np.bitwise_count(occupied & self._ways[rows[:, 0]]).sum(axis=1, dtype=np.int64)
+        return 4 * self._toward[rows[:, 0]] + blocked
+
+    def _target_ways(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per placement of the target: its slides to the goal alone on the board (more
+        than any, ``len(placed)``, where it never gets there; other placements: 0), and the
+        cells its shortest ways there enter."""
+        g = len(self.placed)
+        toward = np.full(g, -1, np.int64)
+        front, step = np.flatnonzero(self.goal), 0
+        toward[front] = 0
+        while len(front):       # breadth-first back from the goal through the target's slides
+            step += 1
+            ahead = self.near[:, front].reshape(-1)
+            ahead = np.unique(ahead[ahead >= 0])
+            front = ahead[toward[ahead] < 0]
+            toward[front] = step
+        ways = np.zeros((g, self.words), np.uint64)
+        for t in np.flatnonzero(toward > 0)[np.argsort(toward[toward > 0], kind="stable")]:
+            for d in range(4):
+                n = self.near[d, t]
+                if n >= 0 and toward[n] == toward[t] - 1:
+                    ways[t] |= self.enter[d, t] | ways[n]
+        toward[toward < 0] = g          # more than any: the placements that never reach the goal
+        return toward, ways
+
+    def _chunk(self) -> int:
+        """How many rows a chunk of a layer expanded holds (``CHUNK``)."""
+        return max(256, CHUNK // (self.start.shape[1] * self.words))
+
+    def _expand(self, frontier: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
+        """The children of the positions of ``frontier`` (keys), a chunk at a time: their
+        rows, canonical (repeats included), and None; or, as soon as a move reaches the
+        goal, (None, the position it reaches)."""
+        chunk = self._chunk()
+        for first in range(0, len(frontier), chunk):
+            rows = self.rows(frontier[first:first + chunk])
+            parent, column, place, wins = self.children(rows)
+            if wins.any():
+                won = np.flatnonzero(wins)[:1]
+                yield None, self.moved(rows[parent[won]], column[won], place[won])[0]
+                return
+            yield self.moved(rows[parent], column, place), None
+
     def _own(self, rows: np.ndarray) -> np.ndarray:
         """Whether each row is its own mirror image."""
         return self._rank(rows) == self._rank(self.canonical(self.mirror[rows]))
@@ -283,7 +389,7 @@ class Layers:
         children, kept twice at the layer's end (the chunks' and all of them, sorted), and
         the temporaries of a chunk of the ``frontier`` rows expanded."""
         width = self.start.shape[1]
-        chunk = min(frontier, max(256, CHUNK // (width * self.words))) * width * self.words * 8 * TEMPORARIES
+        chunk = min(frontier, self._chunk()) * width * self.words * 8 * TEMPORARIES
         return (positions + pending) * self.position_bytes() + pending + chunk
 
     def _walk_back(self, end: np.ndarray, layers: list[np.ndarray]) -> list[np.ndarray]:

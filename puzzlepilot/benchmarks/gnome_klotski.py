@@ -4,10 +4,11 @@ with ``puzzlepilot live --play --next``: live reads, solves and plays each puzzl
 picks the next through the game's own menu. A puzzle counts as played only when the game
 itself retitles its window "Level completed.".
 
-    puzzlepilot bench gnome-klotski [--quick]
+    puzzlepilot bench gnome-klotski [--quick | --puzzles LIST]
 
 All 28 puzzles from the first, Only 18 Steps (3 with --quick: Only 18 Steps, Daisy,
-Violet). Per puzzle: read (live's level line says it read and solved it; for a puzzle it
+Violet; with --puzzles, those numbered, from 1 in the game's order, each run of
+consecutive ones in a game session of its own). Per puzzle: read (live's level line says it read and solved it; for a puzzle it
 never got through, the bench reads the window itself), the moves and solve seconds, played
 (live's word), confirmed (the game's title), the wall seconds; in all, "played N of 28".
 A puzzle the solver gives up on is reported and skipped by live itself (``--next``); one
@@ -36,12 +37,17 @@ from pathlib import Path
 from typing import Any, Callable
 
 from puzzlepilot.bench import Bench
+from puzzlepilot.errors import UsageError
 from puzzlepilot.menus import MenuError, menu_for, settled
 
 PUZZLES = 28                # in the game's three packs, numbered as its settings number them
 QUICK = 3                   # --quick: the first three (Only 18 Steps, Daisy, Violet: 18-28 moves each)
 SIZE = (600, 500)           # the window's size, as the game's settings give it
-LEVEL_SECONDS = 240.0       # the most one puzzle may take, read, solved and played (live is interrupted then)
+# the most one puzzle may take, read, solved and played (live is interrupted then): the
+# search for the fewest moves takes up to ~3 CPU minutes to give up on the hardest puzzles,
+# before a beam search answers (docs/benchmarks.md, branch gk-any), and a busy machine
+# gives live a fraction of a core
+LEVEL_SECONDS = 900.0
 START_SECONDS = 60.0        # the most the game may take to show its window (slow on a busy machine)
 CONFIRM_SECONDS = 10.0      # the most the game may take to say the last puzzle played is completed
 STOP_SECONDS = 10.0         # the most live may take to stop once interrupted (it lets go of the mouse)
@@ -160,8 +166,8 @@ class Tally:
 
     HEADERS = ["puzzle", "name", "read", "moves", "solve s", "played", "confirmed", "seconds"]
 
-    def __init__(self, total: int, progress: Callable[[str], None]) -> None:
-        self.total, self.progress = total, progress
+    def __init__(self, total: int, progress: Callable[[str], None], first: int = 1) -> None:
+        self.total, self.progress, self.first = total, progress, first     # first: the first one's number
         self.puzzles: dict[str, Puzzle] = {}
         self.playing: Puzzle | None = None     # the puzzle live (or the bench) came to last
         self.shown: str | None = None          # the puzzle the title named last
@@ -170,7 +176,7 @@ class Tally:
     def came_to(self, name: str, now: float) -> None:
         """Live (or the bench, skipping one) came to the puzzle ``name``."""
         if name not in self.puzzles:
-            self.puzzles[name] = Puzzle(len(self.puzzles) + 1, name, now, confirmed=name in self.completed)
+            self.puzzles[name] = Puzzle(self.first + len(self.puzzles), name, now, confirmed=name in self.completed)
             self.progress(f"  [{len(self.puzzles)}/{self.total}] {name} ...")
         self.playing = self.puzzles[name]
 
@@ -217,8 +223,9 @@ class Tally:
         return [p.row() for p in self.puzzles.values()]
 
 
-def session(wid: int, first: str, count: int, progress: Callable[[str], None]) -> Tally:
-    """``count`` puzzles of the game in window ``wid`` (showing the puzzle ``first``)
+def session(wid: int, first: str, count: int, progress: Callable[[str], None], number: int = 1) -> Tally:
+    """``count`` puzzles of the game in window ``wid`` (showing the puzzle ``first``, the
+    ``number``-th of the game's)
     played one after the other by ``live --play --next``, as a player runs it; a puzzle
     live stops on or runs out of time on is skipped through the game's menu and live is
     started again for the rest. The session ends early, saying why, when the game's window
@@ -227,7 +234,7 @@ def session(wid: int, first: str, count: int, progress: Callable[[str], None]) -
     from puzzlepilot.live import menu_of
     from vision.capture import CaptureError, window_source
 
-    tally = Tally(count, progress)
+    tally = Tally(count, progress, number)
     events: queue.Queue[tuple[str, str, float]] = queue.Queue()
     watching = threading.Event()
     watching.set()
@@ -373,17 +380,35 @@ def run(bench: Bench) -> None:
     if installed() is None:
         bench.progress("gnome-klotski: not installed (apt-get install gnome-klotski dbus); skipped")
         return
+    chosen = bench.puzzles or tuple(range(1, (QUICK if bench.quick else PUZZLES) + 1))
+    if chosen[-1] > PUZZLES:
+        raise UsageError(f"--puzzles: the game has puzzles 1 to {PUZZLES}, not {chosen[-1]}")
     bench.private_screen()
-    count = QUICK if bench.quick else PUZZLES
-    bench.progress(f"gnome-klotski: {count} puzzles in one game session, each at most {LEVEL_SECONDS:g} s")
-    try:
-        with window_manager(), \
-                tempfile.TemporaryDirectory(prefix="puzzlepilot-gk", ignore_cleanup_errors=True) as home, \
-                launch(Path(home), 0) as (first, wid):
-            tally = session(wid, first, count, bench.progress)
-    except RuntimeError as exc:     # the game did not start
-        bench.progress(f"gnome-klotski: {exc}")
-        return
+    bench.progress(f"gnome-klotski: {len(chosen)} puzzles, each run of them in one game session, each puzzle "
+                   f"at most {LEVEL_SECONDS:g} s")
+    rows, played = [], 0
+    with window_manager():
+        for first, count in _runs(chosen):
+            try:
+                with tempfile.TemporaryDirectory(prefix="puzzlepilot-gk", ignore_cleanup_errors=True) as home, \
+                        launch(Path(home), first - 1) as (name, wid):
+                    tally = session(wid, name, count, bench.progress, first)
+            except RuntimeError as exc:     # the game did not start
+                bench.progress(f"gnome-klotski: {exc}")
+                return
+            rows += tally.rows()
+            played += tally.played()
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    bench.table("gnome_klotski", f"GNOME Klotski played by live --play --next in one session: played "
-                f"{tally.played()} of {count}, confirmed by the game (load {load})", Tally.HEADERS, tally.rows())
+    bench.table("gnome_klotski", f"GNOME Klotski played by live --play --next: played {played} of {len(chosen)}, "
+                f"confirmed by the game (load {load})", Tally.HEADERS, rows)
+
+
+def _runs(numbers: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Sorted puzzle numbers as runs of consecutive ones: (the first, how many)."""
+    runs: list[tuple[int, int]] = []
+    for n in numbers:
+        if runs and runs[-1][0] + runs[-1][1] == n:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((n, 1))
+    return runs

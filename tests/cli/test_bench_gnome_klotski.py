@@ -89,3 +89,24 @@ def test_a_puzzle_live_stopped_on_says_why_and_whether_the_window_reads():
     ]
     assert count.played() == 0
     assert "    Violet: out of time (240 s) in 240 s" in said
+
+
+def test_chosen_puzzles_are_played_in_runs_numbered_as_the_game_numbers_them():
+    """``--puzzles 17,21-23``: Shark alone, then Pelopones to Lodzianka in one session, each
+    row numbered from 1 in the game's order; a list that is not one is refused."""
+    import argparse
+
+    import pytest
+
+    from puzzlepilot.bench import _numbers
+    from puzzlepilot.benchmarks.gnome_klotski import _runs
+
+    assert _numbers("23, 17,21-22") == (17, 21, 22, 23)
+    assert _runs(_numbers("17,21-23")) == [(17, 1), (21, 3)]
+    for bad in ("0", "3-1", "x", "2-", ""):
+        with pytest.raises(argparse.ArgumentTypeError):
+            _numbers(bad)
+    count = Tally(3, lambda _: None, 21)
+    count.came_to("Pelopones", 0.0)
+    count.came_to("Transeuropa", 1.0)
+    assert [row[:2] for row in count.rows()] == [[21, "Pelopones"], [22, "Transeuropa"]]

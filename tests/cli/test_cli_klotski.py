@@ -55,6 +55,25 @@ def test_position_cap_gives_up_with_exit_1_and_says_so():
     assert status == 1 and not obj["solved"] and obj["reason"].startswith("gave up after 500 positions")
 
 
+def test_an_answer_not_proved_minimal_exits_0_and_says_so():
+    """A board searched by layers (a made-up walled one) whose search gives up at the cap:
+    a beam search answers, in JSON with "minimal": false, for people with the note; with
+    --exact it gives up as before."""
+    walled = "#######/#ACCB.#/#ACCB.#/#DEEF.#/#G..H.#/###==##/...++../...++.."
+    status, out, _ = run(["solve", "--game", "klotski", "--board", "-", "--json", "--max-positions", "50"], walled)
+    obj = json.loads(out)
+    assert status == 0 and obj["solved"] and obj["minimal"] is False
+    assert validate(Board.from_text(walled), obj["solution"]) == []
+    status, out, _ = run(["solve", "--game", "klotski", "--board", "-", "--max-positions", "50"], walled)
+    assert status == 0 and "(not proved minimal: the search for the fewest moves gave up after 50 positions" in out
+    status, out, _ = run(["solve", "--game", "klotski", "--board", "-", "--json", "--max-positions", "50", "--exact"],
+                         walled)
+    obj = json.loads(out)
+    assert status == 1 and not obj["solved"] and obj["reason"].startswith("gave up after 50 positions")
+    status, out, _ = run(["solve", "--game", "klotski", "--board", "-", "--json"], walled)
+    assert status == 0 and json.loads(out)["minimal"] is True and json.loads(out)["moves"] == 6
+
+
 def test_bad_position_caps_are_refused_in_one_line():
     for value in ("0", "-5", "nan", "inf", "1e9", "2000000000", "x"):
         status, out, err = run(["solve", "--game", "klotski", "--board", "-", "--max-positions", value], CLASSIC)

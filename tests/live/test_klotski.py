@@ -80,6 +80,18 @@ def test_each_move_is_played_alone_and_the_level_counts_once_it_is_solved() -> N
                      f"{len(way) - 1} moves, played"]
 
 
+def test_an_answer_not_proved_minimal_is_played_and_the_player_told_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver's note on its answer (a beam search's, when the search for the fewest
+    moves gave up) is logged before the level is played."""
+    import solvers.klotski as klotski
+
+    exact = klotski.solve
+    monkeypatch.setattr(klotski, "solve", lambda board: replace(exact(board), note="not proved minimal: (a note)"))
+    way = positions(START)
+    driver, lines = play([frame(b) for b in way])
+    assert lines[0] == "klotski: not proved minimal: (a note)" and lines[1].endswith(f"{len(way) - 1} moves, played")
+
+
 def test_a_move_that_did_not_land_stops_the_loop_saying_which() -> None:
     way = positions(START)
     assert len(way) > 3
