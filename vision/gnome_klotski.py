@@ -17,7 +17,8 @@ Stages:
    border, apart when floor or shadow shows there (else refused); blocks that reach the
    board's edge or a row of gates at both its ends are walls (the game's frames do, and a
    gate is an opening in a frame), the others move; one closing round other cells may be
-   a wall inside the frame (refused);
+   a wall inside the frame (refused), and so may a plain rectangle at the edge with room
+   to move (Ithaca's move in the game, which draws walls and blocks alike: refused);
 5. ``to_board``: the goal dots must make the target's shape (a dot under a block cannot be seen), and the
    target may not stand in an opening of the frame (a gate under it cannot be seen).
 """
@@ -235,8 +236,13 @@ def to_board(inside: np.ndarray, pitch: int, kinds: list[list[str]]) -> Board:
     target = targets[0]
     gates = {(r, c) for r in range(rows) for c in range(cols) if kinds[r][c] == "gate"}
     framing = gate_ends(gates, tiles)
-    walls = set().union(*(b for b in blocks if b is not target and any(
-        r in (0, rows - 1) or c in (0, cols - 1) or (r, c) in framing for r, c in b)), set())
+    edge = [b for b in blocks if b is not target and any(
+        r in (0, rows - 1) or c in (0, cols - 1) or (r, c) in framing for r, c in b)]
+    walls = set().union(*edge, set())
+    fixed = set().union(*(b for b in edge if not plain(b) or b & framing), gates)
+    if any(plain(b) and not b & framing and could_move(b, fixed, rows, cols) for b in edge):
+        raise NoBoardFound("GNOME Klotski: a plain block at the board's edge could be a wall or a piece "
+                           "(the game draws both alike, and it has room to move)")
     dots = {(r, c) for r in range(rows) for c in range(cols) if kinds[r][c] == "dot"}
     if _normalised(dots) != _normalised(target):
         raise NoBoardFound("GNOME Klotski: the goal dots do not make the target's shape "
@@ -254,6 +260,19 @@ def to_board(inside: np.ndarray, pitch: int, kinds: list[list[str]]) -> Board:
                           frozenset(dots)).relabelled()
     except BoardError as exc:
         raise NoBoardFound(f"GNOME Klotski: {exc}") from None
+
+
+def plain(block: set[tuple[int, int]]) -> bool:
+    """Whether a block fills its bounding box (a rectangle, as most pieces are; the game's
+    frames are not)."""
+    rs, cs = [r for r, _ in block], [c for _, c in block]
+    return len(block) == (max(rs) - min(rs) + 1) * (max(cs) - min(cs) + 1)
+
+
+def could_move(block: set[tuple[int, int]], fixed: set[tuple[int, int]], rows: int, cols: int) -> bool:
+    """Whether a block alone on the board (with the cells of ``fixed``) has room to move a cell."""
+    return any(all(0 <= r + dr < rows and 0 <= c + dc < cols and (r + dr, c + dc) not in fixed
+                   for r, c in block) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))
 
 
 def in_opening(target: set[tuple[int, int]], walls: set[tuple[int, int]], gates: set[tuple[int, int]]) -> bool:

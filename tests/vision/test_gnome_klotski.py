@@ -21,7 +21,7 @@ from tests.display import desktop, wait_until, xdotool
 from tests.solvers.test_klotski_walls import AGATKA, ONLY_18_STEPS, RED_DONKEY
 from vision.capture import find_windows, region_source
 from vision.common import NoBoardFound, Parse
-from vision.gnome_klotski import encloses, gate_ends, in_opening
+from vision.gnome_klotski import could_move, encloses, gate_ends, in_opening, plain
 
 needs_game = pytest.mark.skipif(installed() is None,
                                 reason="gnome-klotski or dbus-run-session is not installed "
@@ -129,6 +129,41 @@ def test_playing_the_answer_through_the_game_reads_each_position_right_or_refuse
                 wait_until(lambda: moved(before, after), f"move {i + 1} on the screen", timeout=10, every=0.2)
         assert wait_until(lambda: find_windows("Level completed"), "the game's end", timeout=10, every=0.2)
     assert "WRONG" not in seen, seen
+
+
+def refusal(title: str) -> str | None:
+    """Why ``parse`` refuses the game's window, None while it reads a board."""
+    (_, rect, _), = find_windows(title)
+    source = region_source(rect)
+    try:
+        image = source.grab()
+    finally:
+        source.close()
+    try:
+        GAMES["klotski"].parse(np.ascontiguousarray(image))
+    except NoBoardFound as exc:
+        return str(exc)
+    return None
+
+
+@needs_game
+def test_a_plain_block_at_the_edge_with_room_to_move_is_refused(display, tmp_path):
+    """Ithaca's blocks along the board's left edge move (played in the game: a drag moves
+    them, the move counter says so), though the game draws them as it draws its frames: read
+    as walls, the board had no answer. Such a block could be either: refused."""
+    with launch(tmp_path, 19, (600, 500)) as (title, _):
+        assert title == "Ithaca"
+        why = wait_until(lambda: (refusal(title) or "").count("plain block") and refusal(title),
+                         "the window refused for its edge blocks", timeout=10, every=0.2)
+    assert "could be a wall or a piece" in why
+
+
+def test_a_plain_block_is_a_rectangle_and_may_move_where_nothing_fixed_stops_it():
+    bar = {(0, c) for c in range(4)}
+    assert plain(bar) and not plain(bar | {(1, 0)})
+    assert could_move(bar, set(), 3, 4)                                   # down into the floor
+    assert not could_move(bar, {(1, c) for c in range(4)}, 2, 4)          # a frame below, the edge above
+    assert could_move(bar, {(1, 0)}, 2, 5)                                # right along the top row
 
 
 def test_a_target_that_may_hide_a_gate_is_refused():
