@@ -62,20 +62,31 @@ def test_a_huge_jpeg_header_is_read_too(tmp_path):
     one_line(*run(["solve", path]))
 
 
-@pytest.mark.parametrize("kind, says", [("folder", "is a folder"), ("fifo", "not an image file"),
-                                        ("device", "not an image file"), ("broken link", "not an image file"),
-                                        ("missing", "no such image file")])
-def test_an_image_path_that_is_no_file_says_what_it_is(tmp_path, kind, says):
-    path = tmp_path / "shot.png"
-    if kind == "folder":
-        path.mkdir()
+def no_file(tmp_path: Path, kind: str) -> Path:
+    """A path named ``out.png`` in ``tmp_path`` that is no regular file: a folder, a FIFO, a
+    link (to a file of the user's or to nothing), in a folder that does not exist, or a device."""
+    target = tmp_path / "out.png"
+    if kind == "dir":
+        target.mkdir()
     elif kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "device":
-        path = Path("/dev/zero")
+        os.mkfifo(target)
+    elif kind == "symlink":
+        (tmp_path / "real.txt").write_text("mine")
+        target.symlink_to(tmp_path / "real.txt")
     elif kind == "broken link":
-        path.symlink_to(tmp_path / "gone.png")
-    status, out, err = run(["parse", str(path)])
+        target.symlink_to(tmp_path / "gone.png")
+    elif kind == "missing-folder":
+        target = tmp_path / "nowhere" / "out.png"
+    elif kind == "device":
+        target = Path("/dev/full")
+    return target
+
+
+@pytest.mark.parametrize("kind, says", [("dir", "is a folder"), ("fifo", "not an image file"),
+                                        ("device", "not an image file"), ("broken link", "not an image file"),
+                                        ("missing-folder", "no such image file")])
+def test_an_image_path_that_is_no_file_says_what_it_is(tmp_path, kind, says):
+    status, out, err = run(["parse", str(no_file(tmp_path, kind))])
     one_line(status, out, err)
     assert says in err
 
@@ -141,18 +152,7 @@ def test_an_internal_error_is_one_line_and_exit_3_with_the_traceback_on_debug(mo
 
 @pytest.mark.parametrize("kind", ["dir", "fifo", "symlink", "missing-folder", "device"])
 def test_annotate_refuses_what_is_not_a_regular_file(tmp_path, kind):
-    target = tmp_path / "out.png"
-    if kind == "dir":
-        target.mkdir()
-    elif kind == "fifo":
-        os.mkfifo(target)
-    elif kind == "symlink":
-        (tmp_path / "real.txt").write_text("mine")
-        target.symlink_to(tmp_path / "real.txt")
-    elif kind == "missing-folder":
-        target = tmp_path / "nowhere" / "out.png"
-    else:
-        target = Path("/dev/full")
+    target = no_file(tmp_path, kind)
     before = sorted(p.name for p in tmp_path.iterdir())
     status, out, err = run(["solve", SHOT, "--annotate", target])
     one_line(status, out, err)

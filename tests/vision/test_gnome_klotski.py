@@ -52,6 +52,12 @@ def read(title: str) -> Board | None:
 
 def reading(title: str) -> Parse | None:
     """The parse of the game's window in screen coordinates; None when it is refused."""
+    found = parsed(title)
+    return found if isinstance(found, Parse) else None
+
+
+def parsed(title: str) -> Parse | NoBoardFound:
+    """The parse of the game's window in screen coordinates, or why it is refused."""
     (_, rect, _), = find_windows(title)
     source = region_source(rect)
     try:
@@ -60,8 +66,8 @@ def reading(title: str) -> Parse | None:
         source.close()
     try:
         return GAMES["klotski"].parse(np.ascontiguousarray(image)).shifted(rect.left, rect.top)
-    except NoBoardFound:
-        return None
+    except NoBoardFound as exc:
+        return exc
 
 
 def layout(board: Board) -> tuple[frozenset, ...]:
@@ -131,21 +137,6 @@ def test_playing_the_answer_through_the_game_reads_each_position_right_or_refuse
     assert "WRONG" not in seen, seen
 
 
-def refusal(title: str) -> str | None:
-    """Why ``parse`` refuses the game's window, None while it reads a board."""
-    (_, rect, _), = find_windows(title)
-    source = region_source(rect)
-    try:
-        image = source.grab()
-    finally:
-        source.close()
-    try:
-        GAMES["klotski"].parse(np.ascontiguousarray(image))
-    except NoBoardFound as exc:
-        return str(exc)
-    return None
-
-
 @needs_game
 def test_a_plain_block_at_the_edge_with_room_to_move_is_refused(display, tmp_path):
     """Ithaca's blocks along the board's left edge move (played in the game: a drag moves
@@ -153,7 +144,7 @@ def test_a_plain_block_at_the_edge_with_room_to_move_is_refused(display, tmp_pat
     as walls, the board had no answer. Such a block could be either: refused."""
     with launch(tmp_path, 19, (600, 500)) as (title, _):
         assert title == "Ithaca"
-        why = wait_until(lambda: (refusal(title) or "").count("plain block") and refusal(title),
+        why = wait_until(lambda: "plain block" in str(parsed(title)) and str(parsed(title)),
                          "the window refused for its edge blocks", timeout=10, every=0.2)
     assert "could be a wall or a piece" in why
 
