@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import cv2
 import numpy as np
@@ -122,7 +122,10 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
     # the search's best lattices; then, as its score favours small pitches (a board's gaps fade when shrunk
     # to its work size, text and buttons do not), the next ones that part the edges from the insides best
     best = [rough for _, rough in search(image_lab, weights)[:PLACES_RANKED]]
-    tried = best[:PLACES_TRIED] + sorted(best[PLACES_TRIED:], key=lambda rough: -parting(rough))[:PLACES_TRIED]
+
+    def ranked() -> Iterator[Lattice]:      # measured only when the search's best do not serve
+        yield from sorted(best[PLACES_TRIED:], key=lambda rough: -parting(rough))[:PLACES_TRIED]
+    tried = itertools.chain(best[:PLACES_TRIED], ranked())
     reasons = []
     for rough in tried:
         lat = fit(image_lab, rough, weights)
