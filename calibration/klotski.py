@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import cv2
 import numpy as np
@@ -38,13 +38,14 @@ from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import KlotskiGeometry, board_regions, fit_grid, main_colours, parse, piece_rects
 from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
-from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SKIPS, PieceLook, fit, measure, nearest,
-                                    read, rim_sides, search, section, side_weights)
-from vision.lattice import lab
+from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SKIPS, Measures, PieceLook, fit, measure,
+                                    nearest, read, rim_sides, search, section, side_weights)
+from vision.lattice import Lattice, lab
 from vision.profile import Profile, ProfileError
 
 KINDS: tuple[str, ...] = ("an empty cell", "the target piece")
-PLACES_TRIED = 8        # rough lattices of the learnt look tried on the calibration's screenshot
+PLACES_TRIED = 8        # rough lattices of the learnt look tried on the calibration's screenshot (twice: see learn_lattice)
+PLACES_RANKED = 48      # the search's best rough lattices, the ones past PLACES_TRIED ranked by how they part edges from insides
 
 
 def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
@@ -107,17 +108,32 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
     if not any((w < 0).any() for w in inner):
         raise ProfileError("the board has no piece of two or more cells: nothing shows a piece's inside")
     image_lab = lab(image)
+
+    def parted(found: Measures) -> tuple[float, float]:
+        """The strongest line inside a piece (at least FLAT) and the weakest edge between cells."""
+        lines = (found.across, found.along)
+        return (max(FLAT, *(float(v[w < 0].max(initial=0)) for v, w in zip(lines, inner))),
+                min(float(v[w > 0].min(initial=np.inf)) for v, w in zip(lines, inner)))
+
+    def parting(rough: Lattice) -> float:
+        """How well a rough lattice parts the board's edges from its insides (edge over inside)."""
+        return max(edge / inside for inside, edge in (parted(measure(image_lab, rough, skip)) for skip in SKIPS))
+
+    # the search's best lattices; then, as its score favours small pitches (a board's gaps fade when shrunk
+    # to its work size, text and buttons do not), the next ones that part the edges from the insides best
+    best = [rough for _, rough in search(image_lab, weights)[:PLACES_RANKED]]
+
+    def ranked() -> Iterator[Lattice]:      # measured only when the search's best do not serve
+        yield from sorted(best[PLACES_TRIED:], key=lambda rough: -parting(rough))[:PLACES_TRIED]
+    tried = itertools.chain(best[:PLACES_TRIED], ranked())
     reasons = []
-    for _, rough in search(image_lab, weights)[:PLACES_TRIED]:
+    for rough in tried:
         lat = fit(image_lab, rough, weights)
         # the sides measured whole, then without their middles; the cells by their inner
         # halves, then (pieces drawn as outlines on the floor) by the bands along their sides
         for ring, skip in itertools.product((False, True), SKIPS):
             found = measure(image_lab, lat, skip, ring)
-            lines = (found.across, found.along)
-            inside = max(float(v[w < 0].max(initial=0)) for v, w in zip(lines, inner))
-            edge = min(float(v[w > 0].min(initial=np.inf)) for v, w in zip(lines, inner))
-            inside = max(inside, FLAT)
+            inside, edge = parted(found)
             if not edge >= LINE_GAP * inside:
                 reasons.append("the pieces' edges and insides look alike on the grid that fits best "
                                "(is it the board the screenshot shows?)")

@@ -48,6 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--puzzles", type=_numbers, metavar="LIST",
                    help="gnome-klotski: only these of its puzzles, numbered from 1 in its menu's order "
                         "(e.g. 17,21-23)")
+    p.add_argument("--game", choices=sorted(GAMES), help="calibration: only this game's style zoo")
 
 
 SCREEN = (1920, 1080)       # px: the private Xvfb every target that draws shares (one a run)
@@ -65,6 +66,11 @@ class Bench:
     quiet: bool = False
     resources: ExitStack = field(default_factory=ExitStack)   # closed when the whole run ends
     screen: tuple[int, int] | None = None                     # the private Xvfb's size, once started
+    game: str | None = None                                   # --game: the one game whose zoo is measured
+
+    def wants(self, game: str) -> bool:
+        """Whether ``game``'s part of a target is measured (``--game``; every game's without it)."""
+        return self.game in (None, game)
 
     def private_screen(self) -> None:
         """A private Xvfb of ``SCREEN`` (DISPLAY pointing at it) for the rest of the run,
@@ -132,7 +138,7 @@ def main(args: argparse.Namespace, io: IO) -> int:
     for t in chosen:
         if t not in known:
             raise UsageError(f"unknown bench target {t!r} (targets: {', '.join(known)})")
-    bench = Bench(io, args.quick, args.puzzles, quiet=args.json)
+    bench = Bench(io, args.quick, args.puzzles, quiet=args.json, game=args.game)
     with bench.resources:
         for t in chosen:
             bench.progress(f"bench {t} ...")

@@ -259,6 +259,7 @@ def candidates(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
              [(r * WORK + WORK // 2, c * WORK + WORK // 2, middle, which)
               for r in range(rows) for c in range(cols) for which in (0, 1)]
     total = float(np.abs(w_across).sum() + np.abs(w_along).sum())
+    spots = [tuple(np.array([point[i] for point in points if point[3] == which]) for i in range(3)) for which in (0, 1)]
     found = []
     levels = _octaves(image_lab)
     for pitch in pitches(image_lab.shape, rows, cols) if tried is None else tried:
@@ -269,14 +270,14 @@ def candidates(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
         maps = [cv2.dilate(m, np.ones(shape, np.uint8)) for m, shape in zip(_line_maps(work, WORK), ((1, 5), (5, 1)))]
         vh, vw = work.shape[0] - rows * WORK, work.shape[1] - cols * WORK
         if vh >= 1 and vw >= 1:
-            score = np.zeros((vh, vw), np.float32)
-            for y, x, wt, which in points:
-                score += wt * maps[which][y:y + vh, x:x + vw]
-            score /= total
+            # every origin at once: the maps' windows at the points, weighed
+            score = sum(np.tensordot(wts, np.lib.stride_tricks.sliding_window_view(m, (vh, vw))[ys, xs], 1)
+                        for m, (ys, xs, wts) in zip(maps, spots)) / total
             if floor is not None:
                 examples, tolerance, empties = floor
                 colours = cv2.blur(work, (WORK // 2, WORK // 2))
-                like = (nearest(colours, examples[:, :3]) <= tolerance).astype(np.float32)
+                far = np.min([cv2.transform(cv2.multiply(d, d), SUM) for d in (colours - e for e in examples[:, :3])], axis=0)
+                like = (far <= tolerance ** 2).astype(np.float32)     # nearest(), squared, in OpenCV: a tenth of the time
                 count = sum(like[r * WORK + WORK // 2:r * WORK + WORK // 2 + vh, c * WORK + WORK // 2:c * WORK + WORK // 2 + vw]
                             for r in range(rows) for c in range(cols))
                 score -= MISSED_FLOOR * np.abs(count - empties)

@@ -166,9 +166,12 @@ def _klotski_zoo(bench: Bench) -> None:
 def run(bench: Bench) -> None:
     runs = 5 if bench.quick else 25
     with tempfile.TemporaryDirectory() as tmp:
-        _zoo(bench, Path(tmp))
-        _zoo(bench, Path(tmp), "lyne")
-        _klotski_zoo(bench)
+        if bench.wants("onestroke"):
+            _zoo(bench, Path(tmp))
+        if bench.wants("lyne"):
+            _zoo(bench, Path(tmp), "lyne")
+        if bench.wants("klotski"):
+            _klotski_zoo(bench)
         shot, _ = render_phone(SHOT, width=720, height=1280, theme="night")
         prof, learn_ms = _learned(bench, "onestroke", onestroke_learner, shot, SHOT, Path(tmp))
         board = tight(generate(7, 7, 5, fill=0.7))

@@ -181,3 +181,17 @@ def test_a_piece_unlike_any_the_calibration_showed_but_far_from_the_floor_is_rea
     prof = learnt(img, text)
     for label, image, want in [other for i, other in enumerate(zoo.klotski_others(look, 3)) if i in (0, 2)]:
         assert read(image, prof) == want, label
+
+
+@pytest.mark.parametrize("name", ["neon-portrait-number", "forest-outline-letter"])
+def test_a_look_whose_best_scored_lattices_lie_off_the_board_is_learnt_where_edges_part_from_insides(name: str) -> None:
+    """The search's score favours small pitches (the gaps between pieces fade when the board is
+    shrunk to its work size; numbers, buttons and outlines do not): its 8 best lattices all lay
+    on the buttons or inside pieces and the look was not kept. The lattices after them ranked by
+    how they part the board's edges from its insides find the board, and other positions read."""
+    look = zoo.KLOTSKI_LOOKS[name]
+    img, text = zoo.klotski_calibration(look)
+    prof = learnt(img, text)
+    assert all(abs(p - zoo.KLOTSKI_CELL) < 2 for p in prof.data["pitch"]), prof.data["pitch"]
+    for label, image, want in zoo.klotski_others(look, 1):
+        assert read(image, prof) == want, label
