@@ -17,8 +17,9 @@ Stages:
    border, apart when floor or shadow shows there (else refused); blocks that reach the
    board's edge or a row of gates at both its ends are walls (the game's frames do, and a
    gate is an opening in a frame), the others move; one closing round other cells may be
-   a wall inside the frame (refused), and so may a plain rectangle at the edge with room
-   to move (Ithaca's move in the game, which draws walls and blocks alike: refused);
+   a wall inside the frame (refused), and so may a block at the edge with room to move
+   alone among the frames (Ithaca's move in the game, which draws walls and blocks alike:
+   refused; a frame is a block that is no rectangle, or one at a gate row's end);
 5. ``to_board``: the goal dots must make the target's shape (a dot under a block cannot be seen), and the
    target may not stand in an opening of the frame (a gate under it cannot be seen).
 """
@@ -239,9 +240,10 @@ def to_board(inside: np.ndarray, pitch: int, kinds: list[list[str]]) -> Board:
     edge = [b for b in blocks if b is not target and any(
         r in (0, rows - 1) or c in (0, cols - 1) or (r, c) in framing for r, c in b)]
     walls = set().union(*edge, set())
-    fixed = set().union(*(b for b in edge if not plain(b) or b & framing), gates)
-    if any(plain(b) and not b & framing and could_move(b, fixed, rows, cols) for b in edge):
-        raise NoBoardFound("GNOME Klotski: a plain block at the board's edge could be a wall or a piece "
+    frames = [b for b in edge if not plain(b) or b & framing]
+    if any(not b & framing and could_move(b, set().union(*(f for f in frames if f is not b), gates), rows, cols)
+           for b in edge):
+        raise NoBoardFound("GNOME Klotski: a block at the board's edge could be a wall or a piece "
                            "(the game draws both alike, and it has room to move)")
     dots = {(r, c) for r in range(rows) for c in range(cols) if kinds[r][c] == "dot"}
     if _normalised(dots) != _normalised(target):

@@ -138,13 +138,13 @@ def test_playing_the_answer_through_the_game_reads_each_position_right_or_refuse
 
 
 @needs_game
-def test_a_plain_block_at_the_edge_with_room_to_move_is_refused(display, tmp_path):
+def test_a_block_at_the_edge_with_room_to_move_is_refused(display, tmp_path):
     """Ithaca's blocks along the board's left edge move (played in the game: a drag moves
     them, the move counter says so), though the game draws them as it draws its frames: read
     as walls, the board had no answer. Such a block could be either: refused."""
     with launch(tmp_path, 19, (600, 500)) as (title, _):
         assert title == "Ithaca"
-        why = wait_until(lambda: "plain block" in str(parsed(title)) and str(parsed(title)),
+        why = wait_until(lambda: "at the board's edge" in str(parsed(title)) and str(parsed(title)),
                          "the window refused for its edge blocks", timeout=10, every=0.2)
     assert "could be a wall or a piece" in why
 
