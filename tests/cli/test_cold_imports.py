@@ -12,16 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from solvers import lyne, onestroke, rings, valves
+from solvers import klotski, lyne, onestroke, rings, valves
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # Never needed to solve a board text: the vision and drawing, pysat's Python layer (~20 ms;
 # LYNE drives MiniSat's compiled module itself), the file writers' hashing and temporary
-# folders (argparse itself loads shutil, for the terminal's width), the traceback printer
-# (only for --debug), typing (annotations only).
+# folders (argparse itself loads shutil, for the terminal's width; Klotski's table names take
+# BLAKE2 without hashlib's OpenSSL), the traceback printer (only for --debug), typing
+# (annotations only), random (the generators'; one-stroke's restarts load it only when run).
 NEVER = ("numpy", "cv2", "vision", "overlay", "pysat.solvers", "pysat.formula", "hashlib", "tempfile",
-         "traceback", "typing")
+         "traceback", "typing", "random")
 
 
 def loaded_by(argv: list[str], cache: Path) -> tuple[dict, set[str], int]:
@@ -47,6 +48,7 @@ def loaded_by(argv: list[str], cache: Path) -> tuple[dict, set[str], int]:
 
 BOARDS = {
     "onestroke": (onestroke.generate(6, 6, 3).to_text(), onestroke),
+    "klotski": (klotski.layout("横刀立马").to_text(), klotski),
     "lyne": ("TSD/2S2/tsd/D2T", lyne),
     "rings": (rings.generate(11, 3, 2).to_text(), rings),
     "valves": ("A B\nB C\nA D\nD C\ninlet: A\noutlet: C\nwrenches: 2", valves),
@@ -59,7 +61,7 @@ def test_solving_a_board_text_loads_no_vision_no_sat_layer_no_file_writers(game,
     board_file = tmp_path / "board.txt"
     board_file.write_text(text, encoding="utf-8")
     argv = ["solve", "--game", game, "--board", str(board_file), "--json"]
-    loaded_by(argv, tmp_path / "cache")         # the first rings solve on a machine stores its tables
+    loaded_by(argv, tmp_path / "cache")         # the first rings (Klotski) solve on a machine stores its tables
     answer, modules, parsers = loaded_by(argv, tmp_path / "cache")
     board = solver.Board.from_text(text)
     assert answer["solved"] and solver.validate(board, answer["solution"]) == []
