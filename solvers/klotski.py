@@ -953,8 +953,9 @@ def _any_answer(board: Board, layers: "Layers", gave_up: SolveResult, tick: Prog
         how = f"a beam search {width:,} wide"
         if chain is None and not capped:
             # the beam's nearest position to the goal is often a few moves from it, behind
-            # pieces the estimate does not see: search from there to the end
-            rest, positions, _, capped = layers.search(ANY_POSITIONS - kept, MEMORY_BUDGET, tick, nearest[-1])
+            # pieces the estimate does not see: search from there to the end, with a third
+            # of the positions left (the wider beams keep the rest)
+            rest, positions, _, _ = layers.search((ANY_POSITIONS - kept) // 3, MEMORY_BUDGET, tick, nearest[-1])
             kept += positions
             stats["beam"] = {"width": width, "positions": kept}
             chain = None if rest is None else nearest + rest[1:]
