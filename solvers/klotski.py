@@ -947,40 +947,18 @@ def _any_answer(board: Board, layers: "Layers", gave_up: SolveResult, tick: Prog
         return replace(gave_up, reason=f"{gave_up.reason}; and there is none: the target {board.target} reaches "
                                        "the goal by no way even alone on the board")
     for width in ANY_WIDTHS:
-        chain, positions, capped, nearest = layers.beam(width, ANY_DEPTH, ANY_POSITIONS - kept, MEMORY_BUDGET, tick)
+        chain, positions, capped = layers.beam(width, ANY_DEPTH, ANY_POSITIONS - kept, MEMORY_BUDGET, tick)
         kept += positions
         stats["beam"] = {"width": width, "positions": kept}
-        how = f"a beam search {width:,} wide"
-        if chain is None and not capped:
-            # the beam's nearest position to the goal is often a few moves from it, behind
-            # pieces the estimate does not see: search from there to the end, with a third
-            # of the positions left (the wider beams keep the rest)
-            rest, positions, _, _ = layers.search((ANY_POSITIONS - kept) // 3, MEMORY_BUDGET, tick, nearest[-1])
-            kept += positions
-            stats["beam"] = {"width": width, "positions": kept}
-            chain = None if rest is None else nearest + rest[1:]
-            how += f" and a search for the fewest moves from the position it put nearest the goal ({len(nearest) - 1} moves in)"
         if chain is not None:
-            moves = _joined(layers.moves(chain))
+            moves = layers.moves(chain)
             note = (f"not proved minimal: the search for the fewest moves {gave_up.reason}; these were found "
-                    f"by {how} ({kept:,} positions)")
+                    f"by a beam search {width:,} wide ({kept:,} positions)")
             return SolveResult(True, moves, len(moves), stats=stats, extra={"minimal": False}, note=note)
         if capped:
             break
     return replace(gave_up, stats=stats, reason=f"{gave_up.reason}; beam searches up to {width:,} wide "
                                                 f"found no answer either ({kept:,} positions)")
-
-
-def _joined(moves: list[dict[str, str]]) -> list[dict[str, str]]:
-    """The moves with each run of moves of one piece made one (one move under the piece
-    metric: where two searches' ways meet, one piece may move twice in a row)."""
-    out: list[dict[str, str]] = []
-    for move in moves:
-        if out and out[-1]["piece"] == move["piece"]:
-            out[-1] = {"piece": move["piece"], "path": out[-1]["path"] + move["path"]}
-        else:
-            out.append(move)
-    return out
 
 
 def _gave_up(positions: int, stats: dict[str, Any]) -> SolveResult:

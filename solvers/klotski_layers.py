@@ -227,13 +227,12 @@ class Layers:
                 out[:, i] = low
         return out
 
-    def search(self, limit: int, budget: int | None, progress: Callable[[str], None],
-               start: np.ndarray | None = None) -> tuple[list[np.ndarray] | None, int, int, bool]:
-        """Breadth-first to the goal from ``start`` (a canonical row; the board's start
-        without it): (the positions from start to goal, or None; the positions reached,
-        mirror pairs once; the same with mirror images apart; whether it stopped at
-        ``limit`` positions or at ``budget`` bytes first)."""
-        start = self.start if start is None else start[None, :]
+    def search(self, limit: int, budget: int | None,
+               progress: Callable[[str], None]) -> tuple[list[np.ndarray] | None, int, int, bool]:
+        """Breadth-first to the goal: (the positions from start to goal, or None; the
+        positions reached, mirror pairs once; the same with mirror images apart; whether it
+        stopped at ``limit`` positions or at ``budget`` bytes first)."""
+        start = self.start
         if self.goal[start[0, 0]]:
             return [start[0]], 1, 1, False
         layers = [self.keys(start)]
@@ -247,7 +246,7 @@ class Layers:
             frontier, parts, pending = layers[-1], [], 0
             for kids, end in self._expand(frontier):
                 if end is not None:
-                    return self._walk_back(end, layers, start[0]), count + 1, apart + 1, False
+                    return self._walk_back(end, layers), count + 1, apart + 1, False
                 keys = _unique(self.keys(kids))[0]
                 old = _member(keys, frontier)
                 if len(layers) > 1:
@@ -273,31 +272,24 @@ class Layers:
         return None, count, apart, False
 
     def beam(self, width: int, depth: int, limit: int, budget: int,
-             progress: Callable[[str], None]) -> tuple[list[np.ndarray] | None, int, bool, list[np.ndarray]]:
+             progress: Callable[[str], None]) -> tuple[list[np.ndarray] | None, int, bool]:
         """A way to the goal of at most ``depth`` moves, not proved the shortest (a beam
         search): layer by layer as ``search``, but of each layer's new children (positions
         no layer kept before) only the ``width`` that ``estimate`` puts nearest the goal are
         kept, ties to the lesser key. Returns (the positions from start to goal, or None;
         the positions kept; whether it stopped at ``limit`` positions or ``budget`` bytes,
-        else it ran out of new positions or moves; the positions from start to the one kept
-        that ``estimate`` put nearest the goal, the first such, where a search to the end
-        may go on from)."""
+        else it ran out of new positions or moves)."""
         start = self.start
         if self.goal[start[0, 0]]:
-            return [start[0]], 1, False, [start[0]]
+            return [start[0]], 1, False
         layers = [self.keys(start)]
         seen = [layers[0]]      # every key kept, in sorted runs of growing size
         count = 1
-        best = (int(self.estimate(start.copy())[0]), 0, layers[0])     # (estimate, layer, its key)
-
-        def nearest() -> list[np.ndarray]:
-            _, at, key = best
-            return self._walk_back(self.rows(key)[0], layers[:at], start[0]) if at else [start[0]]
         while len(layers[-1]) and len(layers) <= depth:
             parts, marks, pending = [], [], 0
             for kids, end in self._expand(layers[-1]):
                 if end is not None:
-                    return self._walk_back(end, layers, start[0]), count + 1, False, []
+                    return self._walk_back(end, layers), count + 1, False
                 keys, first = _unique(self.keys(kids))
                 parts.append(keys)
                 marks.append(self.estimate(kids[first]))
@@ -305,22 +297,16 @@ class Layers:
                 # the layer's children twice (the chunks' and all of them) and a chunk's temporaries
                 pending += len(keys)
                 if 2 * (count + pending) * self.position_bytes() + self._bytes(0, width, 0) > budget:
-                    return None, count + pending, True, nearest()
+                    return None, count + pending, True
             keys, first = _unique(np.concatenate(parts))
             estimates = np.concatenate(marks)[first]
             new = ~np.logical_or.reduce([_member(keys, run) for run in seen])
             keys, estimates = keys[new], estimates[new]
             if len(keys) > width:
-                kept = np.argsort(estimates, kind="stable")[:width]
-                keys, estimates = keys[kept], estimates[kept]
-                order = np.argsort(keys)
-                keys, estimates = keys[order], estimates[order]
-            if len(keys) and estimates.min() < best[0]:
-                at = int(np.argmin(estimates))
-                best = (int(estimates[at]), len(layers), keys[at:at + 1])
+                keys = np.sort(keys[np.argsort(estimates, kind="stable")[:width]])
             count += len(keys)
             if count > limit:
-                return None, count, True, nearest()
+                return None, count, True
             layers.append(keys)
             seen.append(keys)
             while len(seen) > 1 and len(seen[-2]) <= len(seen[-1]):
@@ -328,7 +314,7 @@ class Layers:
                 seen[-1] = np.sort(np.concatenate((seen[-1], last)))
             progress(f"{count:,} positions kept, {len(layers) - 1} moves deep, in a beam {width:,} wide "
                      f"(the target {int(estimates.min()) // 4 if len(estimates) else '-'} slides from the goal at best)")
-        return None, count, False, nearest()
+        return None, count, False
 
     def reaches_goal(self) -> bool:
         """Whether the target reaches the goal alone on the board (the pieces that never
@@ -406,17 +392,16 @@ class Layers:
         chunk = min(frontier, self._chunk()) * width * self.words * 8 * TEMPORARIES
         return (positions + pending) * self.position_bytes() + pending + chunk
 
-    def _walk_back(self, end: np.ndarray, layers: list[np.ndarray], start: np.ndarray) -> list[np.ndarray]:
-        """The rows from ``start`` (the first layer's row) to ``end`` (a child of the last
-        layer), each a move from the one before: from each, a child whose key the layer
-        before holds."""
+    def _walk_back(self, end: np.ndarray, layers: list[np.ndarray]) -> list[np.ndarray]:
+        """The rows from the start to ``end`` (a child of the last layer), each a move from
+        the one before: from each, a child whose key the layer before holds."""
         chain = [end]
         for keys in reversed(layers):
             parent, column, place, _ = self.children(chain[-1][None, :])
             rows = self.moved(chain[-1][None, :][parent], column, place)
             chain.append(rows[np.flatnonzero(_member(self.keys(rows), keys))[0]])
         chain.reverse()
-        if not np.array_equal(chain[0], start):    # walked from the start's mirror image
+        if not np.array_equal(chain[0], self.start[0]):    # walked from the start's mirror image
             chain = [self.canonical(self.mirror[row][None, :])[0] for row in chain]
         return chain
 

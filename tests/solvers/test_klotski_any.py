@@ -55,14 +55,3 @@ def test_a_target_that_cannot_reach_the_goal_even_alone_is_not_searched_for_by_b
     result = solve(board, max_positions=50)
     assert not result.solved and "beam" not in result.stats and result.reason.endswith(
         "the target C reaches the goal by no way even alone on the board")
-
-
-def test_when_the_beams_find_nothing_a_search_goes_on_from_the_position_they_put_nearest_the_goal(
-        monkeypatch: pytest.MonkeyPatch):
-    # beams 2 moves deep cannot reach the goal (6 moves at least): before, no answer
-    monkeypatch.setattr(klotski, "ANY_DEPTH", 2)
-    result = solve(WALLED, max_positions=50)
-    assert result.solved and validate(WALLED, result.solution) == [] and result.extra == {"minimal": False}
-    assert result.moves == len(result.solution) >= least(WALLED)
-    assert all(a["piece"] != b["piece"] for a, b in zip(result.solution, result.solution[1:]))
-    assert "a search for the fewest moves from the position it put nearest the goal (2 moves in)" in result.note
