@@ -317,19 +317,28 @@ def even_lines(profile: np.ndarray, pmin: float, pmax: float, keep: int = 2) -> 
 def blocks(vl: np.ndarray, hl: np.ndarray, depth: int = 1) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1) of the parts of the picture the straight runs join into
     blocks at least a sixth of the picture's short side: a board is one (its pieces'
-    sides nearly touch), smallest first."""
+    sides nearly touch), smallest first; and (``depth`` 1) those they join into when
+    joined three times as far apart: pieces with gaps wider than the first joining
+    between them (a board's floor seen 4-6 px wide between its pieces, 0.05-0.1 of a
+    cell: each piece a block of its own)."""
     h, w = vl.shape
     k = max(3, round(0.015 * min(h, w)))
-    joined = cv2.dilate(vl | hl, np.ones((k, k), np.uint8))
-    _, _, stats = components(joined, connectivity=8)
-    boxes = [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, _ in stats
-             if min(bw, bh) >= min(h, w) / 6]
+    boxes = _joined(vl | hl, k)
     if depth:   # a board framed by a dialog joins it: look again without the box's longest lines
         for x0, y0, x1, y1 in list(boxes):
             inner = blocks(_without_long(vl[y0:y1, x0:x1], 0), _without_long(hl[y0:y1, x0:x1], 1), depth - 1)
             boxes += [(a + x0, b + y0, c + x0, d + y0) for a, b, c, d in inner
                       if (c - a) * (d - b) < 0.8 * (x1 - x0) * (y1 - y0)]
+        boxes += _joined(vl | hl, 3 * k)
     return sorted(set(boxes), key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def _joined(runs: np.ndarray, k: int) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the runs joined by a k × k dilation, each at least a
+    sixth of the picture's short side."""
+    h, w = runs.shape
+    _, _, stats = components(cv2.dilate(runs, np.ones((k, k), np.uint8)), connectivity=8)
+    return [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, _ in stats if min(bw, bh) >= min(h, w) / 6]
 
 
 def _without_long(runs: np.ndarray, axis: int) -> np.ndarray:

@@ -389,3 +389,14 @@ def test_a_flat_pieces_colour_is_not_taken_for_the_floor(look, index):
     except NoBoardFound:
         return
     assert text(found) == board
+
+
+# Pieces whose gaps are wider than the straight edges are joined over when blocks are sought
+# (0.015 of the picture's short side): each piece was a block of its own and no candidate grid
+# held the board. The zoo's pastel flat and ocean gradient looks drawn at 1.5× and cropped just
+# past their frame (6 px gaps), and the slate speckled look, edge to edge, at 0.5×.
+@pytest.mark.parametrize("look, index", [("pastel-flat-none", 1), ("slate-texture-none-nogap", 0),
+                                         ("ocean-gradient-number", 1)])
+def test_a_board_whose_gaps_part_its_pieces_into_blocks_reads(look, index):
+    _, picture, board = zoo.klotski_others(zoo.KLOTSKI_LOOKS[look], index + 1)[index]
+    assert text(parse(picture)) == board
