@@ -628,6 +628,43 @@ def test_the_hubs_colour_beside_a_line_along_its_axis_is_no_hole(seed):
     assert read_or_refused(image) == truth.board
 
 
+@pytest.mark.parametrize("seed, palette, loss", [(73, "desert", "gif"), (105, "tangerine", "gif"),
+                                                  (168, "deep space", "none")])
+def test_a_hub_in_doubt_has_as_many_holes_as_paths_seen_passing_through_it(seed, palette, loss):
+    # frames once refused ("a hub ... whose up hole is not told apart from path lines (either
+    # count makes a level with a solution)"): a 3-hole hub, a line along its axis over the
+    # place above, read as 2 or 3; six path lines leave it (three passes), and every pass
+    # fills a hole: it has three
+    image, truth = playing(seed, palette, loss)
+    assert read_or_refused(image) == truth.board
+
+
+@pytest.mark.parametrize("seed, palette, loss", [(11, "velvet ice", "video"), (107, "velvet ice", "video"),
+                                                  (131, "velvet ice", "video")])
+def test_a_blurred_hub_in_doubt_read_as_a_square_of_no_squares_colour_is_a_hub(seed, palette, loss):
+    # video frames once refused ("a hub ... whose up hole is not told apart from path lines"):
+    # blurred, the hub covers its square like a square, and with a place in doubt it was read
+    # as a square, of a colour no other square has; read as the hub, settled by the rules
+    image, truth = playing(seed, palette, loss)
+    assert read_or_refused(image) == truth.board
+
+
+def test_a_hub_read_with_fewer_holes_than_paths_seen_passing_through_it_is_refused():
+    # a blurred video frame read wrong: a 3-hole hub with six path lines out of it (three
+    # passes, each fills a hole) read as a sure 2 (the board read has a solution too)
+    image, truth = playing(795, "kind of blue", "video")
+    assert read_or_refused(image) in (None, truth.board)
+
+
+def test_a_hub_in_doubt_passed_more_often_than_a_count_allows_is_not_read_at_that_count():
+    hub = Node("hub", 0, 0, 10, holes=2, counts=(2, 3), unsure="a hub at (1, 1) whose up hole is not told apart")
+    # both counts make a level with a solution; three passes seen leave the 3
+    assert _settled(Board.from_text("STt/s2T/SDD"), {(1, 1): hub}, {(1, 1): 3}).to_text() == "STt\ns3T\nSDD"
+    # four passes seen, more than either count: refused, the hub named
+    with pytest.raises(Refusal, match=r"^a hub at \(1, 1\) whose up hole"):
+        _settled(Board.from_text("STt/s2T/SDD"), {(1, 1): hub}, {(1, 1): 4})
+
+
 # ---------------------------------------------------------------------------- refusals
 
 def other_games_images() -> list[Path]:
