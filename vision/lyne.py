@@ -918,6 +918,21 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
             unsure.append(name)
             continue
         doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
+        if dy and doubt is None and not found[name] and best >= 0.7 and _along_axis(other, (px, py), cy, dy, width,
+                                                                                  0.06):
+            # most of the place's diamond is not of the hub's colour, with a line along the
+            # axis (a double line's strands reach 0.055 of the hub's width to each side): a
+            # hole under the line, or lines alone blurred over it (hubs 23 and 30 pixels wide
+            # in video frames, their filled or open hole above under a cream line, blended
+            # with the line or with the path being drawn through the centre: 3 read as 2)
+            doubt = "undecided"
+        if dy and doubt is None and filled and open_hole < 0.3 and _diagonals_beside(other, (round(cx), nominal_y),
+                                                                                      cy, width):
+            # path lines along both diagonals on this side pass the place's row near it, and
+            # widen any line along the axis there to a filled hole's run across (a path being
+            # drawn leaving the centre up, short of the hub's edge: 2 read as 3); an open hole
+            # shows the background, which lines do not
+            doubt = "undecided"
         if dy and doubt is None and _along_axis(other, (px, py), cy, dy, width) and (
                 found[name] and reach < 0.0825 * width or not found[name] and (
                     _open_beside(empty, (nominal_x, nominal_y), width) or open_hole < 0.3 and off_cream[name] < CREAM_OFF)):
@@ -1102,14 +1117,27 @@ def _doubt(best: float, reach: float, filled: bool, other: np.ndarray, place: tu
     return "axis" if _along_axis(other, place, cy, dy, width) else None
 
 
-def _along_axis(mask: np.ndarray, place: tuple[int, int], cy: float, dy: float, width: float) -> bool:
+def _diagonals_beside(other: np.ndarray, place: tuple[int, int], cy: float, width: float) -> bool:
+    """Whether on the row of a hole place above or below a hub's centre (``place``: the
+    centre's column, the place's row; ``cy``: the centre's row) the mask holds pixels where both
+    diagonals through the centre cross that row (as far to each side as the row is from the
+    centre, within 0.06 of the hub's width): path lines to the two diagonal neighbours there."""
+    cx, py = place
+    rise, half = abs(py - cy), 0.06 * width
+    band = other[max(0, py - 1):py + 2].any(axis=0)
+    sides = [band[max(0, round(x - half)):max(0, round(x + half) + 1)] for x in (cx - rise, cx + rise)]
+    return all(side.any() for side in sides)
+
+
+def _along_axis(mask: np.ndarray, place: tuple[int, int], cy: float, dy: float, width: float,
+                band: float = 0.025) -> bool:
     """Whether the mask's run from a hole place above or below a hub's centre outward
     reaches past 0.45 of the width from the centre, as a path line along the axis does
     (a hole's own ends at 0.274, 0.38 at most as blurred). The run is taken over a band
-    0.05 of the hub wide, so hub colour left by the blur between a double line's two
-    strands does not cut it short."""
+    0.05 of the hub wide (``band`` to each side), so hub colour left by the blur between a
+    double line's two strands does not cut it short."""
     px, py = place
-    side = max(1, round(0.025 * width))
+    side = max(1, round(band * width))
     column = mask[:, max(0, px - side):px + side + 1].any(axis=1)
     return (abs(py - cy) + _run(column, py, 1 if dy > 0 else -1)) / width >= 0.45
 
