@@ -23,8 +23,8 @@ Stages, each a function:
    otherwise the image is refused ("no board found"). A hub whose hole place above or
    below path lines hide may have either count: the level is read when one set of such
    counts alone gives it a solution (the game's levels all have one), else refused; every
-   pass of a path through a hub fills a hole, so a hub has at least half as many holes as
-   path lines are seen leaving it (fewer holes read: refused).
+   pass of a path through a hub fills a hole, so a hub read with fewer holes than half the
+   path lines seen leaving it is refused.
 Nothing depends on a palette, so all twelve work, and no calibration profile is needed;
 a profile's ``background_rgb`` finds game windows too small to be a candidate alone.
 The work is done on the area scaled to ``WORK`` pixels (``puzzlepilot bench lyne``).
@@ -1177,9 +1177,9 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
     a framed game area the board sits centred; towards a side where the picture itself
     ends, the outer nodes must keep the game's margin (0.6 pitch or more, 0.5 allowed), else a row
     or column may lie beyond the picture. The board must be a level with a solution (``settle``:
-    ``_settled``; not when only asking whether some nodes make a board), its hubs in doubt
-    passed by no more paths than they have holes where ``drawn`` (the foreground with path
-    lines, and without: ``_passes``) shows them."""
+    ``_settled``; not when only asking whether some nodes make a board), its hubs read for
+    sure passed by no more paths than they have holes where ``drawn`` (the foreground with
+    path lines, and without: ``_passes``) shows them."""
     size = float(np.median([n.size for n in nodes]))
     xs = _clusters([n.x for n in nodes], 0.4 * size)
     ys = _clusters([n.y for n in nodes], 0.4 * size)
@@ -1233,12 +1233,12 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
     except BoardError as exc:
         raise Refusal(f"the shapes read do not make a board ({exc})", BOARD) from None
     least = {place: _passes(drawn, at, place, pitch) for place, n in at.items()
-             if n.kind == "hub"} if drawn is not None else {}
+             if n.kind == "hub" and len(n.counts) == 1} if drawn is not None else {}
     for (r, c), n in at.items():
-        if len(n.counts) == 1 and least.get((r, c), 0) > n.holes:
+        if least.get((r, c), 0) > n.holes:
             raise Refusal(f"a hub at ({n.x:.0f},{n.y:.0f}) read with {n.holes} holes that paths pass through "
                           f"{least[(r, c)]} times (a hole missed)", BOARD)
-    return _settled(board, at, least) if settle else board, pitch, float(x0), float(y0), residual
+    return _settled(board, at) if settle else board, pitch, float(x0), float(y0), residual
 
 
 def _passes(drawn: tuple[np.ndarray, np.ndarray], at: Mapping[tuple[int, int], Node], place: tuple[int, int],
@@ -1283,8 +1283,7 @@ def _passes(drawn: tuple[np.ndarray, np.ndarray], at: Mapping[tuple[int, int], N
     return ends // 2
 
 
-def _settled(board: Board, at: Mapping[tuple[int, int], Node], least: Mapping[tuple[int, int], int] | None = None
-             ) -> Board:
+def _settled(board: Board, at: Mapping[tuple[int, int], Node]) -> Board:
     """The board read, which must be a level with a solution: the game's levels all have
     one (a pointer over a hub's hole place once passed for a filled hole, 2 read as 3, and
     the level read had none). A hub whose count path lines leave open (``Node.counts``) is
@@ -1293,8 +1292,7 @@ def _settled(board: Board, at: Mapping[tuple[int, int], Node], least: Mapping[tu
     level; otherwise the first such hub's doubt is the refusal. Two hubs in doubt one above
     the other may each also be a hole short of the fewest they were read with (the lines
     between them crossing their other hole places once passed for a filled hole). The
-    search is bounded: a set the solver gives up on counts as possible. ``least``: the fewest
-    holes a hub in doubt may have (the paths seen passing through it: ``_passes``)."""
+    search is bounded: a set the solver gives up on counts as possible."""
     from solvers.lyne import solve   # imported here: the solver's SAT library loads on the first read
 
     # lines running between two hubs one above the other, both in doubt, cross their other
@@ -1307,8 +1305,7 @@ def _settled(board: Board, at: Mapping[tuple[int, int], Node], least: Mapping[tu
     def options(place: tuple[int, int], n: Node) -> tuple[int, ...]:
         r, c = place
         stacked = (r - 1, c) in places or (r + 1, c) in places
-        fewest = max(1, (least or {}).get(place, 0))
-        return tuple(sorted(k for k in {*n.counts, min(n.counts) - stacked} if k >= fewest))
+        return tuple(sorted({*n.counts, min(n.counts) - stacked} - {0}))
 
     unsure = [(place, options(place, n)) for place, n in doubted]
     reason = doubted[0][1].unsure if doubted else ""

@@ -630,17 +630,6 @@ def test_the_hubs_colour_beside_a_line_along_its_axis_is_no_hole(seed):
     assert read_or_refused(image) == truth.board
 
 
-@pytest.mark.parametrize("seed, palette, loss", [(73, "desert", "gif"), (105, "tangerine", "gif"),
-                                                  (168, "deep space", "none")])
-def test_a_hub_in_doubt_has_as_many_holes_as_paths_seen_passing_through_it(seed, palette, loss):
-    # frames once refused ("a hub ... whose up hole is not told apart from path lines (either
-    # count makes a level with a solution)"): a 3-hole hub, a line along its axis over the
-    # place above, read as 2 or 3; six path lines leave it (three passes), and every pass
-    # fills a hole: it has three
-    image, truth = playing(seed, palette, loss)
-    assert read_or_refused(image) == truth.board
-
-
 @pytest.mark.parametrize("seed, palette, loss", [(11, "velvet ice", "video"), (107, "velvet ice", "video"),
                                                   (131, "velvet ice", "video")])
 def test_a_blurred_hub_in_doubt_read_as_a_square_of_no_squares_colour_is_a_hub(seed, palette, loss):
@@ -658,6 +647,15 @@ def test_a_hub_read_with_fewer_holes_than_paths_seen_passing_through_it_is_refus
     assert read_or_refused(image) in (None, truth.board)
 
 
+def test_lines_seen_out_of_a_hub_do_not_settle_its_doubt():
+    # the path lines seen out of a hub once also ruled out its lower counts when in doubt:
+    # something along the diagonal from a 2-hole hub to a square below passed for a path
+    # line, the hub had "three passes", and was read as 3 (the fewest holes seen now only
+    # refuse a hub read for sure)
+    image, truth = playing(2856, "deep space", "none")
+    assert read_or_refused(image) in (None, truth.board)
+
+
 @pytest.mark.parametrize("seed, palette, loss", [(2124, "deep space", "none"), (2319, "kind of blue", "video"),
                                                   (3471, "kind of blue", "video")])
 def test_a_hole_place_with_lines_over_it_is_in_doubt_not_read_sure(seed, palette, loss):
@@ -668,15 +666,6 @@ def test_a_hole_place_with_lines_over_it_is_in_doubt_not_read_sure(seed, palette
     # in doubt, and these frames refused
     image, truth = playing(seed, palette, loss)
     assert read_or_refused(image) in (None, truth.board)
-
-
-def test_a_hub_in_doubt_passed_more_often_than_a_count_allows_is_not_read_at_that_count():
-    hub = Node("hub", 0, 0, 10, holes=2, counts=(2, 3), unsure="a hub at (1, 1) whose up hole is not told apart")
-    # both counts make a level with a solution; three passes seen leave the 3
-    assert _settled(Board.from_text("STt/s2T/SDD"), {(1, 1): hub}, {(1, 1): 3}).to_text() == "STt\ns3T\nSDD"
-    # four passes seen, more than either count: refused, the hub named
-    with pytest.raises(Refusal, match=r"^a hub at \(1, 1\) whose up hole"):
-        _settled(Board.from_text("STt/s2T/SDD"), {(1, 1): hub}, {(1, 1): 4})
 
 
 # ---------------------------------------------------------------------------- refusals
