@@ -96,6 +96,8 @@ class PieceLook:
     skip: float = 0.0               # the share of a side round its middle its line is measured without
     ring: bool = False              # cells told apart by the bands along their sides, not their inner halves
     pitch_share: float | None = None  # the calibration's pitch over its picture's width
+    floor_edge: float | None = None   # a side between a piece and the floor is an edge above this; the bounds above
+                                      # then part the sides between two piece cells only (None: every side between cells)
 
 
 def corners(lat: Lattice) -> Lattice:
@@ -165,6 +167,13 @@ def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0, ring: bool =
     across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE))
     return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells, ring),
                     np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
+
+
+def pairs(cells: np.ndarray, joined: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.logical_and
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Per side between two cells, between columns (rows, cols-1) and between rows (rows-1,
+    cols): ``joined`` of the mask ``cells`` on its two sides (both, by default)."""
+    return joined(cells[:, :-1], cells[:, 1:]), joined(cells[:-1], cells[1:])
 
 
 def rim_sides(found: Measures, cells: np.ndarray) -> np.ndarray:
@@ -387,14 +396,19 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     if (found.middles >= middle).any():
         r, c = np.argwhere(found.middles >= middle)[0]
         return None, f"a straight edge runs through cell ({r}, {c}) (a piece mid-slide?)"
-    split = _split(np.concatenate([found.across[:, 1:-1].ravel(), found.along[1:-1].ravel()]), look)
+    inner = found.across[:, 1:-1], found.along[1:-1]
+    # with the floor's own bound, only the sides between two piece cells are parted by their strengths (a name
+    # painted across a piece's own middle side may be stronger than where a piece meets the floor)
+    parted = inner if look.floor_edge is None else [v[both] for v, both in zip(inner, pairs(piece))]
+    split = _split(np.concatenate([v.ravel() for v in parted]), look)
     if split is None:
         return None, "a side between two cells is neither clearly a piece's edge nor its inside"
     (edge_a, inside_a), (edge_b, inside_b) = ((lines >= split[1], lines <= split[0]) for lines in (found.across, found.along))
     # the rim: every side an edge when the calibration's was; else a floor cell may meet the frame unseen
     if look.rim and not (rim_sides(found, piece) >= (split[0] * split[1]) ** 0.5).all():
         return None, "a piece on the board's rim shows no edge there"
-    if ((piece[:, :-1] != piece[:, 1:]) & ~edge_a[:, 1:-1]).any() or ((piece[:-1] != piece[1:]) & ~edge_b[1:-1]).any():
+    least = split[1] if look.floor_edge is None else look.floor_edge
+    if any((v[mixed] < least).any() for v, mixed in zip(inner, pairs(piece, np.not_equal))):
         return None, "a piece meets the floor with no edge between them"
     label = -np.ones((rows, cols), int)
     for r, c in zip(*np.nonzero(piece)):
@@ -495,7 +509,8 @@ def section(look: PieceLook) -> dict[str, Any]:
             "floor": np.round(look.floor.astype(float), 2).tolist(), "piece": np.round(look.piece.astype(float), 2).tolist(),
             "floor_tolerance": round(look.floor_tolerance, 2), "inside_most": round(look.inside_most, 2),
             "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim,
-            "skip": look.skip, "ring": look.ring}
+            "skip": look.skip, "ring": look.ring,
+            **({} if look.floor_edge is None else {"floor_edge": round(look.floor_edge, 2)})}
 
 
 def look_of(profile: Profile) -> PieceLook:
@@ -538,4 +553,5 @@ def look_of(profile: Profile) -> PieceLook:
                      field("rim", lambda v: isinstance(v, bool), "true or false"),
                      float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0,
                      field("ring", lambda v: isinstance(v, bool), "true or false") if "ring" in data else False,
-                     profile.positive("pitch_share"))
+                     profile.positive("pitch_share"),
+                     float(field("floor_edge", number, "a number")) if "floor_edge" in data else None)
