@@ -313,36 +313,52 @@ def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarr
         ox, oy = max(0, int(left)), max(0, int(top))
         part = image_lab[oy:max(oy + 1, min(h, int(bottom) + 1)), ox:max(ox + 1, min(w, int(right) + 1))]
         kx, ky = FIT_SIDE / lat.px, FIT_SIDE / lat.py
+        if min(lat.rows, lat.cols) < 3 or not (w_across.any() and w_along.any()):
+            return lat
         work = cv2.resize(part, None, fx=kx, fy=ky, interpolation=cv2.INTER_AREA if kx < 1 else cv2.INTER_LINEAR)
         lat = lat.moved(-ox, -oy)
-        across, along = _line_maps(work, FIT_SIDE)
-        if min(lat.rows, lat.cols) < 3 or not (w_across.any() and w_along.any()):
-            return lat.moved(ox, oy)
-        xs = _stretched(across, [(lat.x0 + (c - 0.5) * lat.px + 0.5) * kx - 0.5 for c in range(1, lat.cols)],
-                        [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)], w_across.T)
-        ys = _stretched(along.T, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)],
-                        [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], w_along)
+        # the lines between columns measured along the rows' middles only, and the lines between rows along the columns'
+        across = _line_rows(work, [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)])
+        along = _line_rows(work, [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], True)
+        xs = _stretched(across, [(lat.x0 + (c - 0.5) * lat.px + 0.5) * kx - 0.5 for c in range(1, lat.cols)], w_across.T)
+        ys = _stretched(along, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)], w_along)
         (px, x0), (py, y0) = (np.polyfit([i + 0.5 for i in range(len(v))], [(x + 0.5) / k - 0.5 for x in v], 1)
                               for v, k in ((xs, kx), (ys, ky)))
         lat = Lattice(float(x0) + ox, float(y0) + oy, float(px), float(py), lat.rows, lat.cols)
     return lat
 
 
-def _profiles(strength: np.ndarray, places: list[float], weights: np.ndarray) -> np.ndarray:
-    """Per line (``weights``' rows): the line strength of a picture whose lines run down it
-    at every x, summed over the ``places`` (y) times the weights, blurred by GAP_BLUR."""
-    h = strength.shape[0]
-    rows = [min(h - 1, max(0, round(y))) for y in places]
-    summed = weights @ strength[rows]
-    return cv2.GaussianBlur(summed.astype(np.float32), (0, 1), GAP_BLUR)
+def _line_rows(work: np.ndarray, places: list[float], turned: bool = False) -> np.ndarray:
+    """Per place (a y, rounded into the picture): the strength of a straight line down
+    ``work`` (FIT_SIDE px a pitch) at every x, measured over half a pitch round that y
+    (:func:`_line_maps`' measure across x, only where the fit looks): (places, width).
+    ``turned``: of the picture turned (its x for y): lines across it, at places along x."""
+    h, w, half = *(work.shape[1::-1] if turned else work.shape[:2]), FIT_SIDE // 2
+    # the rows of half a pitch round each place and one more each side for the Sobel, the picture's border
+    # reflected as OpenCV's filters do; each band filtered alone
+    rows = np.array([min(h - 1, max(0, round(y))) for y in places])[:, None] + np.arange(-1, half + 1) - half // 2
+    rows = np.abs(rows)
+    rows = np.abs(np.where(rows > h - 1, 2 * (h - 1) - rows, rows)).clip(0, h - 1)
+    bands = (work[:, rows.ravel()].transpose(1, 0, 2) if turned else work[rows.ravel()]).reshape(len(places), half + 2, w, -1)
+    g = np.stack([cv2.Sobel(np.ascontiguousarray(band), cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)[1:-1] for band in bands])
+    flat = g.reshape(-1, w, g.shape[-1])
+    size = cv2.sqrt(cv2.transform(cv2.multiply(flat, flat), SUM)).reshape(len(places), half, w).mean(axis=1)
+    straight = (g.mean(axis=1) ** 2).sum(axis=-1)
+    return straight / (size + FLAT)
 
 
-def _stretched(strength: np.ndarray, lines: list[float], places: list[float], weights: np.ndarray) -> list[float]:
-    """The ``lines`` (evenly spaced x in ``strength``) moved and stretched together, by
+def _profiles(strength: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per line (``weights``' rows): the line strengths at its places (:func:`_line_rows`) summed times the
+    weights, blurred by GAP_BLUR."""
+    return cv2.GaussianBlur((weights @ strength).astype(np.float32), (0, 1), GAP_BLUR)
+
+
+def _stretched(strength: np.ndarray, lines: list[float], weights: np.ndarray) -> list[float]:
+    """The ``lines`` (evenly spaced x in ``strength``, :func:`_line_rows` at the places the weights weigh) moved and stretched together, by
     up to STRETCH of the spacing and FIT_REACH of a pitch, to where the weighted line
     strength along them sums highest (each line alone drifts to either side of a gap, or,
     a rough pitch a step or two off, onto a portrait's strokes)."""
-    profiles = _profiles(strength, places, weights)
+    profiles = _profiles(strength, weights)
     w = profiles.shape[1]
     mid = float(np.mean(lines))
     offsets = np.array(lines) - mid
