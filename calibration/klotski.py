@@ -38,8 +38,8 @@ from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import KlotskiGeometry, board_regions, fit_grid, main_colours, parse, piece_rects
 from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
-from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SKIPS, Measures, PieceLook, fit, measure,
-                                    nearest, pairs, read, rim_sides, search, section, side_weights)
+from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SKIPS, PieceLook, fit, line_strength,
+                                    measure, nearest, pairs, patches, read, rim_sides, search, section, side_weights)
 from vision.lattice import Lattice, lab
 from vision.profile import Profile, ProfileError
 
@@ -117,13 +117,14 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
     both_pieces, by_floor = sides(pairs(owner >= 0)), sides(pairs(owner < 0, np.logical_or))
     anywhere = (inner[0] != 0, inner[1] != 0)
 
-    def bounds(found: Measures, where: tuple[np.ndarray, np.ndarray]) -> tuple[float, float]:
-        """The strongest line on a side inside (at least FLAT) and the weakest on an edge, among the sides ``where``."""
-        lines = list(zip((found.across, found.along), inner, where))
+    def bounds(found: tuple[np.ndarray, np.ndarray], where: tuple[np.ndarray, np.ndarray]) -> tuple[float, float]:
+        """The strongest line on a side inside (at least FLAT) and the weakest on an edge, among the sides
+        ``where``, of the line strengths ``found`` between columns and between rows."""
+        lines = list(zip(found, inner, where))
         return (max(FLAT, *(float(v[(w < 0) & m].max(initial=0)) for v, w, m in lines)),
                 min(float(v[(w > 0) & m].min(initial=np.inf)) for v, w, m in lines))
 
-    def parted(found: Measures) -> tuple[float, float, float | None]:
+    def parted(found: tuple[np.ndarray, np.ndarray]) -> tuple[float, float, float | None]:
         """The strongest line inside a piece (at least FLAT) and the weakest edge between two pieces, with the
         bound a side between a piece and the floor is an edge above; when the sides by the floor do not part
         alone, or no two pieces meet, the strongest inside line and the weakest edge of every side between cells."""
@@ -135,7 +136,9 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
 
     def parting(rough: Lattice) -> float:
         """How well a rough lattice parts the board's edges from its insides (edge over inside)."""
-        return max(edge / inside for inside, edge, _ in (parted(measure(image_lab, rough, skip)) for skip in SKIPS))
+        across, along, _ = patches(image_lab, rough)        # the sides' lines alone, from one mosaic
+        return max(edge / inside for inside, edge, _ in (parted((line_strength(across, skip=skip), line_strength(along, skip=skip)))
+                                                         for skip in SKIPS))
 
     # the search's best lattices; then, as its score favours small pitches (a board's gaps fade when shrunk
     # to its work size, text and buttons do not), the next ones that part the edges from the insides best
@@ -151,7 +154,7 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
         # halves, then (pieces drawn as outlines on the floor) by the bands along their sides
         for ring, skip in itertools.product((False, True), SKIPS):
             found = measure(image_lab, lat, skip, ring)
-            inside, edge, floor_edge = parted(found)
+            inside, edge, floor_edge = parted((found.across, found.along))
             if not edge >= LINE_GAP * inside:
                 reasons.append("the pieces' edges and insides look alike on the grid that fits best "
                                "(is it the board the screenshot shows?)")

@@ -161,10 +161,15 @@ class Measures:
     middles: np.ndarray
 
 
+def patches(image_lab: np.ndarray, lat: Lattice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One pitch around every side between columns, between rows and every cell of a lattice (:func:`assemble`)."""
+    return assemble(mosaic(image_lab, corners(lat), SIDE))
+
+
 def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0, ring: bool = False) -> Measures:
     """The measures of a lattice, the sides' lines without ``skip`` of them round their
     middles, the cells' colours of their inner halves or (``ring``) of the bands along their sides."""
-    across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE))
+    across, along, cells = patches(image_lab, lat)
     return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells, ring),
                     np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
 
