@@ -74,6 +74,7 @@ MISSED_FLOOR = 1000.0     # a search's score less this a floor cell too many or 
 RIM = 2.0                 # the rim's weight in a reading's search: the board's outline
 
 
+MANY_ORIGINS = 2000       # origins a pitch past which the search scores them by correlation (faster then)
 SUM = np.ones((1, 3), np.float32)     # cv2.transform: a picture's three channels summed
 
 
@@ -274,6 +275,9 @@ def candidates(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
               for r in range(rows) for c in range(cols) for which in (0, 1)]
     total = float(np.abs(w_across).sum() + np.abs(w_along).sum())
     spots = [tuple(np.array([point[i] for point in points if point[3] == which]) for i in range(3)) for which in (0, 1)]
+    kernels = [np.zeros((rows * WORK + 1, cols * WORK + 1), np.float32) for _ in range(2)]     # the weights at their places
+    for y, x, wt, which in points:
+        kernels[which][y, x] += wt
     found = []
     levels = _octaves(image_lab)
     for pitch in pitches(image_lab.shape, rows, cols) if tried is None else tried:
@@ -284,9 +288,12 @@ def candidates(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
         maps = [cv2.dilate(m, np.ones(shape, np.uint8)) for m, shape in zip(_line_maps(work, WORK), ((1, 5), (5, 1)))]
         vh, vw = work.shape[0] - rows * WORK, work.shape[1] - cols * WORK
         if vh >= 1 and vw >= 1:
-            # every origin at once: the maps' windows at the points, weighed
-            score = sum(np.tensordot(wts, np.lib.stride_tricks.sliding_window_view(m, (vh, vw))[ys, xs], 1)
-                        for m, (ys, xs, wts) in zip(maps, spots)) / total
+            # every origin at once: the maps' windows at the points, weighed; many origins by correlation with the
+            # weights (OpenCV's DFT), fewer by the windows summed
+            score = sum(cv2.filter2D(m, -1, kernel, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)[:vh, :vw]
+                        if vh * vw > MANY_ORIGINS else
+                        np.tensordot(wts, np.lib.stride_tricks.sliding_window_view(m, (vh, vw))[ys, xs], 1)
+                        for m, (ys, xs, wts), kernel in zip(maps, spots, kernels)) / total
             if floor is not None:
                 examples, tolerance, empties = floor
                 colours = cv2.blur(work, (WORK // 2, WORK // 2))
