@@ -432,11 +432,14 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     if split is None:
         return None, "a side between two cells is neither clearly a piece's edge nor its inside"
     (edge_a, inside_a), (edge_b, inside_b) = ((lines >= split[1], lines <= split[0]) for lines in (found.across, found.along))
-    # the rim: every side an edge when the calibration's was; else a floor cell may meet the frame unseen
-    if look.rim and not (rim_sides(found, piece) >= (split[0] * split[1]) ** 0.5).all():
+    by_floor = [v[mixed] for v, mixed in zip(inner, pairs(piece, np.not_equal))]
+    # the rim: every side an edge when the calibration's was (as strong as the weakest edge of any kind would
+    # be, halfway from the strongest inside); else a floor cell may meet the frame unseen
+    weakest = min([split[1], *(float(v.min()) for v in by_floor if v.size)])
+    if look.rim and not (rim_sides(found, piece) >= (split[0] * weakest) ** 0.5).all():
         return None, "a piece on the board's rim shows no edge there"
     least = split[1] if look.floor_edge is None else look.floor_edge
-    if any((v[mixed] < least).any() for v, mixed in zip(inner, pairs(piece, np.not_equal))):
+    if any((v < least).any() for v in by_floor):
         return None, "a piece meets the floor with no edge between them"
     label = -np.ones((rows, cols), int)
     for r, c in zip(*np.nonzero(piece)):
