@@ -212,3 +212,16 @@ def test_a_name_across_a_pieces_own_middle_side_is_no_edge_where_pieces_meet_the
     assert prof.data["lattice"]["floor_edge"] < prof.data["lattice"]["inside_most"]
     for label, image, want in [other for i, other in enumerate(zoo.klotski_others(look, max(others) + 1)) if i in others]:
         assert read(image, prof) == want, label
+
+
+@pytest.mark.parametrize("name, other", [("walnut-gradient-number", 2), ("portrait", 3)])
+def test_a_piece_on_the_rim_needs_an_edge_as_strong_as_the_weakest_of_any_kind(name: str, other: int) -> None:
+    """With the floor's own bound the sides between two pieces are parted alone, and their
+    split is higher than one among every side: a rim bound taken from it refused a piece on
+    the rim whose edge was as clear as before (0.75× through JPEG 70; drawn at 2×). The rim's
+    bound reaches down to the weakest edge of any kind, a piece's meeting with the floor too."""
+    look = zoo.KLOTSKI_LOOKS[name]
+    img, text = zoo.klotski_calibration(look)
+    prof = learnt(img, text)
+    label, image, want = zoo.klotski_others(look, other + 1)[other]
+    assert read(image, prof) == want, label
