@@ -1180,6 +1180,8 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
     ``_settled``; not when only asking whether some nodes make a board), its hubs read for
     sure passed by no more paths than they have holes where ``drawn`` (the foreground with
     path lines, and without: ``_passes``) shows them."""
+    if not nodes:       # e.g. every node in doubt, left out of the lattice's first try
+        raise NoBoardFound("no nodes to fit a lattice to")
     size = float(np.median([n.size for n in nodes]))
     xs = _clusters([n.x for n in nodes], 0.4 * size)
     ys = _clusters([n.y for n in nodes], 0.4 * size)
