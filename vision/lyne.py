@@ -788,8 +788,7 @@ def _inspect(src: np.ndarray, work_width: int, contour: np.ndarray, kind: str, c
     node.ring, node.fill = _median(roi, (dist >= band[0]) & (dist <= band[1])), _median(roi, middle)
     if kind == "hub":
         # the hub's colour from its middle band: at the edge JPEG blends it with the background
-        node.counts, place = _count_holes(roi, mask, node.fill, colours.background, _cream(colours), (x, y),
-                                          max(1.0, colours.zoom / s))
+        node.counts, place = _count_holes(roi, mask, node.fill, colours, (x, y), max(1.0, colours.zoom / s))
         node.holes = node.counts[0]
         if place:
             node.unsure = _hidden((x, y), place)
@@ -855,8 +854,8 @@ def _inner_ring(roi: np.ndarray, mask: np.ndarray, node: Node, colours: Colours,
 HOLE_AT = {"left": (-0.159, 0.0), "right": (0.159, 0.0), "up": (0.0, -0.159), "down": (0.0, 0.159)}
 
 
-def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], background: np.ndarray,
-                 cream: tuple[int, int, int], at: tuple[int, int], zoom: float = 1.0) -> tuple[tuple[int, ...], str]:
+def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], colours: Colours,
+                 at: tuple[int, int], zoom: float = 1.0) -> tuple[tuple[int, ...], str]:
     """Holes are diamonds of non-hub colour (background, or cream once filled), 0.23 of
     the hub wide, at fixed places. A drawn path crosses a hub through its centre as a
     double line about 0.1 of the hub wide, along the axis to a place or beside it (the
@@ -877,6 +876,7 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     ky, kx = np.mgrid[-r:r + 1, -r:r + 1]
     kernel = (np.abs(kx) + np.abs(ky) <= radius).astype(np.float32)
     kernel /= kernel.sum()
+    background, cream = colours.background, _cream(colours)
     other = 1 - _near(roi, np.array(hub), BACK_TOL)
     empty = _near(roi, background, BACK_TOL)
     found, contrast, off_cream, along_axis, cream_places, filled_sides = {}, {}, {}, [], [], []
@@ -991,7 +991,8 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
     # the place's diamond: no hole is there, of any colour
     for name in list(unsure):
         dx, dy = HOLE_AT[name]
-        if _bare_beside(other, (round(cx + dx * width), round(cy + dy * width)), width, zoom):
+        if _bare_beside(other, empty | _near(roi, colours.faint, BACK_TOL), (cx, cy), (round(cx + dx * width),
+                        round(cy + dy * width)), width, zoom):
             unsure.remove(name)
             found[name] = opened[name] = False
     # the game lays the holes out in order, above before below: a place a path line
@@ -1059,26 +1060,71 @@ def _back_beside(back: np.ndarray, other: np.ndarray, start: int, step: int, px:
         0 <= p < len(back) and not other[p] for p in past)
 
 
-def _bare_beside(other: np.ndarray, place: tuple[int, int], width: float, zoom: float) -> bool:
+def _bare_beside(other: np.ndarray, back: np.ndarray, centre: tuple[float, float], place: tuple[int, int],
+                 width: float, zoom: float) -> bool:
     """Whether the hub's own colour shows to both sides of a line along the axis inside a
-    hole's diamond at a place (0.115 of the hub wide to its tips, less ¾ of a picture's
-    pixel of blend): beyond a line's half width (0.057, and ¾ of a pixel of blend) a third
-    or more of each side is the hub's colour, over at least ``BARE_LEAST`` of the picture's
-    pixels a side. A hole there, open or filled, would cover that with the background or a
-    fill of cream or a path's colour, every one 39 levels or more off the hub's in every
-    palette (a filled hole's sides were seen under 0.1 hub); a diagonal line crossing a side
-    leaves a third of it or more. ``other``: the pixels not of the hub's colour; ``zoom``:
-    its pixels a pixel of the picture spans."""
+    hole's diamond at a place above or below its centre (0.115 of the hub wide to its tips,
+    less ¾ of a picture's pixel of blend): beyond a line's half width (0.057, and ¾ of a
+    pixel of blend) a third or more of each side is the hub's colour, over at least
+    ``BARE_LEAST`` of the picture's pixels a side. A hole there, open or filled, would cover
+    that with the background or a fill of cream or a path's colour, every one 39 levels or
+    more off the hub's in every palette (a filled hole's sides were seen under 0.1 hub).
+    A path line out along a diagonal on the place's side of the centre (``centre``) covers
+    most of one side (``_line_may_run``): then the sides are judged without the diagonals'
+    lines, as wide as a line, and a side left with fewer pixels is left out; each side
+    judged must be half or more of the hub's colour with the hub's colour outward of it too,
+    a picture's pixel on (a pixel's blend of cream and the background beside a line, between
+    it and an open hole, can pass for the hub's colour: 2 holes read as 3 before).
+    ``other``: the pixels not of the hub's colour; ``back``: those of the background or the
+    faint diamonds and lines; ``zoom``: their pixels a pixel of the picture spans."""
     px, py = place
-    r = int(np.ceil(0.115 * width))
-    if not (r <= py < other.shape[0] - r and r <= px < other.shape[1] - r):
+    r, m = int(np.ceil(0.115 * width)), max(1, round(zoom))
+    if not (r + m <= py < other.shape[0] - r - m and r + m <= px < other.shape[1] - r - m):
         return False
     ky, kx = np.mgrid[-r:r + 1, -r:r + 1]
-    inner = np.abs(kx) + np.abs(ky) <= 0.115 * width - 0.75 * zoom
-    hub = other[py - r:py + r + 1, px - r:px + r + 1] == 0
     strip = 0.06 * width + 0.75 * zoom
-    sides = [inner & (kx < -strip), inner & (kx > strip)]
-    return all(side.sum() >= BARE_LEAST * zoom ** 2 and hub[side].mean() >= 0.3 for side in sides)
+    inner = (np.abs(kx) + np.abs(ky) <= 0.115 * width - 0.75 * zoom) & (np.abs(kx) > strip)
+    hub = other[py - r:py + r + 1, px - r - m:px + r + m + 1] == 0    # m more columns to each side
+    least = BARE_LEAST * zoom ** 2
+    sides = [inner & (kx < 0), inner & (kx > 0)]
+    if all(side.sum() >= least and hub[:, m:-m][side].mean() >= 0.3 for side in sides):
+        return True
+    # offsets from the hub's centre; a line along the diagonal (sx, sy) lies within the
+    # strip of the points u·sy − v·sx = 0
+    u, v = kx + (px - centre[0]), ky + (py - centre[1])
+    sy = 1 if py > centre[1] else -1
+    lines = [sx for sx in (-1, 1) if _line_may_run(back, centre, (sx, sy), width, zoom)]
+    if not lines:
+        return False
+    for sx in lines:
+        inner &= np.abs(u * sy - v * sx) > strip * 2 ** 0.5
+    judged = []
+    for side, out in ((inner & (kx < 0), -1), (inner & (kx > 0), 1)):
+        if side.sum() >= least:
+            # the hub's colour here and on outward, m pixels
+            bare = np.logical_and.reduce([hub[:, m + out * j:hub.shape[1] - m + out * j] for j in range(m + 1)])
+            judged.append(float(bare[side].mean()))
+    return bool(judged) and min(judged) >= 0.5
+
+
+def _line_may_run(back: np.ndarray, centre: tuple[float, float], step: tuple[int, int], width: float,
+                  zoom: float) -> bool:
+    """Whether a path line may leave a hub's centre along a diagonal (``step``: (±1, ±1)):
+    unless, past the hub's octagon (0.5 of its width out along a diagonal) and a pixel of
+    blend, to 0.69 of its width, a line's width across the diagonal (0.06 of the hub to
+    either side) shows the background or the faint diamonds and lines (``back``) but for a
+    tenth at most (the octagon's blended edge, a GIF's dithering: up to 0.09 seen; a path's
+    double line there covers 0.6 of it, a single line nearly all)."""
+    cx, cy = centre
+    sx, sy = step
+    out = np.arange(0.5 * width + 1.5 * zoom, 0.69 * width, 0.5)
+    across = np.arange(-0.06 * width, 0.06 * width + 0.5, 0.5)
+    d, a = np.meshgrid(out, across)
+    xs = np.round(cx + (d * sx - a * sy) / 2 ** 0.5).astype(int)
+    ys = np.round(cy + (d * sy + a * sx) / 2 ** 0.5).astype(int)
+    if xs.size == 0 or xs.min() < 0 or ys.min() < 0 or xs.max() >= back.shape[1] or ys.max() >= back.shape[0]:
+        return True
+    return float(back[ys, xs].mean()) < 0.9
 
 
 def _open_beside(empty: np.ndarray, place: tuple[int, int], width: float) -> bool:

@@ -419,10 +419,13 @@ def playing(seed: int, palette: str, loss: str) -> tuple[np.ndarray, Truth]:
 # a hub crossed by path lines read as a diamond of the hubs' colour, 38 levels off the
 # diamonds' (356: 2 read as d, shown once the hub in doubt beside it was settled); the
 # pointer over a hub's place above, at the head of a path being drawn into it, passed for a
-# filled hole (1577: 2 read as 3; the level read has no solution)
+# filled hole (1577: 2 read as 3; the level read has no solution); a pixel's blend of cream
+# and the background between a line along a hub's axis and its open hole above passed for
+# the hub's colour in an earlier state of the side judged alone beside a diagonal line (540:
+# 3 read as 2)
 @examples([(9, "tangerine", "none"), (49, "desert", "none"), (95, "velvet ice", "video"), (184, "moonbase", "video"),
            (447, "kind of blue", "gif"), (454, "tulip", "gif"), (796, "moonbase", "crop"), (356, "stone in focus", "none"),
-           (1577, "original", "none")])
+           (1577, "original", "none"), (540, "deep space", "none")])
 def test_frames_of_a_level_being_played_read_exactly_or_are_refused(seed, palette, loss):
     image, truth = playing(seed, palette, loss)
     assert read_or_refused(image) in (None, truth.board)
@@ -518,6 +521,19 @@ def test_a_path_band_joining_near_nodes_is_opened_away_on_a_last_look(seed, pale
     (127, "smoking room", "video"), (165, "tangerine", "gif"), (115, "smoking room", "video"),
 ])
 def test_frames_once_refused_for_path_lines_over_nodes_are_read(seed, palette, loss):
+    image, truth = playing(seed, palette, loss)
+    assert read_or_refused(image) == truth.board
+
+
+@pytest.mark.parametrize("seed, palette, loss", [
+    (64, "moonbase", "none"), (76, "moonbase", "none"), (81, "tangerine", "gif"), (189, "tangerine", "gif"),
+])
+def test_a_hubs_colour_beside_its_axis_line_rules_out_a_hole_where_a_diagonal_line_covers_the_other_side(
+        seed, palette, loss):
+    # the property test's frames mid-play, once refused ("a hub ... whose up hole is not told
+    # apart from path lines"): a path line along a hub's axis over its place above, and a
+    # path line out along a diagonal beside it over one side of the place; the other side
+    # shows the hub's colour, and the diagonal with no line past the hub's edge is left in
     image, truth = playing(seed, palette, loss)
     assert read_or_refused(image) == truth.board
 
