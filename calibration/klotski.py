@@ -38,8 +38,9 @@ from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import KlotskiGeometry, board_regions, fit_grid, main_colours, parse, piece_rects
 from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
-from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SIDE_MEASURES, PieceLook, fit, line_strength,
-                                    measured, nearest, pairs, patches, read, rim_sides, search, section, side_weights)
+from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SIDE_MEASURES, SKIPS, PieceLook, fit,
+                                    line_strength, measured, nearest, pairs, patches, read, rim_sides, search, section,
+                                    side_weights)
 from vision.lattice import Lattice, lab
 from vision.profile import Profile, ProfileError
 
@@ -139,10 +140,8 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
     def parting(rough: Lattice) -> float:
         """How well a rough lattice parts the board's edges from its insides (edge over inside)."""
         across, along, _ = patches(image_lab, rough)        # the sides' lines alone, from one mosaic
-        whole = line_strength(across), line_strength(along)
-        return max(edge / inside for inside, edge, _ in (
-            parted((line_strength(across, skip=skip, ends=ends), line_strength(along, skip=skip, ends=ends)),
-                   whole if ends else None) for skip, ends in SIDE_MEASURES))
+        return max(edge / inside for inside, edge, _ in (parted((line_strength(across, skip=skip), line_strength(along, skip=skip)))
+                                                         for skip in SKIPS))
 
     # the search's best lattices; then, as its score favours small pitches (a board's gaps fade when shrunk
     # to its work size, text and buttons do not), the next ones that part the edges from the insides best

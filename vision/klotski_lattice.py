@@ -539,10 +539,11 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
     for stage in (lambda: first, rest):
         for _, rough in stage():
             lat = fit(image_lab, rough, weights)
-            # fitted again to the sides that look like edges, as the calibration's lattice was
-            found = measure(image_lab, lat, look.skip, look.ring, look.ends)
+            # fitted again to the sides that look like edges (their lines alone measured), as the calibration's lattice was
+            across, along, _ = patches(image_lab, lat)
             cut = (look.inside_most * look.edge_least) ** 0.5
-            lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
+            edges = [np.where(line_strength(sides, skip=look.skip, ends=look.ends) >= cut, 1.0, 0.0) for sides in (across, along)]
+            lat = fit(image_lab, lat, (edges[0], edges[1]), 1)
             if lat.x0 - lat.px / 2 < 0 or lat.y0 - lat.py / 2 < 0 or lat.x0 + (cols - 0.5) * lat.px > w - 1 \
                     or lat.y0 + (rows - 0.5) * lat.py > h - 1:
                 reasons.append("the board may go on past the picture's edge")
