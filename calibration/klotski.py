@@ -38,8 +38,9 @@ from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import KlotskiGeometry, board_regions, fit_grid, main_colours, parse, piece_rects
 from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
-from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SKIPS, PieceLook, fit, line_strength,
-                                    measure, nearest, pairs, patches, read, rim_sides, search, section, side_weights)
+from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SIDE_MEASURES, SKIPS, PieceLook, fit,
+                                    line_strength, measured, nearest, pairs, patches, read, rim_sides, search, section,
+                                    side_weights)
 from vision.lattice import Lattice, lab
 from vision.profile import Profile, ProfileError
 
@@ -124,12 +125,14 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
         return (max(FLAT, *(float(v[(w < 0) & m].max(initial=0)) for v, w, m in lines)),
                 min(float(v[(w > 0) & m].min(initial=np.inf)) for v, w, m in lines))
 
-    def parted(found: tuple[np.ndarray, np.ndarray]) -> tuple[float, float, float | None]:
+    def parted(found: tuple[np.ndarray, np.ndarray],
+               whole: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[float, float, float | None]:
         """The strongest line inside a piece (at least FLAT) and the weakest edge between two pieces, with the
-        bound a side between a piece and the floor is an edge above; when the sides by the floor do not part
-        alone, or no two pieces meet, the strongest inside line and the weakest edge of every side between cells."""
+        bound a side between a piece and the floor is an edge above (of the lines along the ``whole`` sides, when
+        given: ``found`` are the sides' ends); when the sides by the floor do not part alone, or no two pieces
+        meet, the strongest inside line and the weakest edge of every side between cells."""
         inside, edge = bounds(found, both_pieces)
-        floor_inside, floor_edge = bounds(found, by_floor)
+        floor_inside, floor_edge = bounds(found if whole is None else whole, by_floor)
         if edge < np.inf and np.inf > floor_edge >= LINE_GAP * floor_inside:
             return inside, edge, (floor_inside ** 3 * floor_edge) ** 0.25
         return (*bounds(found, anywhere), None)
@@ -150,11 +153,12 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
     reasons = []
     for rough in tried:
         lat = fit(image_lab, rough, weights)
-        # the sides measured whole, then without their middles; the cells by their inner
+        # the sides measured whole, then without their middles, then by their ends alone; the cells by their inner
         # halves, then (pieces drawn as outlines on the floor) by the bands along their sides
-        for ring, skip in itertools.product((False, True), SKIPS):
-            found = measure(image_lab, lat, skip, ring)
-            inside, edge, floor_edge = parted((found.across, found.along))
+        parts = patches(image_lab, lat)
+        for ring, (skip, ends) in itertools.product((False, True), SIDE_MEASURES):
+            found = measured(parts, skip, ring, ends)
+            inside, edge, floor_edge = parted((found.across, found.along), found.whole)
             if not edge >= LINE_GAP * inside:
                 reasons.append("the pieces' edges and insides look alike on the grid that fits best "
                                "(is it the board the screenshot shows?)")
@@ -172,7 +176,7 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
                              frozenset(p.shape for p in board.pieces), board.piece(board.target).shape,
                              floor, piece, tolerance, (inside * middle) ** 0.5, (edge * middle) ** 0.5,
                              float(found.middles.max()), bool((rim_sides(found, owner >= 0) >= (edge * middle) ** 0.5).all()),
-                             skip, ring, lat.px / image.shape[1], floor_edge)
+                             skip, ring, lat.px / image.shape[1], floor_edge, ends)
             try:
                 _, got = read(image, look)
             except NoBoardFound as exc:

@@ -13,7 +13,9 @@ each side (between two cells, or a cell and the rim) and each cell are put toget
   averaged along it, squared over the change's size (a straight line keeps one change all
   along; a painting's strokes cancel out), measured whole or, when the calibration needed
   it, without the middle of the side (a piece's label or face sits on its own middle
-  sides). The strongest side inside a piece and the weakest side between two pieces (or a
+  sides), or on its two ends alone, the weaker (a name painted across a tall piece's
+  middle side reaches past that middle, as strong as an edge, but stops short of the
+  piece's sides, where an edge between two pieces runs on to the corners). The strongest side inside a piece and the weakest side between two pieces (or a
   piece and the floor) of the calibration's board set two bounds; a reading parts its sides
   where their strengths jump most, the jump within those bounds (:func:`_split`: another
   size or JPEG moves every line alike), or refuses. A line as strong down a cell's middle
@@ -57,6 +59,11 @@ GAP_BLUR = 5.0            # px at FIT_SIDE: a line's strength is blurred this mu
 ENDS = 0.1                # share of a side's length at each end left out (corners, rounded or cut)
 SKIPS = (0.0, 0.3)        # shares of a side left out round its middle, tried in turn at calibration: a piece's
                           # label or face sits on its own middle sides (a real app's edges may show best whole)
+END_ZONES = (0.1, 0.125, 0.15)  # shares of a side at each end a side may be measured on alone (line_strength's ends)
+SIDE_MEASURES = tuple((skip, 0.0) for skip in SKIPS) + tuple((0.0, zone) for zone in END_ZONES)
+                          # (skip, ends) tried in turn at calibration: last, the sides by their ends alone (a name
+                          # painted across a piece's middle side reaches past the skip; the least zone first, the
+                          # surest off a name, then wider ones, less hurt by a lattice a few px off at a gap)
 RING = (0.04, 0.22)       # shares of a pitch in from a cell's sides: the band whose colours tell an outlined piece
 FLAT = 3.0                # Lab units: a change of colour this small counts as none
 SMALLEST = 4              # the board spans at least a quarter of the picture's short side
@@ -99,6 +106,8 @@ class PieceLook:
     pitch_share: float | None = None  # the calibration's pitch over its picture's width
     floor_edge: float | None = None   # a side between a piece and the floor is an edge above this; the bounds above
                                       # then part the sides between two piece cells only (None: every side between cells)
+    ends: float = 0.0               # the share of a side at each end its line is measured on alone (line_strength; 0:
+                                    # along its length)
 
 
 def corners(lat: Lattice) -> Lattice:
@@ -118,19 +127,30 @@ def assemble(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return across, along, cells
 
 
-def line_strength(patches: np.ndarray, near: float = NEAR, skip: float = 0.0) -> np.ndarray:
+def line_strength(patches: np.ndarray, near: float = NEAR, skip: float = 0.0, ends: float = 0.0) -> np.ndarray:
     """Per patch (..., side, side, 3) of one pitch: how strong a straight line runs down its
     middle (within ``near`` of a pitch): the colour's change across it, averaged down it,
     squared over the change's size (Lab units: a straight edge keeps one change all along;
     a painting's strokes cancel out; a flat colour has none); ``skip``: the share of the
-    side round its middle left out."""
+    side round its middle left out. ``ends``: measured on each end alone (that share of the side,
+    up to the corner), the weaker end: a piece's edge runs to the corners where pieces
+    meet, a name painted across a piece's own middle side stops short of the piece's sides."""
     side = patches.shape[-2]
     a, reach = round(ENDS * side), max(1, round(near * side))
-    change = patches[..., a:side - a, side // 2 - reach:side // 2 + reach + 1, :]
-    change = change[..., :, 1:, :] - change[..., :, :-1, :]
+    band = patches[..., side // 2 - reach:side // 2 + reach + 1, :]
+    if ends:
+        zone = round(ends * side)
+        return np.minimum(_straight(band[..., :zone, :, :]), _straight(band[..., side - zone:, :, :]))
     left = round(skip * side / 2)
-    if left:
-        change = np.concatenate([change[..., :side // 2 - a - left, :, :], change[..., side // 2 - a + left:, :, :]], axis=-3)
+    if not left:
+        return _straight(band[..., a:side - a, :, :])
+    return _straight(band[..., a:side // 2 - left, :, :], band[..., side // 2 + left:side - a, :, :])
+
+
+def _straight(*parts: np.ndarray) -> np.ndarray:
+    """:func:`line_strength` of the ``parts`` of patches' bands (..., along, across, 3) taken together."""
+    changes = [part[..., :, 1:, :] - part[..., :, :-1, :] for part in parts]
+    change = changes[0] if len(changes) == 1 else np.concatenate(changes, axis=-3)
     straight = np.sqrt((change.mean(axis=-3) ** 2).sum(axis=-1))
     size = np.sqrt((change ** 2).sum(axis=-1)).mean(axis=-2)
     return (straight ** 2 / (size + FLAT)).max(axis=-1)
@@ -154,12 +174,15 @@ def colour_features(cells: np.ndarray, ring: bool = False) -> np.ndarray:
 class Measures:
     """A lattice's measures: the line strength on every side between columns (rows,
     cols+1) and between rows (rows+1, cols), each cell's colour features (rows, cols, 6)
-    and the strongest line down or across its middle."""
+    and the strongest line down or across its middle; when the sides are measured by their
+    ends, also along their length (``whole``: nothing is painted on the floor, whose sides
+    show best whole)."""
 
     across: np.ndarray
     along: np.ndarray
     colours: np.ndarray
     middles: np.ndarray
+    whole: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def patches(image_lab: np.ndarray, lat: Lattice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -167,12 +190,21 @@ def patches(image_lab: np.ndarray, lat: Lattice) -> tuple[np.ndarray, np.ndarray
     return assemble(mosaic(image_lab, corners(lat), SIDE))
 
 
-def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0, ring: bool = False) -> Measures:
+def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0, ring: bool = False, ends: float = 0.0) -> Measures:
     """The measures of a lattice, the sides' lines without ``skip`` of them round their
-    middles, the cells' colours of their inner halves or (``ring``) of the bands along their sides."""
-    across, along, cells = patches(image_lab, lat)
-    return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells, ring),
-                    np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
+    middles (or on their ``ends`` alone), the cells' colours of their inner halves or (``ring``) of the bands along
+    their sides."""
+    return measured(patches(image_lab, lat), skip, ring, ends)
+
+
+def measured(parts: tuple[np.ndarray, np.ndarray, np.ndarray], skip: float = 0.0, ring: bool = False,
+             ends: float = 0.0) -> Measures:
+    """:func:`measure` from a lattice's :func:`patches` (calibration measures one lattice's in every way)."""
+    across, along, cells = parts
+    return Measures(line_strength(across, skip=skip, ends=ends), line_strength(along, skip=skip, ends=ends),
+                    colour_features(cells, ring),
+                    np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))),
+                    (line_strength(across, skip=skip), line_strength(along, skip=skip)) if ends else None)
 
 
 def pairs(cells: np.ndarray, joined: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.logical_and
@@ -432,13 +464,16 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     if split is None:
         return None, "a side between two cells is neither clearly a piece's edge nor its inside"
     (edge_a, inside_a), (edge_b, inside_b) = ((lines >= split[1], lines <= split[0]) for lines in (found.across, found.along))
-    by_floor = [v[mixed] for v, mixed in zip(inner, pairs(piece, np.not_equal))]
+    mixed = pairs(piece, np.not_equal)
+    by_floor = [v[m] for v, m in zip(inner, mixed)]
     # the rim: every side an edge when the calibration's was (as strong as the weakest edge of any kind would
     # be, halfway from the strongest inside); else a floor cell may meet the frame unseen
     weakest = min([split[1], *(float(v.min()) for v in by_floor if v.size)])
     if look.rim and not (rim_sides(found, piece) >= (split[0] * weakest) ** 0.5).all():
         return None, "a piece on the board's rim shows no edge there"
     least = split[1] if look.floor_edge is None else look.floor_edge
+    if found.whole is not None and look.floor_edge is not None:     # sides by their ends, the floor's along its sides
+        by_floor = [v[m] for v, m in zip((found.whole[0][:, 1:-1], found.whole[1][1:-1]), mixed)]
     if any((v < least).any() for v in by_floor):
         return None, "a piece meets the floor with no edge between them"
     label = -np.ones((rows, cols), int)
@@ -504,15 +539,16 @@ def read(image: np.ndarray, look: PieceLook) -> tuple[Lattice, Board]:
     for stage in (lambda: first, rest):
         for _, rough in stage():
             lat = fit(image_lab, rough, weights)
-            # fitted again to the sides that look like edges, as the calibration's lattice was
-            found = measure(image_lab, lat, look.skip, look.ring)
+            # fitted again to the sides that look like edges (their lines alone measured), as the calibration's lattice was
+            across, along, _ = patches(image_lab, lat)
             cut = (look.inside_most * look.edge_least) ** 0.5
-            lat = fit(image_lab, lat, (np.where(found.across >= cut, 1.0, 0.0), np.where(found.along >= cut, 1.0, 0.0)), 1)
+            edges = [np.where(line_strength(sides, skip=look.skip, ends=look.ends) >= cut, 1.0, 0.0) for sides in (across, along)]
+            lat = fit(image_lab, lat, (edges[0], edges[1]), 1)
             if lat.x0 - lat.px / 2 < 0 or lat.y0 - lat.py / 2 < 0 or lat.x0 + (cols - 0.5) * lat.px > w - 1 \
                     or lat.y0 + (rows - 0.5) * lat.py > h - 1:
                 reasons.append("the board may go on past the picture's edge")
                 continue
-            board, reason = board_of(measure(image_lab, lat, look.skip, look.ring), look)
+            board, reason = board_of(measure(image_lab, lat, look.skip, look.ring, look.ends), look)
             if board is not None:
                 return lat, board
             reasons.append(reason)
@@ -541,7 +577,8 @@ def section(look: PieceLook) -> dict[str, Any]:
             "floor_tolerance": round(look.floor_tolerance, 2), "inside_most": round(look.inside_most, 2),
             "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim,
             "skip": look.skip, "ring": look.ring,
-            **({} if look.floor_edge is None else {"floor_edge": round(look.floor_edge, 2)})}
+            **({} if look.floor_edge is None else {"floor_edge": round(look.floor_edge, 2)}),
+            **({"ends": look.ends} if look.ends else {})}
 
 
 def look_of(profile: Profile) -> PieceLook:
@@ -585,4 +622,5 @@ def look_of(profile: Profile) -> PieceLook:
                      float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0,
                      field("ring", lambda v: isinstance(v, bool), "true or false") if "ring" in data else False,
                      profile.positive("pitch_share"),
-                     float(field("floor_edge", number, "a number")) if "floor_edge" in data else None)
+                     float(field("floor_edge", number, "a number")) if "floor_edge" in data else None,
+                     float(field("ends", lambda v: v in END_ZONES, f"one of {list(END_ZONES)}")) if "ends" in data else 0.0)

@@ -19,6 +19,7 @@ from puzzlepilot.scenes import zoo
 from puzzlepilot.scenes.zoo import jpeg
 from solvers.klotski import Board, layout
 from vision.common import NoBoardFound
+from vision.klotski_lattice import END_ZONES, FLAT, LINE_GAP, line_strength
 from vision.profile import Profile, ProfileError
 from tests.helpers import run_cli as run
 
@@ -225,3 +226,47 @@ def test_a_piece_on_the_rim_needs_an_edge_as_strong_as_the_weakest_of_any_kind(n
     prof = learnt(img, text)
     label, image, want = zoo.klotski_others(look, other + 1)[other]
     assert read(image, prof) == want, label
+
+
+@pytest.mark.parametrize("zone", END_ZONES)
+@pytest.mark.parametrize("start", [0.16, 0.2, 0.25])
+def test_a_side_judged_by_its_ends_shows_an_edge_to_the_corners_and_no_name_that_stops_short(zone: float, start: float) -> None:
+    """One pitch round a side (Lab): an edge (one colour each side) runs from corner to
+    corner; a name painted across a piece's own middle side is a dark band that stops short
+    of the piece's sides. Measured along the side the band is as strong a line as the edge;
+    by its ends alone it is none, and the edge still is one."""
+    side = 64
+    patch = np.full((side, side, 3), (80.0, 10.0, 20.0), np.float32)
+    edge = patch.copy()
+    edge[:, side // 2:] = (50.0, 10.0, 20.0)
+    name = patch.copy()
+    name[round(start * side):round((1 - start) * side), side // 2 - 3:side // 2 + 3] = (20.0, 0.0, 0.0)
+    along = line_strength(np.stack([edge, name]))
+    by_ends = line_strength(np.stack([edge, name]), ends=zone)
+    assert along[1] > along[0] / LINE_GAP
+    assert by_ends[0] > LINE_GAP * FLAT and by_ends[1] < FLAT
+
+
+@pytest.mark.parametrize("name, others", [("forest-flat-name-nogap", (0, 1)), ("neon-flat-name", (2, 3))])
+def test_a_name_across_a_tall_pieces_middle_side_is_told_from_an_edge_by_the_sides_ends(
+        name: str, others: tuple[int, ...]) -> None:
+    """A name painted across a tall piece's middle side draws a line there as strong as the
+    edges where two pieces meet (a bevel without a gap; a rounded bevel with one), so no
+    bound parted them and the look was not kept. A piece's edge runs to the corners where
+    pieces meet, the name stops short of the piece's sides: judged by its ends alone the side
+    parts. Learnt, and other positions (0.5× through JPEG 60, drawn 1.5× cropped; 0.75×
+    through JPEG 70, drawn 2×) read."""
+    look = zoo.KLOTSKI_LOOKS[name]
+    img, text = zoo.klotski_calibration(look)
+    prof = learnt(img, text)
+    assert prof.data["lattice"]["ends"] in END_ZONES
+    for label, image, want in [other for i, other in enumerate(zoo.klotski_others(look, max(others) + 1)) if i in others]:
+        assert read(image, prof) == want, label
+
+
+@pytest.mark.parametrize("ends", [0.2, "0.1", True])
+def test_a_profile_whose_sides_ends_are_malformed_is_a_profile_error(cartoon: Profile, ends: object) -> None:
+    data = json.loads(json.dumps(cartoon.data))
+    data["lattice"]["ends"] = ends
+    with pytest.raises(ProfileError, match="lattice.ends"):
+        read(np.zeros((200, 200, 3), np.uint8), Profile("bad", "klotski", Path("."), data))
