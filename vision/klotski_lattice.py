@@ -463,7 +463,7 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     split = _split(np.concatenate([v.ravel() for v in parted]), look)
     if split is None:
         return None, "a side between two cells is neither clearly a piece's edge nor its inside"
-    (edge_a, inside_a), (edge_b, inside_b) = ((lines >= split[1], lines <= split[0]) for lines in (found.across, found.along))
+    inside_a, inside_b = (lines <= split[0] for lines in (found.across, found.along))
     mixed = pairs(piece, np.not_equal)
     by_floor = [v[m] for v, m in zip(inner, mixed)]
     # the rim: every side an edge when the calibration's was (as strong as the weakest edge of any kind would
