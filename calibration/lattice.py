@@ -350,15 +350,26 @@ def _clicked_look(picture: Picture, region: tuple[int, int, int, int], pitch: fl
     view = picture.at(k)
     lat = fit_places(view, Lattice(ax + c0 * pitch, ay + r0 * pitch, pitch, pitch, rows, cols).scaled(k),
                      lambda m: float(distances(m, templates).min(axis=-1).mean()), FIT_ROUNDS, view=(view, 1.0))
-    # how far a class's places stray: the median stray of the places nearest it (most of them its own: a hole nearer
-    # a cell than the start strays far more), the single start's the other classes' widest
-    d = distances(mosaic(view, lat, view=(view, 1.0)), templates)
-    nearest = d.argmin(axis=-1)
-    strays = [float(np.median(d[..., c][nearest == c])) if (nearest == c).sum() > 1 else None for c in range(len(classes))]
-    pooled = max([v for v in strays if v is not None], default=NOISE)
-    look = replace(look, tolerance=np.minimum(look.tolerance, np.maximum(
-        SPREAD_FACTOR * np.array([pooled if v is None else v for v in strays]), 2 * NOISE)))
-    nearest, clear, _ = verdicts(d, look)
+    patches = mosaic(view, lat, view=(view, 1.0))
+    members = None
+    for _ in range(2):
+        # how far a class's places stray: first the median stray of the places nearest it (most of them its own: a
+        # hole nearer a cell than the start strays far more), then the 90th percentile of those clearly of it; the
+        # single start's the other classes' widest
+        d = distances(patches, look.templates)
+        nearest = d.argmin(axis=-1)
+        strays = [(float(np.median(d[..., c][nearest == c])) if members is None else
+                   float(np.percentile(d[..., c][members & (nearest == c)], 90)))
+                  if ((nearest == c) if members is None else members & (nearest == c)).sum() > 1 else None
+                  for c in range(len(classes))]
+        pooled = max([v for v in strays if v is not None], default=NOISE)
+        look = replace(look, tolerance=np.minimum(_reach(look.templates, classes, 0.0, rules), np.maximum(
+            SPREAD_FACTOR * np.array([pooled if v is None else v for v in strays]), MIN_TOLERANCE)))
+        nearest, clear, _ = verdicts(d, look)
+        members = clear
+        # then each class's template the mean of its places clearly of it (the clicked one only looks like them)
+        look = replace(look, templates=np.stack([patches[clear & (nearest == c)].mean(axis=0) if (clear & (nearest == c)).any()
+                                                 else look.templates[c] for c in range(len(classes))]).astype(np.float32))
     board = clear & look.board_classes[nearest]
     if not board.any():
         raise NoBoardFound("no place in the box looks like the clicked ones")
