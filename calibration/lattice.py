@@ -57,6 +57,7 @@ SAME_PITCH = math.log(1.04)  # pitches nearer than this ratio are one
 PITCHES_SEEN = 6          # the box's likeliest pitches whose lattice the clicked places are matched over
 PITCH_TRIALS = 2          # of those, the ones they explain best read, at most
 CLICKED_APART = 3.0       # Lab units: clicked places nearer than this look alike (the learner then asks MIN_APART)
+CENTRING = 0.4            # the share of a pitch from a click its place's middle is sought
 FIT_ROUNDS = 2            # the lattice through the clicks is fitted to the box's places to 1/32 of a pitch
 CHECKS = ((0.5, 0), (1.5, 0), (0.75, 70))  # the screenshot resized so (and through JPEG at that quality): the colour
                                            # rules' look must read it back (``or_learnt``)
@@ -323,13 +324,34 @@ def board_from_clicks(image: np.ndarray, region: tuple[int, int, int, int], clic
     raise ProfileError(f"the clicks make no board in the box: {why}")
 
 
+def _centred(picture: Picture, point: tuple[int, int], pitch: float) -> tuple[float, float]:
+    """The middle of the place clicked at ``point``: within :data:`CENTRING` of a pitch of
+    the click, where one pitch round it looks most alike turned half round (a cell, dot,
+    ring or outline is; a click is seldom on its middle)."""
+    k = SIDE / pitch
+    view = picture.at(k)
+    reach = round(CENTRING * SIDE)
+    x, y = round((point[0] + 0.5) * k - 0.5), round((point[1] + 0.5) * k - 0.5)
+    half = SIDE // 2
+    if x - reach - half < 0 or y - reach - half < 0 or x + reach + half > view.shape[1] or y + reach + half > view.shape[0]:
+        return float(point[0]), float(point[1])
+    best, at = np.inf, (0, 0)
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            patch = view[y + dy - half:y + dy + half, x + dx - half:x + dx + half]
+            off = float(((patch - patch[::-1, ::-1]) ** 2).mean()) + 1e-3 * (dx * dx + dy * dy)
+            if off < best:
+                best, at = off, (dx, dy)
+    return point[0] + (at[0] - 0.5) / k, point[1] + (at[1] - 0.5) / k
+
+
 def _clicked_look(picture: Picture, region: tuple[int, int, int, int], pitch: float,
                   clicks: list[tuple[str, str, tuple[int, int]]], rules: Rules) -> tuple[float, float, LearntLook]:
     """The look of the clicked places at one pitch (``board_from_clicks``) and the share of
     the box its board classes explain clearly on the lattice through the first click, fitted
     to the places; NoBoardFound when two clicked places look alike, or a place amid those of
     the board classes is clearly none (what the lattice reader would refuse, found at less cost)."""
-    ax, ay = clicks[0][2]
+    ax, ay = _centred(picture, clicks[0][2], pitch)
 
     def snapped(point: tuple[int, int]) -> tuple[float, float]:
         return ax + round((point[0] - ax) / pitch) * pitch, ay + round((point[1] - ay) / pitch) * pitch
