@@ -13,6 +13,7 @@ from vision.profile import ProfileError, read_json
 
 MAX_PICKS_BYTES = 1024 * 1024   # a picks file is a few lines of numbers
 MAX_PICK = 100_000              # a pixel coordinate or size in a picks file
+MIN_BOX = 16                    # px: the least side of a picks file's box
 
 
 def rgb(bgr: np.ndarray | list[float]) -> list[int]:
@@ -44,9 +45,9 @@ def first_reading(candidates: Iterable[np.ndarray], read: Callable[[np.ndarray],
     raise ProfileError(f"{failure}{hint}")
 
 
-def read_picks_file(path: Path, fields: tuple[str, ...]) -> dict[str, Any]:
-    """A picks file's JSON object, holding exactly ``fields``; ProfileError naming the file
-    and what is wrong when it is not one."""
+def read_picks_file(path: Path, fields: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A picks file's JSON object, holding exactly ``fields`` (those in ``optional`` may be
+    left out); ProfileError naming the file and what is wrong when it is not one."""
     where = f"picks file {path}"
     if not exists(path):
         raise ProfileError(f"no such picks file: {path}")
@@ -56,7 +57,7 @@ def read_picks_file(path: Path, fields: tuple[str, ...]) -> dict[str, Any]:
         raise ProfileError(str(exc)) from None
     if not isinstance(data, dict):
         raise ProfileError(f"{where}: must hold a JSON object with {', '.join(fields)}")
-    unknown, missing = sorted(set(data) - set(fields)), [f for f in fields if f not in data]
+    unknown, missing = sorted(set(data) - set(fields)), [f for f in fields if f not in data and f not in optional]
     if unknown or missing:
         raise ProfileError(f"{where}: " + "; ".join(
             ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(unknown)}"] if unknown else [])))
@@ -72,3 +73,18 @@ def pick_numbers(path: Path, field: str, value: Any, count: int) -> tuple[int, .
         raise ProfileError(f"picks file {path}: field {field!r} must be {count} numbers from 0 to {MAX_PICK:,}, "
                            f"not {reprlib.repr(value)}")
     return tuple(round(v) for v in value)
+
+
+def read_box_and_clicks(path: Path, fields: tuple[str, ...], kinds: tuple[str, ...],
+                        optional: tuple[str, ...] = ()) -> tuple[tuple[int, int, int, int], dict[str, tuple[int, int]]]:
+    """A picks file of ``fields``, "box" ([x, y, width, height], both sides at least
+    :data:`MIN_BOX` px) then one point per kind of ``kinds`` (the window's words for them),
+    as the box and the clicks keyed by kind (a field of ``optional`` left out, its kind
+    too); ProfileError naming the file and the field when it is not one."""
+    data = read_picks_file(path, fields, optional)
+    box = pick_numbers(path, "box", data["box"], 4)
+    if box[2] < MIN_BOX or box[3] < MIN_BOX:
+        raise ProfileError(f"picks file {path}: field 'box' must be [x, y, width, height] with both sides at least "
+                           f"{MIN_BOX} px")
+    return box, {kind: pick_numbers(path, field, data[field], 2)  # type: ignore[misc]
+                 for kind, field in zip(kinds, fields[1:]) if field in data}  # type: ignore[return-value]

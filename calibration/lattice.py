@@ -21,6 +21,8 @@ differ. No colour, gap, grid line or marker is assumed.
 """
 from __future__ import annotations
 
+import itertools
+import math
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -30,9 +32,9 @@ import cv2
 import numpy as np
 
 from calibration.profile import save
-from vision.lattice import (EMPTY, HUB, LATTICE_VERSION, MIN_TOLERANCE, RIMS, SIDE, SPREAD_FACTOR, Lattice, LearntLook,
-                            Picture, Rules, distances, fit_places, is_learnt, judged_part, lab, places, read_classes,
-                            separations)
+from vision.lattice import (EMPTY, HUB, LATTICE_VERSION, MIN_TOLERANCE, MOST_SETTLED, RIMS, SIDE, SPREAD_FACTOR, Lattice,
+                            LearntLook, Picture, Rules, distances, fit_places, is_learnt, judged_part, lab, mosaic,
+                            places, read_classes, separations, validity, verdicts)
 from vision.lattice import parse as lattice_parse
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
@@ -48,6 +50,15 @@ NEAR_SHARE = 0.75         # the share of the way to another board class's templa
 STRAY_SCALES = (0.5,)     # the screenshot resized so, its strokes a pixel bolder: how far its places stray from
                           # their templates then is how far a place may stray from its class (within half the way)
 SMALLEST_PITCH = 8        # px: a resized screenshot whose pitch is less says nothing of a look's strays
+REPEAT_SIDE = 480         # px: the longest side of the box's picture whose repeats give the pitch
+CLIP = 16.0               # Lab units: the box's picture clipped so far from its median, for its faint repeats
+LEAST_PITCH = 6.0         # px: the least pitch a board read from clicks may have
+SAME_PITCH = math.log(1.04)  # pitches nearer than this ratio are one
+PITCHES_SEEN = 6          # the box's likeliest pitches whose lattice the clicked places are matched over
+PITCH_TRIALS = 2          # of those, the ones they explain best read, at most
+CLICKED_APART = 3.0       # Lab units: clicked places nearer than this look alike (the learner then asks MIN_APART)
+CENTRING = 0.4            # the share of a pitch from a click its place's middle is sought
+FIT_ROUNDS = 2            # the lattice through the clicks is fitted to the box's places to 1/32 of a pitch
 CHECKS = ((0.5, 0), (1.5, 0), (0.75, 70))  # the screenshot resized so (and through JPEG at that quality): the colour
                                            # rules' look must read it back (``or_learnt``)
 
@@ -126,6 +137,17 @@ def tight(rows: list[str]) -> list[str]:
     return [row[keep_c[0]:keep_c[-1] + 1] for row in rows[keep_r[0]:keep_r[-1] + 1]]
 
 
+def _reach(templates: np.ndarray, classes: list[str], part: float | np.ndarray, rules: Rules) -> np.ndarray:
+    """How far each class's places may stray from its template before they could be another
+    class's: half the way to the nearest other class; with the rules' signs, between two
+    board classes not below MIN_TOLERANCE where that is within NEAR_SHARE of the way."""
+    pairs = distances(templates, templates, part)
+    np.fill_diagonal(pairs, np.inf)
+    kinds = np.array([c != EMPTY for c in classes])
+    return np.where(rules.signs & kinds[:, None] & kinds[None, :],
+                    np.maximum(0.5 * pairs, np.minimum(MIN_TOLERANCE, NEAR_SHARE * pairs)), 0.5 * pairs).min(axis=1)
+
+
 def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, labels: np.ndarray, classes: list[str],
             rim: float, core: bool, share: list[float], board: list[str], rules: Rules, resized: list[np.ndarray]
             ) -> tuple[dict[str, Any], np.ndarray]:
@@ -153,11 +175,7 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
     # half the way to the nearest other class; with the rules' signs, between two board classes not below
     # MIN_TOLERANCE where that is within NEAR_SHARE of the way: a cell told from the start by a small sign strays
     # more than half that at another size (the empty class keeps half: no place round the board looks like one)
-    pairs = distances(templates, templates, part)
-    np.fill_diagonal(pairs, np.inf)
-    kinds = np.array([c != EMPTY for c in classes])
-    reach = np.where(rules.signs & kinds[:, None] & kinds[None, :], np.maximum(0.5 * pairs, np.minimum(MIN_TOLERANCE, NEAR_SHARE * pairs)),
-                     0.5 * pairs).min(axis=1)
+    reach = _reach(templates, classes, part, rules)
     tolerance = np.minimum(np.maximum(np.maximum(SPREAD_FACTOR * spread, bolder), MIN_TOLERANCE), reach)
     strip = cv2.cvtColor(np.clip(templates, 0, 255).round().astype(np.uint8).transpose(1, 0, 2, 3)
                          .reshape(SIDE, SIDE * len(classes), 3), cv2.COLOR_LAB2BGR)
@@ -237,6 +255,178 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     data = {"lattice": section, "board": "/".join(given), "pitch": [round(lat.px, 2), round(lat.py, 2)],
             "region": [max(0, round(bx0)), max(0, round(by0)), round(bx1 - bx0), round(by1 - by0)]}
     return data, {"classes": strip}
+
+
+def _repeats(feature: np.ndarray, longest: int) -> list[float]:
+    """The lags (px, to a fraction) at which a picture's ``feature`` (a channel or more, its
+    mean removed) repeats along both rows and columns, strongest first: the local maxima of
+    its autocorrelation past the first dip, up to ``longest``."""
+    h, w = feature.shape[:2]
+    spectrum = np.fft.rfft2(feature, s=(2 * h, 2 * w), axes=(0, 1))
+    ac = np.fft.irfft2(np.abs(spectrum) ** 2, s=(2 * h, 2 * w), axes=(0, 1)).sum(axis=2)
+    n = min(longest, h - 1, w - 1)
+    prof = (ac[0, :n + 1] + ac[:n + 1, 0]) / 2
+    dip = next((j for j in range(1, n) if prof[j] <= prof[j - 1] and prof[j] <= prof[j + 1]), n)
+    peaks = [j for j in range(max(dip, 2), n) if prof[j] > 0 and prof[j] >= prof[j - 1] and prof[j] > prof[j + 1]]
+    lags = []
+    for j in sorted(peaks, key=lambda j: -prof[j]):
+        a, b, c = prof[j - 1:j + 2]
+        lags.append(j + 0.5 * (a - c) / (a - 2 * b + c) if a - 2 * b + c < 0 else float(j))
+    return lags
+
+
+def pitches_in(picture: np.ndarray) -> list[float]:
+    """The pitches a board filling much of ``picture`` (BGR) may have, likeliest first: the
+    lags at which it repeats (``_repeats``), in Lab and in Lab clipped to :data:`CLIP` from
+    its median (so faint outlines on a pale ground count as well as bold holes), taken in
+    turn; none under :data:`LEAST_PITCH` px or over half the picture's short side."""
+    k = min(1.0, REPEAT_SIDE / max(picture.shape[:2]))
+    small = lab(cv2.resize(picture, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else picture)
+    clipped = np.clip(small - np.median(small.reshape(-1, 3), axis=0), -CLIP, CLIP)
+    longest = min(small.shape[:2]) // 2
+    found = [_repeats(f - f.mean(axis=(0, 1)), longest) for f in (small, clipped)]
+    pitches: list[float] = []
+    for lag in itertools.chain.from_iterable(itertools.zip_longest(*found)):
+        if lag is not None and lag / k >= LEAST_PITCH and all(abs(math.log(lag / k / p)) > SAME_PITCH for p in pitches):
+            pitches.append(lag / k)
+    return pitches
+
+
+def board_from_clicks(image: np.ndarray, region: tuple[int, int, int, int], clicks: list[tuple[str, str, tuple[int, int]]],
+                      rules: Rules, game: tuple[str, Any, Callable[..., Any]]) -> tuple[list[str], Lattice]:
+    """The board a box (``region``) around it shows and the lattice it is on, from one click
+    per class (``clicks``: the kind as the user was asked for it, its class's board character,
+    the point; the first a board class, whose click sets the lattice's phase): at each pitch
+    the box repeats at (``pitches_in``), each class's template is one pitch round its click
+    (on the lattice through the first); the pitches whose lattice through the box those
+    explain best are tried in turn, every place of the box classified by the lattice reader
+    (``vision.lattice.read_classes``: any place no class explains clearly refuses), and the
+    board kept when it is one of the ``game``'s (as for :func:`or_learnt`;
+    ``vision.lattice.validity``), every click is on a place of its class (an empty class's
+    may be beside the board) and the board lies in the box; ProfileError with the reason
+    otherwise."""
+    x0, y0, w, h = region
+    picture = Picture(image)
+    pitches = pitches_in(image[y0:y0 + h, x0:x0 + w])[:PITCHES_SEEN]
+    looks, reasons = [], {}
+    for pitch in pitches:
+        try:
+            looks.append(_clicked_look(picture, region, pitch, clicks, rules))
+        except NoBoardFound as exc:
+            reasons[pitch] = str(exc)
+    for _, pitch, look in sorted(looks, key=lambda seen: -seen[0])[:PITCH_TRIALS]:
+        try:
+            return _board_at(image, region, pitch, look, clicks, game)
+        except NoBoardFound as exc:
+            reasons[pitch] = str(exc)
+    # why the box's likeliest pitch reads no board
+    why = next((reasons[p] for p in pitches if p in reasons), "nothing in it repeats on a grid")
+    raise ProfileError(f"the clicks make no board in the box: {why}")
+
+
+def _centred(picture: Picture, point: tuple[int, int], pitch: float) -> tuple[float, float]:
+    """The middle of the place clicked at ``point``: within :data:`CENTRING` of a pitch of
+    the click, where one pitch round it looks most alike turned half round (a cell, dot,
+    ring or outline is; a click is seldom on its middle)."""
+    k = SIDE / pitch
+    view = picture.at(k)
+    reach = round(CENTRING * SIDE)
+    x, y = round((point[0] + 0.5) * k - 0.5), round((point[1] + 0.5) * k - 0.5)
+    half = SIDE // 2
+    if x - reach - half < 0 or y - reach - half < 0 or x + reach + half > view.shape[1] or y + reach + half > view.shape[0]:
+        return float(point[0]), float(point[1])
+    best, at = np.inf, (0, 0)
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            patch = view[y + dy - half:y + dy + half, x + dx - half:x + dx + half]
+            off = float(((patch - patch[::-1, ::-1]) ** 2).mean()) + 1e-3 * (dx * dx + dy * dy)
+            if off < best:
+                best, at = off, (dx, dy)
+    return point[0] + (at[0] - 0.5) / k, point[1] + (at[1] - 0.5) / k
+
+
+def _clicked_look(picture: Picture, region: tuple[int, int, int, int], pitch: float,
+                  clicks: list[tuple[str, str, tuple[int, int]]], rules: Rules) -> tuple[float, float, LearntLook]:
+    """The look of the clicked places at one pitch (``board_from_clicks``) and the share of
+    the box its board classes explain clearly on the lattice through the first click, fitted
+    to the places; NoBoardFound when two clicked places look alike, or a place amid those of
+    the board classes is clearly none (what the lattice reader would refuse, found at less cost)."""
+    ax, ay = _centred(picture, clicks[0][2], pitch)
+
+    def snapped(point: tuple[int, int]) -> tuple[float, float]:
+        return ax + round((point[0] - ax) / pitch) * pitch, ay + round((point[1] - ay) / pitch) * pitch
+    classes = sorted({ch for _, ch, _ in clicks})
+    templates = np.stack([places(picture, Lattice(*snapped(point), pitch, pitch, 1, 1))[0, 0]
+                          for ch in classes for _, c, point in clicks if c == ch])
+    apart = separations(templates)
+    if len(classes) < len(clicks) or apart.min() < CLICKED_APART:
+        a, b = (next(kind for kind, c, _ in clicks if c == classes[i]) for i in np.argsort(apart)[:2])
+        raise NoBoardFound(f"the clicks on {a} and on {b} show places that look alike")
+    look = LearntLook(tuple(classes), templates, np.maximum(_reach(templates, classes, 0.0, rules), NOISE), rules=rules)
+    x0, y0, w, h = region
+    c0, r0 = math.ceil((x0 - ax) / pitch), math.ceil((y0 - ay) / pitch)
+    cols, rows = math.floor((x0 + w - 1 - ax) / pitch) - c0 + 1, math.floor((y0 + h - 1 - ay) / pitch) - r0 + 1
+    if rows < 2 or cols < 2 or rows * cols > MOST_SETTLED:
+        raise NoBoardFound(f"a lattice of {rows}×{cols} places in the box is no board")
+    k = SIDE / pitch
+    view = picture.at(k)
+    lat = fit_places(view, Lattice(ax + c0 * pitch, ay + r0 * pitch, pitch, pitch, rows, cols).scaled(k),
+                     lambda m: float(distances(m, templates).min(axis=-1).mean()), FIT_ROUNDS, view=(view, 1.0))
+    patches = mosaic(view, lat, view=(view, 1.0))
+    members = None
+    for _ in range(2):
+        # how far a class's places stray: first the median stray of the places nearest it (most of them its own: a
+        # hole nearer a cell than the start strays far more), then the 90th percentile of those clearly of it; the
+        # single start's the other classes' widest
+        d = distances(patches, look.templates)
+        nearest = d.argmin(axis=-1)
+        strays = [(float(np.median(d[..., c][nearest == c])) if members is None else
+                   float(np.percentile(d[..., c][members & (nearest == c)], 90)))
+                  if ((nearest == c) if members is None else members & (nearest == c)).sum() > 1 else None
+                  for c in range(len(classes))]
+        pooled = max([v for v in strays if v is not None], default=NOISE)
+        look = replace(look, tolerance=np.minimum(_reach(look.templates, classes, 0.0, rules), np.maximum(
+            SPREAD_FACTOR * np.array([pooled if v is None else v for v in strays]), MIN_TOLERANCE)))
+        nearest, clear, _ = verdicts(d, look)
+        members = clear
+        # then each class's template the mean of its places clearly of it (the clicked one only looks like them)
+        look = replace(look, templates=np.stack([patches[clear & (nearest == c)].mean(axis=0) if (clear & (nearest == c)).any()
+                                                 else look.templates[c] for c in range(len(classes))]).astype(np.float32))
+    board = clear & look.board_classes[nearest]
+    if not board.any():
+        raise NoBoardFound("no place in the box looks like the clicked ones")
+    (top, left), (bottom, right) = np.argwhere(board).min(axis=0), np.argwhere(board).max(axis=0)
+    unclear = np.argwhere(~clear[top:bottom + 1, left:right + 1])
+    if len(unclear):
+        raise NoBoardFound(f"place ({unclear[0][0]}, {unclear[0][1]}) of the board looks like none of the clicked kinds")
+    return float(board.sum()) * pitch ** 2 / (w * h), pitch, look
+
+
+def _board_at(image: np.ndarray, region: tuple[int, int, int, int], pitch: float, look: LearntLook,
+              clicks: list[tuple[str, str, tuple[int, int]]],
+              game: tuple[str, Any, Callable[..., Any]]) -> tuple[list[str], Lattice]:
+    """:func:`board_from_clicks` at one pitch and the clicked places' look there;
+    NoBoardFound with the reason when it reads no board."""
+    x0, y0, w, h = region
+    # the reader sees the box a pitch wider, clipped to the screenshot: a board must show a margin round it
+    margin = math.ceil(pitch)
+    bx0, by0 = max(0, x0 - margin), max(0, y0 - margin)
+    bx1, by1 = min(image.shape[1], x0 + w + margin), min(image.shape[0], y0 + h + margin)
+    crop = image[by0:by1, bx0:bx1]
+    look = replace(look, pitch_share=pitch / crop.shape[1])
+    lat, rows = read_classes(crop, look, validity(game[0], game[1], look), anywhere=False)
+    lat = lat.moved(bx0, by0)
+    (left, top), (right, bottom) = lat.centre(0, 0), lat.centre(lat.rows - 1, lat.cols - 1)
+    if left < x0 or top < y0 or right >= x0 + w or bottom >= y0 + h:
+        raise NoBoardFound("the board read reaches out of the box")
+    named = {ch: kind for kind, ch, _ in clicks}
+    for kind, ch, (px, py) in clicks:
+        r, c = round((py - lat.y0) / lat.py), round((px - lat.x0) / lat.px)
+        on = rows[r][c] if 0 <= r < lat.rows and 0 <= c < lat.cols else EMPTY
+        if on != ch:
+            raise NoBoardFound(f"the click on {kind} is on a place read as "
+                               f"{named.get(on, 'beside the board' if on == EMPTY else repr(on))}")
+    return rows, lat
 
 
 def or_learnt(colour_rules: Callable[[], Any], image: np.ndarray, rows: list[str],

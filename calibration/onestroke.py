@@ -1,13 +1,18 @@
 """Teach the one-stroke vision a new look (palette, theme) from one screenshot.
 
-    puzzlepilot calibrate onestroke SHOT.png --name NAME [--board TEXT|FILE]
+    puzzlepilot calibrate onestroke SHOT.png --name NAME [--board TEXT|FILE] [--picks PICKS.json]
 
 With ``--board`` each dominant colour of the screenshot is tried as the cell colour, and the
 first one whose squares make a grid that reads as the given board is kept; when none does,
 the look is learnt whatever it is (``calibration.lattice``: cell, hole and start as pictures
-on the lattice that fits the board). Without it a
-window asks for a box around the board, a click on an unvisited cell (its colour) and a
-click on the cat (where the start is). Either way the profile gets what the vision uses
+on the lattice that fits the board). Without it a window asks for a box around the board
+and a click on a cell, a hole (or the ground beside a board with none) and the start, or
+``--picks`` gives them as JSON, in screenshot pixels (see ``read_picks``)::
+
+    {"box": [x, y, width, height], "cell": [x, y], "hole": [x, y], "start": [x, y]}
+
+and the board they show (``calibration.lattice.board_from_clicks``) is learnt as
+``--board`` learns it. Either way the profile gets what the vision uses
 (``vision.onestroke.look_of``): the cell colour, its tolerance and a ``start`` template (the
 start cell's picture, so a start marker that is not the game's cat with a face is found
 too); and, for the user and for checks, the background colour, the board's box, pitch and
@@ -17,13 +22,14 @@ cat with its tail.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
 from calibration import lattice as learnt
-from calibration.common import rgb, square
+from calibration.common import read_box_and_clicks, rgb, square
 from solvers.onestroke import Board
 from vision.colours import common_colours
 from vision.common import NoBoardFound, Parse
@@ -32,7 +38,10 @@ from vision.onestroke import (WORK_SIZE, Lattice, Look, OnestrokeGeometry, centr
                               signature)
 from vision.profile import ProfileError
 
-KINDS: tuple[str, ...] = ("an unvisited cell", "the cat")
+KINDS: tuple[str, ...] = ("a cell", "a hole (else the ground)", "the start")    # the ground: a board with no hole
+CLASSES = "#.S"                 # the board character of each kind
+PICKS = ("box", "cell", "hole", "start")     # a picks file's fields: the box, then KINDS in order
+PICKS_WITHOUT_BOARD = True      # ``calibrate --picks`` needs no --board: the clicks say enough
 TRIAL_TOLERANCES = (24, 36, 48)     # a dominant colour is a bin's median: allow for its spread
 COLOUR_BITS = 4                 # the colour histogram's bins: the top 4 bits of each channel, 16 levels wide
 MAX_CANDIDATES = 10
@@ -46,10 +55,11 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
         return learnt.or_learnt(lambda: build(image, *_match_board(image, board)), image,
                                 board.to_text().split("\n"), region, RULES["onestroke"],
                                 ("onestroke", Board, parse))
-    if region is None or examples is None or not set(KINDS) <= set(examples):
+    if region is None or examples is None or not {KINDS[0], KINDS[2]} <= set(examples):
         from calibration.picker import pick
 
-        region, examples = pick(image, KINDS, title="calibrate onestroke: box the board, then click a cell and the cat")
+        region, examples = pick(image, KINDS, title="calibrate onestroke: box the board, then click a cell, a hole "
+                                                     "and the start")
     return _from_picks(image, tuple(region), examples)
 
 
@@ -104,41 +114,33 @@ def _match_board(image: np.ndarray, board: Board) -> tuple[Parse[OnestrokeGeomet
     raise ProfileError(f"no colour of the screenshot makes a grid of cells that reads as the given board{hint}")
 
 
+def read_picks(path: Path, board: Board | None = None) -> tuple[tuple[int, int, int, int], dict[str, tuple[int, int]]]:
+    """The box and the clicks (keyed as ``KINDS`` names them; "hole" may be left out when
+    the board has none) from a picks file (``PICKS``); ProfileError naming the file and the
+    field when it is not one."""
+    return read_box_and_clicks(path, PICKS, KINDS, optional=("hole",))
+
+
 def _from_picks(image: np.ndarray, region: tuple[int, int, int, int],
                 examples: dict[str, tuple[int, int]]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """The profile from a box around the board, a clicked cell and the clicked cat."""
+    """The profile from a box around the board and a click on a cell, a hole (when given)
+    and the start: the board they show (``calibration.lattice.board_from_clicks``) learnt
+    as ``--board`` learns it, in the box a pitch wider."""
     x0, y0, w, h = region
-    crop = image[y0:y0 + h, x0:x0 + w]
-    for kind in KINDS:
+    for kind in examples:
         px, py = examples[kind]
         if not (x0 <= px < x0 + w and y0 <= py < y0 + h):
             raise ProfileError(f"the click on {kind} is outside the box around the board")
-    cx, cy = examples["an unvisited cell"]
-    r = max(1, min(w, h) // 200)
-    colour = tuple(int(v) for v in np.median(image[cy - r:cy + r + 1, cx - r:cx + r + 1].reshape(-1, 3), axis=0))
-    catx, caty = examples["the cat"]
-    reasons = []
-    for tolerance in TRIAL_TOLERANCES:
-        look = Look(colour, tolerance)     # type: ignore[arg-type]
-        lat = lattice(crop, look)
-        if lat is None:
-            reasons.append("its squares make no grid")
-            continue
-        place = (round((caty - y0 - lat.y0) / lat.py), round((catx - x0 - lat.x0) / lat.px))
-        look = with_start(crop, look, lat, place)
-        try:
-            found = read(crop, look).shifted(x0, y0)
-        except NoBoardFound as exc:
-            reasons.append(str(exc))
-            continue
-        start = found.board.start
-        sx, sy = found.cells[start[0] * found.board.cols + start[1]]
-        pitch = found.geometry.pitch[0]
-        if max(abs(catx - sx), abs(caty - sy)) > 0.6 * pitch:
-            raise ProfileError(f"the cat was clicked at ({catx}, {caty}), but the start the vision finds "
-                               f"with that cell colour is at ({sx:.0f}, {sy:.0f})")
-        return build(image, found, look)
-    raise ProfileError(f"the clicked cell's colour (RGB {colour[::-1]}) makes no board in the box: {reasons[0]}")
+    clicks = [(kind, ch, examples[kind]) for kind, ch in zip(KINDS, CLASSES) if kind in examples]
+    try:
+        rows, lat = learnt.board_from_clicks(image, region, clicks, RULES["onestroke"], ("onestroke", Board, parse))
+    except ProfileError as exc:
+        hint = "" if KINDS[1] in examples else " (a board with holes needs a click on one)"
+        raise ProfileError(f"{exc}{hint}") from None
+    (bx0, by0), (bx1, by1) = lat.centre(-1.5, -1.5), lat.centre(lat.rows + 0.5, lat.cols + 0.5)
+    around = (max(0, round(bx0)), max(0, round(by0)))
+    around += (min(image.shape[1], round(bx1)) - around[0], min(image.shape[0], round(by1)) - around[1])
+    return learn(image, Board.from_text("\n".join(rows)), around)
 
 
 def build(image: np.ndarray, found: Parse[OnestrokeGeometry],

@@ -73,7 +73,7 @@ class TkPicker:
         prompt = tk.Label(root, font=("TkDefaultFont", 12), anchor="w")
         prompt.pack(fill="x")
         canvas = tk.Canvas(root, width=view.shape[1], height=view.shape[0], highlightthickness=0, cursor="crosshair")
-        canvas.pack()
+        canvas.pack(anchor="nw")    # where it was found on screen, however wide a prompt makes the window
         photo = tk.PhotoImage(data=base64.b64encode(png.tobytes()))
         canvas.create_image(0, 0, image=photo, anchor="nw")
 

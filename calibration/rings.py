@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterator
 import cv2
 import numpy as np
 
-from calibration.common import pick_numbers, read_picks_file, rgb
+from calibration.common import read_box_and_clicks, rgb
 from solvers.rings import EMPTY, RINGS, SLICES, Board
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
@@ -97,12 +97,7 @@ def learn(image: np.ndarray, board: Board | None = None, region: Any = None,
 def read_picks(path: Path, board: Board | None = None) -> tuple[tuple[int, int, int, int], dict[str, tuple[int, int]]]:
     """The box and the four clicks (keyed as ``KINDS`` names them) from a picks file
     (``PICKS``); ProfileError naming the file and the field when it is not one."""
-    data = read_picks_file(path, PICKS)
-    points = {field: pick_numbers(path, field, data[field], 4 if field == "box" else 2) for field in PICKS}
-    box = points["box"]
-    if box[2] < 16 or box[3] < 16:
-        raise ProfileError(f"picks file {path}: field 'box' must be [x, y, width, height] with both sides at least 16 px")
-    return box, {kind: points[field] for kind, field in zip(KINDS, PICKS[1:])}  # type: ignore[misc]
+    return read_box_and_clicks(path, PICKS, KINDS)
 
 
 def reads_board(board: Board) -> Accept:

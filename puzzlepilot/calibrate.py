@@ -7,7 +7,8 @@ With ``--board`` (what the board in the screenshot is, as text or a file) the bo
 found and cropped automatically; without it a window opens: drag a box around the board,
 then click one example of each kind it asks for (valves: ``--picks`` gives the box and the
 points as JSON instead, see ``calibration/valves.py``; rings: ``--picks`` alone, the box and
-four clicks, see ``calibration/rings.py``). Esc in the window cancels. The profile is read back on the same
+four clicks, see ``calibration/rings.py``; one-stroke: ``--picks`` alone, the box and a
+cell, a hole and the start, see ``calibration/onestroke.py``). Esc in the window cancels. The profile is read back on the same
 screenshot before it is stored; a profile that does not read its own screenshot is not
 written. ``--check`` parses each image with the profile and prints its confidence and the
 places that differ from the expected boards (``--boards``: a JSON object of file name →
@@ -38,7 +39,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="the profile's name (stored in the user's profile folder)")
     p.add_argument("--board", metavar="TEXT|FILE", help="the board the screenshot shows (rows joined by '/' or newlines, or a file)")
     p.add_argument("--picks", type=Path, metavar="FILE",
-                   help="valves, rings: the box and points as JSON instead of the window (see README)")
+                   help="the box and points as JSON instead of the window (see README): one-stroke "
+                        '{"box": [x, y, w, h], "cell": [x, y], "hole": [x, y], "start": [x, y]} ("hole" left out '
+                        "when the board has none; no --board needed); rings: box, centre, rim, empty, enemy; "
+                        "valves (with --board): box, inlet, outlet, valves, rim")
     p.add_argument("--dir", type=Path, help="write the profile into this folder instead of the profile store "
                                             "(a new or empty folder, or a profile folder calibrate wrote: "
                                             "other folders are refused, never emptied)")

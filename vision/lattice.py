@@ -605,7 +605,7 @@ def _judge(view: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarra
     return ""
 
 
-def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tuple[Lattice, list[str]]:
+def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, anywhere: bool = True) -> tuple[Lattice, list[str]]:
     """The lattice of the board in a screenshot and its rows of class characters; ``valid``
     (rows → why they are no board, "" when they are one) judges a reading by the game's
     rules. The pitches near the calibration's (its share of the picture's width) are tried
@@ -613,7 +613,7 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tupl
     judged; when it is no board, every pitch gives a rough lattice, and they are settled and
     judged, the one whose board places cover the most of the picture most clearly first.
     The first lattice whose every place is clear is the reading; NoBoardFound with the
-    reason when none is."""
+    reason when none is. Not ``anywhere``: the pitches near the calibration's only."""
     picture = Picture(image)
     small_templates = np.stack([cv2.resize(t, (FIND_SIDE, FIND_SIDE), interpolation=cv2.INTER_AREA)
                                 for t in look.templates])
@@ -657,12 +657,24 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tupl
     def best(found: list[tuple[float, Lattice]]) -> list[Lattice]:
         return [lat for _, lat in sorted(found, key=lambda item: -item[0] * item[1].px * item[1].py)]
 
-    for stage, most in ((pitches[:near], 1), (pitches[near:], MOST_TRIED)):
+    for stage, most in ((pitches[:near], 1), (pitches[near:], MOST_TRIED))[:2 if anywhere else 1]:
         rough += [found for pitch in stage if (found := _rough(picture, look, small_templates, pitch))]
         for candidate in [lat for lat in best(rough) if lat not in tried and lat.rows * lat.cols <= MOST_SETTLED][:most]:
             if (read := attempt(candidate)):
                 return read
     raise NoBoardFound(f"the learnt look reads no board: {reasons[0] if reasons else 'no grid of its places'}")
+
+
+def validity(game: str, board_type: Any, look: LearntLook) -> Callable[[list[str]], str]:
+    """Rows read → why they are no board of ``game`` (its ``Board`` type: ``from_text``;
+    the look's rules' check), "" when they are one."""
+    def valid(rows: list[str]) -> str:
+        try:
+            board = board_type.from_text("\n".join(rows))
+        except ValueError as exc:
+            return f"the places read make no {game} board ({exc})"
+        return look.rules.check(board, look) if look.rules.check else ""
+    return valid
 
 
 def parse(game: str, board_type: Any, image: np.ndarray, profile: Profile) -> Parse[Any]:
@@ -671,14 +683,7 @@ def parse(game: str, board_type: Any, image: np.ndarray, profile: Profile) -> Pa
     if game in READERS:
         return READERS[game](image, profile)
     look = look_of(profile)
-
-    def valid(rows: list[str]) -> str:
-        try:
-            board = board_type.from_text("\n".join(rows))
-        except ValueError as exc:
-            return f"the places read make no {game} board ({exc})"
-        return look.rules.check(board, look) if look.rules.check else ""
-    lat, rows = read_classes(image, look, valid)
+    lat, rows = read_classes(image, look, validity(game, board_type, look))
     board = board_type.from_text("\n".join(rows))
     cells = [lat.centre(r, c) for r in range(lat.rows) for c in range(lat.cols)]
     return Parse(game, board, 1.0, cells, GEOMETRY[game](lat))

@@ -210,7 +210,7 @@ def test_malformed_fields_are_refused_naming_the_field(night_profile: Profile, f
 # ---------------------------------------------------------------------------- picks
 
 def _picks(shot: np.ndarray, b: Board, text_width: int) -> tuple[tuple[int, int, int, int], dict[str, tuple[int, int]]]:
-    """A box around the board and clicks on a cell and on the cat, from the rendered truth."""
+    """A box around the board and clicks on a cell, a hole and the start, from the rendered truth."""
     img, truth = render_phone(b, width=text_width, height=round(text_width * 16 / 9), cat="orange", theme="night")
     assert np.array_equal(img, shot)    # the truth is this screenshot's
     xs = [x for x, _ in truth.cells]
@@ -218,12 +218,13 @@ def _picks(shot: np.ndarray, b: Board, text_width: int) -> tuple[tuple[int, int,
     region = (round(min(xs) - truth.pitch), round(min(ys) - truth.pitch),
               round(max(xs) - min(xs) + 2 * truth.pitch), round(max(ys) - min(ys) + 2 * truth.pitch))
     cell = next(p for p in sorted(b.cells) if p != b.start)
+    hole = next((r, c) for r in range(b.rows) for c in range(b.cols) if (r, c) not in b.cells)
 
     def centre(p: tuple[int, int]) -> tuple[int, int]:
         x, y = truth.cells[p[0] * b.cols + p[1]]
         return round(x), round(y)
 
-    return region, {"an unvisited cell": centre(cell), "the cat": centre(b.start)}
+    return region, dict(zip(learner.KINDS, (centre(cell), centre(hole), centre(b.start))))
 
 
 def test_picks_teach_the_same_look_as_the_board(shots: dict[str, Shot], night_profile: Profile) -> None:
@@ -234,18 +235,18 @@ def test_picks_teach_the_same_look_as_the_board(shots: dict[str, Shot], night_pr
     assert set(templates) == {"cell", "cat", "start"}
 
 
-def test_a_cat_click_away_from_the_start_is_refused(shots: dict[str, Shot]) -> None:
+def test_a_start_click_on_a_cell_is_refused(shots: dict[str, Shot]) -> None:
     shot = cv2.imread(str(shots["shot.png"].path))
     region, examples = _picks(shot, board(SHOT_BOARD), SHOT_SIZE[0])
-    examples["the cat"] = examples["an unvisited cell"]
-    with pytest.raises(ProfileError, match="cat"):
+    examples["the start"] = examples["a cell"]
+    with pytest.raises(ProfileError, match="start"):
         learner.learn(shot, region=region, examples=examples)
 
 
-def test_the_window_teaches_a_profile_from_a_box_and_two_clicks(display: str, store: Path, tmp_path: Path) -> None:
+def test_the_window_teaches_a_profile_from_a_box_and_three_clicks(display: str, store: Path, tmp_path: Path) -> None:
     if subprocess.run(["which", "xdotool"], capture_output=True).returncode:
         pytest.skip("xdotool is not installed")
-    b = board(".####./######/##S.##/######/.####.")
+    b = board(".####./######/##S.##/######/######")     # a level: the clicks' board must be one
     width = 360                                # small enough to show unscaled on the 1280×800 screen
     img, text = night(b, width, 640)
     path = write(tmp_path, "small.png", img)
