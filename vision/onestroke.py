@@ -213,11 +213,15 @@ def candidate_colours(image: np.ndarray, neutral: np.ndarray, count: int = 3) ->
     return looks
 
 
-def find_squares(mask: np.ndarray) -> list[Square]:
-    """Filled, roughly square blobs of a cell mask, of the most common size."""
+def find_squares(mask: np.ndarray, enclosed: bool = False) -> list[Square]:
+    """Filled, roughly square blobs of a cell mask, of the most common size; with
+    ``enclosed``, a blob with what it encloses (a ring, a square's outline) counts as filled."""
     stage("onestroke-mask", mask)
     _, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
     x, y, w, h, area = stats[1:].T
+    if enclosed:        # the pixels of each blob's box that are its own or enclosed by blobs
+        whole = cv2.integral(filled(mask) // 255)
+        area = whole[y + h, x + w] - whole[y, x + w] - whole[y + h, x] + whole[y, x]
     keep = (w >= 6) & (h >= 6) & (w <= 1.33 * h) & (h <= 1.33 * w) & (area >= 0.75 * w * h)
     if not keep.any():
         return []
@@ -228,6 +232,13 @@ def find_squares(mask: np.ndarray) -> list[Square]:
     found = [s for s in squares if abs(s.w - mode) <= 0.15 * mode]
     stage("onestroke-squares", lambda: marked(mask, boxes=[(s.x - s.w / 2, s.y - s.w / 2, s.w, s.w) for s in found]))
     return found
+
+
+def filled(mask: np.ndarray) -> np.ndarray:
+    """The mask with every part it encloses (not joined to the picture's edge) set."""
+    outside = cv2.copyMakeBorder(cv2.bitwise_not(mask), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=255)
+    cv2.floodFill(outside, None, (0, 0), 0)
+    return cv2.bitwise_or(mask, outside[1:-1, 1:-1])
 
 
 # ---------------------------------------------------------------------------- stage 2
@@ -542,8 +553,16 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
     first = min(1.0, WORK_SIZE / max(h, w))
     readings: list[Parse[OnestrokeGeometry]] = []
     failures: list[str] = []
-    for k in sorted({first, min(1.0, 2 * first)}):
-        small = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
+    scales = sorted({first, min(1.0, 2 * first)})
+    smalls: dict[float, np.ndarray] = {}
+
+    def at(k: float) -> np.ndarray:         # the picture reduced by k, made once
+        if k not in smalls:
+            smalls[k] = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
+        return smalls[k]
+
+    for k in scales:
+        small = at(k)
         for lat, cells in (grids(small) if look is None else looked_grids(small, look)):
             try:
                 reading = read_board(image_bgr, lat.scaled(1 / k), cells)
@@ -555,6 +574,16 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
             readings.append(reading)
         if readings:
             return max(readings, key=lambda r: r.confidence)
+    if look is None:        # a look the game's reader does not know: the board by its classes of places
+        from vision.onestroke_classes import read_classes
+        for k in scales:
+            for lat, cells in grids(at(k), enclosed=True):
+                try:
+                    readings.append(read_classes(image_bgr, lat.scaled(1 / k), cells))
+                except NoBoardFound as exc:
+                    failures.append(str(exc))
+            if readings:
+                return max(readings, key=lambda r: r.confidence)
     what = "cells (grey or of one colour)" if look is None else "cells of the profile's colour"
     raise NoBoardFound(failures[0] if failures else f"no grid of {what} found")
 
@@ -615,22 +644,22 @@ def _neutral_peak(pixels: np.ndarray, gain: float) -> float:
     return float(np.argmax(np.bincount(levels))) if len(levels) else 0.0
 
 
-def grids(image: np.ndarray) -> Iterator[tuple[Lattice, Cells]]:
+def grids(image: np.ndarray, enclosed: bool = False) -> Iterator[tuple[Lattice, Cells]]:
     """The lattice of each candidate grey with its grey level, most common grey first,
     then of each candidate colour with its look (computed lazily: a clear reading stops
-    the search)."""
+    the search); ``enclosed``: of blobs with what they enclose (``find_squares``)."""
     grey, neutral = neutral_planes(image)
     for level in candidate_greys(grey, neutral):
-        lat = fit_lattice(find_squares(cell_mask(image, level, (grey, neutral))))
+        lat = fit_lattice(find_squares(cell_mask(image, level, (grey, neutral)), enclosed))
         if lat is not None:
             yield lat, level
     for look in candidate_colours(image, neutral):
-        yield from looked_grids(image, look)
+        yield from looked_grids(image, look, enclosed)
 
 
-def looked_grids(image: np.ndarray, look: Look) -> Iterator[tuple[Lattice, Look]]:
+def looked_grids(image: np.ndarray, look: Look, enclosed: bool = False) -> Iterator[tuple[Lattice, Look]]:
     """The lattice of a profile's cell colour, if its squares make one."""
-    lat = fit_lattice(find_squares(look.mask(image)))
+    lat = fit_lattice(find_squares(look.mask(image), enclosed))
     if lat is not None:
         yield lat, look
 
@@ -698,12 +727,15 @@ def _spread(places: list[tuple[int, int]], most: int = 32) -> list[tuple[int, in
     return sorted(keep)
 
 
-def refine(image: np.ndarray, lat: Lattice, cells: Cells) -> Lattice:
+def refine(image: np.ndarray, lat: Lattice, cells: Cells, enclosed: bool = False) -> Lattice:
     """The lattice re-measured at full resolution: the centroid and size of the cell colour
-    within half a pitch of each member's centre, then the least-squares fit again."""
+    (``enclosed``: with what it encloses) within half a pitch of each member's centre, then
+    the least-squares fit again."""
     members = _spread(list(lat.members))
     x0, y0, x1, y1 = _board_box(image, lat, members)
     mask = cell_mask(image[y0:y1, x0:x1], cells)
+    if enclosed:
+        mask = filled(mask)
     found = _centroids(mask, (x0, y0), lat, members, min(lat.px, lat.py) / 2, 0.3 * lat.cell ** 2)
     if len(found) < max(2, len(members) // 2):
         return lat
