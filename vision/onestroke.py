@@ -978,7 +978,7 @@ def _cell_shaped(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: i
     """Whether place (r, c) shows a square of a cell's size on the lattice, in whatever
     shade (dimmed, half dimmed, drawn over): within one pitch around it, the pixels unlike
     every gap beside it and at its corners make a blob about a cell wide and high that
-    fills its box. A picture larger than a cell or off the lattice (a coin, an icon, a
+    fills its box (a disc does too). A picture larger than a cell or off the lattice (a coin, an icon, a
     button) spills over that box. A place the picture's edge cuts is not judged here
     (``_cut_by_edge`` is)."""
     x, y = lat.centre(r, c)
@@ -997,7 +997,7 @@ def _cell_shaped(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: i
     if count < 2:
         return False
     _, _, w, h, area = stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))]
-    return bool(0.85 * lat.cell <= step * min(w, h) and step * max(w, h) <= 1.1 * lat.cell and area >= 0.8 * w * h)
+    return bool(0.85 * lat.cell <= step * min(w, h) and step * max(w, h) <= 1.1 * lat.cell and area >= 0.7 * w * h)
 
 
 def _marked(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
@@ -1117,6 +1117,19 @@ def _past_look(image: np.ndarray, lat: Lattice, colours: Colours, place: tuple[i
     return cell, bg, not plain
 
 
+def _empty(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
+    """Whether place (r, c) shows only the background out to the middle of the gaps round
+    it (at most 5 % of its pixels off; a place the picture's edge cuts is judged by what it
+    shows): a hole is empty, where a cell drawn as an outline is not."""
+    x, y = lat.centre(r, c)
+    half = (lat.cell + min(lat.px, lat.py)) / 4
+    h, w = image.shape[:2]
+    box = image[max(0, round(y - half)):min(h, round(y + half)), max(0, round(x - half)):min(w, round(x + half))]
+    step = max(1, round(half / 12))       # about 24 px a side is enough
+    px = box[::step, ::step].reshape(-1, 3).astype(np.int16)
+    return not len(px) or (_most(np.abs(px - colours.background)) > 2 * colours.tolerance).mean() <= 0.05
+
+
 def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
              colours: Colours) -> Parse[OnestrokeGeometry]:
     """The board text, confidence and geometry from the classified places."""
@@ -1139,6 +1152,8 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
     covered = _covered_side(image, lat, rows, cols, (r0, c0), colours)
     if covered:
         raise NoBoardFound(covered)
+    if any(kind == HOLE and not _empty(image, lat, colours, r0 + r, c0 + c) for (r, c), kind in places.items()):
+        raise NoBoardFound("a place read as a hole shows something round its middle (a cell drawn as an outline?)")
     unsure = sum(kind == UNSURE for kind in places.values())
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:

@@ -22,6 +22,8 @@ the start, a start from which no path visits every cell (``level_reason``).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import cv2
 
@@ -33,6 +35,8 @@ from vision.onestroke import (MIN_CONFIDENCE, Cells, Lattice, OnestrokeGeometry,
 VIEW = 20              # px a side of a place's view (its pitch square)
 DIFF = 40              # levels: two views' pixels differ when a channel is further apart (at most)
 LEAST_DIFF = 12        # levels: ... and at least, however faint the cells are drawn
+SHAPED = 0.8          # share of a cell's ink that a start's view must show too
+EMPTY = 0.1            # ... and of a whole view, a place of the page (where a cell's shadow may fall)
 PLAIN = 0.04           # share of a view's middle that may stray from its median and leave it plain
 CELL_NOISE = 0.02      # share of differing pixels always allowed between two views of cells
 MOST_PLACES = 30       # a board growing past this many places a side is a texture, no board
@@ -40,10 +44,10 @@ GENERIC = 0.75         # a reading here is trusted less than the game's own look
 CELL, ODD, UNSURE, OFF = "cell", "odd", "unsure", "off"
 
 
-def differ(a: np.ndarray, b: np.ndarray, diff: float | np.ndarray) -> float:
-    """The share of pixels of two views (or parts) that differ by more than ``diff`` (one
-    value, or one a pixel)."""
-    return float((np.abs(a - b).max(axis=2) > diff).mean())
+def differ(a: np.ndarray, b: np.ndarray, allowed: np.ndarray) -> float:
+    """The share of pixels of two views (or parts) that differ by more than ``allowed``
+    (one value a pixel) on some channel."""
+    return float((np.abs(a - b).max(axis=2) > allowed).mean())
 
 
 def middle(view: np.ndarray) -> np.ndarray:
@@ -52,10 +56,10 @@ def middle(view: np.ndarray) -> np.ndarray:
     return view[k:-k, k:-k]
 
 
-def plain(part: np.ndarray, diff: float) -> bool:
-    """Whether a part of a view is of one colour (but for ``PLAIN`` of it)."""
+def plain(part: np.ndarray, diff: float, share: float = PLAIN) -> bool:
+    """Whether a part of a view is of one colour (but for ``share`` of it)."""
     px = part.reshape(-1, 3)
-    return float((np.abs(px - np.median(px, axis=0)).max(axis=1) > diff).mean()) <= PLAIN
+    return float((np.abs(px - np.median(px, axis=0)).max(axis=1) > diff).mean()) <= share
 
 
 class Views:
@@ -88,26 +92,12 @@ def read_classes(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse[Onestro
     seen = [views.at(p) for p in lat.members]
     if len(seen) < 4 or any(v is None for v in seen):
         raise NoBoardFound("too few cells of one look on one grid")
-    template = np.median(np.stack(seen), axis=0)
-    # ... and the same less each view's median colour (a gradient can bring the page near
-    # the cells' colour: a cell must be like them in both)
-    shifted = [v - np.median(v.reshape(-1, 3), axis=0) for v in seen]
-    relative = np.median(np.stack(shifted), axis=0)
-    # pixels differ by half the cells' own contrast (their ink against the page between them)
-    px = template.reshape(-1, 3)
-    diff = float(np.clip(0.5 * (np.percentile(px, 95, axis=0) - np.percentile(px, 5, axis=0)).max(), LEAST_DIFF, DIFF))
-    # ... and by more than the cells vary there (their edges, shadows and gaps on the board's rim)
-    allowed = diff + np.percentile(np.abs(np.stack(seen) - template).max(axis=3), 80, axis=0)
-    allowed_shifted = diff + np.percentile(np.abs(np.stack(shifted) - relative).max(axis=3), 80, axis=0)
-
-    def unlike(view: np.ndarray) -> float:      # how unlike a cell a view is: the share of its pixels
-        return max(differ(view, template, allowed),
-                   differ(view - np.median(view.reshape(-1, 3), axis=0), relative, allowed_shifted))
-
-    spread = sorted(unlike(v) for v in seen)
+    cell = CellClass.of(seen)
+    spread = sorted(cell.unlike(v) for v in seen)
     near = max(CELL_NOISE, 2 * spread[(3 * len(spread)) // 4])    # most blobs are cells; the start may be one
     if near > 0.15:
         raise NoBoardFound("the blobs of one colour on the grid do not look alike: no cells")
+    diff, unlike = cell.diff, cell.unlike
 
     kinds: dict[tuple[int, int], str] = {}
 
@@ -144,7 +134,7 @@ def read_classes(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse[Onestro
         raise NoBoardFound("a place on the board is neither clearly a cell nor clearly not one "
                            "(blurred, or something drawn over it?)")
     page = _page(image, views, lat, r0, c0, r1, c1, diff)
-    start, holes = _start(views, [p for p in places if kinds[p] == ODD], page, diff)
+    start, holes = _start(views, [p for p in places if kinds[p] == ODD], page, cell)
     cells_at = [p for p in places if kinds[p] == CELL]
     if len(cells_at) + 1 < 4:
         raise NoBoardFound(f"only {len(cells_at) + 1} cells on the grid (need at least 4)")
@@ -211,41 +201,114 @@ def _page(image: np.ndarray, views: Views, lat: Lattice, r0: int, c0: int, r1: i
                                "or a popup?): the board may go on there")
         colours.append(np.median(part, axis=0))
     page = np.median(colours, axis=0)
-    if any(np.abs(c - page).max() > diff for c in colours):
+    if any(np.abs(c - page).max() > DIFF for c in colours):     # a gradient's or a texture's shades are one page
         raise NoBoardFound("the page round the board is not of one colour (something covers part of it?)")
     return page
 
 
 def _start(views: Views, odd: list[tuple[int, int]], page: np.ndarray,
-           diff: float) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+           cell: "CellClass") -> tuple[tuple[int, int], list[tuple[int, int]]]:
     """The start and the holes among the places that are no cells: the places showing the
     page are holes; of the rest, the one place alone, or the one with a mark on it (not
     plain) beside holes of one colour, or the one plain place of its colour beside holes
-    all of another; NoBoardFound when that leaves no start or several."""
+    all of another. Holes of their own colour are not of the cells' colour, and the start
+    has the cells' shape (``CellClass.shaped``). NoBoardFound when that leaves no start or
+    several."""
+    diff = cell.diff
+
     def colour(p: tuple[int, int]) -> np.ndarray:
         return np.median(middle(views.at(p)).reshape(-1, 3), axis=0)
 
+    def alike(a: np.ndarray, b: np.ndarray) -> bool:
+        return bool(np.abs(a - b).max() <= diff)
+
     flat = [p for p in odd if plain(middle(views.at(p)), diff)]
-    rest = [p for p in odd if p not in flat or np.abs(colour(p) - page).max() > diff]
+    rest = [p for p in odd if p not in flat or not alike(colour(p), page) or not plain(views.at(p), diff, EMPTY)]
     holes = [p for p in odd if p not in rest]
     marks = [p for p in rest if p not in flat]
-    flat = [p for p in rest if p in flat]
+    groups: list[list[tuple[int, int]]] = []      # the plain places left, by colour
+    for p in (p for p in rest if p in flat):
+        group = next((g for g in groups if alike(colour(p), colour(g[0]))), None)
+        if group is None:
+            groups.append([p])
+        else:
+            group.append(p)
+    start = None
     if len(rest) == 1:
-        return rest[0], holes
-    if len(marks) == 1 and all(np.abs(colour(p) - colour(flat[0])).max() <= diff for p in flat):
-        return marks[0], holes + flat
-    if not marks and flat:
-        groups: list[list[tuple[int, int]]] = []
-        for p in flat:
-            group = next((g for g in groups if np.abs(colour(p) - colour(g[0])).max() <= diff), None)
-            if group is None:
-                groups.append([p])
-            else:
-                group.append(p)
-        if len(groups) == 2 and sorted(map(len, groups))[0] == 1 and len(flat) > 2:
-            single = next(g[0] for g in groups if len(g) == 1)
-            return single, holes + [p for p in flat if p != single]
-    if not rest:
-        raise NoBoardFound("a grid of cells but no start on it: no cell marked apart from the others")
-    raise NoBoardFound(f"{len(rest)} places on the board are neither plain cells nor holes, so the start is unclear "
-                       "(a path partly drawn, or something over the board?)")
+        start = rest[0]
+    elif len(marks) == 1 and len(groups) == 1:
+        start = marks[0]
+    elif not marks and len(groups) == 2 and min(map(len, groups)) == 1 and len(rest) > 2:
+        start = next(g[0] for g in groups if len(g) == 1)
+    if start is None:
+        if not rest:
+            raise NoBoardFound("a grid of cells but no start on it: no cell marked apart from the others")
+        raise NoBoardFound(f"{len(rest)} places on the board are neither plain cells nor holes, so the start is "
+                           "unclear (a path partly drawn, or something over the board?)")
+    drawn = [p for p in rest if p != start]
+    if any(cell.inked(views.at(p), page) >= 0.5 for p in drawn):
+        raise NoBoardFound("a place on the board is of the cells' colour but unlike a cell (something drawn over "
+                           "it, or a cell in another shade?)")
+    if not cell.shaped(views.at(start), page):
+        raise NoBoardFound("the one place apart does not have a cell's shape: no start marked on a cell")
+    return start, holes + drawn
+
+
+@dataclass(frozen=True)
+class CellClass:
+    """What a cell looks like: the median of the cells' views (their core: the outermost
+    pixels left out, where a neighbouring hole's colour may reach) and the same less each
+    view's median colour (a gradient can bring the page near the cells' colour: a cell
+    must be like them in both); ``diff``: half the cells' contrast (their ink against the
+    page between them), and per pixel how far a cell may stray: ``diff`` and as far as
+    most cells vary there (their edges, shadows, the gaps on the board's rim)."""
+
+    template: np.ndarray
+    relative: np.ndarray
+    allowed: np.ndarray
+    allowed_relative: np.ndarray
+    diff: float
+
+    @staticmethod
+    def of(views: list[np.ndarray]) -> "CellClass":
+        cores = np.stack([core(v) for v in views])
+        shifted = np.stack([_less_median(v) for v in cores])
+        template, relative = np.median(cores, axis=0), np.median(shifted, axis=0)
+        px = template.reshape(-1, 3)
+        diff = float(np.clip(0.5 * (np.percentile(px, 95, axis=0) - np.percentile(px, 5, axis=0)).max(),
+                             LEAST_DIFF, DIFF))
+        return CellClass(template, relative, diff + np.percentile(np.abs(cores - template).max(axis=3), 80, axis=0),
+                         diff + np.percentile(np.abs(shifted - relative).max(axis=3), 80, axis=0), diff)
+
+    def unlike(self, view: np.ndarray) -> float:
+        """How unlike a cell a view is: the share of its core's pixels that stray, as it is
+        or less its median colour."""
+        c = core(view)
+        return max(differ(c, self.template, self.allowed), differ(_less_median(c), self.relative, self.allowed_relative))
+
+    def shaped(self, view: np.ndarray, page: np.ndarray) -> bool:
+        """Whether a view has a cell's shape: where a cell's ink is (its pixels unlike the
+        page), at least ``SHAPED`` of the view's are unlike the page too, in whatever colour
+        (a start in a colour of its own, or a mark over a cell)."""
+        ink = self._ink(page)
+        there = np.abs(core(view) - page).max(axis=2) > self.diff
+        return bool(ink.any() and there[ink].mean() >= SHAPED)
+
+    def inked(self, view: np.ndarray, page: np.ndarray) -> float:
+        """The share of a cell's ink that a view shows in the cell's own colours (a cell,
+        misread; a hole drawn in its own colour shows little)."""
+        ink = self._ink(page)
+        same = np.abs(core(view) - self.template).max(axis=2) <= self.diff
+        return float(same[ink].mean()) if ink.any() else 1.0
+
+    def _ink(self, page: np.ndarray) -> np.ndarray:
+        return np.abs(self.template - page).max(axis=2) > self.diff
+
+
+def core(view: np.ndarray) -> np.ndarray:
+    """A view without its outermost pixels (where a neighbouring hole's colour may reach)."""
+    return view[1:-1, 1:-1]
+
+
+def _less_median(view: np.ndarray) -> np.ndarray:
+    return view - np.median(view.reshape(-1, 3), axis=0)
