@@ -978,7 +978,7 @@ def _cell_shaped(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: i
     """Whether place (r, c) shows a square of a cell's size on the lattice, in whatever
     shade (dimmed, half dimmed, drawn over): within one pitch around it, the pixels unlike
     every gap beside it and at its corners make a blob about a cell wide and high that
-    fills its box (a disc does too). A picture larger than a cell or off the lattice (a coin, an icon, a
+    fills its box. A picture larger than a cell or off the lattice (a coin, an icon, a
     button) spills over that box. A place the picture's edge cuts is not judged here
     (``_cut_by_edge`` is)."""
     x, y = lat.centre(r, c)
@@ -997,7 +997,7 @@ def _cell_shaped(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: i
     if count < 2:
         return False
     _, _, w, h, area = stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))]
-    return bool(0.85 * lat.cell <= step * min(w, h) and step * max(w, h) <= 1.1 * lat.cell and area >= 0.7 * w * h)
+    return bool(0.85 * lat.cell <= step * min(w, h) and step * max(w, h) <= 1.1 * lat.cell and area >= 0.8 * w * h)
 
 
 def _marked(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
