@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import cv2
 import numpy as np
@@ -561,9 +561,16 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
             smalls[k] = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
         return smalls[k]
 
+    made: dict[float, list[tuple[np.ndarray, Cells]]] = {}
+
+    def kept(k: float) -> Iterator[tuple[np.ndarray, Cells]]:     # the masks at k, kept for a second look
+        for mask, cells in cell_masks(at(k)):
+            made.setdefault(k, []).append((mask, cells))
+            yield mask, cells
+
     for k in scales:
         small = at(k)
-        for lat, cells in (grids(small) if look is None else looked_grids(small, look)):
+        for lat, cells in (grids(small, masks=kept(k)) if look is None else looked_grids(small, look)):
             try:
                 reading = read_board(image_bgr, lat.scaled(1 / k), cells)
             except NoBoardFound as exc:
@@ -577,7 +584,7 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
     if look is None:        # a look the game's reader does not know: the board by its classes of places
         from vision.onestroke_classes import read_classes
         for k in scales:
-            for lat, cells in grids(at(k), enclosed=True):
+            for lat, cells in grids(at(k), enclosed=True, masks=made.get(k, [])):
                 try:
                     readings.append(read_classes(image_bgr, lat.scaled(1 / k), cells))
                 except NoBoardFound as exc:
@@ -644,17 +651,26 @@ def _neutral_peak(pixels: np.ndarray, gain: float) -> float:
     return float(np.argmax(np.bincount(levels))) if len(levels) else 0.0
 
 
-def grids(image: np.ndarray, enclosed: bool = False) -> Iterator[tuple[Lattice, Cells]]:
-    """The lattice of each candidate grey with its grey level, most common grey first,
-    then of each candidate colour with its look (computed lazily: a clear reading stops
-    the search); ``enclosed``: of blobs with what they enclose (``find_squares``)."""
+def cell_masks(image: np.ndarray) -> Iterator[tuple[np.ndarray, Cells]]:
+    """The mask of each candidate grey with its grey level, most common grey first, then
+    of each candidate colour with its look (computed lazily: a clear reading stops the
+    search)."""
     grey, neutral = neutral_planes(image)
     for level in candidate_greys(grey, neutral):
-        lat = fit_lattice(find_squares(cell_mask(image, level, (grey, neutral)), enclosed))
-        if lat is not None:
-            yield lat, level
+        yield cell_mask(image, level, (grey, neutral)), level
     for look in candidate_colours(image, neutral):
-        yield from looked_grids(image, look, enclosed)
+        yield look.mask(image), look
+
+
+def grids(image: np.ndarray, enclosed: bool = False,
+          masks: Iterable[tuple[np.ndarray, Cells]] | None = None) -> Iterator[tuple[Lattice, Cells]]:
+    """The lattice of each candidate's mask (``masks``, made already, else ``cell_masks``)
+    with its grey level or look; ``enclosed``: of blobs with what they enclose
+    (``find_squares``)."""
+    for mask, cells in (cell_masks(image) if masks is None else masks):
+        lat = fit_lattice(find_squares(mask, enclosed))
+        if lat is not None:
+            yield lat, cells
 
 
 def looked_grids(image: np.ndarray, look: Look, enclosed: bool = False) -> Iterator[tuple[Lattice, Look]]:
