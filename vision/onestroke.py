@@ -1168,7 +1168,9 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
     covered = _covered_side(image, lat, rows, cols, (r0, c0), colours)
     if covered:
         raise NoBoardFound(covered)
-    if any(kind == HOLE and not _empty(image, lat, colours, r0 + r, c0 + c) for (r, c), kind in places.items()):
+    beside_cat = {q for p in cats for q in adjacent(p)}       # the cat's head, ears and tail reach past its cell
+    if any(kind == HOLE and (r, c) not in beside_cat and not _empty(image, lat, colours, r0 + r, c0 + c)
+           for (r, c), kind in places.items()):
         raise NoBoardFound("a place read as a hole shows something round its middle (a cell drawn as an outline?)")
     unsure = sum(kind == UNSURE for kind in places.values())
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
