@@ -558,7 +558,8 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
 
     def at(k: float) -> np.ndarray:         # the picture reduced by k, made once
         if k not in smalls:
-            smalls[k] = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
+            smalls[k] = (cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR)
+                         if k < 1 else image_bgr)
         return smalls[k]
 
     made: dict[float, list[tuple[np.ndarray, Cells]]] = {}

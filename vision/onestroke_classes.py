@@ -23,6 +23,7 @@ the start, a start from which no path visits every cell (``level_reason``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import cv2
@@ -116,8 +117,8 @@ def read_classes(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse[Onestro
         for side in ("top", "bottom", "left", "right"):
             line = _past(side, r0, c0, r1, c1)
             inner = set(_inside(r0, c0, r1, c1))
-            if not any(kind(p) == CELL or kind(p) == ODD and _beside_cell(p, inner, kind) and not _blank(views.at(p), diff)
-                       for p in line):
+            if not any(kind(p) == CELL or kind(p) == ODD and _beside_cell(p, inner, kind)
+                       and not _blank(views.at(p), diff) for p in line):
                 continue
             grown = True
             r0, c0, r1, c1 = {"top": (r0 - 1, c0, r1, c1), "bottom": (r0, c0, r1 + 1, c1),
@@ -167,7 +168,7 @@ def _past(side: str, r0: int, c0: int, r1: int, c1: int) -> list[tuple[int, int]
     return [(r, c) for r in range(r0, r1 + 1)]
 
 
-def _beside_cell(p: tuple[int, int], inner: set[tuple[int, int]], kind) -> bool:
+def _beside_cell(p: tuple[int, int], inner: set[tuple[int, int]], kind: Callable[[tuple[int, int]], str]) -> bool:
     return any(q in inner and kind(q) == CELL for q in adjacent(p))
 
 
@@ -284,7 +285,8 @@ class CellClass:
         """How unlike a cell a view is: the share of its core's pixels that stray, as it is
         or less its median colour."""
         c = core(view)
-        return max(differ(c, self.template, self.allowed), differ(_less_median(c), self.relative, self.allowed_relative))
+        return max(differ(c, self.template, self.allowed),
+                   differ(_less_median(c), self.relative, self.allowed_relative))
 
     def shaped(self, view: np.ndarray, page: np.ndarray) -> bool:
         """Whether a view has a cell's shape: where a cell's ink is (its pixels unlike the
