@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import cv2
 import numpy as np
@@ -213,11 +213,15 @@ def candidate_colours(image: np.ndarray, neutral: np.ndarray, count: int = 3) ->
     return looks
 
 
-def find_squares(mask: np.ndarray) -> list[Square]:
-    """Filled, roughly square blobs of a cell mask, of the most common size."""
+def find_squares(mask: np.ndarray, enclosed: bool = False) -> list[Square]:
+    """Filled, roughly square blobs of a cell mask, of the most common size; with
+    ``enclosed``, a blob with what it encloses (a ring, a square's outline) counts as filled."""
     stage("onestroke-mask", mask)
     _, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
     x, y, w, h, area = stats[1:].T
+    if enclosed:        # the pixels of each blob's box that are its own or enclosed by blobs
+        whole = cv2.integral(filled(mask) // 255)
+        area = whole[y + h, x + w] - whole[y, x + w] - whole[y + h, x] + whole[y, x]
     keep = (w >= 6) & (h >= 6) & (w <= 1.33 * h) & (h <= 1.33 * w) & (area >= 0.75 * w * h)
     if not keep.any():
         return []
@@ -228,6 +232,13 @@ def find_squares(mask: np.ndarray) -> list[Square]:
     found = [s for s in squares if abs(s.w - mode) <= 0.15 * mode]
     stage("onestroke-squares", lambda: marked(mask, boxes=[(s.x - s.w / 2, s.y - s.w / 2, s.w, s.w) for s in found]))
     return found
+
+
+def filled(mask: np.ndarray) -> np.ndarray:
+    """The mask with every part it encloses (not joined to the picture's edge) set."""
+    outside = cv2.copyMakeBorder(cv2.bitwise_not(mask), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=255)
+    cv2.floodFill(outside, None, (0, 0), 0)
+    return cv2.bitwise_or(mask, outside[1:-1, 1:-1])
 
 
 # ---------------------------------------------------------------------------- stage 2
@@ -542,9 +553,25 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
     first = min(1.0, WORK_SIZE / max(h, w))
     readings: list[Parse[OnestrokeGeometry]] = []
     failures: list[str] = []
-    for k in sorted({first, min(1.0, 2 * first)}):
-        small = cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR) if k < 1 else image_bgr
-        for lat, cells in (grids(small) if look is None else looked_grids(small, look)):
+    scales = sorted({first, min(1.0, 2 * first)})
+    smalls: dict[float, np.ndarray] = {}
+
+    def at(k: float) -> np.ndarray:         # the picture reduced by k, made once
+        if k not in smalls:
+            smalls[k] = (cv2.resize(image_bgr, (round(w * k), round(h * k)), interpolation=cv2.INTER_LINEAR)
+                         if k < 1 else image_bgr)
+        return smalls[k]
+
+    made: dict[float, list[tuple[np.ndarray, Cells]]] = {}
+
+    def kept(k: float) -> Iterator[tuple[np.ndarray, Cells]]:     # the masks at k, kept for a second look
+        for mask, cells in cell_masks(at(k)):
+            made.setdefault(k, []).append((mask, cells))
+            yield mask, cells
+
+    for k in scales:
+        small = at(k)
+        for lat, cells in (grids(small, masks=kept(k)) if look is None else looked_grids(small, look)):
             try:
                 reading = read_board(image_bgr, lat.scaled(1 / k), cells)
             except NoBoardFound as exc:
@@ -555,6 +582,16 @@ def read(image_bgr: np.ndarray, look: Look | None) -> Parse[OnestrokeGeometry]:
             readings.append(reading)
         if readings:
             return max(readings, key=lambda r: r.confidence)
+    if look is None:        # a look the game's reader does not know: the board by its classes of places
+        from vision.onestroke_classes import read_classes
+        for k in scales:
+            for lat, cells in grids(at(k), enclosed=True, masks=made.get(k, [])):
+                try:
+                    readings.append(read_classes(image_bgr, lat.scaled(1 / k), cells))
+                except NoBoardFound as exc:
+                    failures.append(str(exc))
+            if readings:
+                return max(readings, key=lambda r: r.confidence)
     what = "cells (grey or of one colour)" if look is None else "cells of the profile's colour"
     raise NoBoardFound(failures[0] if failures else f"no grid of {what} found")
 
@@ -615,22 +652,31 @@ def _neutral_peak(pixels: np.ndarray, gain: float) -> float:
     return float(np.argmax(np.bincount(levels))) if len(levels) else 0.0
 
 
-def grids(image: np.ndarray) -> Iterator[tuple[Lattice, Cells]]:
-    """The lattice of each candidate grey with its grey level, most common grey first,
-    then of each candidate colour with its look (computed lazily: a clear reading stops
-    the search)."""
+def cell_masks(image: np.ndarray) -> Iterator[tuple[np.ndarray, Cells]]:
+    """The mask of each candidate grey with its grey level, most common grey first, then
+    of each candidate colour with its look (computed lazily: a clear reading stops the
+    search)."""
     grey, neutral = neutral_planes(image)
     for level in candidate_greys(grey, neutral):
-        lat = fit_lattice(find_squares(cell_mask(image, level, (grey, neutral))))
-        if lat is not None:
-            yield lat, level
+        yield cell_mask(image, level, (grey, neutral)), level
     for look in candidate_colours(image, neutral):
-        yield from looked_grids(image, look)
+        yield look.mask(image), look
 
 
-def looked_grids(image: np.ndarray, look: Look) -> Iterator[tuple[Lattice, Look]]:
+def grids(image: np.ndarray, enclosed: bool = False,
+          masks: Iterable[tuple[np.ndarray, Cells]] | None = None) -> Iterator[tuple[Lattice, Cells]]:
+    """The lattice of each candidate's mask (``masks``, made already, else ``cell_masks``)
+    with its grey level or look; ``enclosed``: of blobs with what they enclose
+    (``find_squares``)."""
+    for mask, cells in (cell_masks(image) if masks is None else masks):
+        lat = fit_lattice(find_squares(mask, enclosed))
+        if lat is not None:
+            yield lat, cells
+
+
+def looked_grids(image: np.ndarray, look: Look, enclosed: bool = False) -> Iterator[tuple[Lattice, Look]]:
     """The lattice of a profile's cell colour, if its squares make one."""
-    lat = fit_lattice(find_squares(look.mask(image)))
+    lat = fit_lattice(find_squares(look.mask(image), enclosed))
     if lat is not None:
         yield lat, look
 
@@ -698,12 +744,15 @@ def _spread(places: list[tuple[int, int]], most: int = 32) -> list[tuple[int, in
     return sorted(keep)
 
 
-def refine(image: np.ndarray, lat: Lattice, cells: Cells) -> Lattice:
+def refine(image: np.ndarray, lat: Lattice, cells: Cells, enclosed: bool = False) -> Lattice:
     """The lattice re-measured at full resolution: the centroid and size of the cell colour
-    within half a pitch of each member's centre, then the least-squares fit again."""
+    (``enclosed``: with what it encloses) within half a pitch of each member's centre, then
+    the least-squares fit again."""
     members = _spread(list(lat.members))
     x0, y0, x1, y1 = _board_box(image, lat, members)
     mask = cell_mask(image[y0:y1, x0:x1], cells)
+    if enclosed:
+        mask = filled(mask)
     found = _centroids(mask, (x0, y0), lat, members, min(lat.px, lat.py) / 2, 0.3 * lat.cell ** 2)
     if len(found) < max(2, len(members) // 2):
         return lat
@@ -1085,6 +1134,19 @@ def _past_look(image: np.ndarray, lat: Lattice, colours: Colours, place: tuple[i
     return cell, bg, not plain
 
 
+def _empty(image: np.ndarray, lat: Lattice, colours: Colours, r: int, c: int) -> bool:
+    """Whether place (r, c) shows only the background out to the middle of the gaps round
+    it (at most 5 % of its pixels off; a place the picture's edge cuts is judged by what it
+    shows): a hole is empty, where a cell drawn as an outline is not."""
+    x, y = lat.centre(r, c)
+    half = (lat.cell + min(lat.px, lat.py)) / 4
+    h, w = image.shape[:2]
+    box = image[max(0, round(y - half)):min(h, round(y + half)), max(0, round(x - half)):min(w, round(x + half))]
+    step = max(1, round(half / 12))       # about 24 px a side is enough
+    px = box[::step, ::step].reshape(-1, 3).astype(np.int16)
+    return not len(px) or (_most(np.abs(px - colours.background)) > 2 * colours.tolerance).mean() <= 0.05
+
+
 def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str], r0: int, c0: int,
              colours: Colours) -> Parse[OnestrokeGeometry]:
     """The board text, confidence and geometry from the classified places."""
@@ -1107,6 +1169,10 @@ def _reading(image: np.ndarray, lat: Lattice, places: dict[tuple[int, int], str]
     covered = _covered_side(image, lat, rows, cols, (r0, c0), colours)
     if covered:
         raise NoBoardFound(covered)
+    beside_cat = {q for p in cats for q in adjacent(p)}       # the cat's head, ears and tail reach past its cell
+    if any(kind == HOLE and (r, c) not in beside_cat and not _empty(image, lat, colours, r0 + r, c0 + c)
+           for (r, c), kind in places.items()):
+        raise NoBoardFound("a place read as a hole shows something round its middle (a cell drawn as an outline?)")
     unsure = sum(kind == UNSURE for kind in places.values())
     confidence = _fit_quality(lat) * 0.8 ** unsure * min(1.0, len(lat.members) / 4)
     if confidence < MIN_CONFIDENCE:

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzlepilot.scenes.onestroke import (CATS, MARKERS, NAVY, dim_top, level_clear, render_marked, render_phone,
-                                         tight)
+from puzzlepilot.scenes.onestroke import (CATS, MARKERS, NAVY, dim_top, draw_band, level_clear, render_marked,
+                                         render_phone, tight)
 from puzzlepilot.scenes.paint import bgr
 from puzzlepilot.scenes.zoo import LOOKS
 from puzzlepilot.scenes.zoo import render as render_look
@@ -260,3 +260,52 @@ def test_looks_never_met_read_right_or_are_refused(look, rows, cols, seed, quali
     or is refused, never as another board."""
     image, truth = render_look(level(rows, cols, seed), LOOKS[look], 720, 1280, seed=seed)
     outcome(reencode(image, quality) if quality else image, truth.board)
+
+
+# ---------------------------------------------------------------------------- looks read by their classes of places
+
+FAR_LOOKS = ["navy-ring-letter",       # rings on navy, an S in the start ring
+             "rose-ring-letter",       # white rings on a pale page whose gradient nearly reaches white
+             "mint-outline-star",      # squares' outlines, a star on the start
+             "neon-outline-star",      # outlines, holes drawn as squares of their own colour
+             "paper-ruled-dot",        # a ruled grid with no gaps, holes filled pale, a dot on the start
+             "sky-ruled-dot"]
+
+
+@pytest.mark.parametrize("name", FAR_LOOKS)
+def test_rings_outlines_and_ruled_grids_read_with_no_profile(name):
+    """Cells that are no filled squares with gaps between them (rings, outlines, a ruled
+    grid), starts marked by any shape: the lattice of the blobs with what they enclose, and
+    cells, holes and the start as the classes of the places on it."""
+    image, truth = render_look(level(6, 5, 7), LOOKS[name], 720, 1280, seed=7)
+    found = parse(reencode(image, 80))
+    assert text(found) == truth.board
+    assert np.abs(np.array(found.cells) - np.array(truth.cells)).max() < 0.05 * truth.pitch
+
+
+def test_outlines_with_holes_drawn_in_a_colour_are_not_read_the_other_way_round():
+    """The holes drawn as filled squares make a lattice of squares too: read as cells, the
+    outlined cells round them passed for holes and the star for a cat (a wrong board)."""
+    board = Board.from_text("######/######/####../###S#./#...##/#....#/##...#/.#####".replace("/", "\n"))
+    image, truth = render_look(board, LOOKS["sky-outline-star"], 720, 1499, seed=0)
+    assert outcome(image, truth.board) == "right"
+
+
+@pytest.mark.parametrize("name, depth, dim", [("neon-outline-star", 0.45, 0.5), ("cocoa-dot-ring", 0.33, 0.45)])
+def test_a_shade_over_rings_dots_and_outlines_reads_right_or_is_refused(name, depth, dim):
+    """A notification shade across the top rows of a look read by its classes: a row in
+    another shade is no row of holes."""
+    board = level(7, 6, 11)
+    image, truth = render_look(board, LOOKS[name], 720, 1280, seed=3)
+    outcome(dim_top(image, depth, dim), truth.board)
+
+
+@pytest.mark.parametrize("name", ["navy-ring-letter", "paper-ruled-dot", "mint-outline-star"])
+def test_a_path_partly_drawn_or_a_popup_over_a_far_look_is_refused(name):
+    board = level(6, 5, 7)
+    image, truth = render_look(board, LOOKS[name], 720, 1280, seed=7)
+    path = [tuple(p) for p in solve(board).solution]
+    drawn = image.copy()
+    draw_band(drawn, [truth.cells[r * board.cols + c] for r, c in path[:5]], 0.3 * truth.cell, (250, 120, 60))
+    assert outcome(drawn, None) == "refused"
+    assert outcome(level_clear(image, 2), None) == "refused"
