@@ -12,9 +12,8 @@ Real games take input in their own ways, and a board can behave as they do: ``--
 (Klotski: a drag moves a piece one cell at most), ``--dwell MS`` (one-stroke: a cell joins
 the path only once the pointer has rested on it MS milliseconds) and ``--animate`` (a band
 below the board where bubbles drift all the time, as an animated backdrop does). ``--look
-NAME`` draws the board as another app would (one-stroke: a look of the style zoo, which the
-default vision does not know): what calibrating a new look and playing with its profile is
-tried on.
+NAME`` draws the board as another app would (one-stroke: a look of the style zoo): what
+calibrating a new look and playing with its profile is tried on.
 
 A game adds its board as the module its registry entry names (``Game.practice``, by
 default ``puzzlepilot/practice/<game>.py``) with ``VIEW`` (the default window size,
@@ -117,8 +116,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--animate", action="store_true",
                    help="bubbles drift all the time in a band below the board, as an animated backdrop does")
     p.add_argument("--look", metavar="NAME",
-                   help="onestroke: draw the board in this look of the style zoo, as another app would (the "
-                        "default vision does not read it: calibrate it first); an unknown name lists them")
+                   help="onestroke: draw the board in this look of the style zoo, as another app would (to "
+                        "try calibrate and live --profile on it); an unknown name lists them")
 
 
 def behaviour_options(args: argparse.Namespace, takes: tuple[str, ...]) -> dict[str, Any]:

@@ -8,8 +8,7 @@ game lets you continue from the path's end). A drag that cuts a corner goes thro
 one free cell it skipped. With a dwell (``--dwell MS``) a cell joins the path only once the
 pointer has rested on it that long: a glide through the cells draws nothing, as in games
 that take a finger's rests. Pictures come from the fixtures' scene code; with a look of the
-style zoo (``--look NAME``: a game drawn by someone else, which the default vision does not
-know) visited cells are drawn as holes and the start marker stands on the path's head.
+style zoo (``--look NAME``: a game drawn by someone else) visited cells are drawn as holes and the start marker stands on the path's head.
 """
 from __future__ import annotations
 
@@ -48,7 +47,7 @@ class OneStrokeLevel:
         self.pointer: tuple[float, float] | None = None
         self.resting: tuple[Cell | None, float] = (None, 0.0)    # with a dwell: the cell under the pointer, since
         self.summary = f"{board.rows}x{board.cols}, {len(board.cells)} cells"
-        if look is not None:    # what calibrate --board takes: the vision knows no such look
+        if look is not None:    # what calibrate --board takes for a look of another app
             self.summary += f", board {board.to_text().replace(chr(10), '/')}"
         # The cat changes colour from level to level, as in the game.
         self.cat = sorted(CATS)[seed % len(CATS)]

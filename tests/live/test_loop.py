@@ -342,11 +342,11 @@ def test_live_dry_run_then_play_solves_three_practice_levels_in_a_row(display: s
 
 
 @pytest.mark.display
-def test_a_look_never_met_is_calibrated_from_its_first_screen_then_played_level_after_level(
+def test_another_apps_look_is_calibrated_from_its_first_screen_then_played_level_after_level(
         display: str, tmp_path: Path) -> None:
-    """Issue 25, as it will be tried: an app drawn as no game we know (a style zoo look the
-    default vision refuses), its first screen captured and calibrated with its board, then
-    played with the profile, three levels in a row."""
+    """Issue 25, as it will be tried: an app drawn as no game we know (a style zoo look), its
+    first screen captured and calibrated with its board, then played with the profile, three
+    levels in a row."""
     import cv2
 
     from vision.capture import window_source
@@ -359,8 +359,6 @@ def test_a_look_never_met_is_calibrated_from_its_first_screen_then_played_level_
         finally:
             source.close()
         cv2.imwrite(str(tmp_path / "first.png"), shot)
-        status, _, err = run_puzzlepilot("parse", str(tmp_path / "first.png"), "--game", "onestroke")
-        assert status == 2 and "no board found" in err, err      # the default vision does not know the look
         status, out, err = run_puzzlepilot("calibrate", "onestroke", str(tmp_path / "first.png"), "--name", "zoo",
                                            "--board", generate(6, 6, 40).to_text(), "--dir", str(tmp_path / "zoo"))
         assert status == 0, err
