@@ -8,7 +8,8 @@ game lets you continue from the path's end). A drag that cuts a corner goes thro
 one free cell it skipped. With a dwell (``--dwell MS``) a cell joins the path only once the
 pointer has rested on it that long: a glide through the cells draws nothing, as in games
 that take a finger's rests. Pictures come from the fixtures' scene code; with a look of the
-style zoo (``--look NAME``: a game drawn by someone else) visited cells are drawn as holes and the start marker stands on the path's head.
+style zoo (``--look NAME``: a game drawn by someone else) visited cells are drawn as holes
+and the start marker stands on the path's head.
 """
 from __future__ import annotations
 
