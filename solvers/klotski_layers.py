@@ -468,7 +468,7 @@ class Layers:
             return "the relaxed board's pieces move otherwise than here"
         learnt = relaxed.distances(limit, budget, progress)
         if learnt is None:
-            return f"the relaxed board has more than {limit:,} positions or {budget // 1_000_000:,} MB"
+            return f"the relaxed board has more than {limit:,} positions or needs more than {budget // 1_000_000:,} MB"
         self._relaxed = (relaxed, columns, to_sub, *learnt)
         return None
 
