@@ -462,8 +462,9 @@ class Layers:
         of_class = {self.space.class_of[name]: relaxed.space.class_of[name] for name in relaxed.names.values()
                     if name not in relaxed.still}
         to_sub = np.array([by_place.get((of_class.get(k, -1), t), -1) for k, t in self.placed], np.int64)
-        columns = np.array(sorted((j for j in range(self.start.shape[1]) if self.placed[self.start[0, j]][0] in of_class),
-                                  key=lambda j: (of_class[self.placed[self.start[0, j]][0]], j)), np.int64)
+        # our columns of the classes kept, in the relaxed board's order of classes
+        kept = [(of_class[k], j) for j, (k, _) in enumerate(self.placed[i] for i in self.start[0]) if k in of_class]
+        columns = np.array([j for _, j in sorted(kept)], np.int64)
         if len(columns) != relaxed.start.shape[1] or (to_sub[self.start[0, columns]] < 0).any():
             return "the relaxed board's pieces move otherwise than here"
         learnt = relaxed.distances(limit, budget, progress)

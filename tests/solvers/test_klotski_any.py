@@ -110,6 +110,6 @@ def test_the_relaxed_board_and_the_best_first_search_have_their_bounds_and_say_w
     monkeypatch.setattr(klotski, "BEST_POSITIONS", 10)
     result = solve(WALLED, max_positions=50)
     assert not result.solved and not result.stats["best_first"]["relaxed"]
+    found = result.stats["best_first"]["positions"]
     assert result.reason.endswith("nor a best-first search guided by its own estimate (the relaxed board has more "
-                                  "than 10 positions or needs more than 340 MB) (" + f"{result.stats['best_first']['positions']:,}"
-                                  + " positions, its bound)")
+                                  f"than 10 positions or needs more than 340 MB) ({found:,} positions, its bound)")
