@@ -325,7 +325,7 @@ GAMES: dict[str, Game] = {g.name: g for g in (
                   Option("--max-positions", "give up after N positions (default: as many as fit in ~500 MB)",
                          type=search_cap, metavar="N"),
                   Option("--exact", "answer only with a proven minimum: when the search gives up, look for no "
-                                    "other answer (by default a beam search does, its moves said to be not "
+                                    "other answer (by default beam and best-first searches do, its moves said to be not "
                                     "proved minimal)", switch=True))),
     Game("rings", "Ring battles (Paper Mario: The Origami King)",
          board_format=("optional 'moves: N', then 4 lines of 12 (outer ring first, slice 0 at",

@@ -43,8 +43,9 @@ out 5 cells longer): ~24,000.
 Bounds: the search gives up after ``max_positions`` positions, by default as many as fit
 in ``MEMORY_BUDGET`` by ``bytes_per_position`` (the memo has its own bound), and says so —
 distinct from the proof "all N reachable positions searched". When the search by layers
-gives up, a beam search (``_any_answer``) answers if it can within its own bounds, and the
-answer says it is not proved minimal.
+gives up, a beam search (``_any_answer``) answers if it can within its own bounds, then a
+best-first search guided by a relaxed board's distances (``_relax``), and the answer says
+it is not proved minimal.
 """
 from __future__ import annotations
 
@@ -88,6 +89,15 @@ LAYERED_FROM = 25
 ANY_WIDTHS = (1_000, 10_000, 100_000)
 ANY_DEPTH = 400
 ANY_POSITIONS = 10_000_000
+# When the beams find none: a best-first search expanding this many positions at a time,
+# this many found at most, guided by the distances to the goal of a relaxed board (the
+# target and the largest classes while their placements multiply to at most
+# RELAXED_PLACINGS; its positions, at most RELAXED_POSITIONS). See docs/benchmarks.md
+# (GNOME Klotski, branch gk3).
+BEST_BATCH = 1_000
+BEST_POSITIONS = 10_000_000
+RELAXED_PLACINGS = 30_000_000
+RELAXED_POSITIONS = 3_000_000
 # Move-list memos are kept for the process (this many piece sets) and on disk (from
 # STORED_FROM entries, where building them costs a few ms, to STORED_ENTRIES: ~2 MB;
 # the STORED_KINDS most recent piece sets) under this version.
@@ -946,8 +956,9 @@ def _minimal(moves: list[dict[str, str]], stats: dict[str, Any]) -> SolveResult:
 def _any_answer(board: Board, layers: "Layers", gave_up: SolveResult, tick: Progress) -> SolveResult:
     """After the search by layers gave up: beam searches ever wider (``ANY_WIDTHS``), within
     ``ANY_POSITIONS`` positions in all and ``MEMORY_BUDGET`` each, until one finds a way
-    to the goal; its moves, not proved minimal and said so, or the search's give-up with
-    what the beams tried."""
+    to the goal; if none does, a best-first search guided by a relaxed board (``_relax``)
+    within ``BEST_POSITIONS`` and ``MEMORY_BUDGET``. Its moves, not proved minimal and said
+    so, or the search's give-up with what the beams and the best-first search tried."""
     kept, stats = 0, {**gave_up.stats, "minimal": False}
     if not layers.reaches_goal():
         return replace(gave_up, reason=f"{gave_up.reason}; and there is none: the target {board.target} reaches "
@@ -963,8 +974,29 @@ def _any_answer(board: Board, layers: "Layers", gave_up: SolveResult, tick: Prog
             return SolveResult(True, moves, len(moves), stats=stats, extra={"minimal": False}, note=note)
         if capped:
             break
-    return replace(gave_up, stats=stats, reason=f"{gave_up.reason}; beam searches up to {width:,} wide "
-                                                f"found no answer either ({kept:,} positions)")
+    tried = f"beam searches up to {width:,} wide found no answer ({kept:,} positions)" if ANY_WIDTHS else "no beams"
+    unguided = _relax(board, layers, tick)
+    guide = "guided by a relaxed board" if unguided is None else f"guided by its own estimate ({unguided})"
+    chain, found, capped = layers.best_first(BEST_BATCH, BEST_POSITIONS, MEMORY_BUDGET, tick)
+    stats["best_first"] = {"positions": found, "relaxed": unguided is None}
+    if chain is not None:
+        moves = layers.moves(chain)
+        note = (f"not proved minimal: the search for the fewest moves {gave_up.reason}; {tried}; these were "
+                f"found by a best-first search {guide} ({found:,} positions)")
+        return SolveResult(True, moves, len(moves), stats=stats, extra={"minimal": False}, note=note)
+    return replace(gave_up, stats=stats, reason=f"{gave_up.reason}; {tried}, nor a best-first search {guide} "
+                                                f"({found:,} positions{', its bound' if capped else ''})")
+
+
+def _relax(board: Board, layers: "Layers", tick: Progress) -> str | None:
+    """Teach ``layers`` the distances of a relaxed board (``Layers.relaxed_pieces``,
+    ``Layers.guide``) within ``RELAXED_POSITIONS`` and ``MEMORY_BUDGET``; why not, or None."""
+    from solvers.klotski_layers import Layers
+
+    keep = layers.relaxed_pieces(RELAXED_PLACINGS)
+    relaxed = replace(board, pieces=tuple(p for p in board.pieces if p.name in keep))
+    return layers.guide(Layers(_Space(relaxed, "piece", False), relaxed, False),
+                        RELAXED_POSITIONS, MEMORY_BUDGET, tick)
 
 
 def _gave_up(positions: int, stats: dict[str, Any]) -> SolveResult:

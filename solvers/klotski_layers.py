@@ -25,6 +25,9 @@ into the named pieces' slides by ``_Space.reach``. Costs: see docs/benchmarks.md
 
 ``beam`` walks the same layers keeping only the positions ``estimate`` puts nearest the
 goal in each: an answer when the search to the end gives up, not proved the shortest.
+``best_first`` drops none: it expands a batch of the positions it puts nearest at a time.
+``guide`` teaches ``estimate`` the least moves of a relaxed board (the target and the
+largest pieces alone, found by ``distances``), a lower bound that comes first.
 """
 from __future__ import annotations
 
@@ -40,6 +43,11 @@ if TYPE_CHECKING:
 # the temporaries of a chunk are a few arrays of as many uint64 (``TEMPORARIES``).
 CHUNK = 1 << 20
 TEMPORARIES = 6
+# ``distances``' figure for a position that never reaches the goal, and how many times
+# fewer rows its chunks hold: on a relaxed board, pieces with room reach dozens of places
+# (Sunshine's: 1,074 MB peak RSS with chunks of ``CHUNK``)
+FAR = 0xFFFF
+RELAXED_CHUNK = 16
 
 
 class Layers:
@@ -47,6 +55,7 @@ class Layers:
 
     def __init__(self, space: "_Space", board: "Board", merge: bool) -> None:
         self.space, self.merge = space, merge
+        self.thinner = 1        # how many times fewer rows a chunk holds (``distances``)
         at = [(p.name, space.class_of[p.name], p.row * board.cols + p.col) for p in board.pieces]
         # pieces that never move, even alone: walls for the search (when mirror images
         # merge, only if they are a mirror image of themselves as a whole)
@@ -60,6 +69,7 @@ class Layers:
         if merge and {(k, space.mirror_tl(k, tl)) for k, tl in fixed} != set(fixed):
             fixed = {}
         self.fixed = sum(fixed.values())
+        self.still = {name for name, k, tl in at if (k, tl) in fixed}
         moving = [(name, k, tl) for name, k, tl in at if (k, tl) not in fixed]
         moving.sort(key=lambda piece: (piece[1], piece[2]))    # the target first, then class by class
         self.names = {(k, tl): name for name, k, tl in at}
@@ -129,6 +139,9 @@ class Layers:
         self.key_words = word + 1
         self._toward: np.ndarray | None = None     # ``estimate``'s tables, made on first use
         self._ways = self.mask[:0]
+        # ``guide``'s: the relaxed board's layers, the columns its rows take, its placement
+        # of each of ours, its positions' sorted keys and their moves to the goal
+        self._relaxed: tuple[Layers, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self.start = self.canonical(np.array([[gid[k, tl] for _, k, tl in moving]], np.uint16 if g < 1 << 16 else np.uint32))
 
     def canonical(self, rows: np.ndarray) -> np.ndarray:
@@ -235,18 +248,59 @@ class Layers:
         start = self.start
         if self.goal[start[0, 0]]:
             return [start[0]], 1, 1, False
-        layers = [self.keys(start)]
+        end, layers, count, apart, capped = self._breadth(limit, budget, progress, True)
+        if end is not None:
+            return self._walk_back(end, layers), count + 1, apart + 1, False
+        return None, count, apart, capped
+
+    def distances(self, limit: int, budget: int,
+                  progress: Callable[[str], None]) -> tuple[np.ndarray, np.ndarray] | None:
+        """Every position reachable from the start, as its sorted keys, and the least moves
+        from each to the goal (``FAR`` where it never gets there): breadth-first from the
+        start, then back from the goal; None when there are more than ``limit`` positions or
+        they take more than ``budget`` bytes."""
+        self.thinner = RELAXED_CHUNK
+        _, layers, count, _, capped = self._breadth(limit, budget, progress, False)
+        if capped:
+            return None
+        keys = np.sort(np.concatenate(layers))
+        layers.clear()
+        far = np.full(len(keys), FAR, np.uint16)
+        chunk = self._chunk()
+        front = np.concatenate([first + np.flatnonzero(self.goal[self.rows(keys[first:first + chunk])[:, 0]])
+                                for first in range(0, len(keys), chunk)])
+        step = 0
+        while len(front) and step < FAR - 1:
+            far[front] = step
+            step += 1
+            ahead = []
+            for first in range(0, len(front), chunk):
+                rows = self.rows(keys[front[first:first + chunk]])
+                parent, column, place, _ = self.children(rows)
+                at = np.searchsorted(keys, _unique(self.keys(self.moved(rows[parent], column, place)))[0])
+                ahead.append(at[far[at] == FAR])     # every child is a reachable position: found
+            front = np.unique(np.concatenate(ahead))
+            progress(f"{count:,} positions of the relaxed board, {step} moves from the goal")
+        return keys, far
+
+    def _breadth(self, limit: int, budget: int | None, progress: Callable[[str], None],
+                 to_goal: bool) -> tuple[np.ndarray | None, list[np.ndarray], int, int, bool]:
+        """Breadth-first from the start, layer by layer, to the goal (``to_goal``) or every
+        position reachable: (the position the goal was met at, or None; the layers' keys;
+        the positions reached, mirror pairs once; the same with mirror images apart;
+        whether it stopped at ``limit`` positions or at ``budget`` bytes first)."""
+        layers = [self.keys(self.start)]
         count = 1
-        apart = 1 + int(self.merge and not self._own(start)[0])
+        apart = 1 + int(self.merge and not self._own(self.start)[0])
         chunk = self._chunk()
         while len(layers[-1]):
             # the layer is kept as its keys only; its rows are read back a chunk at a time.
             # The new children of each chunk: their keys, those of this layer and the one
             # before dropped (where a move from this layer may lead back to)
             frontier, parts, pending = layers[-1], [], 0
-            for kids, end in self._expand(frontier):
+            for kids, end in self._expand(frontier, to_goal):
                 if end is not None:
-                    return self._walk_back(end, layers), count + 1, apart + 1, False
+                    return end, layers, count, apart, False
                 keys = _unique(self.keys(kids))[0]
                 old = _member(keys, frontier)
                 if len(layers) > 1:
@@ -254,7 +308,7 @@ class Layers:
                 parts.append(keys[~old])
                 pending += len(parts[-1])
                 if count + pending > limit or budget is not None and self._bytes(count + pending, len(frontier), pending) > budget:
-                    return None, count + pending, apart, True
+                    return None, layers, count + pending, apart, True
                 progress(f"{count + pending:,} positions searched (at most), {len(layers)} moves deep")
             keys = np.concatenate(parts)
             parts.clear()
@@ -269,7 +323,7 @@ class Layers:
             else:
                 apart = count
             layers.append(keys)
-        return None, count, apart, False
+        return None, layers, count, apart, False
 
     def beam(self, width: int, depth: int, limit: int, budget: int,
              progress: Callable[[str], None]) -> tuple[list[np.ndarray] | None, int, bool]:
@@ -313,8 +367,71 @@ class Layers:
                 last = seen.pop()
                 seen[-1] = np.sort(np.concatenate((seen[-1], last)))
             progress(f"{count:,} positions kept, {len(layers) - 1} moves deep, in a beam {width:,} wide "
-                     f"(the target {int(estimates.min()) // 4 if len(estimates) else '-'} slides from the goal at best)")
+                     f"({self._nearest(estimates)})")
         return None, count, False
+
+    def best_first(self, batch: int, limit: int, budget: int,
+                   progress: Callable[[str], None]) -> tuple[list[np.ndarray] | None, int, bool]:
+        """A way to the goal, not proved the shortest (a best-first search): the positions
+        found are kept in buckets by ``estimate``, and the ``batch`` first of the least
+        bucket are expanded, over and over; unlike ``beam`` no position is dropped, so a
+        trap is left for the next bucket. Returns (the positions from start to goal, or
+        None; the positions found; whether it stopped at ``limit`` positions or ``budget``
+        bytes, else it ran out of positions)."""
+        start = self.start
+        if self.goal[start[0, 0]]:
+            return [start[0]], 1, False
+        first = self.keys(start)
+        seen = [first]                  # every key found, in sorted runs of growing size
+        found, parents = [first], [first]       # the keys found and the key each came from
+        buckets = {int(self.estimate(start)[0]): [first]}
+        count = 1
+        while buckets:
+            least = min(buckets)
+            keys = np.concatenate(buckets.pop(least))
+            if len(keys) > batch:
+                buckets[least] = [keys[batch:]]
+                keys = keys[:batch]
+            rows = self.rows(keys)
+            parent, column, place, wins = self.children(rows)
+            kids = self.moved(rows[parent], column, place)
+            if wins.any():
+                won = np.flatnonzero(wins)[0]
+                return self._trace(kids[won], keys[parent[won]:parent[won] + 1], found, parents), count + 1, False
+            new, at = _unique(self.keys(kids))
+            fresh = ~np.logical_or.reduce([_member(new, run) for run in seen])
+            new, at = new[fresh], at[fresh]
+            count += len(new)
+            # each key kept three times (found, its parent's, the sorted runs) and the batch's temporaries
+            if count > limit or 3 * count * self.position_bytes() + self._bytes(0, batch, 0) > budget:
+                return None, count, True
+            found.append(new)
+            parents.append(keys[parent[at]])
+            seen.append(new)
+            while len(seen) > 1 and len(seen[-2]) <= len(seen[-1]):
+                last = seen.pop()
+                seen[-1] = np.sort(np.concatenate((seen[-1], last)))
+            marks = self.estimate(kids[at])
+            for mark in np.unique(marks):
+                buckets.setdefault(int(mark), []).append(new[marks == mark])
+            progress(f"{count:,} positions found by a best-first search ({self._nearest(marks)})")
+        return None, count, False
+
+    def _trace(self, end: np.ndarray, key: np.ndarray, found: list[np.ndarray],
+               parents: list[np.ndarray]) -> list[np.ndarray]:
+        """The rows from the start to ``end``, a child of the position of ``key`` (one key
+        in an array): its keys back through each one's parent (``best_first``'s) to the
+        start (its own parent), walked as layers of one key each."""
+        keys, before = np.concatenate(found), np.concatenate(parents)
+        order = np.argsort(keys)
+        keys, before = keys[order], before[order]
+        chain = [key]
+        while True:
+            at = np.searchsorted(keys, chain[-1])
+            if before[at] == chain[-1]:
+                break
+            chain.append(before[at])
+        return self._walk_back(end, chain[::-1])
 
     def reaches_goal(self) -> bool:
         """Whether the target reaches the goal alone on the board (the pieces that never
@@ -323,17 +440,71 @@ class Layers:
             self._toward, self._ways = self._target_ways()
         return bool(self._toward[self.start[0, 0]] < len(self.placed))
 
+    def relaxed_pieces(self, placings: int) -> set[str]:
+        """The pieces of the relaxed board ``guide`` learns from: the target, the pieces
+        that never move, and whole classes of the others, the most cells a piece first,
+        each taken while the ways to place the classes taken (the product of each one's
+        combinations of placements) stay within ``placings``."""
+        space = self.space
+        sizes = {space.class_of[name]: 0 for name in self.names.values() if name not in self.still}
+        for name in self.names.values():
+            if name not in self.still:
+                sizes[space.class_of[name]] += 1
+        taken, ways = {0}, self.radix[0]
+        for k in sorted(sizes, key=lambda k: (-len(space.shapes[k][2]), k)):
+            if k and ways * comb(self.radix[k], sizes[k]) <= placings:
+                taken.add(k)
+                ways *= comb(self.radix[k], sizes[k])
+        return self.still | {name for name in self.names.values() if space.class_of[name] in taken}
+
+    def guide(self, relaxed: "Layers", limit: int, budget: int, progress: Callable[[str], None]) -> str | None:
+        """Learn the least moves to the goal of every position of ``relaxed`` (a board
+        with some of this one's pieces removed, ``relaxed_pieces``): ``estimate`` then
+        puts them first. A lower bound on this board's moves (a move here is one there,
+        or none when the piece is removed) and a consistent one (a move changes it by at
+        most one). Returns why it was not learnt, or None."""
+        by_place = {place: i for i, place in enumerate(relaxed.placed)}
+        of_class = {self.space.class_of[name]: relaxed.space.class_of[name] for name in relaxed.names.values()
+                    if name not in relaxed.still}
+        to_sub = np.array([by_place.get((of_class.get(k, -1), t), -1) for k, t in self.placed], np.int64)
+        # our columns of the classes kept, in the relaxed board's order of classes
+        kept = [(of_class[k], j) for j, (k, _) in enumerate(self.placed[i] for i in self.start[0]) if k in of_class]
+        columns = np.array([j for _, j in sorted(kept)], np.int64)
+        if len(columns) != relaxed.start.shape[1] or (to_sub[self.start[0, columns]] < 0).any():
+            return "the relaxed board's pieces move otherwise than here"
+        learnt = relaxed.distances(limit, budget, progress)
+        if learnt is None:
+            return f"the relaxed board has more than {limit:,} positions or needs more than {budget // 1_000_000:,} MB"
+        self._relaxed = (relaxed, columns, to_sub, *learnt)
+        return None
+
     def estimate(self, rows: np.ndarray) -> np.ndarray:
-        """How far each row looks from the goal (for ``beam``): 4 a slide the target
+        """How far each row looks from the goal (for ``beam`` and ``best_first``): 4 a slide the target
         needs to reach it alone on the board, and 1 a cell of another piece in the way on
-        the target's shortest ways there."""
+        the target's shortest ways there; after ``guide``, first (the high 32 bits) the
+        least moves to the goal on the relaxed board."""
         if self._toward is None:
             self._toward, self._ways = self._target_ways()
         occupied = np.zeros((len(rows), self.words), np.uint64)
         for j in range(1, rows.shape[1]):
             occupied |= self.mask[rows[:, j]]
         blocked = np.bitwise_count(occupied & self._ways[rows[:, 0]]).sum(axis=1, dtype=np.int64)
-        return 4 * self._toward[rows[:, 0]] + blocked
+        near = 4 * self._toward[rows[:, 0]] + blocked
+        if self._relaxed is None:
+            return near
+        relaxed, columns, to_sub, keys, far = self._relaxed
+        mine = relaxed.keys(to_sub[rows[:, columns]].astype(relaxed.start.dtype))
+        at = np.minimum(np.searchsorted(keys, mine), len(keys) - 1)
+        return np.where(keys[at] == mine, far[at], FAR).astype(np.int64) << 32 | near
+
+    def _nearest(self, estimates: np.ndarray) -> str:
+        """What the least of ``estimate``'s figures says, for people."""
+        if not len(estimates):
+            return "none new"
+        best = int(estimates.min())
+        if self._relaxed is None:
+            return f"the target {best // 4} slides from the goal at best"
+        return f"{best >> 32} moves from the goal at best with some pieces removed"
 
     def _target_ways(self) -> tuple[np.ndarray, np.ndarray]:
         """Per placement of the target: its slides to the goal alone on the board (more
@@ -360,17 +531,17 @@ class Layers:
 
     def _chunk(self) -> int:
         """How many rows a chunk of a layer expanded holds (``CHUNK``)."""
-        return max(256, CHUNK // (self.start.shape[1] * self.words))
+        return max(256, CHUNK // (self.start.shape[1] * self.words * self.thinner))
 
-    def _expand(self, frontier: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
+    def _expand(self, frontier: np.ndarray, to_goal: bool = True) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
         """The children of the positions of ``frontier`` (keys), a chunk at a time: their
         rows, canonical (repeats included), and None; or, as soon as a move reaches the
-        goal, (None, the position it reaches)."""
+        goal (``to_goal``), (None, the position it reaches)."""
         chunk = self._chunk()
         for first in range(0, len(frontier), chunk):
             rows = self.rows(frontier[first:first + chunk])
             parent, column, place, wins = self.children(rows)
-            if wins.any():
+            if to_goal and wins.any():
                 won = np.flatnonzero(wins)[:1]
                 yield None, self.moved(rows[parent[won]], column[won], place[won])[0]
                 return
