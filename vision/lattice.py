@@ -17,6 +17,7 @@ of the board refuses the reading: never a wrong board.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -53,6 +54,7 @@ HUB_SIDE = 64             # px a pitch a hub's holes are counted at
 HUB_COUNTS = (2, 3, 4)    # the hub counts the game draws
 NEAR_BODY = 15.0          # Lab units: at least this far from a hub's body is a hole
 CORE = 0.5                # LYNE: a place is judged on the disc of this share of a node's radius round its middle
+WEIGHTINGS = ("pairs", "kinds")     # the ways a place may be judged where the classes differ (``judged_part``)
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,7 @@ class LearntLook:
     rim: float = 0.0            # the share of a place's side at each edge not judged (``distances``)
     rules: Rules = field(default_factory=Rules)     # the game's (RULES)
     core: bool = False          # whether a place is judged on its node's core only (``judged_part``)
+    weighted: str = ""          # how a place is judged where the classes differ (``WEIGHTINGS``), "" when not
 
     @property
     def board_classes(self) -> np.ndarray:
@@ -150,8 +153,8 @@ class LearntLook:
 
     @cached_property
     def judged(self) -> float | np.ndarray:
-        """What of a place is judged (``distances``): its core or all but its rim."""
-        return judged_part(self.templates, self.classes, self.rim, self.core)
+        """What of a place is judged (``distances``): its core, where the classes differ or all but its rim."""
+        return judged_part(self.templates, self.classes, self.rim, self.core, self.weighted)
 
 
 def node_disc(templates: np.ndarray, classes: tuple[str, ...] | list[str]) -> tuple[float, tuple[float, float]]:
@@ -179,11 +182,25 @@ def _filled(mask: np.ndarray) -> np.ndarray:
     return filled > 0
 
 
-def judged_part(templates: np.ndarray, classes: tuple[str, ...] | list[str], rim: float, core: bool
-                ) -> float | np.ndarray:
+def judged_part(templates: np.ndarray, classes: tuple[str, ...] | list[str], rim: float, core: bool,
+                weighted: str = "") -> float | np.ndarray:
     """What of a place ``distances`` judges: its ``core``, the disc of :data:`CORE` of a
     node's radius round the nodes' middle (where play draws no path or ring; a mask of the
-    template's pixels), or the place less its ``rim``."""
+    template's pixels), every pixel ``weighted`` by how much the classes' templates differ
+    there ("pairs": two classes' difference there against theirs on the whole, the most of
+    any two, so a large sign on one kind does not drown two others' small difference;
+    "kinds": the templates' scatter there) for a look told apart by thin strokes, such as
+    outlines, whose difference the ground round them dilutes and whose ground may change
+    across the picture (a gradient; weights of mean 1), or the place less its ``rim``."""
+    if weighted == "kinds":
+        weights = ((templates - templates.mean(axis=0)) ** 2).sum(axis=-1).mean(axis=0)
+        return weights / max(float(weights.mean()), 1e-6)
+    if weighted:
+        weights = np.zeros(templates.shape[1:3])
+        for i, j in itertools.combinations(range(len(templates)), 2):
+            apart = ((templates[i] - templates[j]) ** 2).sum(axis=-1)
+            weights = np.maximum(weights, apart / max(float(apart.mean()), 1e-6))
+        return weights / max(float(weights.mean()), 1e-6)
     if core:
         radius, centre = node_disc(templates, classes)
         dist, _ = _rings(templates.shape[1], radius, centre)
@@ -347,9 +364,13 @@ def mosaic(image_lab: np.ndarray, lat: Lattice, side: int = SIDE, view: tuple[np
 def distances(patches: np.ndarray, templates: np.ndarray, rim: float | np.ndarray = 0.0) -> np.ndarray:
     """RMS Lab distance of every patch (..., side, side, 3) to every template: (..., classes),
     over the patches' inner part (the outer ``rim`` share of each side, where a neighbour's
-    edge may show, left out), or over the pixels of ``rim`` when it is a mask (``judged_part``)."""
+    edge may show, left out), or over the pixels of ``rim`` when it is a mask, or weighted by
+    it when it holds numbers of mean 1 (``judged_part``)."""
     lead = patches.shape[:-3]
-    if isinstance(rim, np.ndarray):
+    if isinstance(rim, np.ndarray) and rim.dtype != bool:
+        root = np.sqrt(rim)[:, :, None]
+        patches, templates = patches * root, templates * root
+    elif isinstance(rim, np.ndarray):
         patches, templates = patches[..., rim, :], templates[:, rim, :]
     else:
         m = round(rim * patches.shape[-2])
@@ -438,8 +459,12 @@ def look_of(profile: Profile) -> LearntLook:
     core = section.get("core", False)
     if not isinstance(core, bool):
         raise ProfileError(f"profile {profile.name}: field 'lattice.core' must be true or false")
+    weighted = section.get("weighted", "")
+    if weighted not in ("", *WEIGHTINGS):
+        raise ProfileError(f"profile {profile.name}: field 'lattice.weighted' must be one of {', '.join(WEIGHTINGS)}")
     return LearntLook(tuple(classes), np.ascontiguousarray(templates), np.array(tolerance, np.float64),
-                      None if share is None else float(min(share)), float(rim), RULES.get(profile.game, Rules()), core)
+                      None if share is None else float(min(share)), float(rim), RULES.get(profile.game, Rules()), core,
+                      weighted)
 
 
 def is_learnt(profile: Profile | None) -> bool:

@@ -186,7 +186,7 @@ def test_a_picture_with_no_board_does_not_calibrate() -> None:
 @pytest.mark.parametrize("change, field", [
     ({"version": 2}, "lattice.version"), ({"classes": ["#"]}, "lattice.classes"),
     ({"tolerance": [1, 2]}, "lattice.tolerance"), ({"pitch_share": [0, 1]}, "lattice.pitch_share"),
-    ({"rim": 0.5}, "lattice.rim"),
+    ({"rim": 0.5}, "lattice.rim"), ({"weighted": 1}, "lattice.weighted"),
 ])
 def test_a_profile_of_another_format_is_refused_naming_the_field(learnt: dict[str, Profile], tmp_path: Path,
                                                                   change: dict, field: str) -> None:
