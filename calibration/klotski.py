@@ -38,8 +38,8 @@ from solvers.klotski import Board
 from vision.common import NoBoardFound, Parse
 from vision.klotski import KlotskiGeometry, board_regions, fit_grid, main_colours, parse, piece_rects
 from vision.klotski_grid import WORK_SIDE, GridGuess, SideLook, learn_look
-from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SKIPS, Measures, PieceLook, fit, measure,
-                                    nearest, read, rim_sides, search, section, side_weights)
+from vision.klotski_lattice import (FLAT, FLOOR_FACTOR, LINE_GAP, MIN_FLOOR, SKIPS, PieceLook, fit, line_strength,
+                                    measure, nearest, pairs, patches, read, rim_sides, search, section, side_weights)
 from vision.lattice import Lattice, lab
 from vision.profile import Profile, ProfileError
 
@@ -109,15 +109,36 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
         raise ProfileError("the board has no piece of two or more cells: nothing shows a piece's inside")
     image_lab = lab(image)
 
-    def parted(found: Measures) -> tuple[float, float]:
-        """The strongest line inside a piece (at least FLAT) and the weakest edge between cells."""
-        lines = (found.across, found.along)
-        return (max(FLAT, *(float(v[w < 0].max(initial=0)) for v, w in zip(lines, inner))),
-                min(float(v[w > 0].min(initial=np.inf)) for v, w in zip(lines, inner)))
+    def sides(masks: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """``pairs``' masks of the sides between cells as masks of every side (the rim's none)."""
+        return np.pad(masks[0], ((0, 0), (1, 1))), np.pad(masks[1], ((1, 1), (0, 0)))
+    # the sides between two piece cells; those with a floor cell on either side (between two floor cells inside,
+    # between a piece and the floor an edge); every side between cells
+    both_pieces, by_floor = sides(pairs(owner >= 0)), sides(pairs(owner < 0, np.logical_or))
+    anywhere = (inner[0] != 0, inner[1] != 0)
+
+    def bounds(found: tuple[np.ndarray, np.ndarray], where: tuple[np.ndarray, np.ndarray]) -> tuple[float, float]:
+        """The strongest line on a side inside (at least FLAT) and the weakest on an edge, among the sides
+        ``where``, of the line strengths ``found`` between columns and between rows."""
+        lines = list(zip(found, inner, where))
+        return (max(FLAT, *(float(v[(w < 0) & m].max(initial=0)) for v, w, m in lines)),
+                min(float(v[(w > 0) & m].min(initial=np.inf)) for v, w, m in lines))
+
+    def parted(found: tuple[np.ndarray, np.ndarray]) -> tuple[float, float, float | None]:
+        """The strongest line inside a piece (at least FLAT) and the weakest edge between two pieces, with the
+        bound a side between a piece and the floor is an edge above; when the sides by the floor do not part
+        alone, or no two pieces meet, the strongest inside line and the weakest edge of every side between cells."""
+        inside, edge = bounds(found, both_pieces)
+        floor_inside, floor_edge = bounds(found, by_floor)
+        if edge < np.inf and np.inf > floor_edge >= LINE_GAP * floor_inside:
+            return inside, edge, (floor_inside ** 3 * floor_edge) ** 0.25
+        return (*bounds(found, anywhere), None)
 
     def parting(rough: Lattice) -> float:
         """How well a rough lattice parts the board's edges from its insides (edge over inside)."""
-        return max(edge / inside for inside, edge in (parted(measure(image_lab, rough, skip)) for skip in SKIPS))
+        across, along, _ = patches(image_lab, rough)        # the sides' lines alone, from one mosaic
+        return max(edge / inside for inside, edge, _ in (parted((line_strength(across, skip=skip), line_strength(along, skip=skip)))
+                                                         for skip in SKIPS))
 
     # the search's best lattices; then, as its score favours small pitches (a board's gaps fade when shrunk
     # to its work size, text and buttons do not), the next ones that part the edges from the insides best
@@ -133,7 +154,7 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
         # halves, then (pieces drawn as outlines on the floor) by the bands along their sides
         for ring, skip in itertools.product((False, True), SKIPS):
             found = measure(image_lab, lat, skip, ring)
-            inside, edge = parted(found)
+            inside, edge, floor_edge = parted((found.across, found.along))
             if not edge >= LINE_GAP * inside:
                 reasons.append("the pieces' edges and insides look alike on the grid that fits best "
                                "(is it the board the screenshot shows?)")
@@ -151,7 +172,7 @@ def learn_lattice(image: np.ndarray, board: Board) -> tuple[dict[str, Any], dict
                              frozenset(p.shape for p in board.pieces), board.piece(board.target).shape,
                              floor, piece, tolerance, (inside * middle) ** 0.5, (edge * middle) ** 0.5,
                              float(found.middles.max()), bool((rim_sides(found, owner >= 0) >= (edge * middle) ** 0.5).all()),
-                             skip, ring, lat.px / image.shape[1])
+                             skip, ring, lat.px / image.shape[1], floor_edge)
             try:
                 _, got = read(image, look)
             except NoBoardFound as exc:

@@ -18,7 +18,6 @@ import importlib
 import os
 import sys
 import time
-from pathlib import Path
 
 from puzzlepilot import __version__
 from puzzlepilot.errors import UsageError
@@ -28,7 +27,8 @@ from solvers.common import BoardError, OptionError
 from solvers.files import check_output, same_file
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms) nor pathlib
+    from pathlib import Path
     from typing import Any, TextIO
 
 
@@ -233,9 +233,16 @@ def add_parse(sub: Any, games: str) -> None:
 
 
 def _stages_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--stages", metavar="DIR", type=Path,
+    p.add_argument("--stages", metavar="DIR", type=_path,
                    help="write the vision's intermediate pictures (mask, candidates, grid, cells) "
                         "into DIR (new, empty, or one --stages wrote), also when no board is found")
+
+
+def _path(text: str) -> Path:
+    """A path option's value (pathlib loaded only when one is given)."""
+    from pathlib import Path
+
+    return Path(text)
 
 
 def user_text(doc: str) -> str:
@@ -387,8 +394,9 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
         raise UsageError("--stages needs a screenshot (IMAGE)")
     if args.annotate == "":
         raise UsageError("--annotate needs a file name")
-    if args.annotate:
-        check_output(Path(args.annotate))
+    annotate = _path(args.annotate) if args.annotate else None
+    if annotate:
+        check_output(annotate)
         if same_file(args.annotate, args.image):
             raise UsageError(f"--annotate {args.annotate} is the screenshot itself: give another file "
                              "(the screenshot is not replaced)")
@@ -422,9 +430,9 @@ def cmd_solve(args: argparse.Namespace, io: IO) -> int:
 
     if args.annotate and result.solved:
         if game.sheet is not None:
-            write_annotation(Path(args.annotate), game.sheet(image, found, result.solution), [])
+            write_annotation(annotate, game.sheet(image, found, result.solution), [])
         else:
-            write_annotation(Path(args.annotate), image, game.hints(found, result.solution))
+            write_annotation(annotate, image, game.hints(found, result.solution))
 
     if args.json:
         import json

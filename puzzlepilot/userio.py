@@ -10,14 +10,14 @@ from __future__ import annotations
 import argparse
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 from puzzlepilot.errors import UsageError
 from solvers.common import BoardError
 from solvers.files import FileRefused, exists, read_bounded, write_output
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms) nor pathlib
+    from pathlib import Path
     from typing import Any, Callable, TextIO
 
 MAX_BOARD_BYTES = 4 * 1024 * 1024   # a board text longer than this is refused unread
@@ -93,7 +93,7 @@ def read_board_file(source: str) -> str:
         raise UsageError(f"no such board file: {source} (--board names a file of the board text, or - to read it "
                          "from standard input)")
     try:
-        data = read_bounded(Path(source), MAX_BOARD_BYTES, pipes=True)
+        data = read_bounded(source, MAX_BOARD_BYTES, pipes=True)
     except FileRefused as exc:
         raise UsageError(str(exc)) from None
     try:

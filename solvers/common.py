@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms) nor pathlib
+    from pathlib import Path
     from typing import Any, Callable
 
 
@@ -101,6 +101,8 @@ class Progress:
 def user_folder(variable: str, kind: str, name: str) -> Path:
     """The folder the environment ``variable`` names, else ``name`` in the user's platform
     folder of that ``kind`` (platformdirs' ``data``, ``cache`` or ``config``)."""
+    from pathlib import Path     # here: solving a board text without a table does without it
+
     chosen = os.environ.get(variable)
     if chosen:
         return Path(chosen)

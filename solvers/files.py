@@ -22,10 +22,10 @@ import errno
 import os
 import stat
 import time
-from pathlib import Path
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms) nor pathlib
+    from pathlib import Path
     from typing import Iterable, Iterator
 
 # hashlib, json, shutil and tempfile are imported where the kept folders' writers use them:
@@ -108,7 +108,7 @@ def same_file(a: Path | str, b: Path | str) -> bool:
         return False
 
 
-def read_bounded(path: Path, limit: int, *, pipes: bool = False, follow: bool = True, name: str | None = None
+def read_bounded(path: Path | str, limit: int, *, pipes: bool = False, follow: bool = True, name: str | None = None
                  ) -> bytes:
     """The bytes of the file ``path``, at most ``limit`` of them; FileRefused naming it for
     anything else. Every read of a file the user named or the tool keeps goes through here.
@@ -430,6 +430,7 @@ def write_folder(dest: Path, files: dict[str, bytes], record_name: str) -> None:
     as far as it is the tool's (FileRefused naming where anything else stays)."""
     import shutil
     import tempfile
+    from pathlib import Path
 
     make_folder(dest.parent)
     try:

@@ -48,16 +48,16 @@ answer says it is not proved minimal.
 """
 from __future__ import annotations
 
-import hashlib
 import json
-import random
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable
 
 from solvers import tables
 from solvers.common import BoardError, OptionError, Progress, SolveResult, check_places, check_width, split_rows
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:     # annotations only: a command starts without typing (~2 ms)
+    from typing import Any, Callable
+
     from solvers.klotski_layers import Layers
 
 STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -392,6 +392,8 @@ def generate(rows: int, cols: int, seed: int, empty: int = 2) -> Board:
     reading order with random 1×2, 2×1 and (rarer) 1×1 pieces, then soldiers (or, failing
     those, other pieces) lifted until ``empty`` cells are free. The exit is the bottom row
     band, centred (left of centre on odd widths)."""
+    import random   # here: a solve does not need it
+
     rng = random.Random(seed)
     left = cols // 2 - 1
     taken = {(r, c) for r in range(2) for c in range(left, left + 2)}
@@ -732,7 +734,11 @@ def _memo_from(data: bytes | None) -> tuple[int, dict[int, "_Entry"]] | None:
 
 
 def _memo_name(space: _Space) -> str:
-    return "klotski-" + hashlib.blake2b(repr(space.signature).encode(), digest_size=8).hexdigest()
+    try:    # hashlib's own BLAKE2, without hashlib, which loads OpenSSL (~2 ms a command)
+        from _blake2 import blake2b
+    except ImportError:     # an interpreter built without it
+        from hashlib import blake2b
+    return "klotski-" + blake2b(repr(space.signature).encode(), digest_size=8).hexdigest()
 
 
 def _mask(cells: Any, cols: int) -> int:

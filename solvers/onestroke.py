@@ -35,7 +35,6 @@ with 8-20 % random holes and a random start a few ms, with rare unsolvable ones 
 from __future__ import annotations
 
 import itertools
-import random
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -223,8 +222,7 @@ def solve(board: Board, max_nodes: int | None = None,
     searches += [(e, 1 << s, set()) for e in ([g.bit(board.end)] if board.end else _one_neighbour_cells(g, s))]
     nodes, budget = 0, 4 * g.full.bit_count()
     for run in itertools.count():
-        rng = random.Random(run)
-        rank = [rng.random() if run else 0.0 for _ in g.neighbours]
+        rank = _shuffled_ties(run, len(g.neighbours))
         # The matching check costs more than the other rules; boards that need no
         # second run are solved before it would pay.
         matching = _Matching(g) if run else None
@@ -241,6 +239,17 @@ def solve(board: Board, max_nodes: int | None = None,
                     path.reverse()
                 return _result(g, path, nodes, not finished, "exhaustive")
     raise AssertionError("unreachable: itertools.count() never ends")
+
+
+def _shuffled_ties(run: int, cells: int) -> list[float]:
+    """The tie-breaking rank of each cell in restart ``run``: none in the first run (so
+    a solve that needs no restart never imports ``random``), then random, seeded by the run."""
+    if not run:
+        return [0.0] * cells
+    import random
+
+    rng = random.Random(run)
+    return [rng.random() for _ in range(cells)]
 
 
 def _one_neighbour_cells(g: _Grid, start: int) -> list[int]:
@@ -697,6 +706,8 @@ def generate(rows: int, cols: int, seed: int, fill: float = 0.85) -> Board:
     grid. The start is the walk's first cell; cells it missed become holes too."""
     if rows < 1 or cols < 1 or not 0.0 < fill <= 1.0:
         raise ValueError("generate needs rows, cols >= 1 and 0 < fill <= 1")
+    import random   # here: a solve does not need it
+
     rng = random.Random(seed)
     grid = [(r, c) for r in range(rows) for c in range(cols)]
     need = max(1, -(-int(fill * rows * cols * 1000) // 1000))

@@ -137,6 +137,8 @@ def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[Klotsk
     colours = [np.array(fixed, np.float32)] if fixed else main_colours(image_bgr)
     found = screen(image_bgr, colours)     # every colour matched at once
     late: list[str] = []      # regions with pieces that did not make a board: say why
+    boards: list[np.ndarray] = []   # their colours, where the picture shows all the region: the floor's,
+                                    # if flat pieces leave it unclear by edges
     for k, colour in enumerate(colours):
         for region in found.regions(k):
             try:
@@ -145,6 +147,7 @@ def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[Klotsk
                 continue
             try:
                 check_cut(region, image_bgr.shape)
+                boards.append(colour)
                 return read_board(image_bgr, rects, colour, target_shape, empties)
             except NoBoardFound as exc:
                 late.append(str(exc))
@@ -163,7 +166,7 @@ def parse(image_bgr: np.ndarray, profile: Profile | None = None) -> Parse[Klotsk
                 return from_reading(reading, target_shape, empties, longest)
 
             reading, _ = parse_grid(picture, None if floor is None else np.array(floor, np.float32), pitch,
-                                    work, shape, look, hint, board)
+                                    work, shape, look, hint, board, boards)
             return board(reading)
 
         try:

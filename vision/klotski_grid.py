@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -74,6 +74,7 @@ LOOK_SURE = 0.35       # every side between pieces of the calibration's screensh
 LOOK_BLUR = 1.0        # px (Gaussian σ): blurred so, the sides between pieces still match the look LOOK_EDGE on average
 REFIT = 0.7            # a grid fitted to its inner lines' edges must lie on this share of the guess's edge
 NO_LOOK_PITCH = 60     # px: with no learned look, a calibrated reading shrinks a picture to no smaller pitch
+GAP_HALF, GAP_SHARE = 0.06, 0.75    # ``_gaps_show``
 LEAN_MAX, LEAN_MIN = 6.0, 0.3   # degrees: ``lean`` looks this far from upright; a grid reads turned less
 
 
@@ -112,6 +113,16 @@ class OffLines(NoBoardFound):
     """A grid refused for a side between two cells that is neither clearly an edge nor
     clearly not one, or for a piece with no edge toward an empty cell: where the grid's
     lines lie a few pixels off the pieces' sides, so they read."""
+
+
+class FloorUnclear(NoBoardFound):
+    """A grid refused for even cells of several colours: flat pieces beside the floor.
+    ``floors``: the colours (BGR) of those cells, grouped within FLOOR_DISTANCE, the
+    most cells first; one of them may be the floor's (``readings``)."""
+
+    def __init__(self, message: str, floors: list[np.ndarray]) -> None:
+        super().__init__(message)
+        self.floors = floors
 
 
 @dataclass(frozen=True)
@@ -306,19 +317,28 @@ def even_lines(profile: np.ndarray, pmin: float, pmax: float, keep: int = 2) -> 
 def blocks(vl: np.ndarray, hl: np.ndarray, depth: int = 1) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1) of the parts of the picture the straight runs join into
     blocks at least a sixth of the picture's short side: a board is one (its pieces'
-    sides nearly touch), smallest first."""
+    sides nearly touch), smallest first; and (``depth`` 1) those they join into when
+    joined three times as far apart: pieces with gaps wider than the first joining
+    between them (a board's floor seen 4-6 px wide between its pieces, 0.05-0.1 of a
+    cell: each piece a block of its own)."""
     h, w = vl.shape
     k = max(3, round(0.015 * min(h, w)))
-    joined = cv2.dilate(vl | hl, np.ones((k, k), np.uint8))
-    _, _, stats = components(joined, connectivity=8)
-    boxes = [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, _ in stats
-             if min(bw, bh) >= min(h, w) / 6]
+    boxes = _joined(vl | hl, k)
     if depth:   # a board framed by a dialog joins it: look again without the box's longest lines
         for x0, y0, x1, y1 in list(boxes):
             inner = blocks(_without_long(vl[y0:y1, x0:x1], 0), _without_long(hl[y0:y1, x0:x1], 1), depth - 1)
             boxes += [(a + x0, b + y0, c + x0, d + y0) for a, b, c, d in inner
                       if (c - a) * (d - b) < 0.8 * (x1 - x0) * (y1 - y0)]
+        boxes += _joined(vl | hl, 3 * k)
     return sorted(set(boxes), key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def _joined(runs: np.ndarray, k: int) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the runs joined by a k × k dilation, each at least a
+    sixth of the picture's short side."""
+    h, w = runs.shape
+    _, _, stats = components(cv2.dilate(runs, np.ones((k, k), np.uint8)), connectivity=8)
+    return [(int(x), int(y), int(x + bw), int(y + bh)) for x, y, bw, bh, _ in stats if min(bw, bh) >= min(h, w) / 6]
 
 
 def _without_long(runs: np.ndarray, axis: int) -> np.ndarray:
@@ -439,6 +459,65 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in floor_colour))
+
+
+def readings(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, look: SideLook | None = None,
+             boards: Sequence[np.ndarray] = ()) -> list[Reading]:
+    """``read_grid``'s reading; where even cells of several colours leave the floor
+    unclear (``FloorUnclear``: flat pieces as even as the floor), the readings with each
+    of their colours that is one of ``boards`` taken for the floor's, those that read (the
+    caller refuses readings that disagree). ``boards``: colours that show round three or
+    more pieces as a board's does (``vision.klotski.piece_rects``), in a region the
+    picture shows whole (``check_cut``: a board cut along a row's side is not read short):
+    the floor is seen in the gaps between the pieces; a flat piece's colour is not (8 flat
+    2×1 generals of one colour with names across their middle side, read as empty cells,
+    the floor as pieces). Each side read between two pieces must show that gap
+    (``_gaps_show``)."""
+    try:
+        return [read_grid(e, g, floor, look=look)]
+    except FloorUnclear as exc:
+        found = []
+        for colour in exc.floors:
+            if not any(np.linalg.norm(colour - board) <= FLOOR_DISTANCE for board in boards):
+                continue
+            try:
+                reading = read_grid(e, g, colour, look=look)
+            except NoBoardFound:
+                continue
+            if _gaps_show(e.image, reading, colour):
+                found.append(reading)
+        if not found:
+            raise
+        return found
+
+
+def _gaps_show(image: np.ndarray, reading: Reading, floor: np.ndarray) -> bool:
+    """Whether the floor's colour shows along every side read between two pieces, as it
+    does in the gap between them: along one line (a row or column of pixels within
+    GAP_HALF of a pitch of the side), over GAP_SHARE or more of the side's middle, a
+    pixel of the board's colour as the reading by colour matches it
+    (``vision.klotski.colour_mask``: JPEG and resizing blend a gap 2-3 px wide with the
+    pieces' colours). A name painted across a piece's middle side is an edge too, but
+    shows no such line: its letters are apart, their ink of another colour."""
+    from vision.klotski import colour_mask   # (that module imports this one)
+
+    g = reading.grid
+    owner = np.full((g.rows, g.cols), -1)
+    for k, (r, c, h, w) in enumerate(reading.sizes):
+        owner[r:r + h, c:c + w] = k
+    near = colour_mask(image, floor) > 0
+    half = max(1, round(GAP_HALF * min(g.px, g.py)))
+    for vertical, a, b in ((True, owner[:, :-1], owner[:, 1:]), (False, owner[:-1], owner[1:])):
+        for r, c in zip(*np.nonzero((a >= 0) & (b >= 0) & (a != b))):
+            if vertical:
+                x, y0, y1 = round(g.ox + (c + 1) * g.px), round(g.oy + (r + .2) * g.py), round(g.oy + (r + .8) * g.py)
+                strip = near[y0:y1, max(0, x - half):x + half + 1].T
+            else:
+                y, x0, x1 = round(g.oy + (r + 1) * g.py), round(g.ox + (c + .2) * g.px), round(g.ox + (c + .8) * g.px)
+                strip = near[max(0, y - half):y + half + 1, x0:x1]
+            if not strip.size or strip.mean(axis=1).max() < GAP_SHARE:
+                return False
+    return True
 
 
 def _marginal(e: EdgeMaps, g: GridGuess, vs: np.ndarray, hs: np.ndarray, empty: np.ndarray, reach: float) -> None:
@@ -588,8 +667,22 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
             empty = rest
     mean = colours[empty].mean(0)
     if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
-        raise NoBoardFound("the even cells differ in colour: flat pieces, not floor")
+        raise FloorUnclear("the even cells differ in colour: flat pieces, not floor", _colour_groups(colours[empty]))
     return empty, colours
+
+
+def _colour_groups(colours: np.ndarray) -> list[np.ndarray]:
+    """The mean colours of ``colours`` grouped greedily, each within FLOOR_DISTANCE of
+    its group's first, the largest groups first (ties: as found)."""
+    groups: list[list[np.ndarray]] = []
+    for colour in colours:
+        group = next((g for g in groups if np.linalg.norm(colour - g[0]) <= FLOOR_DISTANCE), None)
+        if group is None:
+            groups.append([colour])
+        else:
+            group.append(colour)
+    groups.sort(key=len, reverse=True)
+    return [np.mean(g, axis=0) for g in groups]
 
 
 def _near_floor(colours: np.ndarray, floor: np.ndarray) -> np.ndarray:
@@ -1016,7 +1109,8 @@ def fitted(e: EdgeMaps, g: GridGuess) -> GridGuess:
 def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
                pitch: tuple[float, float] | None = None, work_pitch: float | None = None,
                shape: tuple[int, ...] | None = None, look: SideLook | None = None,
-               hint: GridGuess | None = None, check: Callable[[Reading], object] | None = None) -> tuple[Reading, float]:
+               hint: GridGuess | None = None, check: Callable[[Reading], object] | None = None,
+               boards: Sequence[np.ndarray] = ()) -> tuple[Reading, float]:
     """The reading of the largest grid that reads, in the given picture's pixels (the
     grid scaled back), and the scale it was read at; NoBoardFound when none reads or
     readings of that size disagree. From a profile: ``floor_bgr``, ``pitch`` (bounds, px),
@@ -1039,7 +1133,9 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
     ``check``: raises NoBoardFound for a reading that makes no board (the caller's rules
     of a game: a unique target, a position that can be played): when the largest grids
     that read disagree, such a reading does not outvote one that makes a board (186 px
-    light wood, its plain 曹操 taken for floor by one grid: no target)."""
+    light wood, its plain 曹操 taken for floor by one grid: no target); ``boards``: colours
+    seen round the pieces as a board's, which may be the floor's where flat pieces leave
+    it unclear (``readings``)."""
     if work_pitch is not None and pitch is not None:
         # with no look to match, not shrunk to a pitch under NO_LOOK_PITCH: a shrink loses
         # sides a pixel or two wide (186 px light wood photographed at 1.3×, shrunk back to
@@ -1056,7 +1152,7 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
         scales = [scale * factor for factor in RETRY] if scale < 1 else [scale, 1.0]
     for size in scales:
         try:
-            return _parse_at(image, size, floor_bgr, pitch, shape, look, hint, check)
+            return _parse_at(image, size, floor_bgr, pitch, shape, look, hint, check, boards)
         except NoBoardFound as exc:
             first = first or exc
     assert first is not None
@@ -1065,7 +1161,8 @@ def parse_grid(image: np.ndarray, floor_bgr: np.ndarray | None = None,
 
 def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pitch: tuple[float, float] | None,
               shape: tuple[int, ...] | None, look: SideLook | None, hint: GridGuess | None,
-              check: Callable[[Reading], object] | None = None) -> tuple[Reading, float]:
+              check: Callable[[Reading], object] | None = None,
+              boards: Sequence[np.ndarray] = ()) -> tuple[Reading, float]:
     """``parse_grid`` on the picture resized by ``scale``."""
     small = image if scale == 1 else cv2.resize(image, None, fx=scale, fy=scale,
                                                 interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
@@ -1086,10 +1183,10 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     # fall as before): once a size reads, smaller grids cannot be the board's, unread
     candidates.sort(key=lambda g: -g.rows * g.cols)
     stage("klotski-grids", lambda: marked(small, boxes=[(g.ox, g.oy, g.cols * g.px, g.rows * g.py) for g in candidates]))
-    readings: list[Reading] = []
+    read: list[Reading] = []
     why: dict[str, int] = {}
     for g in candidates:
-        if readings and g.rows * g.cols < readings[0].grid.rows * readings[0].grid.cols:
+        if read and g.rows * g.cols < read[0].grid.rows * read[0].grid.cols:
             break
         # a pinned shape leaves few grids: each is tried fitted to its lines too; with
         # none, a grid refused for a side that is off its lines is (the guess, from
@@ -1099,20 +1196,22 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
         while guesses:
             guess = guesses.pop(0)
             try:
-                reading = read_grid(e, guess, floor_bgr, look=look)
+                found = readings(e, guess, floor_bgr, look, boards)
             except NoBoardFound as exc:
                 why[str(exc)] = why.get(str(exc), 0) + 1
                 if shape is None and guess is g and isinstance(exc, OffLines):
                     guesses.append(fitted(e, g))
                 continue
-            if reading.grid.rows % 2 == reading.grid.cols % 2 == 0 and all(v % 2 == 0 for s in reading.sizes for v in s):
-                continue        # every size and place even: a grid of half the true pitch
-            readings.append(reading)
-    if not readings:
+            for reading in found:
+                if reading.grid.rows % 2 == reading.grid.cols % 2 == 0 and all(v % 2 == 0 for s in reading.sizes
+                                                                            for v in s):
+                    continue        # every size and place even: a grid of half the true pitch
+                read.append(reading)
+    if not read:
         reason = max(why, key=lambda k: why[k]) if why else "no grid of straight edges"
         raise NoBoardFound(reason)
-    most = max(r.grid.rows * r.grid.cols for r in readings)
-    largest = [r for r in readings if r.grid.rows * r.grid.cols == most]
+    most = max(r.grid.rows * r.grid.cols for r in read)
+    largest = [r for r in read if r.grid.rows * r.grid.cols == most]
     if check is not None and len({(r.grid.rows, r.grid.cols, r.sizes) for r in largest}) > 1:
         # (smaller grids stay unread: a part of the board may make a board)
         boards = []
@@ -1129,7 +1228,7 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
         raise NoBoardFound("two grids read as different boards")
     best = max(largest, key=lambda r: r.clarity)
     if shape is None:
-        best = trimmed(e, best, floor_bgr, look)
+        best = trimmed(e, best, floor_bgr, look, boards)
     best = Reading(refined(e, best.grid), best.sizes, best.clarity, best.floor)
     stage("klotski-pieces", lambda: marked(small, [(best.grid.ox + (c + w / 2) * best.grid.px,
                                                     best.grid.oy + (r + h / 2) * best.grid.py, f"{h}x{w}")
@@ -1142,7 +1241,8 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     return Reading(back, best.sizes, best.clarity, best.floor), scale
 
 
-def trimmed(e: EdgeMaps, reading: Reading, floor: np.ndarray | None, look: SideLook | None) -> Reading:
+def trimmed(e: EdgeMaps, reading: Reading, floor: np.ndarray | None, look: SideLook | None,
+            boards: Sequence[np.ndarray] = ()) -> Reading:
     """The reading of the grid less its edge rows and columns that hold no piece, when
     that grid, read on its own (or fitted to its lines), shows the same pieces; else the
     reading as it is (refused by the caller: where the board ends is unclear). Past a
@@ -1158,11 +1258,12 @@ def trimmed(e: EdgeMaps, reading: Reading, floor: np.ndarray | None, look: SideL
     same = tuple(sorted((r - r0, c - c0, h, w) for r, c, h, w in sizes))
     for guess in (inner, fitted(e, inner)):
         try:
-            again = read_grid(e, guess, floor, look=look)
+            again = readings(e, guess, floor, look, boards)
         except NoBoardFound:
             continue
-        if tuple(sorted(again.sizes)) == same:
-            return again
+        for one in again:
+            if tuple(sorted(one.sizes)) == same:
+                return one
     return reading
 
 

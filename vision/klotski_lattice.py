@@ -74,6 +74,7 @@ MISSED_FLOOR = 1000.0     # a search's score less this a floor cell too many or 
 RIM = 2.0                 # the rim's weight in a reading's search: the board's outline
 
 
+MANY_ORIGINS = 2000       # origins a pitch past which the search scores them by correlation (faster then)
 SUM = np.ones((1, 3), np.float32)     # cv2.transform: a picture's three channels summed
 
 
@@ -96,6 +97,8 @@ class PieceLook:
     skip: float = 0.0               # the share of a side round its middle its line is measured without
     ring: bool = False              # cells told apart by the bands along their sides, not their inner halves
     pitch_share: float | None = None  # the calibration's pitch over its picture's width
+    floor_edge: float | None = None   # a side between a piece and the floor is an edge above this; the bounds above
+                                      # then part the sides between two piece cells only (None: every side between cells)
 
 
 def corners(lat: Lattice) -> Lattice:
@@ -159,12 +162,24 @@ class Measures:
     middles: np.ndarray
 
 
+def patches(image_lab: np.ndarray, lat: Lattice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One pitch around every side between columns, between rows and every cell of a lattice (:func:`assemble`)."""
+    return assemble(mosaic(image_lab, corners(lat), SIDE))
+
+
 def measure(image_lab: np.ndarray, lat: Lattice, skip: float = 0.0, ring: bool = False) -> Measures:
     """The measures of a lattice, the sides' lines without ``skip`` of them round their
     middles, the cells' colours of their inner halves or (``ring``) of the bands along their sides."""
-    across, along, cells = assemble(mosaic(image_lab, corners(lat), SIDE))
+    across, along, cells = patches(image_lab, lat)
     return Measures(line_strength(across, skip=skip), line_strength(along, skip=skip), colour_features(cells, ring),
                     np.maximum(line_strength(cells), line_strength(np.swapaxes(cells, -3, -2))))
+
+
+def pairs(cells: np.ndarray, joined: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.logical_and
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Per side between two cells, between columns (rows, cols-1) and between rows (rows-1,
+    cols): ``joined`` of the mask ``cells`` on its two sides (both, by default)."""
+    return joined(cells[:, :-1], cells[:, 1:]), joined(cells[:-1], cells[1:])
 
 
 def rim_sides(found: Measures, cells: np.ndarray) -> np.ndarray:
@@ -260,6 +275,9 @@ def candidates(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
               for r in range(rows) for c in range(cols) for which in (0, 1)]
     total = float(np.abs(w_across).sum() + np.abs(w_along).sum())
     spots = [tuple(np.array([point[i] for point in points if point[3] == which]) for i in range(3)) for which in (0, 1)]
+    kernels = [np.zeros((rows * WORK + 1, cols * WORK + 1), np.float32) for _ in range(2)]     # the weights at their places
+    for y, x, wt, which in points:
+        kernels[which][y, x] += wt
     found = []
     levels = _octaves(image_lab)
     for pitch in pitches(image_lab.shape, rows, cols) if tried is None else tried:
@@ -270,9 +288,12 @@ def candidates(image_lab: np.ndarray, weights: tuple[np.ndarray, np.ndarray],
         maps = [cv2.dilate(m, np.ones(shape, np.uint8)) for m, shape in zip(_line_maps(work, WORK), ((1, 5), (5, 1)))]
         vh, vw = work.shape[0] - rows * WORK, work.shape[1] - cols * WORK
         if vh >= 1 and vw >= 1:
-            # every origin at once: the maps' windows at the points, weighed
-            score = sum(np.tensordot(wts, np.lib.stride_tricks.sliding_window_view(m, (vh, vw))[ys, xs], 1)
-                        for m, (ys, xs, wts) in zip(maps, spots)) / total
+            # every origin at once: the maps' windows at the points, weighed; many origins by correlation with the
+            # weights (OpenCV's DFT), fewer by the windows summed
+            score = sum(cv2.filter2D(m, -1, kernel, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)[:vh, :vw]
+                        if vh * vw > MANY_ORIGINS else
+                        np.tensordot(wts, np.lib.stride_tricks.sliding_window_view(m, (vh, vw))[ys, xs], 1)
+                        for m, (ys, xs, wts), kernel in zip(maps, spots, kernels)) / total
             if floor is not None:
                 examples, tolerance, empties = floor
                 colours = cv2.blur(work, (WORK // 2, WORK // 2))
@@ -304,36 +325,52 @@ def fit(image_lab: np.ndarray, lat: Lattice, weights: tuple[np.ndarray, np.ndarr
         ox, oy = max(0, int(left)), max(0, int(top))
         part = image_lab[oy:max(oy + 1, min(h, int(bottom) + 1)), ox:max(ox + 1, min(w, int(right) + 1))]
         kx, ky = FIT_SIDE / lat.px, FIT_SIDE / lat.py
+        if min(lat.rows, lat.cols) < 3 or not (w_across.any() and w_along.any()):
+            return lat
         work = cv2.resize(part, None, fx=kx, fy=ky, interpolation=cv2.INTER_AREA if kx < 1 else cv2.INTER_LINEAR)
         lat = lat.moved(-ox, -oy)
-        across, along = _line_maps(work, FIT_SIDE)
-        if min(lat.rows, lat.cols) < 3 or not (w_across.any() and w_along.any()):
-            return lat.moved(ox, oy)
-        xs = _stretched(across, [(lat.x0 + (c - 0.5) * lat.px + 0.5) * kx - 0.5 for c in range(1, lat.cols)],
-                        [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)], w_across.T)
-        ys = _stretched(along.T, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)],
-                        [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], w_along)
+        # the lines between columns measured along the rows' middles only, and the lines between rows along the columns'
+        across = _line_rows(work, [(lat.y0 + r * lat.py + 0.5) * ky - 0.5 for r in range(lat.rows)])
+        along = _line_rows(work, [(lat.x0 + c * lat.px + 0.5) * kx - 0.5 for c in range(lat.cols)], True)
+        xs = _stretched(across, [(lat.x0 + (c - 0.5) * lat.px + 0.5) * kx - 0.5 for c in range(1, lat.cols)], w_across.T)
+        ys = _stretched(along, [(lat.y0 + (r - 0.5) * lat.py + 0.5) * ky - 0.5 for r in range(1, lat.rows)], w_along)
         (px, x0), (py, y0) = (np.polyfit([i + 0.5 for i in range(len(v))], [(x + 0.5) / k - 0.5 for x in v], 1)
                               for v, k in ((xs, kx), (ys, ky)))
         lat = Lattice(float(x0) + ox, float(y0) + oy, float(px), float(py), lat.rows, lat.cols)
     return lat
 
 
-def _profiles(strength: np.ndarray, places: list[float], weights: np.ndarray) -> np.ndarray:
-    """Per line (``weights``' rows): the line strength of a picture whose lines run down it
-    at every x, summed over the ``places`` (y) times the weights, blurred by GAP_BLUR."""
-    h = strength.shape[0]
-    rows = [min(h - 1, max(0, round(y))) for y in places]
-    summed = weights @ strength[rows]
-    return cv2.GaussianBlur(summed.astype(np.float32), (0, 1), GAP_BLUR)
+def _line_rows(work: np.ndarray, places: list[float], turned: bool = False) -> np.ndarray:
+    """Per place (a y, rounded into the picture): the strength of a straight line down
+    ``work`` (FIT_SIDE px a pitch) at every x, measured over half a pitch round that y
+    (:func:`_line_maps`' measure across x, only where the fit looks): (places, width).
+    ``turned``: of the picture turned (its x for y): lines across it, at places along x."""
+    h, w, half = *(work.shape[1::-1] if turned else work.shape[:2]), FIT_SIDE // 2
+    # the rows of half a pitch round each place and one more each side for the Sobel, the picture's border
+    # reflected as OpenCV's filters do; each band filtered alone
+    rows = np.array([min(h - 1, max(0, round(y))) for y in places])[:, None] + np.arange(-1, half + 1) - half // 2
+    rows = np.abs(rows)
+    rows = np.abs(np.where(rows > h - 1, 2 * (h - 1) - rows, rows)).clip(0, h - 1)
+    bands = (work[:, rows.ravel()].transpose(1, 0, 2) if turned else work[rows.ravel()]).reshape(len(places), half + 2, w, -1)
+    g = np.stack([cv2.Sobel(np.ascontiguousarray(band), cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)[1:-1] for band in bands])
+    flat = g.reshape(-1, w, g.shape[-1])
+    size = cv2.sqrt(cv2.transform(cv2.multiply(flat, flat), SUM)).reshape(len(places), half, w).mean(axis=1)
+    straight = (g.mean(axis=1) ** 2).sum(axis=-1)
+    return straight / (size + FLAT)
 
 
-def _stretched(strength: np.ndarray, lines: list[float], places: list[float], weights: np.ndarray) -> list[float]:
-    """The ``lines`` (evenly spaced x in ``strength``) moved and stretched together, by
+def _profiles(strength: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per line (``weights``' rows): the line strengths at its places (:func:`_line_rows`) summed times the
+    weights, blurred by GAP_BLUR."""
+    return cv2.GaussianBlur((weights @ strength).astype(np.float32), (0, 1), GAP_BLUR)
+
+
+def _stretched(strength: np.ndarray, lines: list[float], weights: np.ndarray) -> list[float]:
+    """The ``lines`` (evenly spaced x in ``strength``, :func:`_line_rows` at the places the weights weigh) moved and stretched together, by
     up to STRETCH of the spacing and FIT_REACH of a pitch, to where the weighted line
     strength along them sums highest (each line alone drifts to either side of a gap, or,
     a rough pitch a step or two off, onto a portrait's strokes)."""
-    profiles = _profiles(strength, places, weights)
+    profiles = _profiles(strength, weights)
     w = profiles.shape[1]
     mid = float(np.mean(lines))
     offsets = np.array(lines) - mid
@@ -387,14 +424,22 @@ def board_of(found: Measures, look: PieceLook) -> tuple[Board | None, str]:
     if (found.middles >= middle).any():
         r, c = np.argwhere(found.middles >= middle)[0]
         return None, f"a straight edge runs through cell ({r}, {c}) (a piece mid-slide?)"
-    split = _split(np.concatenate([found.across[:, 1:-1].ravel(), found.along[1:-1].ravel()]), look)
+    inner = found.across[:, 1:-1], found.along[1:-1]
+    # with the floor's own bound, only the sides between two piece cells are parted by their strengths (a name
+    # painted across a piece's own middle side may be stronger than where a piece meets the floor)
+    parted = inner if look.floor_edge is None else [v[both] for v, both in zip(inner, pairs(piece))]
+    split = _split(np.concatenate([v.ravel() for v in parted]), look)
     if split is None:
         return None, "a side between two cells is neither clearly a piece's edge nor its inside"
     (edge_a, inside_a), (edge_b, inside_b) = ((lines >= split[1], lines <= split[0]) for lines in (found.across, found.along))
-    # the rim: every side an edge when the calibration's was; else a floor cell may meet the frame unseen
-    if look.rim and not (rim_sides(found, piece) >= (split[0] * split[1]) ** 0.5).all():
+    by_floor = [v[mixed] for v, mixed in zip(inner, pairs(piece, np.not_equal))]
+    # the rim: every side an edge when the calibration's was (as strong as the weakest edge of any kind would
+    # be, halfway from the strongest inside); else a floor cell may meet the frame unseen
+    weakest = min([split[1], *(float(v.min()) for v in by_floor if v.size)])
+    if look.rim and not (rim_sides(found, piece) >= (split[0] * weakest) ** 0.5).all():
         return None, "a piece on the board's rim shows no edge there"
-    if ((piece[:, :-1] != piece[:, 1:]) & ~edge_a[:, 1:-1]).any() or ((piece[:-1] != piece[1:]) & ~edge_b[1:-1]).any():
+    least = split[1] if look.floor_edge is None else look.floor_edge
+    if any((v < least).any() for v in by_floor):
         return None, "a piece meets the floor with no edge between them"
     label = -np.ones((rows, cols), int)
     for r, c in zip(*np.nonzero(piece)):
@@ -495,7 +540,8 @@ def section(look: PieceLook) -> dict[str, Any]:
             "floor": np.round(look.floor.astype(float), 2).tolist(), "piece": np.round(look.piece.astype(float), 2).tolist(),
             "floor_tolerance": round(look.floor_tolerance, 2), "inside_most": round(look.inside_most, 2),
             "edge_least": round(look.edge_least, 2), "middle_most": round(look.middle_most, 2), "rim": look.rim,
-            "skip": look.skip, "ring": look.ring}
+            "skip": look.skip, "ring": look.ring,
+            **({} if look.floor_edge is None else {"floor_edge": round(look.floor_edge, 2)})}
 
 
 def look_of(profile: Profile) -> PieceLook:
@@ -538,4 +584,5 @@ def look_of(profile: Profile) -> PieceLook:
                      field("rim", lambda v: isinstance(v, bool), "true or false"),
                      float(field("skip", lambda v: v in SKIPS, f"one of {list(SKIPS)}")) if "skip" in data else 0.0,
                      field("ring", lambda v: isinstance(v, bool), "true or false") if "ring" in data else False,
-                     profile.positive("pitch_share"))
+                     profile.positive("pitch_share"),
+                     float(field("floor_edge", number, "a number")) if "floor_edge" in data else None)

@@ -22,7 +22,9 @@ Stages, each a function:
    shape must have two terminals, and all nodes of a kind must share a colour —
    otherwise the image is refused ("no board found"). A hub whose hole place above or
    below path lines hide may have either count: the level is read when one set of such
-   counts alone gives it a solution (the game's levels all have one), else refused.
+   counts alone gives it a solution (the game's levels all have one), else refused; every
+   pass of a path through a hub fills a hole, so a hub read with fewer holes than half the
+   path lines seen leaving it is refused.
 Nothing depends on a palette, so all twelve work, and no calibration profile is needed;
 a profile's ``background_rgb`` finds game windows too small to be a candidate alone.
 The work is done on the area scaled to ``WORK`` pixels (``puzzlepilot bench lyne``).
@@ -93,6 +95,7 @@ class Node:
     doubt: str = ""           # read as a hub first: why its holes were refused (then read as a square)
     counts: tuple[int, ...] = ()   # a hub's hole counts that path lines leave open (``holes``: the first)
     unsure: str = ""          # then why: the place they hide, in words
+    hub: "Node | None" = None  # read as a square after a hub's reading in doubt (``unsure``): that reading
 
 
 # a refusal's depth: blobs read as nodes; nodes on a lattice, or one node's own look in
@@ -300,16 +303,38 @@ def _read_nodes(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.n
     sizes = np.array([n.size for n in nodes])
     if len(nodes) < 3 or sizes.max() > 1.6 * np.median(sizes) or sizes.min() < 0.6 * np.median(sizes):
         raise Refusal("blobs of unequal sizes, not a LYNE board", NODES)
+    drawn = (colours.lines, fg) if colours.lines is not None else None
     try:
-        fit = fit_grid(nodes, work.shape, open_sides)
+        fit = fit_grid(nodes, work.shape, open_sides, drawn=drawn)
     except NoBoardFound as exc:
         doubted = [n for n in nodes if n.doubt]
         if _depth(exc) == BOARD and doubted and _fits(nodes, work.shape, open_sides):
-            raise Refusal(doubted[0].doubt, BOARD) from None
-        raise Refusal(str(exc), max(NODES, _depth(exc))) from None
+            hubs = _hubs_after_all(nodes)
+            if hubs is None:
+                raise Refusal(doubted[0].doubt, BOARD) from None
+            try:
+                nodes, fit = hubs, fit_grid(hubs, work.shape, open_sides, drawn=drawn)
+            except NoBoardFound:
+                raise Refusal(doubted[0].doubt, BOARD) from None
+        else:
+            raise Refusal(str(exc), max(NODES, _depth(exc))) from None
     stage("lyne-grid", lambda: marked(work, grid_labels(fit[0].to_text(), fit[2], fit[3], fit[1])))
     _empty_places_look_alike(work, fg, colours, *fit[:4])
     return nodes, fit
+
+
+def _hubs_after_all(nodes: list[Node]) -> list[Node] | None:
+    """The nodes with each square first read as a hub in doubt (``Node.hub``) read as that hub
+    again, when its fill is of no other square's colour (over the 40 levels squares of a kind
+    may differ from the first, from every other square read, of which there must be one: a
+    square's kind has two terminals at least); None when there is no such square. Such hubs
+    then have their holes settled as any hub in doubt (``fit_grid``)."""
+    squares = [n for n in nodes if n.kind == "square" and n.hub is None]
+    if not squares:
+        return None
+    swapped = [n.hub if n.hub is not None and min(_differ(n.fill, s.fill) for s in squares) > 40 else n
+               for n in nodes]
+    return swapped if any(a is not b for a, b in zip(swapped, nodes)) else None
 
 
 def _fits(nodes: list[Node], shape: tuple[int, ...], open_sides: tuple[bool, bool, bool, bool]) -> bool:
@@ -490,6 +515,7 @@ class Colours:
     opened: int = 0                   # the width of the opening that took path lines away (px)
     zoom: float = 1.0                 # work pixels a pixel of the picture spans (over 1: a small area scaled up)
     size: float = 0.0                 # the typical node size it was worked out from (px)
+    lines: np.ndarray | None = None   # the foreground before the opening: path lines still in it
 
 
 def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
@@ -514,8 +540,7 @@ def segment(work: np.ndarray, background: np.ndarray, cream: np.ndarray | None,
     k = max(3, int(size / 5) | 1)
     if cap is not None:
         k = min(cap, k)
-    fg = round_morph(fg, cv2.MORPH_OPEN, k)
-    return fg, Colours(background, faint, cream, opened=k, size=size)
+    return round_morph(fg, cv2.MORPH_OPEN, k), Colours(background, faint, cream, opened=k, size=size, lines=fg)
 
 
 def _split_joined(fg: np.ndarray, wide: np.ndarray) -> np.ndarray | None:
@@ -607,20 +632,23 @@ def classify(work: np.ndarray, fg: np.ndarray, colours: Colours, native: np.ndar
                 continue
             raise NoBoardFound(f"a blob at ({x},{y}) that is no LYNE node")
         src = work if native is None else native
+        hub = None
         try:
             node = _inspect(src, work.shape[1], c, kind, colours)
             if node.unsure and _covers_square(c):
+                hub = node
                 raise NoBoardFound(node.unsure)   # a hub in doubt that may be a blurred square
             nodes.append(node)
         except NoBoardFound as exc:
             # blur rounds a small square's corners into eight; with no hub's holes in
             # it, a blob that covers its inscribed square like a square is read as one
-            # (and when that fails too, the hub's doubt is the reason)
+            # (and when that fails too, the hub's doubt is the reason; a hub's reading in
+            # doubt is kept for ``_read_nodes``)
             doubt = Refusal(str(exc), BOARD)
             if kind != "hub" or not _covers_square(c):
                 raise doubt from None
             try:
-                nodes.append(replace(_inspect(src, work.shape[1], c, "square", colours), doubt=str(exc)))
+                nodes.append(replace(_inspect(src, work.shape[1], c, "square", colours), doubt=str(exc), hub=hub))
             except NoBoardFound:
                 raise doubt from None
     return nodes
@@ -890,6 +918,21 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], b
             unsure.append(name)
             continue
         doubt = _doubt(best, reach / width, filled, other, (px, py), cy, dy, width) if dy and open_hole < 0.3 else None
+        if dy and doubt is None and not found[name] and best >= 0.7 and _along_axis(other, (px, py), cy, dy, width,
+                                                                                  0.06):
+            # most of the place's diamond is not of the hub's colour, with a line along the
+            # axis (a double line's strands reach 0.055 of the hub's width to each side): a
+            # hole under the line, or lines alone blurred over it (hubs 23 and 30 pixels wide
+            # in video frames, their filled or open hole above under a cream line, blended
+            # with the line or with the path being drawn through the centre: 3 read as 2)
+            doubt = "undecided"
+        if dy and doubt is None and filled and open_hole < 0.3 and _diagonals_beside(other, (round(cx), nominal_y),
+                                                                                      cy, width):
+            # path lines along both diagonals on this side pass the place's row near it, and
+            # widen any line along the axis there to a filled hole's run across (a path being
+            # drawn leaving the centre up, short of the hub's edge: 2 read as 3); an open hole
+            # shows the background, which lines do not
+            doubt = "undecided"
         if dy and doubt is None and _along_axis(other, (px, py), cy, dy, width) and (
                 found[name] and reach < 0.0825 * width or not found[name] and (
                     _open_beside(empty, (nominal_x, nominal_y), width) or open_hole < 0.3 and off_cream[name] < CREAM_OFF)):
@@ -1074,14 +1117,27 @@ def _doubt(best: float, reach: float, filled: bool, other: np.ndarray, place: tu
     return "axis" if _along_axis(other, place, cy, dy, width) else None
 
 
-def _along_axis(mask: np.ndarray, place: tuple[int, int], cy: float, dy: float, width: float) -> bool:
+def _diagonals_beside(other: np.ndarray, place: tuple[int, int], cy: float, width: float) -> bool:
+    """Whether on the row of a hole place above or below a hub's centre (``place``: the
+    centre's column, the place's row; ``cy``: the centre's row) the mask holds pixels where both
+    diagonals through the centre cross that row (as far to each side as the row is from the
+    centre, within 0.06 of the hub's width): path lines to the two diagonal neighbours there."""
+    cx, py = place
+    rise, half = abs(py - cy), 0.06 * width
+    band = other[max(0, py - 1):py + 2].any(axis=0)
+    sides = [band[max(0, round(x - half)):max(0, round(x + half) + 1)] for x in (cx - rise, cx + rise)]
+    return all(side.any() for side in sides)
+
+
+def _along_axis(mask: np.ndarray, place: tuple[int, int], cy: float, dy: float, width: float,
+                band: float = 0.025) -> bool:
     """Whether the mask's run from a hole place above or below a hub's centre outward
     reaches past 0.45 of the width from the centre, as a path line along the axis does
     (a hole's own ends at 0.274, 0.38 at most as blurred). The run is taken over a band
-    0.05 of the hub wide, so hub colour left by the blur between a double line's two
-    strands does not cut it short."""
+    0.05 of the hub wide (``band`` to each side), so hub colour left by the blur between a
+    double line's two strands does not cut it short."""
     px, py = place
-    side = max(1, round(0.025 * width))
+    side = max(1, round(band * width))
     column = mask[:, max(0, px - side):px + side + 1].any(axis=1)
     return (abs(py - cy) + _run(column, py, 1 if dy > 0 else -1)) / width >= 0.45
 
@@ -1115,13 +1171,15 @@ def _clusters(values: list[float], gap: float) -> list[float]:
 
 
 def fit_grid(nodes: list[Node], shape: tuple[int, ...],
-             open_sides: tuple[bool, bool, bool, bool] = (False, False, False, False), settle: bool = True
-             ) -> tuple[Board, float, float, float, float]:
+             open_sides: tuple[bool, bool, bool, bool] = (False, False, False, False), settle: bool = True,
+             drawn: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Board, float, float, float, float]:
     """(board, pitch, x0, y0, mean residual) from node centres on one square lattice. In
     a framed game area the board sits centred; towards a side where the picture itself
     ends, the outer nodes must keep the game's margin (0.6 pitch or more, 0.5 allowed), else a row
     or column may lie beyond the picture. The board must be a level with a solution (``settle``:
-    ``_settled``; not when only asking whether some nodes make a board)."""
+    ``_settled``; not when only asking whether some nodes make a board), its hubs read for
+    sure passed by no more paths than they have holes where ``drawn`` (the foreground with
+    path lines, and without: ``_passes``) shows them."""
     size = float(np.median([n.size for n in nodes]))
     xs = _clusters([n.x for n in nodes], 0.4 * size)
     ys = _clusters([n.y for n in nodes], 0.4 * size)
@@ -1174,7 +1232,55 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
         board = Board.from_text("\n".join("".join(row) for row in grid))
     except BoardError as exc:
         raise Refusal(f"the shapes read do not make a board ({exc})", BOARD) from None
+    least = {place: _passes(drawn, at, place, pitch) for place, n in at.items()
+             if n.kind == "hub" and len(n.counts) == 1} if drawn is not None else {}
+    for (r, c), n in at.items():
+        if least.get((r, c), 0) > n.holes:
+            raise Refusal(f"a hub at ({n.x:.0f},{n.y:.0f}) read with {n.holes} holes that paths pass through "
+                          f"{least[(r, c)]} times (a hole missed)", BOARD)
     return _settled(board, at) if settle else board, pitch, float(x0), float(y0), residual
+
+
+def _passes(drawn: tuple[np.ndarray, np.ndarray], at: Mapping[tuple[int, int], Node], place: tuple[int, int],
+            pitch: float) -> int:
+    """The least number of paths that pass through the hub at a place, from the path lines
+    drawn out of it: in the game every pass fills one of its holes (a hub has at least as
+    many holes as passes), and a pass is two lines to two neighbouring nodes (a line the
+    path being drawn heads along to or from it is half a pass: left out, by halving).
+    ``drawn``: the foreground with the path lines (lines) and without (nodes). A line to a
+    neighbour is seen when, at every point between the two nodes where no blob lies across
+    the line (three at least, over 0.05 of a pitch or more; a diagonal's middle, where the
+    other diagonal would cross it, left out), something not background lies on the line
+    (within 0.06 of a pitch of it) and nothing beside it (0.1 to 0.16 of a pitch off it): a
+    finished path's double line spans 0.04 of a pitch to each side, a path being drawn 0.04,
+    the mouse pointer is as wide as 0.18. Seeing fewer lines than there are only lowers the
+    count (a blurred video frame's short gaps between nodes hide some)."""
+    lines, blobs = drawn
+    h, w = lines.shape[:2]
+    hub = at[place]
+    across = np.arange(-0.16 * pitch, 0.16 * pitch + 1)
+    near, beside = np.abs(across) <= 0.06 * pitch, np.abs(across) >= 0.1 * pitch
+    ends = 0
+    for dr, dc in itertools.product((-1, 0, 1), repeat=2):
+        other = at.get((place[0] + dr, place[1] + dc))
+        if other is None or other is hub:
+            continue
+        (ax, ay), (bx, by) = (hub.x, hub.y), (other.x, other.y)
+        length = float(np.hypot(bx - ax, by - ay))
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        t = np.linspace(0.1, 0.9, 33)
+        if dr and dc:
+            t = t[np.abs(t - 0.5) * length >= 0.15 * pitch]
+        # the cross-sections, a row per point on the way
+        xs = np.round(ax + t[:, None] * (bx - ax) - uy * across).astype(int)
+        ys = np.round(ay + t[:, None] * (by - ay) + ux * across).astype(int)
+        if xs.min() < 0 or ys.min() < 0 or xs.max() >= w or ys.max() >= h:
+            continue
+        clear = ~blobs[ys, xs].any(axis=1)     # no node's blob (nor the pointer's) across the line there
+        profile = lines[ys[clear], xs[clear]] > 0
+        seen = profile[:, near].any(axis=1) & ~profile[:, beside].any(axis=1)
+        ends += len(seen) >= 3 and seen.all() and float(np.ptp(t[clear])) * length >= 0.05 * pitch
+    return ends // 2
 
 
 def _settled(board: Board, at: Mapping[tuple[int, int], Node]) -> Board:

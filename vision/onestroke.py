@@ -56,6 +56,7 @@ import cv2
 import numpy as np
 
 from solvers.onestroke import Board, adjacent, reach
+from vision.colours import ColourHistogram
 from vision.common import NoBoardFound, Parse, marked, stage
 from vision.profile import Profile, ProfileError
 
@@ -197,18 +198,18 @@ def candidate_greys(grey: np.ndarray, neutral: np.ndarray, count: int = 6) -> li
 
 
 def candidate_colours(image: np.ndarray, neutral: np.ndarray, count: int = 3) -> list[Look]:
-    """Looks for cells of the most common saturated colours (per channel in bins of 16
-    levels, each looked for around its bin's middle), most common first, each at least 1 %
-    of the picture: other apps with the same rules draw their cells in a colour where this
-    game's are grey."""
-    hist = cv2.calcHist([image], [0, 1, 2], cv2.bitwise_not(neutral), [16, 16, 16], [0, 256] * 3).ravel()
+    """Looks for cells of the most common saturated colours (the median colour of each of
+    the fullest bins of 16 levels per channel), most common first, each at least 1 % of the
+    picture: other apps with the same rules draw their cells in a colour where this game's
+    are grey."""
+    histogram = ColourHistogram.of(image[neutral == 0], bits=4)
     looks: list[Look] = []
-    for code in np.argsort(-hist)[:4 * count]:
-        if hist[code] < 0.01 * neutral.size or len(looks) == count:
-            break
-        colour = (int(code >> 8) * 16 + 8, int(code >> 4 & 15) * 16 + 8, int(code & 15) * 16 + 8)
-        if all(max(abs(a - b) for a, b in zip(colour, look.cell)) > COLOUR_TOLERANCE for look in looks):
+    for b in histogram.commonest(4 * count, min_share=0.01 * neutral.size / max(1, len(histogram.bins))):
+        colour = tuple(int(v) for v in np.rint(histogram.median(b)))
+        if all(max(abs(a - c) for a, c in zip(colour, look.cell)) > COLOUR_TOLERANCE for look in looks):
             looks.append(Look(colour, COLOUR_TOLERANCE))        # type: ignore[arg-type]
+        if len(looks) == count:
+            break
     return looks
 
 

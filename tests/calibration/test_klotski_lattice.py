@@ -195,3 +195,33 @@ def test_a_look_whose_best_scored_lattices_lie_off_the_board_is_learnt_where_edg
     assert all(abs(p - zoo.KLOTSKI_CELL) < 2 for p in prof.data["pitch"]), prof.data["pitch"]
     for label, image, want in zoo.klotski_others(look, 1):
         assert read(image, prof) == want, label
+
+
+@pytest.mark.parametrize("name, others", [("maple-wood-name", (0, 2)), ("ink-flat-name", (2, 4))])
+def test_a_name_across_a_pieces_own_middle_side_is_no_edge_where_pieces_meet_the_floor_faintly(
+        name: str, others: tuple[int, ...]) -> None:
+    """A name painted across a tall piece's middle side draws a line there stronger than the
+    faint edge where a piece meets the floor (a light bevel on a white floor), so no bound
+    parted every edge from every inside and the look was not kept. The floor's cells tell
+    where a piece meets it: the sides between two pieces are parted alone, and a side by the
+    floor need only show an edge. Learnt, and other positions (0.5× through JPEG 60, 0.75×
+    through JPEG) read."""
+    look = zoo.KLOTSKI_LOOKS[name]
+    img, text = zoo.klotski_calibration(look)
+    prof = learnt(img, text)
+    assert prof.data["lattice"]["floor_edge"] < prof.data["lattice"]["inside_most"]
+    for label, image, want in [other for i, other in enumerate(zoo.klotski_others(look, max(others) + 1)) if i in others]:
+        assert read(image, prof) == want, label
+
+
+@pytest.mark.parametrize("name, other", [("walnut-gradient-number", 2), ("portrait", 3)])
+def test_a_piece_on_the_rim_needs_an_edge_as_strong_as_the_weakest_of_any_kind(name: str, other: int) -> None:
+    """With the floor's own bound the sides between two pieces are parted alone, and their
+    split is higher than one among every side: a rim bound taken from it refused a piece on
+    the rim whose edge was as clear as before (0.75× through JPEG 70; drawn at 2×). The rim's
+    bound reaches down to the weakest edge of any kind, a piece's meeting with the floor too."""
+    look = zoo.KLOTSKI_LOOKS[name]
+    img, text = zoo.klotski_calibration(look)
+    prof = learnt(img, text)
+    label, image, want = zoo.klotski_others(look, other + 1)[other]
+    assert read(image, prof) == want, label

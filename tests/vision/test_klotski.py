@@ -12,6 +12,7 @@ from hypothesis import example, given, settings, strategies as st
 from tests.helpers import text
 from vision.profile import Profile
 from puzzlepilot.scenes.klotski import APP_STYLES, LOOKS, STYLES, render, scrambled
+from puzzlepilot.scenes import zoo
 from puzzlepilot.scenes.paint import render_desktop
 from solvers.klotski import LAYOUTS, Board, Piece, generate, layout
 from vision.common import NoBoardFound
@@ -356,3 +357,46 @@ def test_a_watermark_across_an_empty_cell_is_floor(style, moves):
         watermark(picture, truth.cells[r * board.cols + c], 60, (255, 255, 255))
         picture = cv2.resize(picture, (240, round(picture.shape[0] * 240 / picture.shape[1])), interpolation=cv2.INTER_AREA)
         assert text(parse(picture)) == truth.board, (r, c)
+
+
+# Framed boards of the style zoo (``puzzlepilot.scenes.zoo``) whose pieces are as even as the
+# floor — flat, a gradient or a speckle, no label or one at the piece's middle — drawn at
+# 0.5-0.75× and saved as JPEG 60-70 (232-348 px wide), as 似远实近's flat tiles on their dark
+# board at 320 px. The reading by colour refused them (a label across the seam of a 1×2
+# piece, the exit slot joined to the floor), and the reading by edges found even cells of
+# several colours (the floor and flat pieces) and refused; the board's colour, seen round
+# the pieces with the gaps between them, now says which is the floor.
+EVEN_PIECES = [("walnut-gradient-number", 0), ("walnut-texture-none", 2), ("ocean-flat-none", 0),
+               ("slate-flat-none", 2), ("pastel-flat-none", 0), ("maple-texture-none", 2)]
+
+
+@pytest.mark.parametrize("look, index", EVEN_PIECES)
+def test_pieces_as_even_as_the_floor_read_by_the_board_colour_round_them(look, index):
+    _, picture, board = zoo.klotski_others(zoo.KLOTSKI_LOOKS[look], index + 1)[index]
+    assert picture.shape[1] <= 350
+    assert text(parse(picture)) == board
+
+
+# ... and where a flat piece's colour could be taken for the floor's, never a wrong board:
+# dark 2×1 generals of the ink look (even cells, their names small) beside a white floor;
+# names across the middle side of 2×1 wooden generals (an edge, but no gap of the floor's
+# colour along it) in the slate look at 2×.
+@pytest.mark.parametrize("look, index", [("ink-flat-name", 0), ("ink-flat-name", 2), ("slate-wood-name", 3)])
+def test_a_flat_pieces_colour_is_not_taken_for_the_floor(look, index):
+    _, picture, board = zoo.klotski_others(zoo.KLOTSKI_LOOKS[look], index + 1)[index]
+    try:
+        found = parse(picture)
+    except NoBoardFound:
+        return
+    assert text(found) == board
+
+
+# Pieces whose gaps are wider than the straight edges are joined over when blocks are sought
+# (0.015 of the picture's short side): each piece was a block of its own and no candidate grid
+# held the board. The zoo's pastel flat and ocean gradient looks drawn at 1.5× and cropped just
+# past their frame (6 px gaps), and the slate speckled look, edge to edge, at 0.5×.
+@pytest.mark.parametrize("look, index", [("pastel-flat-none", 1), ("slate-texture-none-nogap", 0),
+                                         ("ocean-gradient-number", 1)])
+def test_a_board_whose_gaps_part_its_pieces_into_blocks_reads(look, index):
+    _, picture, board = zoo.klotski_others(zoo.KLOTSKI_LOOKS[look], index + 1)[index]
+    assert text(parse(picture)) == board
