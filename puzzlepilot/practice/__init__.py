@@ -1,7 +1,7 @@
 """Practice boards: a Tk window that plays a game by its rules, in the fixtures' look.
 
     puzzlepilot practice GAME [--seed N] [--size RxC] [--board FILE] [--levels N] [--log]
-                              [--keymap FILE] [--one-cell] [--dwell MS] [--animate]
+                              [--keymap FILE] [--one-cell] [--dwell MS] [--animate] [--look NAME]
 
 Each level is a solvable board drawn by the game's scene code (``puzzlepilot/scenes``), so
 the vision reads exactly what its fixtures test, and the live loop can be tried, tested
@@ -11,7 +11,10 @@ level (seed + 1) follows; with ``--levels N`` a closing screen follows the N-th.
 Real games take input in their own ways, and a board can behave as they do: ``--one-cell``
 (Klotski: a drag moves a piece one cell at most), ``--dwell MS`` (one-stroke: a cell joins
 the path only once the pointer has rested on it MS milliseconds) and ``--animate`` (a band
-below the board where bubbles drift all the time, as an animated backdrop does).
+below the board where bubbles drift all the time, as an animated backdrop does). ``--look
+NAME`` draws the board as another app would (one-stroke: a look of the style zoo, which the
+default vision does not know): what calibrating a new look and playing with its profile is
+tried on.
 
 A game adds its board as the module its registry entry names (``Game.practice``, by
 default ``puzzlepilot/practice/<game>.py``) with ``VIEW`` (the default window size,
@@ -23,7 +26,8 @@ columns ``--size`` may ask for; without it the board has one size) and
 with a ``key(name)`` method, given each key pressed by its pyautogui name; ``BEHAVIOURS``,
 the input behaviours among ``one_cell`` and ``dwell`` that its levels take, which
 ``new_level`` and ``level_from_text`` then get by name, a level with a dwell calling for a
-``wake()`` after ``wake_in()`` seconds); the window,
+``wake()`` after ``wake_in()`` seconds; ``LOOKS``, the looks ``--look`` may name, which
+``new_level`` and ``level_from_text`` then get as ``look=``); the window,
 picture display, mouse and key plumbing, banner, level sequence and event log live here,
 once.
 """
@@ -112,6 +116,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="onestroke: a cell joins the path only once the pointer rests on it MS milliseconds")
     p.add_argument("--animate", action="store_true",
                    help="bubbles drift all the time in a band below the board, as an animated backdrop does")
+    p.add_argument("--look", metavar="NAME",
+                   help="onestroke: draw the board in this look of the style zoo, as another app would (the "
+                        "default vision does not read it: calibrate it first); an unknown name lists them")
 
 
 def behaviour_options(args: argparse.Namespace, takes: tuple[str, ...]) -> dict[str, Any]:
@@ -129,6 +136,16 @@ def behaviour_options(args: argparse.Namespace, takes: tuple[str, ...]) -> dict[
         if name not in takes:
             raise UsageError(f"the {args.game} board takes no {option}")
     return {name: value for name, (_, value) in asked.items()}
+
+
+def look_option(game: str, name: str, looks: dict[str, Any] | None) -> Any:
+    """The look ``--look`` names among the board's ``looks``; UsageError (naming them) when
+    it is none of them or the board has one look."""
+    if looks is None:
+        raise UsageError(f"the {game} board has one look: leave out --look")
+    if name not in looks:
+        raise UsageError(f"no look {name!r} for the {game} board (its {len(looks)} looks: {', '.join(looks)})")
+    return looks[name]
 
 
 def bubbles(picture: np.ndarray, seconds: float) -> np.ndarray:
@@ -180,6 +197,8 @@ def main(args: argparse.Namespace, io: IO) -> int:
     if args.view is not None and not MIN_VIEW <= min(args.view) <= max(args.view) <= MAX_VIEW:
         raise UsageError(f"--view must be {MIN_VIEW}x{MIN_VIEW} to {MAX_VIEW}x{MAX_VIEW}")
     behaviours = behaviour_options(args, getattr(entry.practice_board, "BEHAVIOURS", ()))
+    if args.look is not None:
+        behaviours["look"] = look_option(args.game, args.look, getattr(entry.practice_board, "LOOKS", None))
     first = None
     if args.board is not None:
         if entry.level_from_text is None:

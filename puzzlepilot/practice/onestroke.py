@@ -7,7 +7,9 @@ and pressing on any visited cell cuts the path back to it and goes on from there
 game lets you continue from the path's end). A drag that cuts a corner goes through the
 one free cell it skipped. With a dwell (``--dwell MS``) a cell joins the path only once the
 pointer has rested on it that long: a glide through the cells draws nothing, as in games
-that take a finger's rests. Pictures come from the fixtures' scene code.
+that take a finger's rests. Pictures come from the fixtures' scene code; with a look of the
+style zoo (``--look NAME``: a game drawn by someone else, which the default vision does not
+know) visited cells are drawn as holes and the start marker stands on the path's head.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import time
 
 import numpy as np
 
+from puzzlepilot.scenes import zoo
 from puzzlepilot.scenes.onestroke import CATS, Truth, render_phone
 from solvers.onestroke import Board, Cell, generate
 
@@ -23,24 +26,30 @@ VIEW = (540, 960)
 SIZES = (2, 12)
 DEFAULT_SIZE = (6, 6)
 BEHAVIOURS = ("dwell",)
+LOOKS = zoo.LOOKS       # --look: the style zoo's looks, none of them the game's
 
 
-def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int], dwell: float = 0.0) -> "OneStrokeLevel":
+def new_level(seed: int, size: tuple[int, int] | None, view: tuple[int, int], dwell: float = 0.0,
+              look: zoo.Look | None = None) -> "OneStrokeLevel":
     rows, cols = size or DEFAULT_SIZE
-    return OneStrokeLevel(generate(rows, cols, seed), seed, view, dwell)
+    return OneStrokeLevel(generate(rows, cols, seed), seed, view, dwell, look)
 
 
 class OneStrokeLevel:
     """One board and the path drawn on it so far; ``dwell``: seconds the pointer must rest
-    on a cell for it to join the path (0: at once)."""
+    on a cell for it to join the path (0: at once); ``look``: a style zoo look to draw it
+    in (None: the game's)."""
 
-    def __init__(self, board: Board, seed: int, view: tuple[int, int], dwell: float = 0.0) -> None:
-        self.board, self.seed, self.view, self.dwell = board, seed, view, dwell
+    def __init__(self, board: Board, seed: int, view: tuple[int, int], dwell: float = 0.0,
+                 look: zoo.Look | None = None) -> None:
+        self.board, self.seed, self.view, self.dwell, self.look = board, seed, view, dwell, look
         self.path: list[Cell] = [board.start]
         self.dragging = False
         self.pointer: tuple[float, float] | None = None
         self.resting: tuple[Cell | None, float] = (None, 0.0)    # with a dwell: the cell under the pointer, since
         self.summary = f"{board.rows}x{board.cols}, {len(board.cells)} cells"
+        if look is not None:    # what calibrate --board takes: the vision knows no such look
+            self.summary += f", board {board.to_text().replace(chr(10), '/')}"
         # The cat changes colour from level to level, as in the game.
         self.cat = sorted(CATS)[seed % len(CATS)]
         _, truth = self._render()
@@ -49,6 +58,11 @@ class OneStrokeLevel:
         self.pitch, self.cell = truth.pitch, truth.cell
 
     def _render(self) -> tuple[np.ndarray, Truth]:
+        if self.look is not None:   # what is left to visit, from the path's head
+            head = self.path[-1]
+            left = self.board.cells.difference(self.path[:-1])
+            return zoo.render(Board(self.board.rows, self.board.cols, left, head, self.board.end), self.look,
+                              *self.view, seed=self.seed)
         return render_phone(self.board, width=self.view[0], height=self.view[1],
                             visited=self.path, seed=self.seed, cat=self.cat)
 

@@ -342,6 +342,36 @@ def test_live_dry_run_then_play_solves_three_practice_levels_in_a_row(display: s
 
 
 @pytest.mark.display
+def test_a_look_never_met_is_calibrated_from_its_first_screen_then_played_level_after_level(
+        display: str, tmp_path: Path) -> None:
+    """Issue 25, as it will be tried: an app drawn as no game we know (a style zoo look the
+    default vision refuses), its first screen captured and calibrated with its board, then
+    played with the profile, three levels in a row."""
+    import cv2
+
+    from vision.capture import window_source
+
+    with practice_board("onestroke", "--look", "slate-ruled-dot", "--seed", "40", "--levels", "3",
+                        "--view", f"{VIEW[0]}x{VIEW[1]}", "--at", "30,30") as log:
+        source = window_source(PRACTICE_TITLE)
+        try:
+            shot = source.grab()
+        finally:
+            source.close()
+        cv2.imwrite(str(tmp_path / "first.png"), shot)
+        status, _, err = run_puzzlepilot("parse", str(tmp_path / "first.png"), "--game", "onestroke")
+        assert status == 2 and "no board found" in err, err      # the default vision does not know the look
+        status, out, err = run_puzzlepilot("calibrate", "onestroke", str(tmp_path / "first.png"), "--name", "zoo",
+                                           "--board", generate(6, 6, 40).to_text(), "--dir", str(tmp_path / "zoo"))
+        assert status == 0, err
+        status, out, err = run_puzzlepilot("live", "--game", "onestroke", "--window", PRACTICE_TITLE, "--play",
+                                           "--speed", "2", "--levels", "3", "--profile", str(tmp_path / "zoo"))
+    assert status == 0, err
+    assert [line for line in log if line.startswith("solved")] == \
+        ["solved level 1", "solved level 2", "solved level 3"], out
+
+
+@pytest.mark.display
 def test_ctrl_c_stops_the_live_loop_with_one_line(display: str) -> None:
     practice = puzzlepilot("practice", "onestroke", "--seed", "7", "--log", "--view", f"{VIEW[0]}x{VIEW[1]}")
     try:

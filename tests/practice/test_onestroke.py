@@ -7,10 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from calibration import onestroke as calibration
+from calibration.profile import save
 from puzzlepilot.cli import main
+from puzzlepilot.games import get
 from puzzlepilot.practice import boards
-from puzzlepilot.practice.onestroke import OneStrokeLevel, new_level
+from puzzlepilot.practice.onestroke import LOOKS, OneStrokeLevel, new_level
+from puzzlepilot.scenes.onestroke import tight
 from solvers.onestroke import Board, solve, validate
+from vision.common import NoBoardFound
+from vision.onestroke import parse
 
 VIEW = (540, 960)
 BOARD = Board.from_text("S##\n#.#\n###")
@@ -149,6 +155,27 @@ def run_cli(*argv: str) -> tuple[int, str]:
     return code, err.getvalue()
 
 
+def test_a_level_in_a_look_never_met_is_learnt_from_its_first_picture_and_read_as_it_is_played(tmp_path) -> None:
+    """Issue 25: an app drawn in a look the default vision refuses (a ruled grid with no
+    gaps, a dot on the start); a profile learnt from the first level's picture and its
+    board reads another level at every step of its solution, visited cells as holes and
+    the path's head as the start."""
+    look = LOOKS["slate-ruled-dot"]
+    first = new_level(40, None, VIEW, look=look)
+    with pytest.raises(NoBoardFound):
+        parse(first.picture())
+    data, templates = calibration.learn(first.picture(), board=first.board)
+    profile = save({**data, "game": "onestroke", "name": "t"}, templates, tmp_path / "t")
+    lv = new_level(41, None, VIEW, look=look)
+    path = [tuple(cell) for cell in solve(lv.board).solution]
+    lv.press(*lv.centres[path[0]])
+    for step, cell in enumerate(path[:-1]):
+        left = tight(Board(lv.board.rows, lv.board.cols, lv.board.cells.difference(path[:step]), cell))
+        assert get("onestroke").parse(lv.picture(), profile=profile).board == left, step    # a screen shows only cells
+        lv.drag(*lv.centres[path[step + 1]])
+    assert lv.solved()
+
+
 def test_onestroke_has_a_practice_board() -> None:
     assert "onestroke" in boards()
 
@@ -156,7 +183,8 @@ def test_onestroke_has_a_practice_board() -> None:
 def test_unknown_game_size_or_levels_is_one_line_and_status_2() -> None:
     for argv in (["practice", "chess"], ["practice", "onestroke", "--size", "6"],
                  ["practice", "onestroke", "--levels", "0"], ["practice", "onestroke", "--size", "1x6"],
-                 ["practice", "onestroke", "--size", "6x40"], ["practice", "onestroke", "--view", "50x50"]):
+                 ["practice", "onestroke", "--size", "6x40"], ["practice", "onestroke", "--view", "50x50"],
+                 ["practice", "onestroke", "--look", "no such look"], ["practice", "lyne", "--look", "paper-dot-ring"]):
         code, err = run_cli(*argv)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
 
