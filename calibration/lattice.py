@@ -39,6 +39,8 @@ from vision.profile import ProfileError
 
 COARSE = 6                # px a pitch in the coarse search
 COARSE_TRIED = 3          # the coarse search's best lattices (peaks over the pitch) the learner tries in turn
+READ_BACK_TRIED = 3       # lattices the reader settles to read the look's own screenshot back, at most (a look
+                          # the reader does not find there among its first few is refused, not searched for)
 WORK_SIDE = 480           # px: the longest side of the picture the coarse search sees
 PITCH_STEP = 1.05         # the ratio between pitches tried
 SMALLEST = 5              # the board spans at least this share of the picture's (or box's) side
@@ -178,7 +180,7 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
     look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
                       tolerance, min(share), round(rim, 4), rules, core, weighted)
     try:
-        _, got = read_classes(image, look)
+        _, got = read_classes(image, look, most=READ_BACK_TRIED, size=(len(board), len(board[0])))
     except NoBoardFound as exc:
         raise ProfileError(f"the look learnt does not read the screenshot back ({exc})") from None
     if got != board:

@@ -555,12 +555,13 @@ def _align(view: np.ndarray, lat: Lattice, look: LearntLook, templates: np.ndarr
     return Lattice(float(ox), float(oy), float(px), float(py), lat.rows, lat.cols)
 
 
-def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, half_templates: np.ndarray
-            ) -> tuple[Lattice, np.ndarray, np.ndarray]:
+def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, half_templates: np.ndarray,
+            largest: tuple[int, int] = (MOST_PLACES, MOST_PLACES)) -> tuple[Lattice, np.ndarray, np.ndarray]:
     """The lattice fitted to its places (each as near its nearest class as can be, at half
-    the templates' side) and grown or shrunk to the board places' extent; with the nearest
-    class and clearness of every place of a one-place ring around it. ``view``: the picture
-    at about ``SIDE`` px a pitch, which the lattice is in; ``half``: at half that."""
+    the templates' side) and grown or shrunk to the board places' extent, no board when it
+    grows past ``largest`` rows or columns; with the nearest class and clearness of every
+    place of a one-place ring around it. ``view``: the picture at about ``SIDE`` px a pitch,
+    which the lattice is in; ``half``: at half that."""
     def cost(m: np.ndarray) -> float:
         return float(distances(m, look.templates).min(axis=-1).mean())
 
@@ -580,8 +581,8 @@ def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, 
         if (r0, c0, r1, c1) == (1, 1, lat.rows, lat.cols):
             return lat, nearest, clear
         lat = ring.sub(r0, c0, r1 - r0 + 1, c1 - c0 + 1)
-        if max(lat.rows, lat.cols) > MOST_PLACES or max(abs(math.log(lat.px / start.px)),
-                                                        abs(math.log(lat.py / start.py))) > DRIFT:
+        if lat.rows > largest[0] or lat.cols > largest[1] or max(abs(math.log(lat.px / start.px)),
+                                                                 abs(math.log(lat.py / start.py))) > DRIFT:
             break
     raise NoBoardFound("the learnt look's places make no steady grid")
 
@@ -630,7 +631,8 @@ def _judge(view: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarra
     return ""
 
 
-def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tuple[Lattice, list[str]]:
+def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, most: int = 1 + MOST_TRIED,
+                 size: tuple[int, int] | None = None) -> tuple[Lattice, list[str]]:
     """The lattice of the board in a screenshot and its rows of class characters; ``valid``
     (rows → why they are no board, "" when they are one) judges a reading by the game's
     rules. The pitches near the calibration's (its share of the picture's width) are tried
@@ -638,7 +640,10 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tupl
     judged; when it is no board, every pitch gives a rough lattice, and they are settled and
     judged, the one whose board places cover the most of the picture most clearly first.
     The first lattice whose every place is clear is the reading; NoBoardFound with the
-    reason when none is."""
+    reason when none is, or saying it gave up when ``most`` lattices were settled and more
+    were left. ``size``: the rows and columns of the board when they are known (the
+    learner's read-back of its screenshot): a lattice that grows past them and a place round
+    them is no board."""
     picture = Picture(image)
     small_templates = np.stack([cv2.resize(t, (FIND_SIDE, FIND_SIDE), interpolation=cv2.INTER_AREA)
                                 for t in look.templates])
@@ -653,13 +658,14 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tupl
     rough: list[tuple[float, Lattice]] = []
     reasons: list[str] = []
     tried: list[Lattice] = []
+    largest = (MOST_PLACES, MOST_PLACES) if size is None else (size[0] + 2, size[1] + 2)
 
     def attempt(candidate: Lattice) -> tuple[Lattice, list[str]] | None:
         tried.append(candidate)
         k = SIDE / min(candidate.px, candidate.py)
         view = picture.at(k)
         try:
-            lat, nearest, clear = _settle(view, picture.at(k / 2), candidate.scaled(k), look, half_templates)
+            lat, nearest, clear = _settle(view, picture.at(k / 2), candidate.scaled(k), look, half_templates, largest)
         except NoBoardFound as exc:
             reasons.append(str(exc))
             return None
@@ -682,9 +688,12 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None) -> tupl
     def best(found: list[tuple[float, Lattice]]) -> list[Lattice]:
         return [lat for _, lat in sorted(found, key=lambda item: -item[0] * item[1].px * item[1].py)]
 
-    for stage, most in ((pitches[:near], 1), (pitches[near:], MOST_TRIED)):
+    for stage, count in ((pitches[:near], 1), (pitches[near:], MOST_TRIED)):
         rough += [found for pitch in stage if (found := _rough(picture, look, small_templates, pitch))]
-        for candidate in [lat for lat in best(rough) if lat not in tried and lat.rows * lat.cols <= MOST_SETTLED][:most]:
+        for candidate in [lat for lat in best(rough)
+                          if lat not in tried and lat.rows * lat.cols <= MOST_SETTLED][:count]:
+            if len(tried) == most:
+                raise NoBoardFound(f"the learnt look reads no board: gave up after {most} lattices ({reasons[0]})")
             if (read := attempt(candidate)):
                 return read
     raise NoBoardFound(f"the learnt look reads no board: {reasons[0] if reasons else 'no grid of its places'}")
