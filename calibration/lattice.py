@@ -31,8 +31,8 @@ import numpy as np
 
 from calibration.profile import save
 from vision.lattice import (EMPTY, HUB, LATTICE_VERSION, MIN_TOLERANCE, RIMS, SIDE, SPREAD_FACTOR, WEIGHTINGS, Lattice,
-                            LearntLook, Picture, Rules, distances, fit_places, is_learnt, judged_part, lab, places,
-                            read_classes, separations)
+                            LearntLook, Picture, Rules, Seen, distances, fit_places, is_learnt, judged_part, lab,
+                            places, read_classes, separations)
 from vision.lattice import parse as lattice_parse
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
@@ -139,7 +139,7 @@ class Alike(ProfileError):
 
 def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, labels: np.ndarray, classes: list[str],
             judging: tuple[bool, float, str], share: list[float], board: list[str], rules: Rules,
-            resized: list[np.ndarray]) -> tuple[dict[str, Any], np.ndarray]:
+            resized: list[np.ndarray], seen: Seen) -> tuple[dict[str, Any], np.ndarray]:
     """The profile's ``lattice`` section and the templates' strip for the classes' places
     ``patches`` judged (``judging``: core, rim, weighted) on their core, without their rim or
     weighted by how much the classes differ at each pixel (``vision.lattice.judged_part``)
@@ -147,7 +147,8 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
     does not read the screenshot back as ``board``. ``resized``: the places in the
     screenshot at the sizes of :data:`STRAY_SCALES` with its strokes a pixel bolder
     (``_strokes``), whose stray from their class's template the tolerance allows for (a
-    ring or outline drawn smaller keeps its lines a whole pixel thick: relatively bolder)."""
+    ring or outline drawn smaller keeps its lines a whole pixel thick: relatively bolder);
+    ``seen``: the screenshot as the look's other ways read it back (``vision.lattice.Seen``)."""
     core, rim, weighted = judging
     part = judged_part(templates, classes, rim, core, weighted)
 
@@ -180,7 +181,7 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
     look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
                       tolerance, min(share), round(rim, 4), rules, core, weighted)
     try:
-        _, got = read_classes(image, look, most=READ_BACK_TRIED, size=(len(board), len(board[0])))
+        _, got = read_classes(image, look, most=READ_BACK_TRIED, size=(len(board), len(board[0])), seen=seen)
     except NoBoardFound as exc:
         raise ProfileError(f"the look learnt does not read the screenshot back ({exc})") from None
     if got != board:
@@ -249,7 +250,8 @@ def _fitted(image: np.ndarray, lat: Lattice, labels: np.ndarray, classes: list[s
     lattice ``lat`` (the screenshot's ``labels`` places), judged each way in turn until the
     look reads the screenshot back as ``board``; ProfileError with the first way's reason
     when none does (:class:`Alike` when the classes tell apart no way)."""
-    patches = places(Picture(image), lat)
+    seen = Seen(Picture(image))     # every way's read-back finds the same rough lattices in the same views
+    patches = places(seen.picture, lat)
     templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
     resized = [places(Picture(bolder), lat.scaled(k)) for k in STRAY_SCALES if k * min(lat.px, lat.py) >= SMALLEST_PITCH
                for bolder in _strokes(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA))]
@@ -264,7 +266,7 @@ def _fitted(image: np.ndarray, lat: Lattice, labels: np.ndarray, classes: list[s
     for judging, signs in [(judging, signs) for judging in judgings for signs in [True] * rules.signs + [False]]:
         try:
             return _judged(image, patches, templates, labels, classes, judging, share, board,
-                           replace(rules, signs=signs), resized)
+                           replace(rules, signs=signs), resized, seen)
         except ProfileError as exc:
             failures.append(exc)
     raise failures[0] if all(isinstance(f, Alike) for f in failures) else ProfileError(str(failures[0]))

@@ -331,6 +331,16 @@ class Picture:
         return self.views[k]
 
 
+@dataclass
+class Seen:
+    """A screenshot as read with looks of the same templates and classes (the learner's
+    read-backs of one lattice, judged each way): its views, the rough lattice each pitch
+    gives (``_rough``) and the lattices fitted, which do not depend on how a place is judged."""
+    picture: Picture
+    rough: dict[float, tuple[float, Lattice] | None] = field(default_factory=dict)
+    fitted: dict[float, dict[Lattice, Lattice]] = field(default_factory=dict)    # by view: ``_settle``'s fits
+
+
 def places(picture: Picture, lat: Lattice, side: int = SIDE) -> np.ndarray:
     """:func:`mosaic` of the lattice's places from the picture's view at ``side`` px a pitch."""
     k = side / min(lat.px, lat.py)
@@ -556,21 +566,29 @@ def _align(view: np.ndarray, lat: Lattice, look: LearntLook, templates: np.ndarr
 
 
 def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, half_templates: np.ndarray,
-            largest: tuple[int, int] = (MOST_PLACES, MOST_PLACES)) -> tuple[Lattice, np.ndarray, np.ndarray]:
+            largest: tuple[int, int] = (MOST_PLACES, MOST_PLACES), fitted: dict[Lattice, Lattice] | None = None
+            ) -> tuple[Lattice, np.ndarray, np.ndarray]:
     """The lattice fitted to its places (each as near its nearest class as can be, at half
     the templates' side) and grown or shrunk to the board places' extent, no board when it
     grows past ``largest`` rows or columns; with the nearest class and clearness of every
     place of a one-place ring around it. ``view``: the picture at about ``SIDE`` px a pitch,
-    which the lattice is in; ``half``: at half that."""
+    which the lattice is in; ``half``: at half that; ``fitted``: each lattice's fit in this
+    view with these templates, as found before (it does not depend on how a place is judged)."""
     def cost(m: np.ndarray) -> float:
         return float(distances(m, look.templates).min(axis=-1).mean())
 
-    start = lat
-    for _ in range(SETTLE_ROUNDS):
+    def fit(lat: Lattice) -> Lattice:
         aligned = _align(half, lat.scaled(0.5), look, half_templates).scaled(2)
         if cost(mosaic(view, aligned, view=(view, 1.0))) < cost(mosaic(view, lat, view=(view, 1.0))):
             lat = aligned
-        lat = fit_places(view, lat, cost, FIT_ROUNDS, view=(view, 1.0))
+        return fit_places(view, lat, cost, FIT_ROUNDS, view=(view, 1.0))
+
+    fitted = {} if fitted is None else fitted
+    start = lat
+    for _ in range(SETTLE_ROUNDS):
+        if lat not in fitted:
+            fitted[lat] = fit(lat)
+        lat = fitted[lat]
         ring = lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)
         nearest, clear, _ = verdicts(distances(mosaic(view, ring, view=(view, 1.0)), look.templates, look.judged), look)
         on = clear & look.board_classes[nearest]
@@ -632,7 +650,7 @@ def _judge(view: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarra
 
 
 def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, most: int = 1 + MOST_TRIED,
-                 size: tuple[int, int] | None = None) -> tuple[Lattice, list[str]]:
+                 size: tuple[int, int] | None = None, seen: Seen | None = None) -> tuple[Lattice, list[str]]:
     """The lattice of the board in a screenshot and its rows of class characters; ``valid``
     (rows → why they are no board, "" when they are one) judges a reading by the game's
     rules. The pitches near the calibration's (its share of the picture's width) are tried
@@ -643,8 +661,9 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, most: i
     reason when none is, or saying it gave up when ``most`` lattices were settled and more
     were left. ``size``: the rows and columns of the board when they are known (the
     learner's read-back of its screenshot): a lattice that grows past them and a place round
-    them is no board."""
-    picture = Picture(image)
+    them is no board. ``seen``: the screenshot as read before with looks of these templates."""
+    seen = seen or Seen(Picture(image))
+    picture = seen.picture
     small_templates = np.stack([cv2.resize(t, (FIND_SIDE, FIND_SIDE), interpolation=cv2.INTER_AREA)
                                 for t in look.templates])
     half_templates = np.stack([cv2.resize(t, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA)
@@ -665,7 +684,8 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, most: i
         k = SIDE / min(candidate.px, candidate.py)
         view = picture.at(k)
         try:
-            lat, nearest, clear = _settle(view, picture.at(k / 2), candidate.scaled(k), look, half_templates, largest)
+            lat, nearest, clear = _settle(view, picture.at(k / 2), candidate.scaled(k), look, half_templates, largest,
+                                          seen.fitted.setdefault(k, {}))
         except NoBoardFound as exc:
             reasons.append(str(exc))
             return None
@@ -685,11 +705,16 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, most: i
             return None
         return lat.scaled(1 / k), rows
 
+    def at(pitch: float) -> tuple[float, Lattice] | None:
+        if pitch not in seen.rough:
+            seen.rough[pitch] = _rough(picture, look, small_templates, pitch)
+        return seen.rough[pitch]
+
     def best(found: list[tuple[float, Lattice]]) -> list[Lattice]:
         return [lat for _, lat in sorted(found, key=lambda item: -item[0] * item[1].px * item[1].py)]
 
     for stage, count in ((pitches[:near], 1), (pitches[near:], MOST_TRIED)):
-        rough += [found for pitch in stage if (found := _rough(picture, look, small_templates, pitch))]
+        rough += [found for pitch in stage if (found := at(pitch))]
         for candidate in [lat for lat in best(rough)
                           if lat not in tried and lat.rows * lat.cols <= MOST_SETTLED][:count]:
             if len(tried) == most:
