@@ -32,14 +32,17 @@ import cv2
 import numpy as np
 
 from calibration.profile import save
-from vision.lattice import (EMPTY, HUB, LATTICE_VERSION, MIN_TOLERANCE, MOST_SETTLED, RIMS, SIDE, SPREAD_FACTOR, Lattice,
-                            LearntLook, Picture, Rules, distances, fit_places, is_learnt, judged_part, lab, mosaic,
-                            places, read_classes, separations, validity, verdicts)
+from vision.lattice import (EMPTY, HUB, LATTICE_VERSION, MIN_TOLERANCE, MOST_SETTLED, RIMS, SIDE, SPREAD_FACTOR,
+                            WEIGHTINGS, Lattice, LearntLook, Picture, Rules, Seen, distances, fit_places, is_learnt,
+                            judged_part, lab, mosaic, places, read_classes, separations, validity, verdicts)
 from vision.lattice import parse as lattice_parse
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
 
 COARSE = 6                # px a pitch in the coarse search
+COARSE_TRIED = 3          # the coarse search's best lattices (peaks over the pitch) the learner tries in turn
+READ_BACK_TRIED = 3       # lattices the reader settles to read the look's own screenshot back, at most (a look
+                          # the reader does not find there among its first few is refused, not searched for)
 WORK_SIDE = 480           # px: the longest side of the picture the coarse search sees
 PITCH_STEP = 1.05         # the ratio between pitches tried
 SMALLEST = 5              # the board spans at least this share of the picture's (or box's) side
@@ -71,16 +74,19 @@ def _features(small: np.ndarray) -> np.ndarray:
     return np.dstack([cv2.blur(small, (COARSE // 2, COARSE // 2)), cv2.blur(edges, (COARSE, COARSE)) / 4])
 
 
-def coarse(image_lab: np.ndarray, labels: np.ndarray) -> Lattice | None:
-    """The pitch and origin that best separate the classes ``labels`` (rows × cols class
-    indices) in the picture, to about an eighth of a pitch."""
+def coarse(image_lab: np.ndarray, labels: np.ndarray) -> list[Lattice]:
+    """The pitches and origins that best separate the classes ``labels`` (rows × cols class
+    indices) in the picture, to about an eighth of a pitch: the best origin of each pitch
+    whose score is a peak among its neighbours', at most :data:`COARSE_TRIED`, the best
+    first (a few places of a small pitch on a smooth ground may score above the board's
+    own: the learner takes the first on which the classes tell apart)."""
     rows, cols = labels.shape
     h, w = image_lab.shape[:2]
     k = min(1.0, WORK_SIDE / max(h, w))
     work = cv2.resize(image_lab, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else image_lab
     classes = [np.argwhere(labels == c) for c in np.unique(labels)]
     total = rows * cols
-    best: tuple[float, Lattice] | None = None
+    scored: list[tuple[float, Lattice]] = []
     pitch = min(work.shape[1] / cols, work.shape[0] / rows)
     least = max(3.0, pitch / SMALLEST)
     while pitch >= least:
@@ -106,12 +112,13 @@ def coarse(image_lab: np.ndarray, labels: np.ndarray) -> Lattice | None:
         scatter = s1[..., -1] - (s1[..., :-1] ** 2).sum(axis=2) / total
         ratio = (scatter - within) / (np.maximum(within, 0) + total * NOISE ** 2)
         y, x = np.unravel_index(int(ratio.argmax()), ratio.shape)
-        score = float(ratio[y, x])
-        if best is None or score > best[0]:
-            step = 1 / (f * k)
-            best = (score, Lattice((x + 0.5) * step - 0.5, (y + 0.5) * step - 0.5, COARSE * step, COARSE * step,
-                                   rows, cols))
-    return None if best is None else best[1]
+        step = 1 / (f * k)
+        scored.append((float(ratio[y, x]), Lattice((x + 0.5) * step - 0.5, (y + 0.5) * step - 0.5, COARSE * step,
+                                                   COARSE * step, rows, cols)))
+    scores = [score for score, _ in scored]
+    peaks = [item for i, item in enumerate(scored)
+             if all(item[0] >= scores[j] for j in (i - 1, i + 1) if 0 <= j < len(scores))]
+    return [lat for _, lat in sorted(peaks, key=lambda item: -item[0])[:COARSE_TRIED]]
 
 
 def _within(labels: np.ndarray) -> Any:
@@ -137,6 +144,10 @@ def tight(rows: list[str]) -> list[str]:
     return [row[keep_c[0]:keep_c[-1] + 1] for row in rows[keep_r[0]:keep_r[-1] + 1]]
 
 
+class Alike(ProfileError):
+    """The board's classes do not tell apart on a lattice: another lattice may be the board's."""
+
+
 def _reach(templates: np.ndarray, classes: list[str], part: float | np.ndarray, rules: Rules) -> np.ndarray:
     """How far each class's places may stray from its template before they could be another
     class's: half the way to the nearest other class; with the rules' signs, between two
@@ -149,16 +160,19 @@ def _reach(templates: np.ndarray, classes: list[str], part: float | np.ndarray, 
 
 
 def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, labels: np.ndarray, classes: list[str],
-            rim: float, core: bool, share: list[float], board: list[str], rules: Rules, resized: list[np.ndarray]
-            ) -> tuple[dict[str, Any], np.ndarray]:
+            judging: tuple[bool, float, str], share: list[float], board: list[str], rules: Rules,
+            resized: list[np.ndarray], seen: Seen) -> tuple[dict[str, Any], np.ndarray]:
     """The profile's ``lattice`` section and the templates' strip for the classes' places
-    ``patches`` judged on their ``core`` or without ``rim`` (``vision.lattice.judged_part``)
+    ``patches`` judged (``judging``: core, rim, weighted) on their core, without their rim or
+    weighted by how much the classes differ at each pixel (``vision.lattice.judged_part``)
     under the game's ``rules``; ProfileError when the classes do not tell apart or the look
     does not read the screenshot back as ``board``. ``resized``: the places in the
     screenshot at the sizes of :data:`STRAY_SCALES` with its strokes a pixel bolder
     (``_strokes``), whose stray from their class's template the tolerance allows for (a
-    ring or outline drawn smaller keeps its lines a whole pixel thick: relatively bolder)."""
-    part = judged_part(templates, classes, rim, core)
+    ring or outline drawn smaller keeps its lines a whole pixel thick: relatively bolder);
+    ``seen``: the screenshot as the look's other ways read it back (``vision.lattice.Seen``)."""
+    core, rim, weighted = judging
+    part = judged_part(templates, classes, rim, core, weighted)
 
     def strays(members: np.ndarray, c: int) -> float:
         return float(np.percentile(distances(members[labels == c], templates[c:c + 1], part), 90))
@@ -170,8 +184,8 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
     apart = separations(templates, part)
     if apart.min() < max(MIN_APART, 3 * spread.max()):
         a, b = np.argsort(apart)[:2]
-        raise ProfileError(f"the board's {classes[a]!r} and {classes[b]!r} places look alike on every grid tried "
-                           "(is it the board the screenshot shows?)")
+        raise Alike(f"the board's {classes[a]!r} and {classes[b]!r} places look alike on every grid tried "
+                    "(is it the board the screenshot shows?)")
     # half the way to the nearest other class; with the rules' signs, between two board classes not below
     # MIN_TOLERANCE where that is within NEAR_SHARE of the way: a cell told from the start by a small sign strays
     # more than half that at another size (the empty class keeps half: no place round the board looks like one)
@@ -180,11 +194,12 @@ def _judged(image: np.ndarray, patches: np.ndarray, templates: np.ndarray, label
     strip = cv2.cvtColor(np.clip(templates, 0, 255).round().astype(np.uint8).transpose(1, 0, 2, 3)
                          .reshape(SIDE, SIDE * len(classes), 3), cv2.COLOR_LAB2BGR)
     section = {"version": LATTICE_VERSION, "classes": classes, "tolerance": [round(float(t), 2) for t in tolerance],
-               "pitch_share": share, "empty": EMPTY, "rim": round(rim, 4), **({"core": True} if core else {})}
+               "pitch_share": share, "empty": EMPTY, "rim": round(rim, 4), **({"core": True} if core else {}),
+               **({"weighted": weighted} if weighted else {})}
     look = LearntLook(tuple(classes), lab(strip).reshape(SIDE, len(classes), SIDE, 3).transpose(1, 0, 2, 3),
-                      tolerance, min(share), round(rim, 4), rules, core)
+                      tolerance, min(share), round(rim, 4), rules, core, weighted)
     try:
-        _, got = read_classes(image, look)
+        _, got = read_classes(image, look, most=READ_BACK_TRIED, size=(len(board), len(board[0])), seen=seen)
     except NoBoardFound as exc:
         raise ProfileError(f"the look learnt does not read the screenshot back ({exc})") from None
     if got != board:
@@ -226,26 +241,16 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     x0, y0 = (0, 0) if region is None else region[:2]
     crop = image if region is None else image[y0:y0 + region[3], x0:x0 + region[2]]
     crop_lab = lab(crop)
-    lat = coarse(crop_lab, labels)
-    if lat is None:
+    candidates = coarse(crop_lab, labels)
+    if not candidates:
         raise ProfileError(f"the picture is too small for a board of {labels.shape[0]}×{labels.shape[1]} places")
-    lat = fit_places(crop_lab, lat, _within(labels)).moved(x0, y0)
-    patches = places(Picture(image), lat)
-    templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
-    resized = [places(Picture(bolder), lat.scaled(k)) for k in STRAY_SCALES if k * min(lat.px, lat.py) >= SMALLEST_PITCH
-               for bolder in _strokes(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA))]
-    share = [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)]
-    failures = []
-    # LYNE: its nodes' cores first (what play draws round them is not judged), then whole places (hollow nodes)
-    # with the rules' signs, the tolerances reaching further between board classes first, then half the way (a
-    # look whose places round the board are near its cells reads its screenshot back only with the latter)
-    for core, rim, signs in [(core, rim, signs) for core, rim in [(True, 0.0)] * rules.core + [(False, r) for r in RIMS]
-                             for signs in [True] * rules.signs + [False]]:
+    failures: list[ProfileError] = []
+    for rough in candidates:
+        lat = fit_places(crop_lab, rough, _within(labels)).moved(x0, y0)
         try:
-            section, strip = _judged(image, patches, templates, labels, classes, rim, core, share, tight(given),
-                                     replace(rules, signs=signs), resized)
+            section, strip = _fitted(image, lat, labels, classes, tight(given), rules)
             break
-        except ProfileError as exc:
+        except Alike as exc:        # a look that does not read back is the board's: no other lattice is tried
             failures.append(exc)
     else:
         raise failures[0]
@@ -255,6 +260,34 @@ def learn(image: np.ndarray, rows: list[str], region: tuple[int, int, int, int] 
     data = {"lattice": section, "board": "/".join(given), "pitch": [round(lat.px, 2), round(lat.py, 2)],
             "region": [max(0, round(bx0)), max(0, round(by0)), round(bx1 - bx0), round(by1 - by0)]}
     return data, {"classes": strip}
+
+
+def _fitted(image: np.ndarray, lat: Lattice, labels: np.ndarray, classes: list[str], board: list[str],
+            rules: Rules) -> tuple[dict[str, Any], np.ndarray]:
+    """The profile's ``lattice`` section and the templates' strip learnt on the fitted
+    lattice ``lat`` (the screenshot's ``labels`` places), judged each way in turn until the
+    look reads the screenshot back as ``board``; ProfileError with the first way's reason
+    when none does (:class:`Alike` when the classes tell apart no way)."""
+    seen = Seen(Picture(image))     # every way's read-back finds the same rough lattices in the same views
+    patches = places(seen.picture, lat)
+    templates = np.stack([patches[labels == c].mean(axis=0) for c in range(len(classes))])
+    resized = [places(Picture(bolder), lat.scaled(k)) for k in STRAY_SCALES if k * min(lat.px, lat.py) >= SMALLEST_PITCH
+               for bolder in _strokes(cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA))]
+    share = [round(lat.px / image.shape[1], 5), round(lat.py / image.shape[1], 5)]
+    failures = []
+    # LYNE: its nodes' cores first (what play draws round them is not judged), then whole places (hollow nodes),
+    # then every pixel weighted by how much the classes differ there (thin strokes on a ground that dilutes them)
+    # with the rules' signs, the tolerances reaching further between board classes first, then half the way (a
+    # look whose places round the board are near its cells reads its screenshot back only with the latter)
+    judgings = ([(True, 0.0, "")] * rules.core + [(False, r, "") for r in RIMS]
+                + [(False, 0.0, weighting) for weighting in WEIGHTINGS])
+    for judging, signs in [(judging, signs) for judging in judgings for signs in [True] * rules.signs + [False]]:
+        try:
+            return _judged(image, patches, templates, labels, classes, judging, share, board,
+                           replace(rules, signs=signs), resized, seen)
+        except ProfileError as exc:
+            failures.append(exc)
+    raise failures[0] if all(isinstance(f, Alike) for f in failures) else ProfileError(str(failures[0]))
 
 
 def _repeats(feature: np.ndarray, longest: int) -> list[float]:

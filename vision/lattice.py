@@ -17,6 +17,7 @@ of the board refuses the reading: never a wrong board.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -53,6 +54,7 @@ HUB_SIDE = 64             # px a pitch a hub's holes are counted at
 HUB_COUNTS = (2, 3, 4)    # the hub counts the game draws
 NEAR_BODY = 15.0          # Lab units: at least this far from a hub's body is a hole
 CORE = 0.5                # LYNE: a place is judged on the disc of this share of a node's radius round its middle
+WEIGHTINGS = ("pairs", "kinds")     # the ways a place may be judged where the classes differ (``judged_part``)
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,7 @@ class LearntLook:
     rim: float = 0.0            # the share of a place's side at each edge not judged (``distances``)
     rules: Rules = field(default_factory=Rules)     # the game's (RULES)
     core: bool = False          # whether a place is judged on its node's core only (``judged_part``)
+    weighted: str = ""          # how a place is judged where the classes differ (``WEIGHTINGS``), "" when not
 
     @property
     def board_classes(self) -> np.ndarray:
@@ -150,8 +153,8 @@ class LearntLook:
 
     @cached_property
     def judged(self) -> float | np.ndarray:
-        """What of a place is judged (``distances``): its core or all but its rim."""
-        return judged_part(self.templates, self.classes, self.rim, self.core)
+        """What of a place is judged (``distances``): its core, where the classes differ or all but its rim."""
+        return judged_part(self.templates, self.classes, self.rim, self.core, self.weighted)
 
 
 def node_disc(templates: np.ndarray, classes: tuple[str, ...] | list[str]) -> tuple[float, tuple[float, float]]:
@@ -179,11 +182,25 @@ def _filled(mask: np.ndarray) -> np.ndarray:
     return filled > 0
 
 
-def judged_part(templates: np.ndarray, classes: tuple[str, ...] | list[str], rim: float, core: bool
-                ) -> float | np.ndarray:
+def judged_part(templates: np.ndarray, classes: tuple[str, ...] | list[str], rim: float, core: bool,
+                weighted: str = "") -> float | np.ndarray:
     """What of a place ``distances`` judges: its ``core``, the disc of :data:`CORE` of a
     node's radius round the nodes' middle (where play draws no path or ring; a mask of the
-    template's pixels), or the place less its ``rim``."""
+    template's pixels), every pixel ``weighted`` by how much the classes' templates differ
+    there ("pairs": two classes' difference there against theirs on the whole, the most of
+    any two, so a large sign on one kind does not drown two others' small difference;
+    "kinds": the templates' scatter there) for a look told apart by thin strokes, such as
+    outlines, whose difference the ground round them dilutes and whose ground may change
+    across the picture (a gradient; weights of mean 1), or the place less its ``rim``."""
+    if weighted == "kinds":
+        weights = ((templates - templates.mean(axis=0)) ** 2).sum(axis=-1).mean(axis=0)
+        return weights / max(float(weights.mean()), 1e-6)
+    if weighted:
+        weights = np.zeros(templates.shape[1:3])
+        for i, j in itertools.combinations(range(len(templates)), 2):
+            apart = ((templates[i] - templates[j]) ** 2).sum(axis=-1)
+            weights = np.maximum(weights, apart / max(float(apart.mean()), 1e-6))
+        return weights / max(float(weights.mean()), 1e-6)
     if core:
         radius, centre = node_disc(templates, classes)
         dist, _ = _rings(templates.shape[1], radius, centre)
@@ -314,6 +331,16 @@ class Picture:
         return self.views[k]
 
 
+@dataclass
+class Seen:
+    """A screenshot as read with looks of the same templates and classes (the learner's
+    read-backs of one lattice, judged each way): its views, the rough lattice each pitch
+    gives (``_rough``) and the lattices fitted, which do not depend on how a place is judged."""
+    picture: Picture
+    rough: dict[float, tuple[float, Lattice] | None] = field(default_factory=dict)
+    fitted: dict[float, dict[Lattice, Lattice]] = field(default_factory=dict)    # by view: ``_settle``'s fits
+
+
 def places(picture: Picture, lat: Lattice, side: int = SIDE) -> np.ndarray:
     """:func:`mosaic` of the lattice's places from the picture's view at ``side`` px a pitch."""
     k = side / min(lat.px, lat.py)
@@ -347,9 +374,13 @@ def mosaic(image_lab: np.ndarray, lat: Lattice, side: int = SIDE, view: tuple[np
 def distances(patches: np.ndarray, templates: np.ndarray, rim: float | np.ndarray = 0.0) -> np.ndarray:
     """RMS Lab distance of every patch (..., side, side, 3) to every template: (..., classes),
     over the patches' inner part (the outer ``rim`` share of each side, where a neighbour's
-    edge may show, left out), or over the pixels of ``rim`` when it is a mask (``judged_part``)."""
+    edge may show, left out), or over the pixels of ``rim`` when it is a mask, or weighted by
+    it when it holds numbers of mean 1 (``judged_part``)."""
     lead = patches.shape[:-3]
-    if isinstance(rim, np.ndarray):
+    if isinstance(rim, np.ndarray) and rim.dtype != bool:
+        root = np.sqrt(rim)[:, :, None]
+        patches, templates = patches * root, templates * root
+    elif isinstance(rim, np.ndarray):
         patches, templates = patches[..., rim, :], templates[:, rim, :]
     else:
         m = round(rim * patches.shape[-2])
@@ -438,8 +469,12 @@ def look_of(profile: Profile) -> LearntLook:
     core = section.get("core", False)
     if not isinstance(core, bool):
         raise ProfileError(f"profile {profile.name}: field 'lattice.core' must be true or false")
+    weighted = section.get("weighted", "")
+    if weighted not in ("", *WEIGHTINGS):
+        raise ProfileError(f"profile {profile.name}: field 'lattice.weighted' must be one of {', '.join(WEIGHTINGS)}")
     return LearntLook(tuple(classes), np.ascontiguousarray(templates), np.array(tolerance, np.float64),
-                      None if share is None else float(min(share)), float(rim), RULES.get(profile.game, Rules()), core)
+                      None if share is None else float(min(share)), float(rim), RULES.get(profile.game, Rules()), core,
+                      weighted)
 
 
 def is_learnt(profile: Profile | None) -> bool:
@@ -530,21 +565,30 @@ def _align(view: np.ndarray, lat: Lattice, look: LearntLook, templates: np.ndarr
     return Lattice(float(ox), float(oy), float(px), float(py), lat.rows, lat.cols)
 
 
-def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, half_templates: np.ndarray
+def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, half_templates: np.ndarray,
+            largest: tuple[int, int] = (MOST_PLACES, MOST_PLACES), fitted: dict[Lattice, Lattice] | None = None
             ) -> tuple[Lattice, np.ndarray, np.ndarray]:
     """The lattice fitted to its places (each as near its nearest class as can be, at half
-    the templates' side) and grown or shrunk to the board places' extent; with the nearest
-    class and clearness of every place of a one-place ring around it. ``view``: the picture
-    at about ``SIDE`` px a pitch, which the lattice is in; ``half``: at half that."""
+    the templates' side) and grown or shrunk to the board places' extent, no board when it
+    grows past ``largest`` rows or columns; with the nearest class and clearness of every
+    place of a one-place ring around it. ``view``: the picture at about ``SIDE`` px a pitch,
+    which the lattice is in; ``half``: at half that; ``fitted``: each lattice's fit in this
+    view with these templates, as found before (it does not depend on how a place is judged)."""
     def cost(m: np.ndarray) -> float:
         return float(distances(m, look.templates).min(axis=-1).mean())
 
-    start = lat
-    for _ in range(SETTLE_ROUNDS):
+    def fit(lat: Lattice) -> Lattice:
         aligned = _align(half, lat.scaled(0.5), look, half_templates).scaled(2)
         if cost(mosaic(view, aligned, view=(view, 1.0))) < cost(mosaic(view, lat, view=(view, 1.0))):
             lat = aligned
-        lat = fit_places(view, lat, cost, FIT_ROUNDS, view=(view, 1.0))
+        return fit_places(view, lat, cost, FIT_ROUNDS, view=(view, 1.0))
+
+    fitted = {} if fitted is None else fitted
+    start = lat
+    for _ in range(SETTLE_ROUNDS):
+        if lat not in fitted:
+            fitted[lat] = fit(lat)
+        lat = fitted[lat]
         ring = lat.sub(-1, -1, lat.rows + 2, lat.cols + 2)
         nearest, clear, _ = verdicts(distances(mosaic(view, ring, view=(view, 1.0)), look.templates, look.judged), look)
         on = clear & look.board_classes[nearest]
@@ -555,8 +599,8 @@ def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, 
         if (r0, c0, r1, c1) == (1, 1, lat.rows, lat.cols):
             return lat, nearest, clear
         lat = ring.sub(r0, c0, r1 - r0 + 1, c1 - c0 + 1)
-        if max(lat.rows, lat.cols) > MOST_PLACES or max(abs(math.log(lat.px / start.px)),
-                                                        abs(math.log(lat.py / start.py))) > DRIFT:
+        if lat.rows > largest[0] or lat.cols > largest[1] or max(abs(math.log(lat.px / start.px)),
+                                                                 abs(math.log(lat.py / start.py))) > DRIFT:
             break
     raise NoBoardFound("the learnt look's places make no steady grid")
 
@@ -605,7 +649,9 @@ def _judge(view: np.ndarray, lat: Lattice, nearest: np.ndarray, clear: np.ndarra
     return ""
 
 
-def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, anywhere: bool = True) -> tuple[Lattice, list[str]]:
+def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, anywhere: bool = True,
+                 most: int = 1 + MOST_TRIED, size: tuple[int, int] | None = None,
+                 seen: Seen | None = None) -> tuple[Lattice, list[str]]:
     """The lattice of the board in a screenshot and its rows of class characters; ``valid``
     (rows → why they are no board, "" when they are one) judges a reading by the game's
     rules. The pitches near the calibration's (its share of the picture's width) are tried
@@ -613,8 +659,13 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, anywher
     judged; when it is no board, every pitch gives a rough lattice, and they are settled and
     judged, the one whose board places cover the most of the picture most clearly first.
     The first lattice whose every place is clear is the reading; NoBoardFound with the
-    reason when none is. Not ``anywhere``: the pitches near the calibration's only."""
-    picture = Picture(image)
+    reason when none is, or saying it gave up when ``most`` lattices were settled and more
+    were left. Not ``anywhere``: the pitches near the calibration's only. ``size``: the rows
+    and columns of the board when they are known (the learner's read-back of its
+    screenshot): a lattice that grows past them and a place round them is no board.
+    ``seen``: the screenshot as read before with looks of these templates."""
+    seen = seen or Seen(Picture(image))
+    picture = seen.picture
     small_templates = np.stack([cv2.resize(t, (FIND_SIDE, FIND_SIDE), interpolation=cv2.INTER_AREA)
                                 for t in look.templates])
     half_templates = np.stack([cv2.resize(t, (SIDE // 2, SIDE // 2), interpolation=cv2.INTER_AREA)
@@ -628,13 +679,15 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, anywher
     rough: list[tuple[float, Lattice]] = []
     reasons: list[str] = []
     tried: list[Lattice] = []
+    largest = (MOST_PLACES, MOST_PLACES) if size is None else (size[0] + 2, size[1] + 2)
 
     def attempt(candidate: Lattice) -> tuple[Lattice, list[str]] | None:
         tried.append(candidate)
         k = SIDE / min(candidate.px, candidate.py)
         view = picture.at(k)
         try:
-            lat, nearest, clear = _settle(view, picture.at(k / 2), candidate.scaled(k), look, half_templates)
+            lat, nearest, clear = _settle(view, picture.at(k / 2), candidate.scaled(k), look, half_templates, largest,
+                                          seen.fitted.setdefault(k, {}))
         except NoBoardFound as exc:
             reasons.append(str(exc))
             return None
@@ -654,12 +707,20 @@ def read_classes(image: np.ndarray, look: LearntLook, valid: Any = None, anywher
             return None
         return lat.scaled(1 / k), rows
 
+    def at(pitch: float) -> tuple[float, Lattice] | None:
+        if pitch not in seen.rough:
+            seen.rough[pitch] = _rough(picture, look, small_templates, pitch)
+        return seen.rough[pitch]
+
     def best(found: list[tuple[float, Lattice]]) -> list[Lattice]:
         return [lat for _, lat in sorted(found, key=lambda item: -item[0] * item[1].px * item[1].py)]
 
-    for stage, most in ((pitches[:near], 1), (pitches[near:], MOST_TRIED))[:2 if anywhere else 1]:
-        rough += [found for pitch in stage if (found := _rough(picture, look, small_templates, pitch))]
-        for candidate in [lat for lat in best(rough) if lat not in tried and lat.rows * lat.cols <= MOST_SETTLED][:most]:
+    for stage, count in ((pitches[:near], 1), (pitches[near:], MOST_TRIED))[:2 if anywhere else 1]:
+        rough += [found for pitch in stage if (found := at(pitch))]
+        for candidate in [lat for lat in best(rough)
+                          if lat not in tried and lat.rows * lat.cols <= MOST_SETTLED][:count]:
+            if len(tried) == most:
+                raise NoBoardFound(f"the learnt look reads no board: gave up after {most} lattices ({reasons[0]})")
             if (read := attempt(candidate)):
                 return read
     raise NoBoardFound(f"the learnt look reads no board: {reasons[0] if reasons else 'no grid of its places'}")

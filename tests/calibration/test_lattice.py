@@ -12,6 +12,7 @@ import pytest
 from calibration import lattice
 from calibration import onestroke as learner
 from calibration import profile as profiles
+from vision import lattice as reader
 from puzzlepilot.games import get
 from puzzlepilot.scenes import zoo
 from solvers.onestroke import Board
@@ -174,6 +175,39 @@ def test_a_board_with_no_hole_calibrates_and_reads_back(tmp_path: Path) -> None:
     assert read(other, prof) == other_truth.board
 
 
+def test_the_read_back_of_a_look_the_reader_does_not_find_gives_up_after_a_few_lattices(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rose outlines with a star, judged where its kinds differ: every place of the screenshot
+    is its kind on the learnt lattice, but the reader's lattices on it are the outlines'
+    texture, each grown far past the board to no steady grid (7 a read-back, up to 1,160
+    places: 2.5 CPU minutes before the look was refused). The read-back of the look's own
+    screenshot settles at most READ_BACK_TRIED lattices, stops one that grows past the board
+    and a place round it, and says it gave up; the look is refused."""
+    settled: list[int] = []
+    gave_up: list[str] = []
+    settle, read_classes = reader._settle, lattice.read_classes
+
+    def counted(*args: object, **kwargs: object) -> object:
+        settled[-1] += 1
+        return settle(*args, **kwargs)
+
+    def read_back(*args: object, **kwargs: object) -> object:
+        settled.append(0)
+        try:
+            return read_classes(*args, **kwargs)
+        except NoBoardFound as exc:
+            gave_up.append(str(exc))
+            raise
+
+    monkeypatch.setattr(reader, "_settle", counted)
+    monkeypatch.setattr(lattice, "read_classes", read_back)
+    img, _ = zoo.render(zoo.CALIBRATION, zoo.LOOKS["rose-outline-star"])
+    with pytest.raises(ProfileError):
+        learner.learn(img, board=zoo.CALIBRATION)
+    assert settled and max(settled) <= lattice.READ_BACK_TRIED, settled
+    assert gave_up and all(f"gave up after {lattice.READ_BACK_TRIED} lattices" in reason for reason in gave_up), gave_up
+
+
 def test_a_picture_with_no_board_does_not_calibrate() -> None:
     """The given hole-less board is not on the screenshot (the look's background only): refused
     because no lattice tells its places from the places around it."""
@@ -186,7 +220,7 @@ def test_a_picture_with_no_board_does_not_calibrate() -> None:
 @pytest.mark.parametrize("change, field", [
     ({"version": 2}, "lattice.version"), ({"classes": ["#"]}, "lattice.classes"),
     ({"tolerance": [1, 2]}, "lattice.tolerance"), ({"pitch_share": [0, 1]}, "lattice.pitch_share"),
-    ({"rim": 0.5}, "lattice.rim"),
+    ({"rim": 0.5}, "lattice.rim"), ({"weighted": 1}, "lattice.weighted"),
 ])
 def test_a_profile_of_another_format_is_refused_naming_the_field(learnt: dict[str, Profile], tmp_path: Path,
                                                                   change: dict, field: str) -> None:

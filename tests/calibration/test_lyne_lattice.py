@@ -170,6 +170,34 @@ def test_a_level_mid_play_is_read_through_its_paths(seed: int, tmp_path: Path) -
     assert read(image, prof) == truth.board
 
 
+def test_thin_outlines_near_the_grounds_colour_are_judged_where_the_kinds_differ(tmp_path: Path) -> None:
+    """Moonbase's outlines: each node a thin grey outline over the faint disc every empty
+    place has. Over the whole place an outlined diamond and an empty place differ by 3.6 Lab
+    units (the ground dilutes the stroke: alike); with every pixel weighted by how much the
+    kinds differ there they tell apart, and other boards read right or are refused."""
+    look = zoo.LYNE_LOOKS["moonbase-outlines-x0.85"]
+    prof = learn(look.name, zoo.LYNE_CALIBRATION, tmp_path)
+    assert prof.data["lattice"].get("weighted") == "pairs"
+    seen = []
+    for _, image, want in zoo.lyne_others(look, count=3):
+        try:
+            seen.append("exact" if read(image, prof) == want else "wrong")
+        except NoBoardFound:
+            seen.append("refused")
+    assert "wrong" not in seen and seen[2] == "exact", seen
+
+
+def test_a_look_whose_best_scored_lattice_lies_on_the_ground_is_learnt_on_the_board(tmp_path: Path) -> None:
+    """Original's outlines on a gradient: the coarse search scores a lattice of a quarter of
+    the board's pitch on the smooth ground above the board's own (its places differ by the
+    gradient alone, its scatter within classes the least); the classes look alike on it, so
+    the next best pitch, the board's, is learnt."""
+    img, truth = zoo.render_lyne(zoo.LYNE_CALIBRATION, zoo.LYNE_LOOKS["original-outlines-gradient"])
+    prof = learn("original-outlines-gradient", zoo.LYNE_CALIBRATION, tmp_path)
+    assert all(abs(p / truth.pitch - 1) < 0.03 for p in prof.data["pitch"])
+    assert read(img, prof) == truth.board
+
+
 def test_a_look_the_shape_rules_read_at_its_own_size_only_is_learnt(tmp_path: Path) -> None:
     """Paddle pop's shapes on a textured ground: the shape rules read the calibration
     screenshot but not the same screenshot at half or 1.5 times its size, nor some other
