@@ -363,7 +363,8 @@ def test_another_apps_look_is_calibrated_from_its_first_screen_then_played_level
                                            "--board", generate(6, 6, 40).to_text(), "--dir", str(tmp_path / "zoo"))
         assert status == 0, err
         status, out, err = run_puzzlepilot("live", "--game", "onestroke", "--window", PRACTICE_TITLE, "--play",
-                                           "--speed", "2", "--levels", "3", "--profile", str(tmp_path / "zoo"))
+                                           "--speed", "2", "--levels", "3", "--profile", str(tmp_path / "zoo"),
+                                           timeout=180)     # a learnt look's reads are slower than the game's
     assert status == 0, err
     assert [line for line in log if line.startswith("solved")] == \
         ["solved level 1", "solved level 2", "solved level 3"], out
