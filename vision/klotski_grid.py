@@ -40,6 +40,7 @@ from typing import Callable, Iterator, Sequence
 import cv2
 import numpy as np
 
+from vision.colours import colour_mask
 from vision.common import NoBoardFound, marked, stage
 from vision.components import components
 
@@ -496,11 +497,9 @@ def _gaps_show(image: np.ndarray, reading: Reading, floor: np.ndarray) -> bool:
     does in the gap between them: along one line (a row or column of pixels within
     GAP_HALF of a pitch of the side), over GAP_SHARE or more of the side's middle, a
     pixel of the board's colour as the reading by colour matches it
-    (``vision.klotski.colour_mask``: JPEG and resizing blend a gap 2-3 px wide with the
+    (``vision.colours.colour_mask``: JPEG and resizing blend a gap 2-3 px wide with the
     pieces' colours). A name painted across a piece's middle side is an edge too, but
     shows no such line: its letters are apart, their ink of another colour."""
-    from vision.klotski import colour_mask   # (that module imports this one)
-
     g = reading.grid
     owner = np.full((g.rows, g.cols), -1)
     for k, (r, c, h, w) in enumerate(reading.sizes):
