@@ -380,9 +380,26 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     ``floor`` (BGR), when known (a profile), is the empty cells' colour; ``look``
     (a profile's): the sides' learned look decides the sides the edge measure leaves
     unclear (``_by_look``)."""
-    image = e.image
-    h, w = image.shape[:2]
     reach = max(2.0, 0.08 * min(g.px, g.py))
+    vs, hs, open_sides = _grid_sides(e, g, reach, look)
+    empty, colours = _empty_cells(e, g, floor, vs, hs)
+    _check_open(g, open_sides, empty)
+    _settle(e, g, vs, hs, empty, reach)
+    if look is not None:
+        _by_look(e.image, g, look, vs, hs, empty)
+    floor_colour = colours[empty].mean(0)
+    near = _near_floor(colours, floor_colour)
+    sizes = [s for s in _pieces(vs, hs, empty) if not _marked_floor(e.image, g, floor_colour, near, s)]
+    return _finished(e, g, vs, hs, sizes, floor_colour, reach)
+
+
+def _grid_sides(e: EdgeMaps, g: GridGuess, reach: float,
+                look: SideLook | None = None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int, str]]]:
+    """How strongly every side of a grid's cells is one straight edge (``sides``): between
+    columns (rows, cols + 1) and between rows (rows + 1, cols), the outline's included, and
+    the outer sides with no edge (row, col, "v" or "h"); NoBoardFound when the grid leaves
+    the picture, its outline shows too few edges or its lines run on past it."""
+    image = e.image
     margin = min(_margins(g, image.shape))
     if min(g.rows, g.cols) < 3 or g.rows * g.cols > MAX_CELLS or margin < -reach:
         raise NoBoardFound("the grid leaves the picture (or has fewer than 3 rows or columns)")
@@ -415,15 +432,25 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     vs[:, [0, -1]], hs[[0, -1]] = outline_v, outline_h.T
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
-    open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
     # a grid whose lines run on past it is part of a board (again within NEAR reaches once
-    # the grid reads, below; this first look is cheap)
+    # the grid reads, in ``_finished``; this first look is cheap)
     _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
-    empty, colours = _empty_cells(e, g, floor, vs, hs)
+    return vs, hs, [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
+
+
+def _check_open(g: GridGuess, open_sides: list[tuple[int, int, str]], empty: np.ndarray) -> None:
+    """Refuse a grid with an outer side that shows no edge beside a piece (only an empty
+    cell may meet an open frame: the exit)."""
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
         if not empty[inner]:
             raise NoBoardFound("a piece shows no edge along the board's outline")
+
+
+def _settle(e: EdgeMaps, g: GridGuess, vs: np.ndarray, hs: np.ndarray, empty: np.ndarray, reach: float) -> None:
+    """The sides with no clear edge between two cells both ``empty`` or both not made
+    unclear (in place) where an edge shows otherwise: a long straight run, an edge just
+    past the reach, or a stroke over the middle only (``_marginal``)."""
     # a side to be joined must show no long straight run of edge either: two framed tiles
     # edge to edge whose name bands meet have an edge over most of the side, not all.
     # (Sides between a piece and an empty cell are refused below whatever their run, so
@@ -440,23 +467,30 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     # ... nor a side between two pieces just past the reach: the grid is off there (a
     # grid whose outline runs along the board's frame, a little too wide, puts its inner
     # lines a few pixels beside the pieces' sides, which then read as no edge)
-    near_v = sides(e, True, xs, g.oy + (inner_rows + .2) * g.py, g.oy + (inner_rows + .8) * g.py, NEAR * reach)
-    near_h = sides(e, False, ys, g.ox + (inner_cols + .2) * g.px, g.ox + (inner_cols + .8) * g.px, NEAR * reach).T
+    xs, ys = g.ox + np.arange(g.cols + 1) * g.px, g.oy + np.arange(g.rows + 1) * g.py
+    near_v = sides(e, True, xs, g.oy + (np.arange(g.rows) + .2) * g.py, g.oy + (np.arange(g.rows) + .8) * g.py,
+                   NEAR * reach)
+    near_h = sides(e, False, ys, g.ox + (np.arange(g.cols) + .2) * g.px, g.ox + (np.arange(g.cols) + .8) * g.px,
+                   NEAR * reach).T
     vs[(vs < JOIN) & v_look & (near_v >= SPLIT)] = (JOIN + SPLIT) / 2
     hs[(hs < JOIN) & h_look & (near_h >= SPLIT)] = (JOIN + SPLIT) / 2
     _marginal(e, g, vs, hs, empty, reach)
-    if look is not None:
-        _by_look(image, g, look, vs, hs, empty)
-    floor_colour = colours[empty].mean(0)
-    near = _near_floor(colours, floor_colour)
-    sizes = [s for s in _pieces(vs, hs, empty) if not _marked_floor(image, g, floor_colour, near, s)]
+
+
+def _finished(e: EdgeMaps, g: GridGuess, vs: np.ndarray, hs: np.ndarray, sizes: list[tuple[int, int, int, int]],
+              floor_colour: np.ndarray, reach: float) -> Reading:
+    """The reading of a grid's pieces (``sizes``), once no line runs on past the grid
+    within NEAR reaches and its thin margins are even frames; its clarity how far the
+    sides stand from the thresholds."""
+    h, w = e.image.shape[:2]
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
     # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
+    xs, ys = g.ox + np.arange(g.cols + 1) * g.px, g.oy + np.arange(g.rows + 1) * g.py
     far_v = sides(e, True, xs, *_past(g.oy, g.py, g.rows, h, reach), NEAR * reach)
     far_h = sides(e, False, ys, *_past(g.ox, g.px, g.cols, w, reach), NEAR * reach)
     _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
-    _check_thin_margins(image, g, reach)
+    _check_thin_margins(e.image, g, reach)
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in floor_colour))
