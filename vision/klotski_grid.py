@@ -29,11 +29,15 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    disagree or a piece shows floor along a side (``check_settled``: caught mid-slide);
    edge rows and columns with no piece are left out when the grid less them reads the
    same pieces (``trimmed``).
+With no profile, a classic 5×4 grid whose floor the even cells leave unclear (pieces edge to
+edge, whose floor shows only in the empty cells), or that reads as mostly floor (pieces
+drawn as outlines on it), is read by its seams alone (``read_by_seams``): the cells joined
+across the sides with no edge make the classic pieces round one clear floor, or none reads.
 """
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Callable, Iterator, Sequence
 
@@ -77,6 +81,9 @@ REFIT = 0.7            # a grid fitted to its inner lines' edges must lie on thi
 NO_LOOK_PITCH = 60     # px: with no learned look, a calibrated reading shrinks a picture to no smaller pitch
 GAP_HALF, GAP_SHARE = 0.06, 0.75    # ``_gaps_show``
 LEAN_MAX, LEAN_MIN = 6.0, 0.3   # degrees: ``lean`` looks this far from upright; a grid reads turned less
+CLASSIC_GRID = (5, 4)   # rows, cols of the classic board, whose pieces ``read_by_seams`` reads: one 2×2, five of two cells,
+OWN_MARGIN = 0.06       # four single cells; a cell's box (this share of a pitch in) shows a piece's own outline
+MOST_UNCLEAR = 6        # sides between cells ``read_by_seams`` leaves to the pieces' shapes to decide
 
 
 @dataclass(frozen=True)
@@ -171,6 +178,7 @@ class Reading:
     sizes: tuple[tuple[int, int, int, int], ...]    # (row, col, height, width) of each piece
     clarity: float                                  # how far the sides stand from the thresholds
     floor: tuple[float, float, float]               # the empty cells' mean colour (BGR)
+    settled: bool = False                           # no piece can be mid-slide (``read_by_seams``)
 
 
 def edge_maps(image: np.ndarray) -> EdgeMaps:
@@ -507,9 +515,11 @@ def readings(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, look: S
     the floor is seen in the gaps between the pieces; a flat piece's colour is not (8 flat
     2×1 generals of one colour with names across their middle side, read as empty cells,
     the floor as pieces). Each side read between two pieces must show that gap
-    (``_gaps_show``)."""
+    (``_gaps_show``). With no profile's ``floor`` or ``look``, a grid none of those
+    colours reads, or whose reading is mostly floor, is read by its seams when it can be
+    (``read_by_seams``)."""
     try:
-        return [read_grid(e, g, floor, look=look)]
+        reading = read_grid(e, g, floor, look=look)
     except FloorUnclear as exc:
         found = []
         for colour in exc.floors:
@@ -521,9 +531,20 @@ def readings(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, look: S
                 continue
             if _gaps_show(e.image, reading, colour):
                 found.append(reading)
-        if not found:
-            raise
-        return found
+        if found:
+            return found
+        if floor is None and look is None:
+            try:
+                return [read_by_seams(e, g)]
+            except NoBoardFound:
+                pass
+        raise exc
+    if floor is None and look is None and 2 * sum(h * w for _, _, h, w in reading.sizes) < g.rows * g.cols:
+        try:        # most cells read as floor: pieces drawn as outlines on it?
+            return [read_by_seams(e, g)]
+        except NoBoardFound:
+            pass
+    return [reading]
 
 
 def _gaps_show(image: np.ndarray, reading: Reading, floor: np.ndarray) -> bool:
@@ -656,11 +677,9 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     with no edge toward a cell that is not empty, and of another colour than the floor, is
     part of that piece (a flat white patch of a portrait, 横刀立马's ink paintings)."""
     # every cell's box (its middle three fifths) at once, and each box's ninths
-    boxes = [np.array(v) for v in zip(*(_box(g, r, c, 0.2) for r in range(g.rows) for c in range(g.cols)))]
+    boxes, means, spread, edges = _cell_measures(e, g, 0.2)
     colour_sum, square_sum = e.colour_sums
-    means = e.box_mean(colour_sum, *boxes).reshape(g.rows, g.cols, 3)
     colours = means.astype(np.float32)
-    spread = np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
     x0, y0, x1, y1 = boxes
     local = np.zeros(g.rows * g.cols)      # the spread within each ninth, averaged: shading aside
     for i, j in itertools.product(range(3), repeat=2):
@@ -668,7 +687,6 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
                 y0 + (y1 - y0) * (i + 1) // 3)
         mean = e.box_mean(colour_sum, *part)
         local += np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *part) - mean ** 2)).max(1) / 9
-    edges = e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols)
     empty = (spread < FLAT_STD) & (edges < FLAT_EDGES)
     nearly = (local.reshape(g.rows, g.cols) < GROW_STD) & (edges < GROW_EDGES)
     plainest = _plainest(edges, colours, nearly)
@@ -702,6 +720,92 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
         raise FloorUnclear("the even cells differ in colour: flat pieces, not floor", _colour_groups(colours[empty]))
     return empty, colours
+
+
+def _cell_measures(e: EdgeMaps, g: GridGuess, margin: float
+                   ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+    """Every cell's box (``margin`` of a pitch in from its sides: x0, y0, x1, y1 arrays)
+    and, over it, the mean colour (rows, cols, 3), the largest channel's spread and the
+    share of edge pixels (rows, cols)."""
+    boxes = [np.array(v) for v in zip(*(_box(g, r, c, margin) for r in range(g.rows) for c in range(g.cols)))]
+    colour_sum, square_sum = e.colour_sums
+    means = e.box_mean(colour_sum, *boxes).reshape(g.rows, g.cols, 3)
+    spread = np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
+    return boxes, means, spread, e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols)
+
+
+def read_by_seams(e: EdgeMaps, g: GridGuess) -> Reading:
+    """The classic pieces on a grid of the classic board's size (``CLASSIC_GRID``), read
+    from its seams alone, whatever the floor's colour: pieces edge to edge parted by seams
+    only (a stroke, a bevel), whose floor shows nowhere but in the empty cells, and pieces
+    drawn as outlines on the floor, whose insides are the floor's colour. Every side
+    between two cells is an edge or none by ``sides``, as ``read_grid`` settles them; the
+    cells joined across the sides with none must each make a rectangle with an edge all
+    round, one 2×2, five or six of two cells and four or six single cells; the floor is
+    then a part of two cells or two single cells (the two empty cells, beside each other
+    or not), the rest the classic pieces. A floor must be clear: its cells even up to
+    OWN_MARGIN of a pitch from their sides (a piece drawn as an outline, a bevel or a
+    rounded corner shows there) and of one colour, and no other cell even and of that
+    colour (a soldier as flat as the floor, its fellows alike). Up to MOST_UNCLEAR sides
+    neither clearly an edge nor clearly none (a name painted across a 2×1's middle side)
+    are each taken both ways. Exactly one board, with its floor, may come of it all, else
+    NoBoardFound."""
+    if (g.rows, g.cols) != CLASSIC_GRID:
+        raise NoBoardFound("by seams alone, only the classic board's 5×4 cells are read")
+    reach = max(2.0, 0.08 * min(g.px, g.py))
+    vs, hs, open_sides = _grid_sides(e, g, reach)
+    no_floor = np.zeros((g.rows, g.cols), bool)        # every side looked at as between two pieces
+    _settle(e, g, vs, hs, no_floor, reach)
+    inner = [np.zeros(vs.shape, bool), np.zeros(hs.shape, bool)]
+    inner[0][:, 1:-1] = inner[1][1:-1] = True
+    unclear = [(k, r, c) for k, side in enumerate((vs, hs))
+               for r, c in zip(*np.nonzero(inner[k] & (side >= JOIN) & (side < SPLIT)))]
+    if len(unclear) > MOST_UNCLEAR:
+        raise OffLines("unclear edges between cells")
+    _, means, spread, edges = _cell_measures(e, g, OWN_MARGIN)
+    even = (spread < FLAT_STD) & (edges < FLAT_EDGES)
+    clear: dict[tuple, tuple[np.ndarray, np.ndarray, list[tuple[int, int, int, int]]]] = {}
+    for seams in itertools.product((0.0, 1.0), repeat=len(unclear)):
+        taken = [vs.copy(), hs.copy()]
+        for (k, r, c), seam in zip(unclear, seams):
+            taken[k][r, c] = seam
+        try:
+            parts = _pieces(*taken, no_floor)
+        except NoBoardFound:
+            continue
+        for empty, colour in _clear_floors(parts, means, even):
+            sizes = [p for p in parts if not empty[p[0], p[1]]]
+            clear[(tuple(sizes), empty.tobytes())] = (empty, colour, sizes)
+    if len(clear) != 1:
+        raise NoBoardFound("which cells are the empty floor is unclear" if clear
+                           else "the seams part the board into no classic pieces round a clear floor")
+    empty, colour, sizes = next(iter(clear.values()))
+    _check_open(g, open_sides, empty)
+    return replace(_finished(e, g, vs, hs, sizes, colour, reach), settled=True)
+
+
+def _clear_floors(parts: list[tuple[int, int, int, int]], means: np.ndarray,
+                  even: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The floors (the empty cells' mask, their mean colour) that leave the classic pieces
+    of ``parts`` (row, col, height, width), and are clear (``read_by_seams``): ``means``
+    every cell's colour, ``even`` which cells are even."""
+    by_shape = {shape: [p for p in parts if (p[2], p[3]) in shapes] for shape, shapes in
+                (("square", {(2, 2)}), ("domino", {(1, 2), (2, 1)}), ("single", {(1, 1)}))}
+    counts = tuple(len(by_shape[k]) for k in ("square", "domino", "single"))
+    if counts == (1, 6, 4):         # the two empty cells side by side
+        floors: list[tuple[tuple[int, int, int, int], ...]] = [(d,) for d in by_shape["domino"]]
+    elif counts == (1, 5, 6):       # apart
+        floors = list(itertools.combinations(by_shape["single"], 2))
+    else:
+        return
+    for floor in floors:
+        empty = np.zeros_like(even)
+        for r, c, h, w in floor:
+            empty[r:r + h, c:c + w] = True
+        colour = means[empty].mean(0)
+        like = even & (np.linalg.norm(means - colour, axis=2) <= FLOOR_DISTANCE)
+        if like[empty].all() and not (like & ~empty).any():
+            yield empty, colour
 
 
 def _colour_groups(colours: np.ndarray) -> list[np.ndarray]:
@@ -1262,16 +1366,17 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     best = max(largest, key=lambda r: r.clarity)
     if shape is None:
         best = trimmed(e, best, floor_bgr, look, boards)
-    best = Reading(refined(e, best.grid), best.sizes, best.clarity, best.floor)
+    best = replace(best, grid=refined(e, best.grid))
     stage("klotski-pieces", lambda: marked(small, [(best.grid.ox + (c + w / 2) * best.grid.px,
                                                     best.grid.oy + (r + h / 2) * best.grid.py, f"{h}x{w}")
                                                    for r, c, h, w in best.sizes],
                                            [(best.grid.ox + c * best.grid.px, best.grid.oy + r * best.grid.py,
                                              w * best.grid.px, h * best.grid.py) for r, c, h, w in best.sizes]))
-    check_settled(e.image, best)
+    if not best.settled:
+        check_settled(e.image, best)
     g = best.grid
     back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)
-    return Reading(back, best.sizes, best.clarity, best.floor), scale
+    return replace(best, grid=back), scale
 
 
 def trimmed(e: EdgeMaps, reading: Reading, floor: np.ndarray | None, look: SideLook | None,
