@@ -30,9 +30,11 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    edge rows and columns with no piece are left out when the grid less them reads the
    same pieces (``trimmed``).
 With no profile, a classic 5×4 grid whose floor the even cells leave unclear (pieces edge to
-edge, whose floor shows only in the empty cells), or that reads as mostly floor (pieces
-drawn as outlines on it), is read by its seams alone (``read_by_seams``): the cells joined
-across the sides with no edge make the classic pieces round one clear floor, or none reads.
+edge, whose floor shows only in the empty cells), that reads as mostly floor (pieces drawn
+as outlines on it) or that has sides neither clearly an edge nor clearly none (wood grain
+along a piece's middle side) is read by its seams alone (``read_by_seams``): the cells
+joined across the sides with no edge make the classic pieces round one clear floor, and
+exactly one such board comes of the unclear sides taken either way, or none reads.
 """
 from __future__ import annotations
 
@@ -516,10 +518,13 @@ def readings(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, look: S
     2×1 generals of one colour with names across their middle side, read as empty cells,
     the floor as pieces). Each side read between two pieces must show that gap
     (``_gaps_show``). With no profile's ``floor`` or ``look``, a grid none of those
-    colours reads, or whose reading is mostly floor, is read by its seams when it can be
-    (``read_by_seams``)."""
+    colours reads, refused for its sides off its lines (``OffLines``: unclear), or whose
+    reading is mostly floor, is read by its seams when it can be (``read_by_seams``)."""
+    seams = floor is None and look is None      # no profile's: the grid may read by its seams
     try:
         reading = read_grid(e, g, floor, look=look)
+    except OffLines as exc:         # sides unclear: the classic pieces' shapes may decide them
+        return _by_seams_else(e, g, seams, exc)
     except FloorUnclear as exc:
         found = []
         for colour in exc.floors:
@@ -531,20 +536,22 @@ def readings(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, look: S
                 continue
             if _gaps_show(e.image, reading, colour):
                 found.append(reading)
-        if found:
-            return found
-        if floor is None and look is None:
-            try:
-                return [read_by_seams(e, g)]
-            except NoBoardFound:
-                pass
-        raise exc
-    if floor is None and look is None and 2 * sum(h * w for _, _, h, w in reading.sizes) < g.rows * g.cols:
-        try:        # most cells read as floor: pieces drawn as outlines on it?
+        return found or _by_seams_else(e, g, seams, exc)
+    # most cells read as floor: pieces drawn as outlines on it?
+    return _by_seams_else(e, g, seams and 2 * sum(h * w for _, _, h, w in reading.sizes) < g.rows * g.cols, reading)
+
+
+def _by_seams_else(e: EdgeMaps, g: GridGuess, seams: bool, other: NoBoardFound | Reading) -> list[Reading]:
+    """``read_by_seams`` of the grid when ``seams`` and it reads; else ``other``: a
+    refusal raised, or a reading returned."""
+    if seams:
+        try:
             return [read_by_seams(e, g)]
         except NoBoardFound:
             pass
-    return [reading]
+    if isinstance(other, Reading):
+        return [other]
+    raise other
 
 
 def _gaps_show(image: np.ndarray, reading: Reading, floor: np.ndarray) -> bool:
@@ -754,6 +761,10 @@ def read_by_seams(e: EdgeMaps, g: GridGuess) -> Reading:
         raise NoBoardFound("by seams alone, only the classic board's 5×4 cells are read")
     reach = max(2.0, 0.08 * min(g.px, g.py))
     vs, hs, open_sides = _grid_sides(e, g, reach)
+    _, means, spread, edges = _cell_measures(e, g, OWN_MARGIN)
+    pairs = _floor_pairs(means, (spread < FLAT_STD) & (edges < FLAT_EDGES))
+    if not pairs:
+        raise NoBoardFound("no two cells look like the floor")
     no_floor = np.zeros((g.rows, g.cols), bool)        # every side looked at as between two pieces
     _settle(e, g, vs, hs, no_floor, reach)
     inner = [np.zeros(vs.shape, bool), np.zeros(hs.shape, bool)]
@@ -762,8 +773,6 @@ def read_by_seams(e: EdgeMaps, g: GridGuess) -> Reading:
                for r, c in zip(*np.nonzero(inner[k] & (side >= JOIN) & (side < SPLIT)))]
     if len(unclear) > MOST_UNCLEAR:
         raise OffLines("unclear edges between cells")
-    _, means, spread, edges = _cell_measures(e, g, OWN_MARGIN)
-    even = (spread < FLAT_STD) & (edges < FLAT_EDGES)
     clear: dict[tuple, tuple[np.ndarray, np.ndarray, list[tuple[int, int, int, int]]]] = {}
     for seams in itertools.product((0.0, 1.0), repeat=len(unclear)):
         taken = [vs.copy(), hs.copy()]
@@ -773,7 +782,7 @@ def read_by_seams(e: EdgeMaps, g: GridGuess) -> Reading:
             parts = _pieces(*taken, no_floor)
         except NoBoardFound:
             continue
-        for empty, colour in _clear_floors(parts, means, even):
+        for empty, colour in _clear_floors(parts, pairs):
             sizes = [p for p in parts if not empty[p[0], p[1]]]
             clear[(tuple(sizes), empty.tobytes())] = (empty, colour, sizes)
     if len(clear) != 1:
@@ -784,11 +793,23 @@ def read_by_seams(e: EdgeMaps, g: GridGuess) -> Reading:
     return replace(_finished(e, g, vs, hs, sizes, colour, reach), settled=True)
 
 
-def _clear_floors(parts: list[tuple[int, int, int, int]], means: np.ndarray,
-                  even: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """The floors (the empty cells' mask, their mean colour) that leave the classic pieces
-    of ``parts`` (row, col, height, width), and are clear (``read_by_seams``): ``means``
-    every cell's colour, ``even`` which cells are even."""
+def _floor_pairs(means: np.ndarray, even: np.ndarray) -> dict[frozenset[tuple[int, int]], np.ndarray]:
+    """The pairs of cells that may be a clear floor (``read_by_seams``), with their mean
+    colour: both ``even``, of one colour (``means``: each cell's), and no other even cell
+    of it."""
+    pairs = {}
+    for a, b in itertools.combinations([(int(r), int(c)) for r, c in zip(*np.nonzero(even))], 2):
+        colour = (means[a] + means[b]) / 2
+        like = even & (np.linalg.norm(means - colour, axis=2) <= FLOOR_DISTANCE)
+        if like[a] and like[b] and like.sum() == 2:
+            pairs[frozenset((a, b))] = colour
+    return pairs
+
+
+def _clear_floors(parts: list[tuple[int, int, int, int]], pairs: dict[frozenset[tuple[int, int]], np.ndarray]
+                  ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The floors (the empty cells' mask, their mean colour) among ``pairs``
+    (``_floor_pairs``) that leave the classic pieces of ``parts`` (row, col, height, width)."""
     by_shape = {shape: [p for p in parts if (p[2], p[3]) in shapes] for shape, shapes in
                 (("square", {(2, 2)}), ("domino", {(1, 2), (2, 1)}), ("single", {(1, 1)}))}
     counts = tuple(len(by_shape[k]) for k in ("square", "domino", "single"))
@@ -798,14 +819,13 @@ def _clear_floors(parts: list[tuple[int, int, int, int]], means: np.ndarray,
         floors = list(itertools.combinations(by_shape["single"], 2))
     else:
         return
+    rows, cols = max(r + h for r, _, h, _ in parts), max(c + w for _, c, _, w in parts)
     for floor in floors:
-        empty = np.zeros_like(even)
-        for r, c, h, w in floor:
-            empty[r:r + h, c:c + w] = True
-        colour = means[empty].mean(0)
-        like = even & (np.linalg.norm(means - colour, axis=2) <= FLOOR_DISTANCE)
-        if like[empty].all() and not (like & ~empty).any():
-            yield empty, colour
+        cells = frozenset((r + i, c + j) for r, c, h, w in floor for i in range(h) for j in range(w))
+        if cells in pairs:
+            empty = np.zeros((rows, cols), bool)
+            empty[tuple(np.array(sorted(cells)).T)] = True
+            yield empty, pairs[cells]
 
 
 def _colour_groups(colours: np.ndarray) -> list[np.ndarray]:
