@@ -30,11 +30,12 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    edge rows and columns with no piece are left out when the grid less them reads the
    same pieces (``trimmed``).
 With no profile, a classic 5×4 grid whose floor the even cells leave unclear (pieces edge to
-edge, whose floor shows only in the empty cells), that reads as mostly floor (pieces drawn
-as outlines on it) or that has sides neither clearly an edge nor clearly none (wood grain
-along a piece's middle side) is read by its seams alone (``read_by_seams``): the cells
-joined across the sides with no edge make the classic pieces round one clear floor, and
-exactly one such board comes of the unclear sides taken either way, or none reads.
+edge, whose floor shows only in the empty cells) or that reads as mostly floor (pieces drawn
+as outlines on it) is read by its seams alone (``read_by_seams``): the cells joined across
+the sides with no edge make the classic pieces round one clear floor, and exactly one such
+board comes of its few unclear sides taken either way, or none reads. (Not a grid refused
+for unclear sides with its floor clear: a photographed 巧过五关 frame read so took a seam
+between two tiles and a tile's own side the wrong way, the piece counts kept.)
 """
 from __future__ import annotations
 
@@ -518,13 +519,11 @@ def readings(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, look: S
     2×1 generals of one colour with names across their middle side, read as empty cells,
     the floor as pieces). Each side read between two pieces must show that gap
     (``_gaps_show``). With no profile's ``floor`` or ``look``, a grid none of those
-    colours reads, refused for its sides off its lines (``OffLines``: unclear), or whose
-    reading is mostly floor, is read by its seams when it can be (``read_by_seams``)."""
+    colours reads, or whose reading is mostly floor, is read by its seams when it can be
+    (``read_by_seams``)."""
     seams = floor is None and look is None      # no profile's: the grid may read by its seams
     try:
         reading = read_grid(e, g, floor, look=look)
-    except OffLines as exc:         # sides unclear: the classic pieces' shapes may decide them
-        return _by_seams_else(e, g, seams, exc)
     except FloorUnclear as exc:
         found = []
         for colour in exc.floors:

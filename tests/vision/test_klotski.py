@@ -420,15 +420,6 @@ def test_pieces_edge_to_edge_or_outlined_read_by_their_seams(look, index):
     assert text(parse(picture)) == board
 
 
-# ... and wood grain (and the named scene's names) along a piece's middle side, a straight
-# edge over part of it: the reading by edges refused the grid for a side neither clearly an
-# edge nor clearly none; the classic pieces' shapes decide it, one way only.
-@pytest.mark.parametrize("look", ["forest-wood-none", "maple-wood-name", "named"])
-def test_a_side_the_grain_leaves_unclear_is_decided_by_the_classic_pieces(look):
-    _, picture, board = zoo.klotski_others(zoo.KLOTSKI_LOOKS[look], 1)[0]
-    assert text(parse(picture)) == board
-
-
 def _edge_to_edge(look: str) -> tuple[np.ndarray, object, float]:
     """横刀立马 in a zoo look drawn at its calibration's size, its truth and cell (px)."""
     picture, truth = zoo.render_klotski(layout("横刀立马"), zoo.KLOTSKI_LOOKS[look])
