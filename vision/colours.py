@@ -7,12 +7,22 @@ bin of the top ``bits`` bits of its three channels, and the fullest bins stand f
 colours, each as its pixels' median (or mean) colour rather than the bin's centre, which
 may lie up to half a bin away from any colour on screen. Equally full bins come lower bin
 first, so the order does not hang on a sort's implementation.
+
+``colour_mask``: where a picture has one colour, loosely (a Klotski board's, seen in the
+gaps between its pieces; the readers by colour and by edges both match it).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
+
+# A pixel has a (board's) colour when its brightness is near the colour's and its colour
+# roughly so: JPEG keeps brightness sharp but smears colour over 2×2 blocks, which would
+# close the thin gaps between Klotski pieces if colour had to match closely.
+BRIGHTNESS_TOLERANCE = 30
+COLOUR_TOLERANCE = 70          # per channel
 
 
 def thinned(image: np.ndarray, pixels: int) -> np.ndarray:
@@ -63,3 +73,20 @@ def common_colours(image: np.ndarray, bits: int, most: int, min_share: float = 0
     of each of the fullest bins of its histogram, none holding under ``min_share`` of it."""
     histogram = ColourHistogram.of(image, bits)
     return [histogram.median(b) for b in histogram.commonest(most, min_share)]
+
+
+def colour_bounds(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """The ranges a pixel of the colour keeps (BRIGHTNESS_TOLERANCE, COLOUR_TOLERANCE): lowest and highest
+    value per channel, and the darkest and lightest grey level."""
+    lo = np.clip(colour - COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+    hi = np.clip(colour + COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+    level = float(cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2GRAY)[0, 0])
+    return lo, hi, max(0.0, level - BRIGHTNESS_TOLERANCE), min(255.0, level + BRIGHTNESS_TOLERANCE)
+
+
+def colour_mask(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None = None) -> np.ndarray:
+    """255 where a pixel has the colour (BRIGHTNESS_TOLERANCE, COLOUR_TOLERANCE), else 0. ``grey``: the
+    picture's grey levels, when already made."""
+    lo, hi, dark, light = colour_bounds(colour)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey is None else grey
+    return cv2.bitwise_and(cv2.inRange(image, lo, hi), cv2.inRange(grey, dark, light))

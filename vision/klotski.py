@@ -53,7 +53,7 @@ import numpy as np
 
 from solvers.common import BoardError
 from solvers.klotski import Board, Piece
-from vision.colours import ColourHistogram, thinned
+from vision.colours import ColourHistogram, colour_bounds, colour_mask, thinned
 from vision.common import NoBoardFound, Parse, grid_labels, marked, stage
 from vision.components import components, largest
 from vision.klotski_grid import (LEAN_MIN, RUN_SPLIT, SPLIT, GridGuess, Reading, SideLook, edge_maps, lean,
@@ -65,11 +65,6 @@ MIN_CONFIDENCE = 0.6
 LONGEST_PIECE = 2      # cells: the longest piece read by edges with no profile's (classic sets)
 SCREEN_PIXELS = 250_000        # larger pictures are screened for regions at a reduced size
 MAX_SHAPES = 200               # more patches than this in a region: texture, not a board
-# A pixel is board-coloured when its brightness is near the board's and its colour
-# roughly so: JPEG keeps brightness sharp but smears colour over 2×2 blocks, which would
-# close the thin gaps between pieces if colour had to match closely.
-BRIGHTNESS_TOLERANCE = 30
-COLOUR_TOLERANCE = 70          # per channel
 BOARD_COLOUR_DISTANCE = 30.0   # mean colour of an empty cell from the board's
 BRIDGE = 3                     # px: longest break in a gap line that is filled
 
@@ -314,23 +309,6 @@ class Region:
     y: int
 
 
-def _bounds(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """The ranges a pixel of the colour keeps (by the tolerances above): lowest and highest
-    value per channel, and the darkest and lightest grey level."""
-    lo = np.clip(colour - COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
-    hi = np.clip(colour + COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
-    level = float(cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2GRAY)[0, 0])
-    return lo, hi, max(0.0, level - BRIGHTNESS_TOLERANCE), min(255.0, level + BRIGHTNESS_TOLERANCE)
-
-
-def colour_mask(image: np.ndarray, colour: np.ndarray, grey: np.ndarray | None = None) -> np.ndarray:
-    """255 where a pixel has the colour (by the tolerances above), else 0. ``grey``: the
-    picture's grey levels, when already made."""
-    lo, hi, dark, light = _bounds(colour)
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey is None else grey
-    return cv2.bitwise_and(cv2.inRange(image, lo, hi), cv2.inRange(grey, dark, light))
-
-
 @dataclass(frozen=True)
 class Screen:
     """Which of the colours tried each pixel has, matched once for all of them: bit
@@ -400,7 +378,7 @@ def screen(image: np.ndarray, colours: list[np.ndarray], grey: np.ndarray | None
         tables = np.zeros((4, 256), np.uint16)
         values = np.arange(256)
         for k, colour in enumerate(colours):
-            lo, hi, dark, light = _bounds(colour)
+            lo, hi, dark, light = colour_bounds(colour)
             for c in range(3):
                 tables[c, (values >= lo[c]) & (values <= hi[c])] |= 1 << k
             tables[3, (values >= dark) & (values <= light)] |= 1 << k

@@ -29,17 +29,25 @@ Stages, each a plain function, on a copy of the picture at most ``WORK_SIDE`` px
    disagree or a piece shows floor along a side (``check_settled``: caught mid-slide);
    edge rows and columns with no piece are left out when the grid less them reads the
    same pieces (``trimmed``).
+With no profile, a classic 5×4 grid whose floor the even cells leave unclear (pieces edge to
+edge, whose floor shows only in the empty cells) or that reads as mostly floor (pieces drawn
+as outlines on it) is read by its seams alone (``read_by_seams``): the cells joined across
+the sides with no edge make the classic pieces round one clear floor, and exactly one such
+board comes of its few unclear sides taken either way, or none reads. (Not a grid refused
+for unclear sides with its floor clear: a photographed 巧过五关 frame read so took a seam
+between two tiles and a tile's own side the wrong way, the piece counts kept.)
 """
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Callable, Iterator, Sequence
 
 import cv2
 import numpy as np
 
+from vision.colours import colour_mask
 from vision.common import NoBoardFound, marked, stage
 from vision.components import components
 
@@ -76,6 +84,9 @@ REFIT = 0.7            # a grid fitted to its inner lines' edges must lie on thi
 NO_LOOK_PITCH = 60     # px: with no learned look, a calibrated reading shrinks a picture to no smaller pitch
 GAP_HALF, GAP_SHARE = 0.06, 0.75    # ``_gaps_show``
 LEAN_MAX, LEAN_MIN = 6.0, 0.3   # degrees: ``lean`` looks this far from upright; a grid reads turned less
+CLASSIC_GRID = (5, 4)   # rows, cols of the classic board, whose pieces ``read_by_seams`` reads: one 2×2, five of two cells,
+OWN_MARGIN = 0.06       # four single cells; a cell's box (this share of a pitch in) shows a piece's own outline
+MOST_UNCLEAR = 6        # sides between cells ``read_by_seams`` leaves to the pieces' shapes to decide
 
 
 @dataclass(frozen=True)
@@ -170,6 +181,7 @@ class Reading:
     sizes: tuple[tuple[int, int, int, int], ...]    # (row, col, height, width) of each piece
     clarity: float                                  # how far the sides stand from the thresholds
     floor: tuple[float, float, float]               # the empty cells' mean colour (BGR)
+    settled: bool = False                           # no piece can be mid-slide (``read_by_seams``)
 
 
 def edge_maps(image: np.ndarray) -> EdgeMaps:
@@ -379,9 +391,26 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     ``floor`` (BGR), when known (a profile), is the empty cells' colour; ``look``
     (a profile's): the sides' learned look decides the sides the edge measure leaves
     unclear (``_by_look``)."""
-    image = e.image
-    h, w = image.shape[:2]
     reach = max(2.0, 0.08 * min(g.px, g.py))
+    vs, hs, open_sides = _grid_sides(e, g, reach, look)
+    empty, colours = _empty_cells(e, g, floor, vs, hs)
+    _check_open(g, open_sides, empty)
+    _settle(e, g, vs, hs, empty, reach)
+    if look is not None:
+        _by_look(e.image, g, look, vs, hs, empty)
+    floor_colour = colours[empty].mean(0)
+    near = _near_floor(colours, floor_colour)
+    sizes = [s for s in _pieces(vs, hs, empty) if not _marked_floor(e.image, g, floor_colour, near, s)]
+    return _finished(e, g, vs, hs, sizes, floor_colour, reach)
+
+
+def _grid_sides(e: EdgeMaps, g: GridGuess, reach: float,
+                look: SideLook | None = None) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int, str]]]:
+    """How strongly every side of a grid's cells is one straight edge (``sides``): between
+    columns (rows, cols + 1) and between rows (rows + 1, cols), the outline's included, and
+    the outer sides with no edge (row, col, "v" or "h"); NoBoardFound when the grid leaves
+    the picture, its outline shows too few edges or its lines run on past it."""
+    image = e.image
     margin = min(_margins(g, image.shape))
     if min(g.rows, g.cols) < 3 or g.rows * g.cols > MAX_CELLS or margin < -reach:
         raise NoBoardFound("the grid leaves the picture (or has fewer than 3 rows or columns)")
@@ -414,15 +443,25 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     vs[:, [0, -1]], hs[[0, -1]] = outline_v, outline_h.T
     outline = {(r, c, "v"): vs[r, c] for r in range(g.rows) for c in (0, g.cols)}
     outline.update({(r, c, "h"): hs[r, c] for c in range(g.cols) for r in (0, g.rows)})
-    open_sides = [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
     # a grid whose lines run on past it is part of a board (again within NEAR reaches once
-    # the grid reads, below; this first look is cheap)
+    # the grid reads, in ``_finished``; this first look is cheap)
     _check_beyond([v_all[0], v_all[-1], h_all[:, 0], h_all[:, -1]])
-    empty, colours = _empty_cells(e, g, floor, vs, hs)
+    return vs, hs, [(r, c, kind) for (r, c, kind), strength in outline.items() if strength < SPLIT]
+
+
+def _check_open(g: GridGuess, open_sides: list[tuple[int, int, str]], empty: np.ndarray) -> None:
+    """Refuse a grid with an outer side that shows no edge beside a piece (only an empty
+    cell may meet an open frame: the exit)."""
     for r, c, kind in open_sides:
         inner = (r, min(c, g.cols - 1)) if kind == "v" else (min(r, g.rows - 1), c)
         if not empty[inner]:
             raise NoBoardFound("a piece shows no edge along the board's outline")
+
+
+def _settle(e: EdgeMaps, g: GridGuess, vs: np.ndarray, hs: np.ndarray, empty: np.ndarray, reach: float) -> None:
+    """The sides with no clear edge between two cells both ``empty`` or both not made
+    unclear (in place) where an edge shows otherwise: a long straight run, an edge just
+    past the reach, or a stroke over the middle only (``_marginal``)."""
     # a side to be joined must show no long straight run of edge either: two framed tiles
     # edge to edge whose name bands meet have an edge over most of the side, not all.
     # (Sides between a piece and an empty cell are refused below whatever their run, so
@@ -439,23 +478,30 @@ def read_grid(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None,
     # ... nor a side between two pieces just past the reach: the grid is off there (a
     # grid whose outline runs along the board's frame, a little too wide, puts its inner
     # lines a few pixels beside the pieces' sides, which then read as no edge)
-    near_v = sides(e, True, xs, g.oy + (inner_rows + .2) * g.py, g.oy + (inner_rows + .8) * g.py, NEAR * reach)
-    near_h = sides(e, False, ys, g.ox + (inner_cols + .2) * g.px, g.ox + (inner_cols + .8) * g.px, NEAR * reach).T
+    xs, ys = g.ox + np.arange(g.cols + 1) * g.px, g.oy + np.arange(g.rows + 1) * g.py
+    near_v = sides(e, True, xs, g.oy + (np.arange(g.rows) + .2) * g.py, g.oy + (np.arange(g.rows) + .8) * g.py,
+                   NEAR * reach)
+    near_h = sides(e, False, ys, g.ox + (np.arange(g.cols) + .2) * g.px, g.ox + (np.arange(g.cols) + .8) * g.px,
+                   NEAR * reach).T
     vs[(vs < JOIN) & v_look & (near_v >= SPLIT)] = (JOIN + SPLIT) / 2
     hs[(hs < JOIN) & h_look & (near_h >= SPLIT)] = (JOIN + SPLIT) / 2
     _marginal(e, g, vs, hs, empty, reach)
-    if look is not None:
-        _by_look(image, g, look, vs, hs, empty)
-    floor_colour = colours[empty].mean(0)
-    near = _near_floor(colours, floor_colour)
-    sizes = [s for s in _pieces(vs, hs, empty) if not _marked_floor(image, g, floor_colour, near, s)]
+
+
+def _finished(e: EdgeMaps, g: GridGuess, vs: np.ndarray, hs: np.ndarray, sizes: list[tuple[int, int, int, int]],
+              floor_colour: np.ndarray, reach: float) -> Reading:
+    """The reading of a grid's pieces (``sizes``), once no line runs on past the grid
+    within NEAR reaches and its thin margins are even frames; its clarity how far the
+    sides stand from the thresholds."""
+    h, w = e.image.shape[:2]
     if len(sizes) < 3:
         raise NoBoardFound("fewer than three pieces")
     # the sides past each edge within NEAR reaches: a picture turned 1–2° moves them a few px
+    xs, ys = g.ox + np.arange(g.cols + 1) * g.px, g.oy + np.arange(g.rows + 1) * g.py
     far_v = sides(e, True, xs, *_past(g.oy, g.py, g.rows, h, reach), NEAR * reach)
     far_h = sides(e, False, ys, *_past(g.ox, g.px, g.cols, w, reach), NEAR * reach)
     _check_beyond([far_v[0], far_v[1], far_h[0], far_h[1]])
-    _check_thin_margins(image, g, reach)
+    _check_thin_margins(e.image, g, reach)
     decisive = np.concatenate([vs.ravel(), hs.ravel()])
     clarity = float(np.mean(np.minimum(np.abs(decisive - JOIN), np.abs(decisive - SPLIT))))
     return Reading(g, tuple(sizes), clarity, tuple(float(v) for v in floor_colour))
@@ -472,9 +518,12 @@ def readings(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, look: S
     the floor is seen in the gaps between the pieces; a flat piece's colour is not (8 flat
     2×1 generals of one colour with names across their middle side, read as empty cells,
     the floor as pieces). Each side read between two pieces must show that gap
-    (``_gaps_show``)."""
+    (``_gaps_show``). With no profile's ``floor`` or ``look``, a grid none of those
+    colours reads, or whose reading is mostly floor, is read by its seams when it can be
+    (``read_by_seams``)."""
+    seams = floor is None and look is None      # no profile's: the grid may read by its seams
     try:
-        return [read_grid(e, g, floor, look=look)]
+        reading = read_grid(e, g, floor, look=look)
     except FloorUnclear as exc:
         found = []
         for colour in exc.floors:
@@ -486,9 +535,22 @@ def readings(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None = None, look: S
                 continue
             if _gaps_show(e.image, reading, colour):
                 found.append(reading)
-        if not found:
-            raise
-        return found
+        return found or _by_seams_else(e, g, seams, exc)
+    # most cells read as floor: pieces drawn as outlines on it?
+    return _by_seams_else(e, g, seams and 2 * sum(h * w for _, _, h, w in reading.sizes) < g.rows * g.cols, reading)
+
+
+def _by_seams_else(e: EdgeMaps, g: GridGuess, seams: bool, other: NoBoardFound | Reading) -> list[Reading]:
+    """``read_by_seams`` of the grid when ``seams`` and it reads; else ``other``: a
+    refusal raised, or a reading returned."""
+    if seams:
+        try:
+            return [read_by_seams(e, g)]
+        except NoBoardFound:
+            pass
+    if isinstance(other, Reading):
+        return [other]
+    raise other
 
 
 def _gaps_show(image: np.ndarray, reading: Reading, floor: np.ndarray) -> bool:
@@ -496,11 +558,9 @@ def _gaps_show(image: np.ndarray, reading: Reading, floor: np.ndarray) -> bool:
     does in the gap between them: along one line (a row or column of pixels within
     GAP_HALF of a pitch of the side), over GAP_SHARE or more of the side's middle, a
     pixel of the board's colour as the reading by colour matches it
-    (``vision.klotski.colour_mask``: JPEG and resizing blend a gap 2-3 px wide with the
+    (``vision.colours.colour_mask``: JPEG and resizing blend a gap 2-3 px wide with the
     pieces' colours). A name painted across a piece's middle side is an edge too, but
     shows no such line: its letters are apart, their ink of another colour."""
-    from vision.klotski import colour_mask   # (that module imports this one)
-
     g = reading.grid
     owner = np.full((g.rows, g.cols), -1)
     for k, (r, c, h, w) in enumerate(reading.sizes):
@@ -623,11 +683,9 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     with no edge toward a cell that is not empty, and of another colour than the floor, is
     part of that piece (a flat white patch of a portrait, 横刀立马's ink paintings)."""
     # every cell's box (its middle three fifths) at once, and each box's ninths
-    boxes = [np.array(v) for v in zip(*(_box(g, r, c, 0.2) for r in range(g.rows) for c in range(g.cols)))]
+    boxes, means, spread, edges = _cell_measures(e, g, 0.2)
     colour_sum, square_sum = e.colour_sums
-    means = e.box_mean(colour_sum, *boxes).reshape(g.rows, g.cols, 3)
     colours = means.astype(np.float32)
-    spread = np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
     x0, y0, x1, y1 = boxes
     local = np.zeros(g.rows * g.cols)      # the spread within each ninth, averaged: shading aside
     for i, j in itertools.product(range(3), repeat=2):
@@ -635,7 +693,6 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
                 y0 + (y1 - y0) * (i + 1) // 3)
         mean = e.box_mean(colour_sum, *part)
         local += np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *part) - mean ** 2)).max(1) / 9
-    edges = e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols)
     empty = (spread < FLAT_STD) & (edges < FLAT_EDGES)
     nearly = (local.reshape(g.rows, g.cols) < GROW_STD) & (edges < GROW_EDGES)
     plainest = _plainest(edges, colours, nearly)
@@ -669,6 +726,105 @@ def _empty_cells(e: EdgeMaps, g: GridGuess, floor: np.ndarray | None, vs: np.nda
     if np.linalg.norm(colours[empty] - mean, axis=1).max() > FLOOR_DISTANCE:
         raise FloorUnclear("the even cells differ in colour: flat pieces, not floor", _colour_groups(colours[empty]))
     return empty, colours
+
+
+def _cell_measures(e: EdgeMaps, g: GridGuess, margin: float
+                   ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+    """Every cell's box (``margin`` of a pitch in from its sides: x0, y0, x1, y1 arrays)
+    and, over it, the mean colour (rows, cols, 3), the largest channel's spread and the
+    share of edge pixels (rows, cols)."""
+    boxes = [np.array(v) for v in zip(*(_box(g, r, c, margin) for r in range(g.rows) for c in range(g.cols)))]
+    colour_sum, square_sum = e.colour_sums
+    means = e.box_mean(colour_sum, *boxes).reshape(g.rows, g.cols, 3)
+    spread = np.sqrt(np.maximum(0.0, e.box_mean(square_sum, *boxes).reshape(g.rows, g.cols, 3) - means ** 2)).max(2)
+    return boxes, means, spread, e.box_mean(e.edge_sum, *boxes).reshape(g.rows, g.cols)
+
+
+def read_by_seams(e: EdgeMaps, g: GridGuess) -> Reading:
+    """The classic pieces on a grid of the classic board's size (``CLASSIC_GRID``), read
+    from its seams alone, whatever the floor's colour: pieces edge to edge parted by seams
+    only (a stroke, a bevel), whose floor shows nowhere but in the empty cells, and pieces
+    drawn as outlines on the floor, whose insides are the floor's colour. Every side
+    between two cells is an edge or none by ``sides``, as ``read_grid`` settles them; the
+    cells joined across the sides with none must each make a rectangle with an edge all
+    round, one 2×2, five or six of two cells and four or six single cells; the floor is
+    then a part of two cells or two single cells (the two empty cells, beside each other
+    or not), the rest the classic pieces. A floor must be clear: its cells even up to
+    OWN_MARGIN of a pitch from their sides (a piece drawn as an outline, a bevel or a
+    rounded corner shows there) and of one colour, and no other cell even and of that
+    colour (a soldier as flat as the floor, its fellows alike). Up to MOST_UNCLEAR sides
+    neither clearly an edge nor clearly none (a name painted across a 2×1's middle side)
+    are each taken both ways. Exactly one board, with its floor, may come of it all, else
+    NoBoardFound."""
+    if (g.rows, g.cols) != CLASSIC_GRID:
+        raise NoBoardFound("by seams alone, only the classic board's 5×4 cells are read")
+    reach = max(2.0, 0.08 * min(g.px, g.py))
+    vs, hs, open_sides = _grid_sides(e, g, reach)
+    _, means, spread, edges = _cell_measures(e, g, OWN_MARGIN)
+    pairs = _floor_pairs(means, (spread < FLAT_STD) & (edges < FLAT_EDGES))
+    if not pairs:
+        raise NoBoardFound("no two cells look like the floor")
+    no_floor = np.zeros((g.rows, g.cols), bool)        # every side looked at as between two pieces
+    _settle(e, g, vs, hs, no_floor, reach)
+    inner = [np.zeros(vs.shape, bool), np.zeros(hs.shape, bool)]
+    inner[0][:, 1:-1] = inner[1][1:-1] = True
+    unclear = [(k, r, c) for k, side in enumerate((vs, hs))
+               for r, c in zip(*np.nonzero(inner[k] & (side >= JOIN) & (side < SPLIT)))]
+    if len(unclear) > MOST_UNCLEAR:
+        raise OffLines("unclear edges between cells")
+    clear: dict[tuple, tuple[np.ndarray, np.ndarray, list[tuple[int, int, int, int]]]] = {}
+    for seams in itertools.product((0.0, 1.0), repeat=len(unclear)):
+        taken = [vs.copy(), hs.copy()]
+        for (k, r, c), seam in zip(unclear, seams):
+            taken[k][r, c] = seam
+        try:
+            parts = _pieces(*taken, no_floor)
+        except NoBoardFound:
+            continue
+        for empty, colour in _clear_floors(parts, pairs):
+            sizes = [p for p in parts if not empty[p[0], p[1]]]
+            clear[(tuple(sizes), empty.tobytes())] = (empty, colour, sizes)
+    if len(clear) != 1:
+        raise NoBoardFound("which cells are the empty floor is unclear" if clear
+                           else "the seams part the board into no classic pieces round a clear floor")
+    empty, colour, sizes = next(iter(clear.values()))
+    _check_open(g, open_sides, empty)
+    return replace(_finished(e, g, vs, hs, sizes, colour, reach), settled=True)
+
+
+def _floor_pairs(means: np.ndarray, even: np.ndarray) -> dict[frozenset[tuple[int, int]], np.ndarray]:
+    """The pairs of cells that may be a clear floor (``read_by_seams``), with their mean
+    colour: both ``even``, of one colour (``means``: each cell's), and no other even cell
+    of it."""
+    pairs = {}
+    for a, b in itertools.combinations([(int(r), int(c)) for r, c in zip(*np.nonzero(even))], 2):
+        colour = (means[a] + means[b]) / 2
+        like = even & (np.linalg.norm(means - colour, axis=2) <= FLOOR_DISTANCE)
+        if like[a] and like[b] and like.sum() == 2:
+            pairs[frozenset((a, b))] = colour
+    return pairs
+
+
+def _clear_floors(parts: list[tuple[int, int, int, int]], pairs: dict[frozenset[tuple[int, int]], np.ndarray]
+                  ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The floors (the empty cells' mask, their mean colour) among ``pairs``
+    (``_floor_pairs``) that leave the classic pieces of ``parts`` (row, col, height, width)."""
+    by_shape = {shape: [p for p in parts if (p[2], p[3]) in shapes] for shape, shapes in
+                (("square", {(2, 2)}), ("domino", {(1, 2), (2, 1)}), ("single", {(1, 1)}))}
+    counts = tuple(len(by_shape[k]) for k in ("square", "domino", "single"))
+    if counts == (1, 6, 4):         # the two empty cells side by side
+        floors: list[tuple[tuple[int, int, int, int], ...]] = [(d,) for d in by_shape["domino"]]
+    elif counts == (1, 5, 6):       # apart
+        floors = list(itertools.combinations(by_shape["single"], 2))
+    else:
+        return
+    rows, cols = max(r + h for r, _, h, _ in parts), max(c + w for _, c, _, w in parts)
+    for floor in floors:
+        cells = frozenset((r + i, c + j) for r, c, h, w in floor for i in range(h) for j in range(w))
+        if cells in pairs:
+            empty = np.zeros((rows, cols), bool)
+            empty[tuple(np.array(sorted(cells)).T)] = True
+            yield empty, pairs[cells]
 
 
 def _colour_groups(colours: np.ndarray) -> list[np.ndarray]:
@@ -1229,16 +1385,17 @@ def _parse_at(image: np.ndarray, scale: float, floor_bgr: np.ndarray | None, pit
     best = max(largest, key=lambda r: r.clarity)
     if shape is None:
         best = trimmed(e, best, floor_bgr, look, boards)
-    best = Reading(refined(e, best.grid), best.sizes, best.clarity, best.floor)
+    best = replace(best, grid=refined(e, best.grid))
     stage("klotski-pieces", lambda: marked(small, [(best.grid.ox + (c + w / 2) * best.grid.px,
                                                     best.grid.oy + (r + h / 2) * best.grid.py, f"{h}x{w}")
                                                    for r, c, h, w in best.sizes],
                                            [(best.grid.ox + c * best.grid.px, best.grid.oy + r * best.grid.py,
                                              w * best.grid.px, h * best.grid.py) for r, c, h, w in best.sizes]))
-    check_settled(e.image, best)
+    if not best.settled:
+        check_settled(e.image, best)
     g = best.grid
     back = GridGuess(g.ox / scale, g.oy / scale, g.px / scale, g.py / scale, g.rows, g.cols)
-    return Reading(back, best.sizes, best.clarity, best.floor), scale
+    return replace(best, grid=back), scale
 
 
 def trimmed(e: EdgeMaps, reading: Reading, floor: np.ndarray | None, look: SideLook | None,

@@ -400,3 +400,54 @@ def test_a_flat_pieces_colour_is_not_taken_for_the_floor(look, index):
 def test_a_board_whose_gaps_part_its_pieces_into_blocks_reads(look, index):
     _, picture, board = zoo.klotski_others(zoo.KLOTSKI_LOOKS[look], index + 1)[index]
     assert text(parse(picture)) == board
+
+
+# Boards of the style zoo whose floor shows nowhere but in the empty cells — pieces edge to
+# edge, parted by a stroke or a bevel only (flat, gradient), pieces drawn as outlines on the
+# floor (their insides the floor's colour) — and names across the middle side of 2×1 and
+# 1×2 pieces: the board's colour is never seen round the pieces, and the reading by edges
+# found even cells of several colours, or most cells even and of the floor's colour, and
+# refused. They read by their seams (``vision.klotski_grid.read_by_seams``): the classic
+# pieces, the floor the one pair of cells that is clear.
+BY_SEAMS = [("walnut-flat-none-nogap", 0), ("pastel-gradient-number-nogap", 1), ("maple-flat-none-nogap", 0),
+            ("ink-gradient-letter-nogap", 0), ("walnut-outline-number", 0), ("neon-outline-letter-nogap", 0),
+            ("ocean-outline-number-nogap", 0), ("forest-flat-name-nogap", 1), ("candy-flat-name", 1)]
+
+
+@pytest.mark.parametrize("look, index", BY_SEAMS)
+def test_pieces_edge_to_edge_or_outlined_read_by_their_seams(look, index):
+    _, picture, board = zoo.klotski_others(zoo.KLOTSKI_LOOKS[look], index + 1)[index]
+    assert text(parse(picture)) == board
+
+
+def _edge_to_edge(look: str) -> tuple[np.ndarray, object, float]:
+    """横刀立马 in a zoo look drawn at its calibration's size, its truth and cell (px)."""
+    picture, truth = zoo.render_klotski(layout("横刀立马"), zoo.KLOTSKI_LOOKS[look])
+    return picture, truth, truth.cells[1][0] - truth.cells[0][0]
+
+
+@pytest.mark.parametrize("look", ["walnut-flat-none-nogap", "walnut-outline-number"])
+@pytest.mark.parametrize("share", [0.25, 0.5])
+def test_a_piece_mid_slide_between_pieces_edge_to_edge_is_refused(look, share):
+    """The soldier at the bottom left slid ``share`` of a cell toward the empty cells, its
+    place behind it the floor's colour: no reading of seams puts it on either cell."""
+    picture, truth, cell = _edge_to_edge(look)
+    (x, y), floor = truth.cells[16], picture[round(truth.cells[17][1]), round(truth.cells[17][0])]
+    x0, y0, d = round(x - cell / 2), round(y - cell / 2), round(share * cell)
+    soldier = picture[y0:y0 + round(cell), x0:x0 + round(cell)].copy()
+    picture[y0:y0 + round(cell), x0:x0 + d] = floor
+    picture[y0:y0 + round(cell), x0 + d:x0 + d + round(cell)] = soldier
+    with pytest.raises(NoBoardFound):
+        parse(picture)
+
+
+def test_edge_to_edge_pieces_with_no_clear_floor_are_refused():
+    """The two empty cells painted the soldiers' flat colour: six single cells alike and
+    no floor seen; whichever two were taken for the floor, the board would be a guess."""
+    picture, truth, cell = _edge_to_edge("walnut-flat-none-nogap")
+    soldier = picture[round(truth.cells[16][1]), round(truth.cells[16][0])].copy()
+    for k in (17, 18):
+        x, y = truth.cells[k]
+        picture[round(y - 0.45 * cell):round(y + 0.45 * cell), round(x - 0.45 * cell):round(x + 0.45 * cell)] = soldier
+    with pytest.raises(NoBoardFound):
+        parse(picture)

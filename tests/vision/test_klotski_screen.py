@@ -8,7 +8,8 @@ import pytest
 
 from puzzlepilot.scenes.klotski import STYLES, desktop, render
 from solvers.klotski import layout
-from vision.klotski import colour_mask, main_colours, screen
+from vision.colours import colour_mask
+from vision.klotski import main_colours, screen
 
 
 def pictures() -> list[np.ndarray]:
