@@ -989,10 +989,10 @@ def _count_holes(roi: np.ndarray, mask: np.ndarray, hub: tuple[int, int, int], c
             unsure.append(name)
     # the hub's own colour beside a line along the axis, on both sides, across the middle of
     # the place's diamond: no hole is there, of any colour
+    back = empty | _near(roi, colours.faint, BACK_TOL) if unsure else None    # the same for every place
     for name in list(unsure):
         dx, dy = HOLE_AT[name]
-        if _bare_beside(other, empty | _near(roi, colours.faint, BACK_TOL), (cx, cy), (round(cx + dx * width),
-                        round(cy + dy * width)), width, zoom):
+        if _bare_beside(other, back, (cx, cy), (round(cx + dx * width), round(cy + dy * width)), width, zoom):
             unsure.remove(name)
             found[name] = opened[name] = False
     # the game lays the holes out in order, above before below: a place a path line
@@ -1280,12 +1280,10 @@ def fit_grid(nodes: list[Node], shape: tuple[int, ...],
         board = Board.from_text("\n".join("".join(row) for row in grid))
     except BoardError as exc:
         raise Refusal(f"the shapes read do not make a board ({exc})", BOARD) from None
-    least = {place: _passes(drawn, at, place, pitch) for place, n in at.items()
-             if n.kind == "hub" and len(n.counts) == 1} if drawn is not None else {}
-    for (r, c), n in at.items():
-        if least.get((r, c), 0) > n.holes:
+    for place, n in at.items() if drawn is not None else ():
+        if n.kind == "hub" and len(n.counts) == 1 and (passes := _passes(drawn, at, place, pitch)) > n.holes:
             raise Refusal(f"a hub at ({n.x:.0f},{n.y:.0f}) read with {n.holes} holes that paths pass through "
-                          f"{least[(r, c)]} times (a hole missed)", BOARD)
+                          f"{passes} times (a hole missed)", BOARD)
     return _settled(board, at) if settle else board, pitch, float(x0), float(y0), residual
 
 
