@@ -974,7 +974,7 @@ def _any_answer(board: Board, layers: "Layers", gave_up: SolveResult, tick: Prog
             return SolveResult(True, moves, len(moves), stats=stats, extra={"minimal": False}, note=note)
         if capped:
             break
-    tried = f"beam searches up to {width:,} wide found no answer ({kept:,} positions)" if ANY_WIDTHS else "no beams"
+    tried = f"beam searches up to {width:,} wide found no answer ({kept:,} positions)"
     unguided = _relax(board, layers, tick)
     guide = "guided by a relaxed board" if unguided is None else f"guided by its own estimate ({unguided})"
     chain, found, capped = layers.best_first(BEST_BATCH, BEST_POSITIONS, MEMORY_BUDGET, tick)

@@ -354,7 +354,7 @@ class Layers:
                     return None, count + pending, True
             keys, first = _unique(np.concatenate(parts))
             estimates = np.concatenate(marks)[first]
-            new = ~np.logical_or.reduce([_member(keys, run) for run in seen])
+            new = _unseen(keys, seen)
             keys, estimates = keys[new], estimates[new]
             if len(keys) > width:
                 keys = np.sort(keys[np.argsort(estimates, kind="stable")[:width]])
@@ -362,10 +362,7 @@ class Layers:
             if count > limit:
                 return None, count, True
             layers.append(keys)
-            seen.append(keys)
-            while len(seen) > 1 and len(seen[-2]) <= len(seen[-1]):
-                last = seen.pop()
-                seen[-1] = np.sort(np.concatenate((seen[-1], last)))
+            _add_run(seen, keys)
             progress(f"{count:,} positions kept, {len(layers) - 1} moves deep, in a beam {width:,} wide "
                      f"({self._nearest(estimates)})")
         return None, count, False
@@ -399,7 +396,7 @@ class Layers:
                 won = np.flatnonzero(wins)[0]
                 return self._trace(kids[won], keys[parent[won]:parent[won] + 1], found, parents), count + 1, False
             new, at = _unique(self.keys(kids))
-            fresh = ~np.logical_or.reduce([_member(new, run) for run in seen])
+            fresh = _unseen(new, seen)
             new, at = new[fresh], at[fresh]
             count += len(new)
             # each key kept three times (found, its parent's, the sorted runs) and the batch's temporaries
@@ -407,10 +404,7 @@ class Layers:
                 return None, count, True
             found.append(new)
             parents.append(keys[parent[at]])
-            seen.append(new)
-            while len(seen) > 1 and len(seen[-2]) <= len(seen[-1]):
-                last = seen.pop()
-                seen[-1] = np.sort(np.concatenate((seen[-1], last)))
+            _add_run(seen, new)
             marks = self.estimate(kids[at])
             for mark in np.unique(marks):
                 buckets.setdefault(int(mark), []).append(new[marks == mark])
@@ -598,6 +592,20 @@ def _member(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
         return np.zeros(len(keys), bool)
     at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
     return sorted_keys[at] == keys
+
+
+def _unseen(keys: np.ndarray, seen: list[np.ndarray]) -> np.ndarray:
+    """Which keys none of the sorted runs ``seen`` holds."""
+    return ~np.logical_or.reduce([_member(keys, run) for run in seen])
+
+
+def _add_run(seen: list[np.ndarray], keys: np.ndarray) -> None:
+    """Keep sorted ``keys`` in the sorted runs ``seen``, merging the last runs while one is no
+    larger than the next (so a key is looked up in a few runs, each merged a few times)."""
+    seen.append(keys)
+    while len(seen) > 1 and len(seen[-2]) <= len(seen[-1]):
+        last = seen.pop()
+        seen[-1] = np.sort(np.concatenate((seen[-1], last)))
 
 
 def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
