@@ -674,9 +674,9 @@ def grids(image: np.ndarray, enclosed: bool = False,
             yield lat, cells
 
 
-def looked_grids(image: np.ndarray, look: Look, enclosed: bool = False) -> Iterator[tuple[Lattice, Look]]:
+def looked_grids(image: np.ndarray, look: Look) -> Iterator[tuple[Lattice, Look]]:
     """The lattice of a profile's cell colour, if its squares make one."""
-    lat = fit_lattice(find_squares(look.mask(image), enclosed))
+    lat = fit_lattice(find_squares(look.mask(image)))
     if lat is not None:
         yield lat, look
 

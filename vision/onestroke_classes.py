@@ -135,7 +135,7 @@ def read_classes(image: np.ndarray, lat: Lattice, cells: Cells) -> Parse[Onestro
         raise NoBoardFound("a place on the board is neither clearly a cell nor clearly not one "
                            "(blurred, or something drawn over it?)")
     page = _page(image, views, lat, r0, c0, r1, c1, diff)
-    start, holes = _start(views, [p for p in places if kinds[p] == ODD], page, cell)
+    start = _start(views, [p for p in places if kinds[p] == ODD], page, cell)
     cells_at = [p for p in places if kinds[p] == CELL]
     if len(cells_at) + 1 < 4:
         raise NoBoardFound(f"only {len(cells_at) + 1} cells on the grid (need at least 4)")
@@ -208,8 +208,8 @@ def _page(image: np.ndarray, views: Views, lat: Lattice, r0: int, c0: int, r1: i
 
 
 def _start(views: Views, odd: list[tuple[int, int]], page: np.ndarray,
-           cell: "CellClass") -> tuple[tuple[int, int], list[tuple[int, int]]]:
-    """The start and the holes among the places that are no cells: the places showing the
+           cell: "CellClass") -> tuple[int, int]:
+    """The start among the places that are no cells (the others are holes): the places showing the
     page are holes; of the rest, the one place alone, or the one with a mark on it (not
     plain) beside holes of one colour, or the one plain place of its colour beside holes
     all of another. Holes of their own colour are not of the cells' colour, and the start
@@ -225,7 +225,6 @@ def _start(views: Views, odd: list[tuple[int, int]], page: np.ndarray,
 
     flat = [p for p in odd if plain(middle(views.at(p)), diff)]
     rest = [p for p in odd if p not in flat or not alike(colour(p), page) or not plain(views.at(p), diff, EMPTY)]
-    holes = [p for p in odd if p not in rest]
     marks = [p for p in rest if p not in flat]
     groups: list[list[tuple[int, int]]] = []      # the plain places left, by colour
     for p in (p for p in rest if p in flat):
@@ -252,7 +251,7 @@ def _start(views: Views, odd: list[tuple[int, int]], page: np.ndarray,
                            "it, or a cell in another shade?)")
     if not cell.shaped(views.at(start), page):
         raise NoBoardFound("the one place apart does not have a cell's shape: no start marked on a cell")
-    return start, holes + drawn
+    return start
 
 
 @dataclass(frozen=True)
