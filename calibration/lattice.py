@@ -34,7 +34,8 @@ import numpy as np
 from calibration.profile import save
 from vision.lattice import (EMPTY, HUB, LATTICE_VERSION, MIN_TOLERANCE, MOST_SETTLED, RIMS, SIDE, SPREAD_FACTOR,
                             WEIGHTINGS, Lattice, LearntLook, Picture, Rules, Seen, distances, fit_places, is_learnt,
-                            judged_part, lab, mosaic, places, read_classes, separations, validity, verdicts)
+                            judged_part, lab, mosaic, nearest_cost, places, read_classes, separations, validity,
+                            verdicts)
 from vision.lattice import parse as lattice_parse
 from vision.common import NoBoardFound
 from vision.profile import ProfileError
@@ -115,9 +116,8 @@ def coarse(image_lab: np.ndarray, labels: np.ndarray) -> list[Lattice]:
         step = 1 / (f * k)
         scored.append((float(ratio[y, x]), Lattice((x + 0.5) * step - 0.5, (y + 0.5) * step - 0.5, COARSE * step,
                                                    COARSE * step, rows, cols)))
-    scores = [score for score, _ in scored]
     peaks = [item for i, item in enumerate(scored)
-             if all(item[0] >= scores[j] for j in (i - 1, i + 1) if 0 <= j < len(scores))]
+             if all(item[0] >= scored[j][0] for j in (i - 1, i + 1) if 0 <= j < len(scored))]
     return [lat for _, lat in sorted(peaks, key=lambda item: -item[0])[:COARSE_TRIED]]
 
 
@@ -404,7 +404,7 @@ def _clicked_look(picture: Picture, region: tuple[int, int, int, int], pitch: fl
     k = SIDE / pitch
     view = picture.at(k)
     lat = fit_places(view, Lattice(ax + c0 * pitch, ay + r0 * pitch, pitch, pitch, rows, cols).scaled(k),
-                     lambda m: float(distances(m, templates).min(axis=-1).mean()), FIT_ROUNDS, view=(view, 1.0))
+                     nearest_cost(templates), FIT_ROUNDS, view=(view, 1.0))
     patches = mosaic(view, lat, view=(view, 1.0))
     members = None
     for _ in range(2):

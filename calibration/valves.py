@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from calibration.common import pick_numbers, read_picks_file
+from calibration.common import MIN_BOX, pick_numbers, read_picks_file
 from solvers.valves import Board
 from vision.profile import ProfileError
 from vision.valves import crop_square
@@ -69,8 +69,8 @@ def read_picks(path: Path, board: Board) -> tuple[tuple[int, int, int, int], dic
         return pick_numbers(path, field, value, count)
 
     box = numbers("box", data["box"], 4)
-    if box[2] < 16 or box[3] < 16:
-        raise ProfileError(f"{where}: field 'box' must be [x, y, width, height] with both sides at least 16 px")
+    if box[2] < MIN_BOX or box[3] < MIN_BOX:
+        raise ProfileError(f"{where}: field 'box' must be [x, y, width, height] with both sides at least {MIN_BOX} px")
     valves, letters = data["valves"], sorted(board.valves)
     if isinstance(valves, dict):
         if set(valves) != set(letters):

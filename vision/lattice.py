@@ -565,6 +565,11 @@ def _align(view: np.ndarray, lat: Lattice, look: LearntLook, templates: np.ndarr
     return Lattice(float(ox), float(oy), float(px), float(py), lat.rows, lat.cols)
 
 
+def nearest_cost(templates: np.ndarray) -> Callable[[np.ndarray], float]:
+    """A lattice fit's cost: how far its places (a mosaic) are, on average, from their nearest template."""
+    return lambda m: float(distances(m, templates).min(axis=-1).mean())
+
+
 def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, half_templates: np.ndarray,
             largest: tuple[int, int] = (MOST_PLACES, MOST_PLACES), fitted: dict[Lattice, Lattice] | None = None
             ) -> tuple[Lattice, np.ndarray, np.ndarray]:
@@ -574,8 +579,7 @@ def _settle(view: np.ndarray, half: np.ndarray, lat: Lattice, look: LearntLook, 
     place of a one-place ring around it. ``view``: the picture at about ``SIDE`` px a pitch,
     which the lattice is in; ``half``: at half that; ``fitted``: each lattice's fit in this
     view with these templates, as found before (it does not depend on how a place is judged)."""
-    def cost(m: np.ndarray) -> float:
-        return float(distances(m, look.templates).min(axis=-1).mean())
+    cost = nearest_cost(look.templates)
 
     def fit(lat: Lattice) -> Lattice:
         aligned = _align(half, lat.scaled(0.5), look, half_templates).scaled(2)
