@@ -48,11 +48,11 @@ class OneStrokeLevel:
         self.pointer: tuple[float, float] | None = None
         self.resting: tuple[Cell | None, float] = (None, 0.0)    # with a dwell: the cell under the pointer, since
         self.summary = f"{board.rows}x{board.cols}, {len(board.cells)} cells"
-        if look is not None:    # what calibrate --board takes for a look of another app
-            self.summary += f", board {board.to_text().replace(chr(10), '/')}"
         # The cat changes colour from level to level, as in the game.
         self.cat = sorted(CATS)[seed % len(CATS)]
         _, truth = self._render()
+        if look is not None:    # what calibrate --board takes for a look of another app
+            self.summary += f", board {truth.board}"
         # Cell centres from the scene's own geometry, so the mouse maps to what is drawn.
         self.centres = {(r, c): truth.cells[r * board.cols + c] for r, c in board.cells}
         self.pitch, self.cell = truth.pitch, truth.cell
